@@ -1,0 +1,93 @@
+import { badRequest } from '../../storage/errors.js';
+import { checkPointId } from '../../storage/engine/validate-event.js';
+import type { Scalar } from '../../storage/views/payload-paths.js';
+import type { Condition, Filter } from './types.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isScalar = (v: unknown): v is Scalar =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
+const FILTER_KEYS = new Set(['must', 'should', 'must_not']);
+const RANGE_KEYS = ['gt', 'gte', 'lt', 'lte'] as const;
+
+function parseKey(raw: unknown, where: string): { key: string; path: string[] } {
+  if (typeof raw !== 'string' || raw.length === 0) throw badRequest(`${where}.key must be a non-empty string`);
+  const path = raw.split('.').map((part) => part.replace(/\[\]$/, ''));
+  if (path.some((part) => part.length === 0)) throw badRequest(`${where}.key "${raw}" has an empty part`);
+  return { key: raw, path };
+}
+
+function parseScalars(raw: unknown, where: string): Set<Scalar> {
+  if (!Array.isArray(raw) || !raw.every(isScalar)) throw badRequest(`${where} must be an array of strings, numbers or booleans`);
+  return new Set(raw);
+}
+
+function parseMatch(raw: unknown, key: { key: string; path: string[] }, where: string): Condition {
+  if (!isObject(raw)) throw badRequest(`${where} must be an object such as {"value": "x"}`);
+  if ('value' in raw) {
+    if (!isScalar(raw.value)) throw badRequest(`${where}.value must be a string, number or boolean`);
+    return { kind: 'match', ...key, value: raw.value };
+  }
+  if ('any' in raw) return { kind: 'match_any', ...key, values: parseScalars(raw.any, `${where}.any`) };
+  if ('except' in raw) return { kind: 'match_except', ...key, values: parseScalars(raw.except, `${where}.except`) };
+  throw badRequest(`${where} needs one of "value", "any" or "except"`);
+}
+
+function parseRange(raw: unknown, key: { key: string; path: string[] }, where: string): Condition {
+  if (!isObject(raw)) throw badRequest(`${where} must be an object with gt, gte, lt or lte`);
+  const cond: Condition = { kind: 'range', ...key };
+  let bounds = 0;
+  for (const [name, value] of Object.entries(raw)) {
+    if (!(RANGE_KEYS as readonly string[]).includes(name)) throw badRequest(`${where}.${name} is not a range bound (gt, gte, lt, lte)`);
+    if (value === null) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw badRequest(`${where}.${name} must be a finite number`);
+    cond[name as (typeof RANGE_KEYS)[number]] = value;
+    bounds++;
+  }
+  if (bounds === 0) throw badRequest(`${where} needs at least one of gt, gte, lt, lte`);
+  return cond;
+}
+
+function parseCondition(raw: unknown, where: string): Condition {
+  if (!isObject(raw)) throw badRequest(`${where} must be an object`);
+  if (Object.keys(raw).some((k) => FILTER_KEYS.has(k))) return { kind: 'nested', filter: parseFilter(raw, where) };
+  if ('has_id' in raw) {
+    if (!Array.isArray(raw.has_id)) throw badRequest(`${where}.has_id must be an array of point ids`);
+    for (const id of raw.has_id) checkPointId(id);
+    return { kind: 'has_id', ids: new Set(raw.has_id as number[]) };
+  }
+  if ('is_empty' in raw || 'is_null' in raw) {
+    const kind = 'is_empty' in raw ? 'is_empty' : 'is_null';
+    const inner = raw[kind];
+    if (!isObject(inner)) throw badRequest(`${where}.${kind} must be an object like {"key": "field"}`);
+    return { kind, ...parseKey(inner.key, `${where}.${kind}`) };
+  }
+  const key = parseKey(raw.key, where);
+  if ('match' in raw) return parseMatch(raw.match, key, `${where}.match`);
+  if ('range' in raw) return parseRange(raw.range, key, `${where}.range`);
+  throw badRequest(`${where} needs "match" or "range" beside "key" (or has_id, is_empty, is_null, or a nested filter)`);
+}
+
+function parseClause(raw: unknown, where: string): Condition[] {
+  if (raw === undefined || raw === null) return [];
+  const items = Array.isArray(raw) ? raw : [raw];
+  return items.map((item, i) => parseCondition(item, Array.isArray(raw) ? `${where}[${i}]` : where));
+}
+
+/** Parses a JSON filter, throwing a 400 that names the offending part. */
+export function parseFilter(raw: unknown, where = 'filter'): Filter {
+  if (!isObject(raw)) throw badRequest(`${where} must be an object with must, should or must_not`);
+  for (const k of Object.keys(raw)) {
+    if (!FILTER_KEYS.has(k)) throw badRequest(`${where}.${k} is not supported: use must, should or must_not`);
+  }
+  return {
+    must: parseClause(raw.must, `${where}.must`),
+    should: parseClause(raw.should, `${where}.should`),
+    mustNot: parseClause(raw.must_not, `${where}.must_not`),
+  };
+}
+
+/** A filter from an optional JSON value: null when absent. */
+export function parseOptionalFilter(raw: unknown, where = 'filter'): Filter | null {
+  return raw === undefined || raw === null ? null : parseFilter(raw, where);
+}

@@ -1,0 +1,104 @@
+import type { Collection } from '../../storage/collection.js';
+import { badRequest } from '../../storage/errors.js';
+import { DistanceHeap } from '../../storage/views/distance-heap.js';
+import { distanceFunction, scoreOf } from '../../storage/views/distance.js';
+import { LIVE } from '../../storage/views/point-store.js';
+import { candidateSlots } from '../filter/candidates.js';
+import { matchesFilter } from '../filter/evaluate-filter.js';
+import type { Filter } from '../filter/types.js';
+import { forEachMatchingSlot } from './matching-slots.js';
+
+export interface VectorQuery {
+  vector: ArrayLike<number>;
+  limit: number;
+  offset: number;
+  ef: number;
+  filter: Filter | null;
+  scoreThreshold: number | null;
+}
+
+export interface ScoredSlot {
+  slot: number;
+  id: number;
+  score: number;
+}
+
+/** Filters matching at most this many points are answered by an exact scan of the matches. */
+const SCAN_MATCHES = 10_000;
+/** ... and so are filters admitting at most this share of the points, where a graph walk would wander. */
+const SCAN_SELECTIVITY = 0.05;
+const SAMPLE_SIZE = 512;
+
+/** The share of live points a filter admits, from a fixed pseudo-random sample of slots. */
+function estimateSelectivity(c: Collection, filter: Filter): number {
+  const { store } = c;
+  let seed = 0x9e3779b9;
+  let live = 0;
+  let matched = 0;
+  for (let i = 0; i < SAMPLE_SIZE * 4 && live < SAMPLE_SIZE; i++) {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    const slot = seed % store.slotCount;
+    if (store.state[slot] !== LIVE) continue;
+    live++;
+    if (matchesFilter(filter, store, slot)) matched++;
+  }
+  return live === 0 ? 1 : matched / live;
+}
+
+/**
+ * Exact top-k semantics over the HNSW index: best first, ties by smaller id. A filter is
+ * answered by scanning its matches when they are few or rare (so recall holds), otherwise by
+ * a filter-aware graph walk. Points not yet indexed are always scanned exactly.
+ */
+export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
+  const { store, config } = c;
+  if (q.vector.length !== config.size) {
+    throw badRequest(`query vector has ${q.vector.length} dimensions, collection "${c.name}" expects ${config.size}`);
+  }
+  for (let i = 0; i < q.vector.length; i++) {
+    if (!Number.isFinite(q.vector[i])) throw badRequest(`query vector element ${i} is not a finite number`);
+  }
+  const query = c.prepareQuery(q.vector);
+  const k = q.offset + q.limit;
+  const dim = config.size;
+  const dist = distanceFunction(config.distance);
+  const heap = new DistanceHeap(true, k + 1);
+  heap.tieIds = store.ids;
+  const offer = (slot: number): void => {
+    if (store.hasVector[slot]) heap.offer(dist(query, 0, store.vectors, slot * dim, dim), slot, k);
+  };
+  const filter = q.filter;
+  const admit = filter ? (slot: number) => matchesFilter(filter, store, slot) : null;
+
+  let scanned = false;
+  if (filter) {
+    const candidates = candidateSlots(filter, c);
+    const few = candidates !== null && candidates.size <= SCAN_MATCHES;
+    const selectivity = few ? 0 : estimateSelectivity(c, filter);
+    if (few || selectivity * store.liveCount <= SCAN_MATCHES || selectivity <= SCAN_SELECTIVITY) {
+      forEachMatchingSlot(c, filter, offer);
+      scanned = true;
+    }
+  }
+  if (!scanned) {
+    const keys = new Float64Array(k);
+    const slots = new Int32Array(k);
+    const n = c.index.search(query, k, q.ef, admit, keys, slots);
+    for (let i = 0; i < n; i++) heap.offer(keys[i]!, slots[i]!, k);
+    c.forEachPending((slot) => {
+      if (!admit || admit(slot)) offer(slot);
+    });
+  }
+
+  const count = heap.size;
+  const keys = new Float64Array(count);
+  const slots = new Int32Array(count);
+  heap.drainAscending(keys, slots);
+  const out: ScoredSlot[] = [];
+  for (let i = q.offset; i < count; i++) {
+    const score = scoreOf(config.distance, keys[i]!);
+    if (q.scoreThreshold !== null && score < q.scoreThreshold) break;
+    out.push({ slot: slots[i]!, id: store.ids[slots[i]!]!, score });
+  }
+  return out;
+}

@@ -1,0 +1,43 @@
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import type { Engine } from '../storage/engine/engine.js';
+import type { ServiceConfig } from './config.js';
+import { cors } from './middleware/cors.js';
+import { errorBody } from './middleware/error-body.js';
+import { jsonBody } from './middleware/json-body.js';
+import { requestId } from './middleware/request-id.js';
+import { requestLog } from './middleware/request-log.js';
+import { handlerTiming, serverTiming } from './middleware/server-timing.js';
+import type { Readiness } from './readiness.js';
+import { collectionRoutes } from './routes/collections.js';
+import { healthRoutes } from './routes/health.js';
+import { pointRoutes } from './routes/points.js';
+import { searchRoutes } from './routes/search.js';
+
+export interface AppDeps {
+  engine: Engine;
+  config: ServiceConfig;
+  logger: Logger;
+  readiness: Readiness;
+  version: string;
+}
+
+/** The whole middleware chain, in order, in one place. */
+export function createApp({ engine, config, logger, readiness, version }: AppDeps): Koa {
+  const app = new Koa();
+  app.silent = true;
+  const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine)];
+
+  app.use(cors());
+  app.use(serverTiming());
+  app.use(requestId());
+  app.use(requestLog(logger));
+  app.use(errorBody(logger));
+  app.use(healthRoutes(readiness, version).routes());
+  app.use(readiness.gate());
+  app.use(jsonBody(config.jsonLimit));
+  app.use(handlerTiming());
+  for (const router of resourceRoutes) app.use(router.routes());
+  for (const router of resourceRoutes) app.use(router.allowedMethods());
+  return app;
+}

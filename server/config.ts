@@ -1,0 +1,48 @@
+import { resolve } from 'node:path';
+
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace';
+const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug', 'trace'];
+
+export interface ServiceConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  logLevel: LogLevel;
+  apiKeys: string[];
+  bearerTokens: string[];
+  rateLimit: boolean;
+  tlsCert: string | null;
+  tlsKey: string | null;
+  /** Largest JSON request body accepted, in bytes. */
+  jsonLimit: number;
+}
+
+/** Comma-separated secrets; empty entries (a trailing comma) are never accepted as a secret. */
+function secrets(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+function positiveInt(raw: string | undefined, name: string, fallback: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${name} must be an integer from 0 to ${max}, got "${raw}"`);
+  return n;
+}
+
+/** Reads SERVICE_* variables; throws an Error naming the variable when one is malformed. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const logLevel = (env.SERVICE_LOG_LEVEL ?? 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`SERVICE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.SERVICE_LOG_LEVEL}"`);
+  return {
+    host: env.SERVICE_HOST || '0.0.0.0',
+    port: positiveInt(env.SERVICE_PORT, 'SERVICE_PORT', 6333, 65535),
+    dataDir: resolve(env.SERVICE_DATA_DIR || './data'),
+    logLevel,
+    apiKeys: secrets(env.SERVICE_API_KEYS),
+    bearerTokens: secrets(env.SERVICE_BEARER_TOKENS),
+    rateLimit: env.SERVICE_RATE_LIMIT !== undefined,
+    tlsCert: env.SERVICE_TLS_CERT || null,
+    tlsKey: env.SERVICE_TLS_KEY || null,
+    jsonLimit: positiveInt(env.SERVICE_JSON_LIMIT_BYTES, 'SERVICE_JSON_LIMIT_BYTES', 32 * 2 ** 20, 2 ** 31),
+  };
+}

@@ -1,0 +1,23 @@
+import type { Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import { DbError } from '../../storage/errors.js';
+import { requestState } from '../state.js';
+
+/**
+ * Parses JSON bodies up to `limit` bytes (413 past it, checked from Content-Length before
+ * reading) and times the parse as the body metric. A body that is not declared as JSON is a 415.
+ */
+export function jsonBody(limit: number): Middleware {
+  const parse = koaBody({ json: true, jsonLimit: limit, multipart: false, urlencoded: false, text: false, jsonStrict: false, patchNode: false });
+  return async (ctx, next) => {
+    const hasBody = ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
+    if (hasBody && !ctx.is('application/json', 'application/*+json')) {
+      throw new DbError(415, `send the body as JSON with Content-Type: application/json (got "${ctx.get('Content-Type') || 'none'}")`);
+    }
+    const start = process.hrtime.bigint();
+    await parse(ctx, async () => {
+      requestState(ctx).bodyNs = process.hrtime.bigint() - start;
+    });
+    await next();
+  };
+}

@@ -1,0 +1,27 @@
+import type { Collection } from '../../storage/collection.js';
+import type { Payload } from '../../storage/events/types.js';
+import type { OutputOptions, PayloadSelector } from '../validate/output-options.js';
+
+function selectPayload(payload: Payload, selector: PayloadSelector): Payload {
+  if (selector === true || selector === false) return payload;
+  const out: Payload = {};
+  if ('include' in selector) {
+    for (const key of selector.include) if (key in payload) out[key] = payload[key];
+    return out;
+  }
+  for (const [key, value] of Object.entries(payload)) if (!selector.exclude.includes(key)) out[key] = value;
+  return out;
+}
+
+/** A retrieved or scored point as JSON: id, [score], then payload and labels, vector, as asked. */
+export function pointJson(c: Collection, slot: number, options: OutputOptions, score?: number): Record<string, unknown> {
+  const { store } = c;
+  const out: Record<string, unknown> = { id: store.ids[slot] };
+  if (score !== undefined) out.score = score;
+  if (options.withPayload !== false) {
+    out.payload = selectPayload(store.payloads[slot] ?? {}, options.withPayload);
+    out.labels = store.labels[slot];
+  }
+  if (options.withVector) out.vector = store.hasVector[slot] ? Array.from(store.vectorOf(slot)) : null;
+  return out;
+}

@@ -1,0 +1,29 @@
+import type { Middleware } from 'koa';
+import { DbError } from '../storage/errors.js';
+import type { Engine } from '../storage/engine/engine.js';
+
+/** Ready once the log has been replayed, and as long as the log takes writes. */
+export class Readiness {
+  private replayed = false;
+
+  constructor(private readonly engine: Engine) {}
+
+  markReplayed(): void {
+    this.replayed = true;
+  }
+
+  /** Why the service is not ready, or null when it is. */
+  problem(): string | null {
+    if (!this.replayed) return 'starting: the log is being replayed';
+    const failure = this.engine.failed;
+    return failure ? `writes are stopped after a log failure: ${failure.message}` : null;
+  }
+
+  /** Holds collection routes back with a 503 until the views are rebuilt. */
+  gate(): Middleware {
+    return async (_ctx, next) => {
+      if (!this.replayed) throw new DbError(503, 'the service is starting: the log is being replayed');
+      await next();
+    };
+  }
+}

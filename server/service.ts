@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { Engine } from '../storage/engine/engine.js';
+import { LmdbLog } from '../storage/log/lmdb-log.js';
+import { createApp } from './app.js';
+import type { ServiceConfig } from './config.js';
+import { Readiness } from './readiness.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface RunningService {
+  server: Server;
+  engine: Engine;
+  url: string;
+  /** Stops taking connections, lets requests in flight finish, then closes the log. */
+  close(): Promise<void>;
+}
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** Opens the log, listens, replays the log into the views, then reports ready. */
+export async function startService(config: ServiceConfig, logger: Logger): Promise<RunningService> {
+  const log = LmdbLog.open(config.dataDir);
+  const engine = new Engine(log);
+  const readiness = new Readiness(engine);
+  const app = createApp({ engine, config, logger, readiness, version: packageVersion() });
+  const server = createServer(app.callback());
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 300_000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    await log.close();
+    throw err;
+  }
+  const started = performance.now();
+  const entries = engine.replay();
+  readiness.markReplayed();
+  const { port } = server.address() as AddressInfo;
+  logger.info({ entries, ms: Math.round(performance.now() - started), lastOperationId: log.lastOperationId }, 'log replayed');
+  logger.info({ host: config.host, port, dataDir: config.dataDir }, 'listening');
+
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      await done;
+      clearTimeout(force);
+      await engine.close();
+    })());
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return { server, engine, url: `http://${host}:${port}`, close };
+}

@@ -1,0 +1,20 @@
+import type { Context } from 'koa';
+
+/** What the middleware keep per request in ctx.state. */
+export interface RequestState {
+  requestId: string;
+  /** process.hrtime.bigint() when the request arrived. */
+  startedAt: bigint;
+  bodyNs: bigint;
+  handlerNs: bigint;
+}
+
+export function requestState(ctx: Context): RequestState {
+  return ctx.state as RequestState;
+}
+
+/** Writes the success envelope: status, result and the time spent so far in seconds. */
+export function ok(ctx: Context, result: unknown): void {
+  const elapsed = Number(process.hrtime.bigint() - requestState(ctx).startedAt) / 1e9;
+  ctx.body = result === undefined ? { status: 'ok', time: elapsed } : { status: 'ok', result, time: elapsed };
+}

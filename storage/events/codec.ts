@@ -1,0 +1,105 @@
+import { ByteReader } from '../codec/byte-reader.js';
+import { ByteWriter } from '../codec/byte-writer.js';
+import { CorruptDataError } from '../errors.js';
+import { DISTANCES, type DbEvent, type PointRecord } from './types.js';
+
+/**
+ * Binary event encoding. Layout: u8 format version, u8 event type, then the type's fields.
+ * Vectors are raw little-endian float32; payloads are JSON text (never on the search path).
+ */
+export const EVENT_FORMAT_VERSION = 1;
+
+const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4 } as const;
+const HAS_VECTOR = 1;
+
+export function encodeEvent(event: DbEvent): Uint8Array {
+  const w = new ByteWriter(event.type === 'upsert_points' ? 64 + event.points.length * 64 : 64);
+  w.u8(EVENT_FORMAT_VERSION).u8(TYPE_CODES[event.type]);
+  switch (event.type) {
+    case 'create_collection': {
+      const c = event.config;
+      w.str(event.name).u32(c.size).u8(DISTANCES.indexOf(c.distance)).u32(c.m).u32(c.m0).u32(c.efConstruct).f64(c.ml);
+      break;
+    }
+    case 'delete_collection':
+      w.str(event.name);
+      break;
+    case 'upsert_points':
+      w.str(event.collection).u32(event.points.length);
+      for (const p of event.points) writePoint(w, p);
+      break;
+    case 'delete_points':
+      w.str(event.collection).u32(event.ids.length);
+      for (const id of event.ids) w.f64(id);
+      break;
+  }
+  return w.finish();
+}
+
+function writePoint(w: ByteWriter, p: PointRecord): void {
+  w.f64(p.id).u8(p.vector ? HAS_VECTOR : 0);
+  if (p.vector) w.u32(p.vector.length).floats(p.vector);
+  w.str(JSON.stringify(p.payload)).u16(p.labels.length);
+  for (const label of p.labels) w.str(label);
+}
+
+export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): DbEvent {
+  const r = new ByteReader(bytes, start, end);
+  const version = r.u8();
+  if (version !== EVENT_FORMAT_VERSION) throw new CorruptDataError(`unknown event format version ${version}`);
+  const code = r.u8();
+  let event: DbEvent;
+  switch (code) {
+    case TYPE_CODES.create_collection: {
+      const name = r.str();
+      const size = r.u32();
+      const distance = DISTANCES[r.u8()];
+      if (!distance) throw new CorruptDataError('unknown distance code');
+      event = { type: 'create_collection', name, config: { size, distance, m: r.u32(), m0: r.u32(), efConstruct: r.u32(), ml: r.f64() } };
+      break;
+    }
+    case TYPE_CODES.delete_collection:
+      event = { type: 'delete_collection', name: r.str() };
+      break;
+    case TYPE_CODES.upsert_points: {
+      const collection = r.str();
+      const count = r.u32();
+      const points: PointRecord[] = [];
+      for (let i = 0; i < count; i++) points.push(readPoint(r));
+      event = { type: 'upsert_points', collection, points };
+      break;
+    }
+    case TYPE_CODES.delete_points: {
+      const collection = r.str();
+      const count = r.u32();
+      const ids: number[] = [];
+      for (let i = 0; i < count; i++) ids.push(r.f64());
+      event = { type: 'delete_points', collection, ids };
+      break;
+    }
+    default:
+      throw new CorruptDataError(`unknown event type code ${code}`);
+  }
+  r.expectEnd();
+  return event;
+}
+
+function readPoint(r: ByteReader): PointRecord {
+  const id = r.f64();
+  let vector: Float32Array | null = null;
+  if (r.u8() & HAS_VECTOR) {
+    const dim = r.u32();
+    if (dim * 4 > r.remaining) throw new CorruptDataError(`vector of ${dim} floats runs past the record`);
+    vector = new Float32Array(dim);
+    r.floatsInto(vector, 0, dim);
+  }
+  let payload: PointRecord['payload'];
+  try {
+    payload = JSON.parse(r.str()) as PointRecord['payload'];
+  } catch {
+    throw new CorruptDataError(`payload of point ${id} is not valid JSON`);
+  }
+  const labels: string[] = [];
+  for (let n = r.u16(), i = 0; i < n; i++) labels.push(r.str());
+  return { id, vector, payload, labels };
+}

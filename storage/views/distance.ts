@@ -1,0 +1,75 @@
+import type { Distance } from '../events/types.js';
+
+/**
+ * Internal distances, smaller is closer, compared without further work on the hot path:
+ * Cosine stores unit vectors and uses 1 - a·b; Dot uses -a·b; Euclid uses the squared
+ * distance (the square root is taken only for results).
+ */
+export type DistanceFn = (a: Float32Array, ao: number, b: Float32Array, bo: number, dim: number) => number;
+
+export function dotProduct(a: Float32Array, ao: number, b: Float32Array, bo: number, dim: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < dim; i += 4) {
+    s0 += a[ao + i]! * b[bo + i]!;
+    s1 += a[ao + i + 1]! * b[bo + i + 1]!;
+    s2 += a[ao + i + 2]! * b[bo + i + 2]!;
+    s3 += a[ao + i + 3]! * b[bo + i + 3]!;
+  }
+  for (; i < dim; i++) s0 += a[ao + i]! * b[bo + i]!;
+  return s0 + s1 + s2 + s3;
+}
+
+export function squaredEuclid(a: Float32Array, ao: number, b: Float32Array, bo: number, dim: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < dim; i += 4) {
+    const d0 = a[ao + i]! - b[bo + i]!;
+    const d1 = a[ao + i + 1]! - b[bo + i + 1]!;
+    const d2 = a[ao + i + 2]! - b[bo + i + 2]!;
+    const d3 = a[ao + i + 3]! - b[bo + i + 3]!;
+    s0 += d0 * d0;
+    s1 += d1 * d1;
+    s2 += d2 * d2;
+    s3 += d3 * d3;
+  }
+  for (; i < dim; i++) {
+    const d = a[ao + i]! - b[bo + i]!;
+    s0 += d * d;
+  }
+  return s0 + s1 + s2 + s3;
+}
+
+const oneMinusDot: DistanceFn = (a, ao, b, bo, dim) => 1 - dotProduct(a, ao, b, bo, dim);
+const negativeDot: DistanceFn = (a, ao, b, bo, dim) => -dotProduct(a, ao, b, bo, dim);
+
+export function distanceFunction(metric: Distance): DistanceFn {
+  if (metric === 'Cosine') return oneMinusDot;
+  if (metric === 'Dot') return negativeDot;
+  return squaredEuclid;
+}
+
+/** The spec's raw distance from an internal one. */
+export function rawDistance(metric: Distance, internal: number): number {
+  return metric === 'Euclid' ? Math.sqrt(internal) : internal;
+}
+
+/** DECISIONS' score (higher is better) from an internal distance. */
+export function scoreOf(metric: Distance, internal: number): number {
+  if (metric === 'Cosine') return 1 - internal;
+  if (metric === 'Dot') return -internal;
+  return -Math.sqrt(internal);
+}
+
+/** Scales `dim` values at `off` to unit length; a zero vector stays zero. */
+export function normalizeInPlace(v: Float32Array, off: number, dim: number): void {
+  const norm = Math.sqrt(dotProduct(v, off, v, off, dim));
+  if (norm === 0) return;
+  for (let i = 0; i < dim; i++) v[off + i]! /= norm;
+}

@@ -1,0 +1,375 @@
+import type { Distance } from '../events/types.js';
+import { DistanceHeap } from './distance-heap.js';
+import { distanceFunction, type DistanceFn } from './distance.js';
+import { LIVE, REMOVED, type PointStore } from './point-store.js';
+import { VisitedSet } from './visited-set.js';
+
+export interface HnswParams {
+  m: number;
+  m0: number;
+  efConstruct: number;
+  ml: number;
+}
+
+/** Decides whether a live slot may be a result (a payload filter); null admits all. */
+export type SlotFilter = ((slot: number) => boolean) | null;
+
+/** mulberry32: a small seeded generator, so a replay draws the same levels. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Hierarchical navigable small world graph over the slots of a PointStore, after hnswlib's
+ * hnswalg.h: layer-0 links in one flat Uint32Array (slot * (m0 + 1), count first), upper
+ * layers per node, levels drawn from ml, the select-neighbours heuristic, and a visited set
+ * and heaps reused between searches. Removed points stay as waypoints until repairRemoved()
+ * relinks their neighbours and frees their slots.
+ */
+export class HnswIndex {
+  private levels: Int8Array;
+  private links0: Uint32Array;
+  private upper: (Uint32Array | null)[] = [];
+  private entry = -1;
+  private maxLevel = -1;
+  /** Nodes in the graph, removed waypoints included. */
+  nodeCount = 0;
+  /** Removed points still linked into the graph. */
+  removedCount = 0;
+  private readonly dist: DistanceFn;
+  private readonly random: () => number;
+  private readonly visited: VisitedSet;
+  private readonly candidates = new DistanceHeap(false);
+  private readonly results = new DistanceHeap(true);
+  private keys = new Float64Array(256);
+  private slots = new Int32Array(256);
+  private readonly selected: Int32Array;
+  /** A copy of a new node's neighbours: connect() reuses `selected`. */
+  private readonly chosen: Int32Array;
+  private readonly pairKeys: Float64Array;
+  private readonly pairSlots: Int32Array;
+
+  constructor(private readonly store: PointStore, metric: Distance, private readonly params: HnswParams, seed: number) {
+    this.dist = distanceFunction(metric);
+    this.random = seededRandom(seed);
+    this.levels = new Int8Array(store.capacity).fill(-1);
+    this.links0 = new Uint32Array(store.capacity * (params.m0 + 1));
+    this.visited = new VisitedSet(store.capacity);
+    const most = Math.max(params.m0, params.m) + 1;
+    this.selected = new Int32Array(most);
+    this.chosen = new Int32Array(most);
+    this.pairKeys = new Float64Array(most);
+    this.pairSlots = new Int32Array(most);
+  }
+
+  contains(slot: number): boolean {
+    return slot < this.levels.length && this.levels[slot]! >= 0;
+  }
+
+  private ensureCapacity(): void {
+    const cap = this.store.capacity;
+    if (this.levels.length >= cap) return;
+    const levels = new Int8Array(cap).fill(-1);
+    levels.set(this.levels);
+    this.levels = levels;
+    const links0 = new Uint32Array(cap * (this.params.m0 + 1));
+    links0.set(this.links0);
+    this.links0 = links0;
+  }
+
+  private ensureScratch(n: number): void {
+    if (this.keys.length >= n) return;
+    this.keys = new Float64Array(n * 2);
+    this.slots = new Int32Array(n * 2);
+  }
+
+  private drawLevel(): number {
+    const level = Math.floor(-Math.log(1 - this.random()) * this.params.ml);
+    return Math.min(level, 100);
+  }
+
+  private linkArray(slot: number, level: number): Uint32Array {
+    return level === 0 ? this.links0 : this.upper[slot]!;
+  }
+
+  private linkOffset(slot: number, level: number): number {
+    return level === 0 ? slot * (this.params.m0 + 1) : (level - 1) * (this.params.m + 1);
+  }
+
+  /** Walks down from the entry point to `stopLevel + 1`, one closest node per layer. */
+  private descend(q: Float32Array, qo: number, stopLevel: number): number {
+    const vectors = this.store.vectors;
+    const dim = this.store.dim;
+    let cur = this.entry;
+    let curDist = this.dist(q, qo, vectors, cur * dim, dim);
+    for (let level = this.maxLevel; level > stopLevel; level--) {
+      let changed = true;
+      while (changed) {
+        changed = false;
+        const arr = this.linkArray(cur, level);
+        const off = this.linkOffset(cur, level);
+        const n = arr[off]!;
+        for (let i = 1; i <= n; i++) {
+          const next = arr[off + i]!;
+          const d = this.dist(q, qo, vectors, next * dim, dim);
+          if (d < curDist) {
+            curDist = d;
+            cur = next;
+            changed = true;
+          }
+        }
+      }
+    }
+    return cur;
+  }
+
+  /** Best-first search of one layer; leaves up to `ef` admitted live nodes in this.results. */
+  private searchLayer(q: Float32Array, qo: number, start: number, ef: number, level: number, admit: SlotFilter): void {
+    const vectors = this.store.vectors;
+    const state = this.store.state;
+    const dim = this.store.dim;
+    const candidates = this.candidates;
+    const results = this.results;
+    candidates.clear();
+    results.clear();
+    this.visited.reset(this.levels.length);
+    const d0 = this.dist(q, qo, vectors, start * dim, dim);
+    this.visited.visit(start);
+    candidates.push(d0, start);
+    if (state[start] === LIVE && (admit === null || admit(start))) results.push(d0, start);
+    while (candidates.size > 0) {
+      const cd = candidates.topKey();
+      const c = candidates.topSlot();
+      if (results.size >= ef && cd > results.topKey()) break;
+      candidates.pop();
+      const arr = this.linkArray(c, level);
+      const off = this.linkOffset(c, level);
+      const n = arr[off]!;
+      for (let i = 1; i <= n; i++) {
+        const next = arr[off + i]!;
+        if (this.visited.visit(next)) continue;
+        const d = this.dist(q, qo, vectors, next * dim, dim);
+        if (results.size < ef || d < results.topKey()) {
+          candidates.push(d, next);
+          if (state[next] === LIVE && (admit === null || admit(next))) {
+            results.push(d, next);
+            if (results.size > ef) results.pop();
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * hnswlib's getNeighborsByHeuristic2: from candidates sorted nearest first, keep one only if
+   * it is closer to the base than to every neighbour already kept. Writes into this.selected.
+   */
+  private selectNeighbours(keys: Float64Array, slots: Int32Array, n: number, most: number): number {
+    const vectors = this.store.vectors;
+    const dim = this.store.dim;
+    const selected = this.selected;
+    let count = 0;
+    for (let i = 0; i < n && count < most; i++) {
+      const c = slots[i]!;
+      const dc = keys[i]!;
+      let good = true;
+      for (let j = 0; j < count; j++) {
+        if (this.dist(vectors, c * dim, vectors, selected[j]! * dim, dim) < dc) {
+          good = false;
+          break;
+        }
+      }
+      if (good) selected[count++] = c;
+    }
+    return count;
+  }
+
+  private writeLinks(slot: number, level: number, from: Int32Array, count: number): void {
+    const arr = this.linkArray(slot, level);
+    const off = this.linkOffset(slot, level);
+    arr[off] = count;
+    for (let i = 0; i < count; i++) arr[off + 1 + i] = from[i]!;
+  }
+
+  /** Adds a back link from `slot` to `added`, pruning with the heuristic when full. */
+  private connect(slot: number, added: number, level: number): void {
+    const most = level === 0 ? this.params.m0 : this.params.m;
+    const arr = this.linkArray(slot, level);
+    const off = this.linkOffset(slot, level);
+    const n = arr[off]!;
+    for (let i = 1; i <= n; i++) if (arr[off + i] === added) return;
+    if (n < most) {
+      arr[off + 1 + n] = added;
+      arr[off] = n + 1;
+      return;
+    }
+    const vectors = this.store.vectors;
+    const dim = this.store.dim;
+    const keys = this.pairKeys;
+    const slots = this.pairSlots;
+    let count = 0;
+    const base = slot * dim;
+    const insertSorted = (s: number): void => {
+      const d = this.dist(vectors, base, vectors, s * dim, dim);
+      let j = count++;
+      while (j > 0 && keys[j - 1]! > d) {
+        keys[j] = keys[j - 1]!;
+        slots[j] = slots[j - 1]!;
+        j--;
+      }
+      keys[j] = d;
+      slots[j] = s;
+    };
+    for (let i = 1; i <= n; i++) insertSorted(arr[off + i]!);
+    insertSorted(added);
+    this.writeLinks(slot, level, this.selected, this.selectNeighbours(keys, slots, count, most));
+  }
+
+  /** Links a live slot of the store into the graph. */
+  insert(slot: number): void {
+    this.ensureCapacity();
+    const level = this.drawLevel();
+    this.levels[slot] = level;
+    this.links0[slot * (this.params.m0 + 1)] = 0;
+    this.upper[slot] = level > 0 ? new Uint32Array(level * (this.params.m + 1)) : null;
+    this.nodeCount++;
+    if (this.entry < 0) {
+      this.entry = slot;
+      this.maxLevel = level;
+      return;
+    }
+    const vectors = this.store.vectors;
+    const qo = slot * this.store.dim;
+    let cur = this.descend(vectors, qo, level);
+    this.ensureScratch(this.params.efConstruct + 1);
+    for (let l = Math.min(level, this.maxLevel); l >= 0; l--) {
+      this.searchLayer(vectors, qo, cur, this.params.efConstruct, l, null);
+      const n = this.results.drainAscending(this.keys, this.slots);
+      if (n === 0) continue;
+      const count = this.selectNeighbours(this.keys, this.slots, n, this.params.m);
+      this.writeLinks(slot, l, this.selected, count);
+      this.chosen.set(this.selected.subarray(0, count));
+      for (let i = 0; i < count; i++) this.connect(this.chosen[i]!, slot, l);
+      cur = this.slots[0]!;
+    }
+    if (level > this.maxLevel) {
+      this.entry = slot;
+      this.maxLevel = level;
+    }
+  }
+
+  /** Notes that an indexed slot's point was removed from the store. */
+  noteRemoved(): void {
+    this.removedCount++;
+  }
+
+  /**
+   * The k nearest admitted live points, nearest first, into outKeys/outSlots; returns how many.
+   * `q` must be prepared as the store's vectors are (unit length for Cosine).
+   */
+  search(q: Float32Array, k: number, ef: number, admit: SlotFilter, outKeys: Float64Array, outSlots: Int32Array): number {
+    if (this.entry < 0) return 0;
+    const width = Math.max(ef, k);
+    this.ensureScratch(width + 1);
+    this.searchLayer(q, 0, this.descend(q, 0, 0), width, 0, admit);
+    const n = this.results.drainAscending(this.keys, this.slots);
+    const count = Math.min(n, k);
+    for (let i = 0; i < count; i++) {
+      outKeys[i] = this.keys[i]!;
+      outSlots[i] = this.slots[i]!;
+    }
+    return count;
+  }
+
+  /**
+   * Relinks every node that points at a removed waypoint, choosing among its live links and
+   * the removed neighbours' live links with the heuristic, then frees the removed slots.
+   */
+  repairRemoved(): void {
+    if (this.removedCount === 0) return;
+    const state = this.store.state;
+    const vectors = this.store.vectors;
+    const dim = this.store.dim;
+    const isRemoved = (s: number): boolean => state[s] === REMOVED && this.levels[s]! >= 0;
+    const seen = new Set<number>();
+    let keys = new Float64Array(64);
+    let slots = new Int32Array(64);
+    for (let s = 0; s < this.store.slotCount; s++) {
+      if (state[s] !== LIVE || this.levels[s]! < 0) continue;
+      for (let level = this.levels[s]!; level >= 0; level--) {
+        const arr = this.linkArray(s, level);
+        const off = this.linkOffset(s, level);
+        const n = arr[off]!;
+        let touched = false;
+        for (let i = 1; i <= n && !touched; i++) touched = isRemoved(arr[off + i]!);
+        if (!touched) continue;
+        seen.clear();
+        seen.add(s);
+        let count = 0;
+        const consider = (c: number): void => {
+          if (seen.has(c) || state[c] !== LIVE) return;
+          seen.add(c);
+          if (count === keys.length) {
+            const k2 = new Float64Array(count * 2);
+            k2.set(keys);
+            keys = k2;
+            const s2 = new Int32Array(count * 2);
+            s2.set(slots);
+            slots = s2;
+          }
+          const d = this.dist(vectors, s * dim, vectors, c * dim, dim);
+          let j = count++;
+          while (j > 0 && keys[j - 1]! > d) {
+            keys[j] = keys[j - 1]!;
+            slots[j] = slots[j - 1]!;
+            j--;
+          }
+          keys[j] = d;
+          slots[j] = c;
+        };
+        for (let i = 1; i <= n; i++) {
+          const t = arr[off + i]!;
+          if (!isRemoved(t)) {
+            consider(t);
+            continue;
+          }
+          if (this.levels[t]! < level) continue;
+          const tArr = this.linkArray(t, level);
+          const tOff = this.linkOffset(t, level);
+          for (let j = 1; j <= tArr[tOff]!; j++) consider(tArr[tOff + j]!);
+        }
+        const most = level === 0 ? this.params.m0 : this.params.m;
+        this.writeLinks(s, level, this.selected, this.selectNeighbours(keys, slots, count, most));
+      }
+    }
+    if (this.entry >= 0 && isRemoved(this.entry)) this.chooseEntry();
+    for (let s = 0; s < this.store.slotCount; s++) {
+      if (!isRemoved(s)) continue;
+      this.levels[s] = -1;
+      this.upper[s] = null;
+      this.links0[s * (this.params.m0 + 1)] = 0;
+      this.nodeCount--;
+      this.store.release(s);
+    }
+    this.removedCount = 0;
+  }
+
+  private chooseEntry(): void {
+    this.entry = -1;
+    this.maxLevel = -1;
+    const state = this.store.state;
+    for (let s = 0; s < this.store.slotCount; s++) {
+      if (state[s] === LIVE && this.levels[s]! > this.maxLevel) {
+        this.entry = s;
+        this.maxLevel = this.levels[s]!;
+      }
+    }
+  }
+}

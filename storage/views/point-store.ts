@@ -1,0 +1,124 @@
+import type { Payload } from '../events/types.js';
+
+/** Slot states. A removed slot stays REMOVED until the index has unlinked it, then it is FREE. */
+export const FREE = 0;
+export const LIVE = 1;
+export const REMOVED = 2;
+
+const EMPTY_LABELS: readonly string[] = Object.freeze([]);
+
+/**
+ * The points of one collection in slots: all vectors in one contiguous Float32Array
+ * (slot * dim), ids in a Float64Array, payloads and labels beside them, freed slots reused.
+ */
+export class PointStore {
+  vectors: Float32Array;
+  ids: Float64Array;
+  state: Uint8Array;
+  hasVector: Uint8Array;
+  payloads: (Payload | null)[] = [];
+  labels: (readonly string[])[] = [];
+  /** One past the highest slot ever handed out. */
+  slotCount = 0;
+  liveCount = 0;
+  private readonly idToSlot = new Map<number, number>();
+  private readonly freeSlots: number[] = [];
+  private sorted: Float64Array | null = null;
+
+  constructor(readonly dim: number, capacity = 1024) {
+    this.vectors = new Float32Array(capacity * dim);
+    this.ids = new Float64Array(capacity);
+    this.state = new Uint8Array(capacity);
+    this.hasVector = new Uint8Array(capacity);
+  }
+
+  get capacity(): number {
+    return this.ids.length;
+  }
+
+  slotOf(id: number): number {
+    return this.idToSlot.get(id) ?? -1;
+  }
+
+  has(id: number): boolean {
+    return this.idToSlot.has(id);
+  }
+
+  private grow(): void {
+    const cap = this.capacity * 2;
+    const vectors = new Float32Array(cap * this.dim);
+    vectors.set(this.vectors);
+    this.vectors = vectors;
+    const ids = new Float64Array(cap);
+    ids.set(this.ids);
+    this.ids = ids;
+    const state = new Uint8Array(cap);
+    state.set(this.state);
+    this.state = state;
+    const hasVector = new Uint8Array(cap);
+    hasVector.set(this.hasVector);
+    this.hasVector = hasVector;
+  }
+
+  /** Stores a new point in a free slot; the id must not be present. */
+  add(id: number, vector: Float32Array | null, payload: Payload, labels: readonly string[]): number {
+    let slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      if (this.slotCount === this.capacity) this.grow();
+      slot = this.slotCount++;
+    }
+    this.ids[slot] = id;
+    this.state[slot] = LIVE;
+    this.hasVector[slot] = vector ? 1 : 0;
+    if (vector) this.vectors.set(vector, slot * this.dim);
+    else this.vectors.fill(0, slot * this.dim, (slot + 1) * this.dim);
+    this.payloads[slot] = payload;
+    this.labels[slot] = labels.length ? labels : EMPTY_LABELS;
+    this.idToSlot.set(id, slot);
+    this.liveCount++;
+    this.sorted = null;
+    return slot;
+  }
+
+  /** Takes the point out of view; its slot waits as REMOVED until released. */
+  remove(id: number): number {
+    const slot = this.slotOf(id);
+    if (slot < 0) return -1;
+    this.idToSlot.delete(id);
+    this.state[slot] = REMOVED;
+    this.payloads[slot] = null;
+    this.labels[slot] = EMPTY_LABELS;
+    this.liveCount--;
+    this.sorted = null;
+    return slot;
+  }
+
+  release(slot: number): void {
+    this.state[slot] = FREE;
+    this.hasVector[slot] = 0;
+    this.freeSlots.push(slot);
+  }
+
+  vectorOf(slot: number): Float32Array {
+    return this.vectors.subarray(slot * this.dim, (slot + 1) * this.dim);
+  }
+
+  sameVector(slot: number, vector: Float32Array | null): boolean {
+    if (!vector) return this.hasVector[slot] === 0;
+    if (!this.hasVector[slot]) return false;
+    const base = slot * this.dim;
+    for (let i = 0; i < this.dim; i++) if (this.vectors[base + i] !== vector[i]) return false;
+    return true;
+  }
+
+  /** Live ids in ascending order, cached until the next change. */
+  sortedIds(): Float64Array {
+    if (!this.sorted) {
+      const out = new Float64Array(this.idToSlot.size);
+      let i = 0;
+      for (const id of this.idToSlot.keys()) out[i++] = id;
+      this.sorted = out.sort();
+    }
+    return this.sorted;
+  }
+}
