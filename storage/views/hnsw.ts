@@ -1,6 +1,6 @@
 import type { Distance } from '../events/types.js';
 import { DistanceHeap } from './distance-heap.js';
-import { distanceFunction, type DistanceFn } from './distance.js';
+import { distanceFunction, dotProduct, squaredEuclid, type DistanceFn } from './distance.js';
 import { LIVE, REMOVED, type PointStore } from './point-store.js';
 import { VisitedSet } from './visited-set.js';
 
@@ -44,6 +44,15 @@ export class HnswIndex {
   /** Removed points still linked into the graph. */
   removedCount = 0;
   private readonly dist: DistanceFn;
+  /**
+   * Dot is no metric, and a graph built on it navigates badly. For Dot the graph is built in
+   * the augmented space of the MIPS-to-nearest-neighbour reduction: x' = [x, sqrt(M² - |x|²)]
+   * with M the largest norm seen, where a query [q, 0] ranks points exactly as -q·x does.
+   * Searches keep using -q·x; only node-to-node distances use the augmented space.
+   */
+  private readonly augmented: boolean;
+  private norms2: Float64Array;
+  private maxNorm2 = 0;
   private readonly random: () => number;
   private readonly visited: VisitedSet;
   private readonly candidates = new DistanceHeap(false);
@@ -58,6 +67,8 @@ export class HnswIndex {
 
   constructor(private readonly store: PointStore, metric: Distance, private readonly params: HnswParams, seed: number) {
     this.dist = distanceFunction(metric);
+    this.augmented = metric === 'Dot';
+    this.norms2 = new Float64Array(this.augmented ? store.capacity : 0);
     this.random = seededRandom(seed);
     this.levels = new Int8Array(store.capacity).fill(-1);
     this.links0 = new Uint32Array(store.capacity * (params.m0 + 1));
@@ -82,6 +93,27 @@ export class HnswIndex {
     const links0 = new Uint32Array(cap * (this.params.m0 + 1));
     links0.set(this.links0);
     this.links0 = links0;
+    if (this.augmented) {
+      const norms2 = new Float64Array(cap);
+      norms2.set(this.norms2);
+      this.norms2 = norms2;
+    }
+  }
+
+  /** Distance between two nodes of the graph. */
+  private nodeDist(a: number, b: number): number {
+    const vectors = this.store.vectors;
+    const dim = this.store.dim;
+    if (!this.augmented) return this.dist(vectors, a * dim, vectors, b * dim, dim);
+    const extra = Math.sqrt(Math.max(0, this.maxNorm2 - this.norms2[a]!)) - Math.sqrt(Math.max(0, this.maxNorm2 - this.norms2[b]!));
+    return squaredEuclid(vectors, a * dim, vectors, b * dim, dim) + extra * extra;
+  }
+
+  /** Distance from the query (`from` < 0) or from node `from` (while building) to node x. */
+  private distTo(q: Float32Array, from: number, x: number): number {
+    if (from >= 0) return this.nodeDist(from, x);
+    const dim = this.store.dim;
+    return this.dist(q, 0, this.store.vectors, x * dim, dim);
   }
 
   private ensureScratch(n: number): void {
@@ -104,11 +136,9 @@ export class HnswIndex {
   }
 
   /** Walks down from the entry point to `stopLevel + 1`, one closest node per layer. */
-  private descend(q: Float32Array, qo: number, stopLevel: number): number {
-    const vectors = this.store.vectors;
-    const dim = this.store.dim;
+  private descend(q: Float32Array, from: number, stopLevel: number): number {
     let cur = this.entry;
-    let curDist = this.dist(q, qo, vectors, cur * dim, dim);
+    let curDist = this.distTo(q, from, cur);
     for (let level = this.maxLevel; level > stopLevel; level--) {
       let changed = true;
       while (changed) {
@@ -118,7 +148,7 @@ export class HnswIndex {
         const n = arr[off]!;
         for (let i = 1; i <= n; i++) {
           const next = arr[off + i]!;
-          const d = this.dist(q, qo, vectors, next * dim, dim);
+          const d = this.distTo(q, from, next);
           if (d < curDist) {
             curDist = d;
             cur = next;
@@ -131,16 +161,15 @@ export class HnswIndex {
   }
 
   /** Best-first search of one layer; leaves up to `ef` admitted live nodes in this.results. */
-  private searchLayer(q: Float32Array, qo: number, start: number, ef: number, level: number, admit: SlotFilter): void {
-    const vectors = this.store.vectors;
+  private searchLayer(q: Float32Array, from: number, start: number, ef: number, level: number, admit: SlotFilter): void {
     const state = this.store.state;
-    const dim = this.store.dim;
     const candidates = this.candidates;
     const results = this.results;
     candidates.clear();
     results.clear();
+    results.tieIds = this.store.ids;
     this.visited.reset(this.levels.length);
-    const d0 = this.dist(q, qo, vectors, start * dim, dim);
+    const d0 = this.distTo(q, from, start);
     this.visited.visit(start);
     candidates.push(d0, start);
     if (state[start] === LIVE && (admit === null || admit(start))) results.push(d0, start);
@@ -155,7 +184,7 @@ export class HnswIndex {
       for (let i = 1; i <= n; i++) {
         const next = arr[off + i]!;
         if (this.visited.visit(next)) continue;
-        const d = this.dist(q, qo, vectors, next * dim, dim);
+        const d = this.distTo(q, from, next);
         if (results.size < ef || d < results.topKey()) {
           candidates.push(d, next);
           if (state[next] === LIVE && (admit === null || admit(next))) {
@@ -172,8 +201,6 @@ export class HnswIndex {
    * it is closer to the base than to every neighbour already kept. Writes into this.selected.
    */
   private selectNeighbours(keys: Float64Array, slots: Int32Array, n: number, most: number): number {
-    const vectors = this.store.vectors;
-    const dim = this.store.dim;
     const selected = this.selected;
     let count = 0;
     for (let i = 0; i < n && count < most; i++) {
@@ -181,7 +208,7 @@ export class HnswIndex {
       const dc = keys[i]!;
       let good = true;
       for (let j = 0; j < count; j++) {
-        if (this.dist(vectors, c * dim, vectors, selected[j]! * dim, dim) < dc) {
+        if (this.nodeDist(c, selected[j]!) < dc) {
           good = false;
           break;
         }
@@ -210,14 +237,11 @@ export class HnswIndex {
       arr[off] = n + 1;
       return;
     }
-    const vectors = this.store.vectors;
-    const dim = this.store.dim;
     const keys = this.pairKeys;
     const slots = this.pairSlots;
     let count = 0;
-    const base = slot * dim;
     const insertSorted = (s: number): void => {
-      const d = this.dist(vectors, base, vectors, s * dim, dim);
+      const d = this.nodeDist(slot, s);
       let j = count++;
       while (j > 0 && keys[j - 1]! > d) {
         keys[j] = keys[j - 1]!;
@@ -240,17 +264,22 @@ export class HnswIndex {
     this.links0[slot * (this.params.m0 + 1)] = 0;
     this.upper[slot] = level > 0 ? new Uint32Array(level * (this.params.m + 1)) : null;
     this.nodeCount++;
+    if (this.augmented) {
+      const dim = this.store.dim;
+      const n2 = dotProduct(this.store.vectors, slot * dim, this.store.vectors, slot * dim, dim);
+      this.norms2[slot] = n2;
+      if (n2 > this.maxNorm2) this.maxNorm2 = n2;
+    }
     if (this.entry < 0) {
       this.entry = slot;
       this.maxLevel = level;
       return;
     }
     const vectors = this.store.vectors;
-    const qo = slot * this.store.dim;
-    let cur = this.descend(vectors, qo, level);
+    let cur = this.descend(vectors, slot, level);
     this.ensureScratch(this.params.efConstruct + 1);
     for (let l = Math.min(level, this.maxLevel); l >= 0; l--) {
-      this.searchLayer(vectors, qo, cur, this.params.efConstruct, l, null);
+      this.searchLayer(vectors, slot, cur, this.params.efConstruct, l, null);
       const n = this.results.drainAscending(this.keys, this.slots);
       if (n === 0) continue;
       const count = this.selectNeighbours(this.keys, this.slots, n, this.params.m);
@@ -278,7 +307,7 @@ export class HnswIndex {
     if (this.entry < 0) return 0;
     const width = Math.max(ef, k);
     this.ensureScratch(width + 1);
-    this.searchLayer(q, 0, this.descend(q, 0, 0), width, 0, admit);
+    this.searchLayer(q, -1, this.descend(q, -1, 0), width, 0, admit);
     const n = this.results.drainAscending(this.keys, this.slots);
     const count = Math.min(n, k);
     for (let i = 0; i < count; i++) {
@@ -295,8 +324,6 @@ export class HnswIndex {
   repairRemoved(): void {
     if (this.removedCount === 0) return;
     const state = this.store.state;
-    const vectors = this.store.vectors;
-    const dim = this.store.dim;
     const isRemoved = (s: number): boolean => state[s] === REMOVED && this.levels[s]! >= 0;
     const seen = new Set<number>();
     let keys = new Float64Array(64);
@@ -324,7 +351,7 @@ export class HnswIndex {
             s2.set(slots);
             slots = s2;
           }
-          const d = this.dist(vectors, s * dim, vectors, c * dim, dim);
+          const d = this.nodeDist(s, c);
           let j = count++;
           while (j > 0 && keys[j - 1]! > d) {
             keys[j] = keys[j - 1]!;

@@ -1,0 +1,107 @@
+import { expect } from 'chai';
+import { Engine } from '../../storage/engine/engine.js';
+import { DbError } from '../../storage/errors.js';
+import type { CollectionConfig, PointRecord } from '../../storage/events/types.js';
+import { LmdbLog } from '../../storage/log/lmdb-log.js';
+import { MemoryLog } from '../../storage/log/memory-log.js';
+import { searchCollection } from '../../query/search/vector-search.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const config: CollectionConfig = { size: 2, distance: 'Euclid', m: 8, m0: 16, efConstruct: 32, ml: 1 / Math.log(8) };
+const point = (id: number, x: number, y: number, payload = {}): PointRecord => ({ id, vector: Float32Array.of(x, y), payload, labels: [] });
+
+async function rejection(p: Promise<unknown>): Promise<DbError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as DbError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('storage/engine', () => {
+  it('applies a request all or nothing: one bad point rejects the whole upsert and logs nothing', async () => {
+    const engine = new Engine(new MemoryLog());
+    await engine.submit({ type: 'create_collection', name: 'c', config });
+    const before = engine.log.lastOperationId;
+    const err = await rejection(engine.submit({ type: 'upsert_points', collection: 'c', points: [point(1, 0, 0), { ...point(2, 0, 0), vector: Float32Array.of(1, 2, 3) }] }));
+    expect(err.code).to.equal(400);
+    expect(err.message).to.match(/point 2: vector has 3 dimensions/);
+    expect(engine.log.lastOperationId).to.equal(before);
+    expect(engine.collections.get('c')!.store.liveCount).to.equal(0);
+  });
+
+  it('rejects non-finite vectors, bad ids, missing and duplicate collections with the right codes', async () => {
+    const engine = new Engine(new MemoryLog());
+    await engine.submit({ type: 'create_collection', name: 'c', config });
+    expect((await rejection(engine.submit({ type: 'upsert_points', collection: 'c', points: [point(1, NaN, 0)] }))).message).to.match(/not a finite/);
+    expect((await rejection(engine.submit({ type: 'upsert_points', collection: 'c', points: [point(-1, 0, 0)] }))).message).to.match(/invalid point id -1/);
+    expect((await rejection(engine.submit({ type: 'upsert_points', collection: 'c', points: [point(2 ** 53, 0, 0)] }))).code).to.equal(400);
+    expect((await rejection(engine.submit({ type: 'upsert_points', collection: 'nope', points: [point(1, 0, 0)] }))).code).to.equal(404);
+    expect((await rejection(engine.submit({ type: 'create_collection', name: 'c', config }))).code).to.equal(409);
+    expect((await rejection(engine.submit({ type: 'create_collection', name: '.hidden', config }))).code).to.equal(400);
+    expect((await rejection(engine.submit({ type: 'create_collection', name: 'a/b', config }))).code).to.equal(400);
+  });
+
+  it('acknowledges concurrent writes in operation_id order and replays them to the same state', async () => {
+    const dir = tempDir();
+    try {
+      let engine = new Engine(LmdbLog.open(dir.path));
+      engine.replay();
+      await engine.submit({ type: 'create_collection', name: 'c', config });
+      const acks = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => engine.submit({ type: 'upsert_points', collection: 'c', points: [point(i % 50, i, i, { round: i })] })),
+      );
+      const ids = acks.map((a) => a.opId);
+      expect(ids).to.deep.equal([...ids].sort((a, b) => a - b));
+      expect(new Set(ids).size).to.equal(200);
+      const payloads = (e: Engine) => Array.from({ length: 50 }, (_, id) => e.collections.get('c')!.store.payloads[e.collections.get('c')!.store.slotOf(id)]);
+      const live = payloads(engine);
+      expect(live[7]).to.deep.equal({ round: 157 });
+      await engine.submit({ type: 'delete_points', collection: 'c', ids: [3, 4] });
+      await engine.close();
+
+      engine = new Engine(LmdbLog.open(dir.path));
+      expect(engine.replay()).to.equal(202);
+      const c = engine.collections.get('c')!;
+      expect(c.store.liveCount).to.equal(48);
+      expect(c.store.has(3)).to.equal(false);
+      expect(payloads(engine)[7]).to.deep.equal({ round: 157 });
+      const next = await engine.submit({ type: 'delete_points', collection: 'c', ids: [5] });
+      expect(next.opId).to.equal(203);
+      await engine.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('makes an upsert visible to search at once, before the background indexer runs', async () => {
+    const tasks: (() => void)[] = [];
+    const engine = new Engine(new MemoryLog(), (task) => tasks.push(task));
+    await engine.submit({ type: 'create_collection', name: 'c', config });
+    await engine.submit({ type: 'upsert_points', collection: 'c', points: [point(1, 0, 0), point(2, 5, 5)] });
+    const c = engine.collections.get('c')!;
+    expect(c.index.nodeCount).to.equal(0);
+    const hit = searchCollection(c, { vector: [4, 4], limit: 1, offset: 0, ef: 10, filter: null, scoreThreshold: null });
+    expect(hit.map((h) => h.id)).to.deep.equal([2]);
+    while (tasks.length) tasks.shift()!();
+    expect(c.index.nodeCount).to.equal(2);
+    expect(c.pendingCount).to.equal(0);
+  });
+
+  it('stops taking writes after a commit fails and acknowledges nothing that was not durable', async () => {
+    const log = new MemoryLog();
+    const failing = Object.assign(Object.create(log) as MemoryLog, {
+      append: (event: Parameters<MemoryLog['append']>[0]) => {
+        const appended = log.append(event);
+        return { opId: appended.opId, durable: Promise.reject(new Error('EIO: fsync failed')) };
+      },
+    });
+    const engine = new Engine(failing);
+    const err = await rejection(engine.submit({ type: 'create_collection', name: 'c', config }));
+    expect(err.code).to.equal(503);
+    expect(engine.collections.has('c')).to.equal(false);
+    expect(engine.failed?.message).to.match(/EIO/);
+    expect((await rejection(engine.submit({ type: 'create_collection', name: 'd', config }))).message).to.match(/writes are stopped/);
+  });
+});

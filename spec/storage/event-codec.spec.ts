@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { decodeEvent, encodeEvent } from '../../storage/events/codec.js';
+import type { DbEvent } from '../../storage/events/types.js';
+import { CorruptDataError } from '../../storage/errors.js';
+import { frameRecord, unframeRecord } from '../../storage/log/record.js';
+
+const events: DbEvent[] = [
+  { type: 'create_collection', name: 'docs', config: { size: 3, distance: 'Dot', m: 8, m0: 20, efConstruct: 64, ml: 0.5 } },
+  { type: 'delete_collection', name: 'docs' },
+  {
+    type: 'upsert_points',
+    collection: 'docs',
+    points: [
+      { id: 2 ** 53 - 1, vector: Float32Array.of(0.25, -1.5, 3e-8), payload: { city: 'Zürich', tags: ['a', 'b'], n: { x: 1 } }, labels: ['Doc', 'Page'] },
+      { id: 0, vector: null, payload: {}, labels: [] },
+    ],
+  },
+  { type: 'delete_points', collection: 'docs', ids: [1, 5, 2 ** 40] },
+];
+
+describe('storage/events codec', () => {
+  for (const event of events) {
+    it(`round-trips ${event.type}`, () => {
+      expect(decodeEvent(encodeEvent(event))).to.deep.equal(event);
+    });
+  }
+
+  it('stores vectors as raw float32 bytes, not JSON text', () => {
+    const vector = Float32Array.of(1.5, 2.5, 3.5);
+    const bytes = encodeEvent({ type: 'upsert_points', collection: 'c', points: [{ id: 1, vector, payload: {}, labels: [] }] });
+    const raw = new Uint8Array(vector.buffer);
+    const at = bytes.findIndex((_, i) => raw.every((b, j) => bytes[i + j] === b));
+    expect(at).to.be.greaterThan(0);
+    expect(new TextDecoder().decode(bytes)).not.to.include('1.5');
+  });
+
+  it('rejects an unknown format version, an unknown type and trailing bytes', () => {
+    const good = encodeEvent(events[1]!);
+    const badVersion = Uint8Array.from(good);
+    badVersion[0] = 9;
+    expect(() => decodeEvent(badVersion)).to.throw(CorruptDataError, /version 9/);
+    const badType = Uint8Array.from(good);
+    badType[1] = 77;
+    expect(() => decodeEvent(badType)).to.throw(CorruptDataError, /type code 77/);
+    expect(() => decodeEvent(Uint8Array.from([...good, 0]))).to.throw(CorruptDataError, /unexpected bytes/);
+  });
+
+  it('rejects every truncation of a record', () => {
+    const bytes = encodeEvent(events[2]!);
+    for (let len = 0; len < bytes.length; len++) {
+      expect(() => decodeEvent(bytes.subarray(0, len)), `length ${len}`).to.throw(CorruptDataError);
+    }
+  });
+
+  it('checks the CRC of a framed record and names the entry', () => {
+    const record = frameRecord(encodeEvent(events[0]!));
+    expect(decodeEvent(unframeRecord(record, 7))).to.deep.equal(events[0]);
+    for (const at of [0, 5, record.length - 1]) {
+      const flipped = Uint8Array.from(record);
+      flipped[at]! ^= 0x10;
+      expect(() => unframeRecord(flipped, 7)).to.throw(CorruptDataError, /entry 7 fails its checksum/);
+    }
+    expect(() => unframeRecord(record.subarray(0, 3), 7)).to.throw(CorruptDataError, /too short/);
+  });
+});

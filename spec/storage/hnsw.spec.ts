@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import { Collection } from '../../storage/collection.js';
+import type { CollectionConfig, Distance } from '../../storage/events/types.js';
+import { searchCollection } from '../../query/search/vector-search.js';
+import { randomVectors } from '../helpers/vectors.js';
+
+const N = 3000;
+const DIM = 24;
+
+function config(distance: Distance): CollectionConfig {
+  return { size: DIM, distance, m: 16, m0: 32, efConstruct: 200, ml: 1 / Math.log(16) };
+}
+
+function exactTop(vectors: Map<number, Float32Array>, q: Float32Array, k: number, distance: Distance): number[] {
+  const score = (v: Float32Array): number => {
+    let dot = 0;
+    let nq = 0;
+    let nv = 0;
+    let sq = 0;
+    for (let i = 0; i < DIM; i++) {
+      dot += q[i]! * v[i]!;
+      nq += q[i]! * q[i]!;
+      nv += v[i]! * v[i]!;
+      sq += (q[i]! - v[i]!) ** 2;
+    }
+    if (distance === 'Cosine') return dot / Math.sqrt(nq * nv);
+    if (distance === 'Dot') return dot;
+    return -Math.sqrt(sq);
+  };
+  return [...vectors.entries()]
+    .map(([id, v]) => ({ id, s: score(v) }))
+    .sort((a, b) => b.s - a.s || a.id - b.id)
+    .slice(0, k)
+    .map((r) => r.id);
+}
+
+function recallAt10(c: Collection, vectors: Map<number, Float32Array>, queries: Float32Array[], distance: Distance): number {
+  let hits = 0;
+  for (const q of queries) {
+    const truth = new Set(exactTop(vectors, q, 10, distance));
+    const got = searchCollection(c, { vector: q, limit: 10, offset: 0, ef: 100, filter: null, scoreThreshold: null });
+    for (const r of got) if (truth.has(r.id)) hits++;
+  }
+  return hits / (queries.length * 10);
+}
+
+function build(distance: Distance): { c: Collection; vectors: Map<number, Float32Array> } {
+  const c = new Collection('t', config(distance), 42);
+  const data = randomVectors(N, DIM, 7);
+  const vectors = new Map<number, Float32Array>();
+  c.upsert(data.map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+  data.forEach((v, id) => vectors.set(id, v));
+  while (c.indexSome(10_000));
+  return { c, vectors };
+}
+
+describe('storage/views HNSW recall against brute force', () => {
+  const queries = randomVectors(60, DIM, 99);
+
+  for (const distance of ['Cosine', 'Euclid', 'Dot'] as Distance[]) {
+    it(`reaches recall@10 >= 0.95 at ef = 100 for ${distance}`, () => {
+      const { c, vectors } = build(distance);
+      expect(c.pendingCount).to.equal(0);
+      expect(c.index.nodeCount).to.equal(N);
+      expect(recallAt10(c, vectors, queries, distance)).to.be.at.least(0.95);
+    });
+
+    it(`keeps recall after deletes and re-upserts for ${distance}`, () => {
+      const { c, vectors } = build(distance);
+      const fresh = randomVectors(N, DIM, 1234);
+      for (let id = 0; id < N; id += 3) {
+        c.remove(id);
+        vectors.delete(id);
+      }
+      for (let id = 1; id < N; id += 6) {
+        c.upsert([{ id, vector: fresh[id]!, payload: {}, labels: [] }]);
+        vectors.set(id, fresh[id]!);
+      }
+      while (c.indexSome(10_000));
+      expect(c.index.removedCount, 'removed waypoints are repaired away').to.equal(0);
+      expect(c.store.liveCount).to.equal(vectors.size);
+      const recall = recallAt10(c, vectors, queries, distance);
+      expect(recall).to.be.at.least(0.95);
+      const ids = searchCollection(c, { vector: queries[0]!, limit: 50, offset: 0, ef: 100, filter: null, scoreThreshold: null }).map((r) => r.id);
+      for (const id of ids) expect(vectors.has(id), `deleted point ${id} returned`).to.equal(true);
+    });
+  }
+
+  it('returns fresh points before the index has linked them', () => {
+    const c = new Collection('t', config('Euclid'), 1);
+    const data = randomVectors(200, DIM, 3);
+    c.upsert(data.map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+    expect(c.pendingCount).to.equal(200);
+    const hit = searchCollection(c, { vector: data[123]!, limit: 1, offset: 0, ef: 10, filter: null, scoreThreshold: null });
+    expect(hit[0]!.id).to.equal(123);
+    expect(hit[0]!.score).to.equal(-0);
+  });
+
+  it('orders equal scores by smaller id', () => {
+    const c = new Collection('t', config('Dot'), 1);
+    const v = new Float32Array(DIM).fill(0.5);
+    c.upsert([9, 4, 7, 1].map((id) => ({ id, vector: v, payload: {}, labels: [] })));
+    while (c.indexSome(100));
+    const ids = searchCollection(c, { vector: v, limit: 3, offset: 0, ef: 10, filter: null, scoreThreshold: null }).map((r) => r.id);
+    expect(ids).to.deep.equal([1, 4, 7]);
+  });
+
+  it('reuses the slots of deleted points once they are unlinked', () => {
+    const c = new Collection('t', config('Euclid'), 1);
+    const data = randomVectors(500, DIM, 5);
+    c.upsert(data.map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+    while (c.indexSome(1000));
+    for (let id = 0; id < 250; id++) c.remove(id);
+    while (c.indexSome(1000));
+    c.upsert(data.slice(0, 250).map((vector, i) => ({ id: 1000 + i, vector, payload: {}, labels: [] })));
+    expect(c.store.slotCount).to.equal(500);
+  });
+});

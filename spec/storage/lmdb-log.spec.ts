@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import type { DbEvent } from '../../storage/events/types.js';
+import { LmdbLog } from '../../storage/log/lmdb-log.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const del = (name: string): DbEvent => ({ type: 'delete_collection', name });
+
+describe('storage/log LmdbLog', () => {
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => (dir = tempDir()));
+  afterEach(() => dir.remove());
+
+  it('assigns strictly increasing operation_ids that continue after reopening', async () => {
+    let log = LmdbLog.open(dir.path);
+    const first = log.append(del('a'));
+    const second = log.append(del('b'));
+    await Promise.all([first.durable, second.durable]);
+    expect([first.opId, second.opId]).to.deep.equal([1, 2]);
+    await log.close();
+
+    log = LmdbLog.open(dir.path);
+    expect(log.lastOperationId).to.equal(2);
+    const third = log.append(del('c'));
+    await third.durable;
+    expect(third.opId).to.equal(3);
+    expect([...log.read()].map((e) => [e.opId, e.event])).to.deep.equal([
+      [1, del('a')],
+      [2, del('b')],
+      [3, del('c')],
+    ]);
+    expect([...log.read(2, 2)].map((e) => e.opId)).to.deep.equal([2]);
+    await log.close();
+  });
+
+  it('takes many concurrent appends, all durable, in id order', async () => {
+    const log = LmdbLog.open(dir.path);
+    const appended = Array.from({ length: 500 }, (_, i) => log.append(del(`c${i}`)));
+    await Promise.all(appended.map((a) => a.durable));
+    expect(appended.map((a) => a.opId)).to.deep.equal(Array.from({ length: 500 }, (_, i) => i + 1));
+    const names = [...log.read()].map((e) => (e.event as { name: string }).name);
+    expect(names).to.deep.equal(Array.from({ length: 500 }, (_, i) => `c${i}`));
+    await log.close();
+  });
+
+  it('refuses a second opener of the same data dir while the first runs, and frees it on close', async () => {
+    const log = LmdbLog.open(dir.path);
+    const script = `import('${new URL('../../storage/log/lmdb-log.js', import.meta.url).href}').then(m => { try { m.LmdbLog.open(${JSON.stringify(dir.path)}); console.log('opened') } catch (e) { console.log(e.message) } process.exit(0) })`;
+    const other = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(other.stdout).to.match(/in use by process \d+/);
+    await log.close();
+    const again = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(again.stdout.trim()).to.equal('opened');
+  });
+});
