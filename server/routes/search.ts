@@ -37,7 +37,7 @@ export function searchRoutes(engine: Engine): Router {
     if (!Array.isArray(searches) || searches.length > MAX_BATCH) {
       throw badRequest(`searches must be an array of at most ${MAX_BATCH} search requests`);
     }
-    const requests = searches.map((s, i) => parseSearchBody(s, 'vector', `searches[${i}].`));
+    const requests = searches.map((s, i) => parseSearchBody(s, 'vector', `searches[${i}]`));
     ok(ctx, requests.map((req) => scored(c, req)));
   });
 

@@ -75,8 +75,9 @@ export interface SearchRequest extends VectorQuery, OutputOptions {}
  * A search body. `vectorKey` is `query` for Vector Search and `vector` for Qdrant's search and
  * batch entries; `ef` may come as `ef`, `params.ef` or Qdrant's `params.hnsw_ef`.
  */
-export function parseSearchBody(raw: unknown, vectorKey: 'query' | 'vector', where = ''): SearchRequest {
-  const obj: JsonObject = where ? (isObject(raw) ? raw : badRequestOf(`${where} must be an object`)) : bodyObject(raw);
+export function parseSearchBody(raw: unknown, vectorKey: 'query' | 'vector', within = ''): SearchRequest {
+  const obj: JsonObject = within ? (isObject(raw) ? raw : badRequestOf(`${within} must be an object`)) : bodyObject(raw);
+  const where = within ? `${within}.` : '';
   let vectorRaw = obj[vectorKey];
   if (isObject(vectorRaw) && Array.isArray(vectorRaw.nearest)) vectorRaw = vectorRaw.nearest;
   if (vectorRaw === undefined) throw badRequest(`${where}${vectorKey} is required: the query vector as an array of numbers`);
