@@ -35,6 +35,10 @@ export function createApp({ engine, config, logger, readiness, version }: AppDep
   app.use(errorBody(logger));
   app.use(healthRoutes(readiness, version).routes());
   app.use(readiness.gate());
+  app.use(async (_ctx, next) => {
+    engine.noteActivity();
+    await next();
+  });
   app.use(jsonBody(config.jsonLimit));
   app.use(handlerTiming());
   for (const router of resourceRoutes) app.use(router.routes());

@@ -3,6 +3,7 @@ import { normalizeInPlace } from './views/distance.js';
 import { HnswIndex } from './views/hnsw.js';
 import { PayloadIndex } from './views/payload-index.js';
 import { LIVE, PointStore } from './views/point-store.js';
+import { VectorSpace } from './views/vector-space.js';
 
 /**
  * The materialised views of one collection: points, their HNSW index and the payload index.
@@ -11,6 +12,7 @@ import { LIVE, PointStore } from './views/point-store.js';
  */
 export class Collection {
   readonly store: PointStore;
+  readonly space: VectorSpace;
   readonly index: HnswIndex;
   readonly payloadIndex = new PayloadIndex();
   private pending: number[] = [];
@@ -19,7 +21,8 @@ export class Collection {
 
   constructor(readonly name: string, readonly config: CollectionConfig, seed: number) {
     this.store = new PointStore(config.size);
-    this.index = new HnswIndex(this.store, config.distance, config, seed);
+    this.space = new VectorSpace(this.store, config.distance);
+    this.index = new HnswIndex(this.space, config, seed);
     this.scratch = new Float32Array(config.size);
   }
 

@@ -1,7 +1,7 @@
 import type { Collection } from '../../storage/collection.js';
 import { badRequest } from '../../storage/errors.js';
-import { DistanceHeap } from '../../storage/views/distance-heap.js';
-import { distanceFunction, scoreOf } from '../../storage/views/distance.js';
+import { ResultHeap } from '../../storage/views/distance-heap.js';
+import { scoreOf } from '../../storage/views/distance.js';
 import { LIVE } from '../../storage/views/point-store.js';
 import { candidateSlots } from '../filter/candidates.js';
 import { matchesFilter } from '../filter/evaluate-filter.js';
@@ -60,16 +60,16 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
   }
   const query = c.prepareQuery(q.vector);
   const k = q.offset + q.limit;
-  const dim = config.size;
-  const dist = distanceFunction(config.distance);
-  const heap = new DistanceHeap(true, k + 1);
-  heap.tieIds = store.ids;
+  const { space } = c;
+  const heap = new ResultHeap(k + 1);
+  heap.ids = store.ids;
   const offer = (slot: number): void => {
-    if (store.hasVector[slot]) heap.offer(dist(query, 0, store.vectors, slot * dim, dim), slot, k);
+    if (store.hasVector[slot]) heap.offer(space.toQuery(slot), slot, k);
   };
   const filter = q.filter;
   const admit = filter ? (slot: number) => matchesFilter(filter, store, slot) : null;
 
+  space.setQuery(query);
   let scanned = false;
   if (filter) {
     const candidates = candidateSlots(filter, c);

@@ -1,7 +1,7 @@
-import type { Distance } from '../events/types.js';
-import { DistanceHeap } from './distance-heap.js';
-import { distanceFunction, dotProduct, squaredEuclid, type DistanceFn } from './distance.js';
+import { CandidateHeap, ResultHeap } from './distance-heap.js';
+import { dotProduct } from './distance.js';
 import { LIVE, REMOVED, type PointStore } from './point-store.js';
+import type { VectorSpace } from './vector-space.js';
 import { VisitedSet } from './visited-set.js';
 
 export interface HnswParams {
@@ -43,7 +43,7 @@ export class HnswIndex {
   nodeCount = 0;
   /** Removed points still linked into the graph. */
   removedCount = 0;
-  private readonly dist: DistanceFn;
+  private readonly store: PointStore;
   /**
    * Dot is no metric, and a graph built on it navigates badly. For Dot the graph is built in
    * the augmented space of the MIPS-to-nearest-neighbour reduction: x' = [x, sqrt(M² - |x|²)]
@@ -55,8 +55,8 @@ export class HnswIndex {
   private maxNorm2 = 0;
   private readonly random: () => number;
   private readonly visited: VisitedSet;
-  private readonly candidates = new DistanceHeap(false);
-  private readonly results = new DistanceHeap(true);
+  private readonly candidates = new CandidateHeap();
+  private readonly results = new ResultHeap();
   private keys = new Float64Array(256);
   private slots = new Int32Array(256);
   private readonly selected: Int32Array;
@@ -65,9 +65,10 @@ export class HnswIndex {
   private readonly pairKeys: Float64Array;
   private readonly pairSlots: Int32Array;
 
-  constructor(private readonly store: PointStore, metric: Distance, private readonly params: HnswParams, seed: number) {
-    this.dist = distanceFunction(metric);
-    this.augmented = metric === 'Dot';
+  constructor(private readonly space: VectorSpace, private readonly params: HnswParams, seed: number) {
+    const store = space.store;
+    this.store = store;
+    this.augmented = space.metric === 'Dot';
     this.norms2 = new Float64Array(this.augmented ? store.capacity : 0);
     this.random = seededRandom(seed);
     this.levels = new Int8Array(store.capacity).fill(-1);
@@ -102,18 +103,14 @@ export class HnswIndex {
 
   /** Distance between two nodes of the graph. */
   private nodeDist(a: number, b: number): number {
-    const vectors = this.store.vectors;
-    const dim = this.store.dim;
-    if (!this.augmented) return this.dist(vectors, a * dim, vectors, b * dim, dim);
+    if (!this.augmented) return this.space.between(a, b);
     const extra = Math.sqrt(Math.max(0, this.maxNorm2 - this.norms2[a]!)) - Math.sqrt(Math.max(0, this.maxNorm2 - this.norms2[b]!));
-    return squaredEuclid(vectors, a * dim, vectors, b * dim, dim) + extra * extra;
+    return this.space.l2Between(a, b) + extra * extra;
   }
 
-  /** Distance from the query (`from` < 0) or from node `from` (while building) to node x. */
-  private distTo(q: Float32Array, from: number, x: number): number {
-    if (from >= 0) return this.nodeDist(from, x);
-    const dim = this.store.dim;
-    return this.dist(q, 0, this.store.vectors, x * dim, dim);
+  /** Distance from the query in the store's scratch area (`from` < 0), or from node `from` while building, to node x. */
+  private distTo(from: number, x: number): number {
+    return from >= 0 ? this.nodeDist(from, x) : this.space.toQuery(x);
   }
 
   private ensureScratch(n: number): void {
@@ -136,9 +133,9 @@ export class HnswIndex {
   }
 
   /** Walks down from the entry point to `stopLevel + 1`, one closest node per layer. */
-  private descend(q: Float32Array, from: number, stopLevel: number): number {
+  private descend(from: number, stopLevel: number): number {
     let cur = this.entry;
-    let curDist = this.distTo(q, from, cur);
+    let curDist = this.distTo(from, cur);
     for (let level = this.maxLevel; level > stopLevel; level--) {
       let changed = true;
       while (changed) {
@@ -148,7 +145,7 @@ export class HnswIndex {
         const n = arr[off]!;
         for (let i = 1; i <= n; i++) {
           const next = arr[off + i]!;
-          const d = this.distTo(q, from, next);
+          const d = this.distTo(from, next);
           if (d < curDist) {
             curDist = d;
             cur = next;
@@ -161,15 +158,15 @@ export class HnswIndex {
   }
 
   /** Best-first search of one layer; leaves up to `ef` admitted live nodes in this.results. */
-  private searchLayer(q: Float32Array, from: number, start: number, ef: number, level: number, admit: SlotFilter): void {
+  private searchLayer(from: number, start: number, ef: number, level: number, admit: SlotFilter): void {
     const state = this.store.state;
     const candidates = this.candidates;
     const results = this.results;
     candidates.clear();
     results.clear();
-    results.tieIds = this.store.ids;
+    results.ids = this.store.ids;
     this.visited.reset(this.levels.length);
-    const d0 = this.distTo(q, from, start);
+    const d0 = this.distTo(from, start);
     this.visited.visit(start);
     candidates.push(d0, start);
     if (state[start] === LIVE && (admit === null || admit(start))) results.push(d0, start);
@@ -184,7 +181,7 @@ export class HnswIndex {
       for (let i = 1; i <= n; i++) {
         const next = arr[off + i]!;
         if (this.visited.visit(next)) continue;
-        const d = this.distTo(q, from, next);
+        const d = this.distTo(from, next);
         if (results.size < ef || d < results.topKey()) {
           candidates.push(d, next);
           if (state[next] === LIVE && (admit === null || admit(next))) {
@@ -275,11 +272,10 @@ export class HnswIndex {
       this.maxLevel = level;
       return;
     }
-    const vectors = this.store.vectors;
-    let cur = this.descend(vectors, slot, level);
+    let cur = this.descend(slot, level);
     this.ensureScratch(this.params.efConstruct + 1);
     for (let l = Math.min(level, this.maxLevel); l >= 0; l--) {
-      this.searchLayer(vectors, slot, cur, this.params.efConstruct, l, null);
+      this.searchLayer(slot, cur, this.params.efConstruct, l, null);
       const n = this.results.drainAscending(this.keys, this.slots);
       if (n === 0) continue;
       const count = this.selectNeighbours(this.keys, this.slots, n, this.params.m);
@@ -303,11 +299,12 @@ export class HnswIndex {
    * The k nearest admitted live points, nearest first, into outKeys/outSlots; returns how many.
    * `q` must be prepared as the store's vectors are (unit length for Cosine).
    */
-  search(q: Float32Array, k: number, ef: number, admit: SlotFilter, outKeys: Float64Array, outSlots: Int32Array): number {
+  search(q: ArrayLike<number>, k: number, ef: number, admit: SlotFilter, outKeys: Float64Array, outSlots: Int32Array): number {
     if (this.entry < 0) return 0;
     const width = Math.max(ef, k);
     this.ensureScratch(width + 1);
-    this.searchLayer(q, -1, this.descend(q, -1, 0), width, 0, admit);
+    this.space.setQuery(q);
+    this.searchLayer(-1, this.descend(-1, 0), width, 0, admit);
     const n = this.results.drainAscending(this.keys, this.slots);
     const count = Math.min(n, k);
     for (let i = 0; i < count; i++) {

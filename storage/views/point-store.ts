@@ -1,4 +1,5 @@
 import type { Payload } from '../events/types.js';
+import { kernelsFor, type Kernels } from './simd-kernels.js';
 
 /** Slot states. A removed slot stays REMOVED until the index has unlinked it, then it is FREE. */
 export const FREE = 0;
@@ -7,12 +8,23 @@ export const REMOVED = 2;
 
 const EMPTY_LABELS: readonly string[] = Object.freeze([]);
 
+const PAGE = 65536;
+
 /**
  * The points of one collection in slots: all vectors in one contiguous Float32Array
  * (slot * dim), ids in a Float64Array, payloads and labels beside them, freed slots reused.
+ * The vectors live in a WebAssembly memory, after a scratch area for the query vector, so the
+ * SIMD distance kernels read them in place.
  */
 export class PointStore {
+  /** A view of the vectors; replaced when the memory grows, so never hold on to it across writes. */
   vectors: Float32Array;
+  /** The query scratch area (byte offset 0), dim floats. */
+  query: Float32Array;
+  /** Byte offset of slot 0's vector in the memory. */
+  readonly base: number;
+  readonly kernels: Kernels;
+  private readonly memory: WebAssembly.Memory;
   ids: Float64Array;
   state: Uint8Array;
   hasVector: Uint8Array;
@@ -26,7 +38,11 @@ export class PointStore {
   private sorted: Float64Array | null = null;
 
   constructor(readonly dim: number, capacity = 1024) {
-    this.vectors = new Float32Array(capacity * dim);
+    this.base = Math.ceil((dim * 4) / 16) * 16;
+    this.memory = new WebAssembly.Memory({ initial: Math.ceil((this.base + capacity * dim * 4) / PAGE), maximum: 65536 });
+    this.kernels = kernelsFor(this.memory);
+    this.query = new Float32Array(this.memory.buffer, 0, dim);
+    this.vectors = new Float32Array(this.memory.buffer, this.base, capacity * dim);
     this.ids = new Float64Array(capacity);
     this.state = new Uint8Array(capacity);
     this.hasVector = new Uint8Array(capacity);
@@ -46,9 +62,10 @@ export class PointStore {
 
   private grow(): void {
     const cap = this.capacity * 2;
-    const vectors = new Float32Array(cap * this.dim);
-    vectors.set(this.vectors);
-    this.vectors = vectors;
+    const needed = Math.ceil((this.base + cap * this.dim * 4) / PAGE) - this.memory.buffer.byteLength / PAGE;
+    if (needed > 0) this.memory.grow(needed);
+    this.vectors = new Float32Array(this.memory.buffer, this.base, cap * this.dim);
+    this.query = new Float32Array(this.memory.buffer, 0, this.dim);
     const ids = new Float64Array(cap);
     ids.set(this.ids);
     this.ids = ids;

@@ -1,0 +1,111 @@
+/**
+ * Distance kernels in WebAssembly SIMD (f32x4), assembled here from opcodes, so no toolchain or
+ * binary file is needed. Both take two byte offsets into the module's memory and a dimension,
+ * and return a float32: l2 the squared Euclidean distance, dot the inner product.
+ */
+export interface Kernels {
+  l2(a: number, b: number, dim: number): number;
+  dot(a: number, b: number, dim: number): number;
+}
+
+const I32 = 0x7f;
+const F32 = 0x7d;
+const V128 = 0x7b;
+const SIMD = 0xfd;
+const OP = {
+  block: 0x02, loop: 0x03, br: 0x0c, brIf: 0x0d, end: 0x0b,
+  localGet: 0x20, localSet: 0x21, localTee: 0x22,
+  i32Const: 0x41, i32Add: 0x6a, i32And: 0x71, i32Shl: 0x74, i32GeU: 0x4f,
+  f32Load: 0x2a, f32Add: 0x92, f32Sub: 0x93, f32Mul: 0x94,
+} as const;
+// SIMD sub-opcodes, LEB128-encoded after the 0xfd prefix.
+const V128_LOAD = [0x00];
+const V128_CONST = [0x0c];
+const F32X4_EXTRACT = [0x1f];
+const F32X4_ADD = [0xe4, 0x01];
+const F32X4_SUB = [0xe5, 0x01];
+const F32X4_MUL = [0xe6, 0x01];
+
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (n !== 0);
+  return out;
+}
+
+function sleb(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const byte = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) {
+      out.push(byte);
+      return out;
+    }
+    out.push(byte | 0x80);
+  }
+}
+
+const str = (s: string): number[] => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
+const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
+const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
+
+/**
+ * Locals: 0 a, 1 b, 2 dim (params); 3 end4, 4 end (i32); 5 acc, 6 d (v128); 7 sum, 8 t (f32).
+ * Four lanes at a time up to end4, then a scalar tail up to end.
+ */
+function kernelBody(squaredDifference: boolean): number[] {
+  const get = (i: number) => [OP.localGet, i];
+  const set = (i: number) => [OP.localSet, i];
+  const advance = (i: number, bytes: number) => [...get(i), OP.i32Const, ...sleb(bytes), OP.i32Add, ...set(i)];
+  const lanes = squaredDifference
+    ? [SIMD, ...F32X4_SUB, OP.localTee, 6, ...get(6), SIMD, ...F32X4_MUL]
+    : [SIMD, ...F32X4_MUL];
+  const scalar = squaredDifference ? [OP.f32Sub, OP.localTee, 8, ...get(8), OP.f32Mul] : [OP.f32Mul];
+  const code = [
+    ...get(0), ...get(2), OP.i32Const, 2, OP.i32Shl, OP.i32Add, ...set(4),
+    ...get(0), ...get(2), OP.i32Const, ...sleb(-4), OP.i32And, OP.i32Const, 2, OP.i32Shl, OP.i32Add, ...set(3),
+    SIMD, ...V128_CONST, ...new Array<number>(16).fill(0), ...set(5),
+    OP.block, 0x40, OP.loop, 0x40,
+    ...get(0), ...get(3), OP.i32GeU, OP.brIf, 1,
+    ...get(0), SIMD, ...V128_LOAD, 0, 0, ...get(1), SIMD, ...V128_LOAD, 0, 0, ...lanes,
+    ...get(5), SIMD, ...F32X4_ADD, ...set(5),
+    ...advance(0, 16), ...advance(1, 16),
+    OP.br, 0, OP.end, OP.end,
+    ...get(5), SIMD, ...F32X4_EXTRACT, 0, ...get(5), SIMD, ...F32X4_EXTRACT, 1, OP.f32Add,
+    ...get(5), SIMD, ...F32X4_EXTRACT, 2, OP.f32Add, ...get(5), SIMD, ...F32X4_EXTRACT, 3, OP.f32Add, ...set(7),
+    OP.block, 0x40, OP.loop, 0x40,
+    ...get(0), ...get(4), OP.i32GeU, OP.brIf, 1,
+    ...get(0), OP.f32Load, 2, 0, ...get(1), OP.f32Load, 2, 0, ...scalar, ...get(7), OP.f32Add, ...set(7),
+    ...advance(0, 4), ...advance(1, 4),
+    OP.br, 0, OP.end, OP.end,
+    ...get(7), OP.end,
+  ];
+  const locals = vec([[2, I32], [2, V128], [2, F32]]);
+  const body = [...locals, ...code];
+  return [...uleb(body.length), ...body];
+}
+
+function moduleBytes(): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, vec([[0x60, 3, I32, I32, I32, 1, F32]])),
+    ...section(2, vec([[...str('env'), ...str('memory'), 0x02, 0x00, 0x01]])),
+    ...section(3, vec([[0], [0]])),
+    ...section(7, vec([[...str('l2'), 0x00, 0], [...str('dot'), 0x00, 1]])),
+    ...section(10, vec([kernelBody(true), kernelBody(false)])),
+  ]);
+}
+
+let compiled: WebAssembly.Module | null = null;
+
+/** Kernels over `memory`; one small module, compiled once and instantiated per memory. */
+export function kernelsFor(memory: WebAssembly.Memory): Kernels {
+  compiled ??= new WebAssembly.Module(moduleBytes());
+  const instance = new WebAssembly.Instance(compiled, { env: { memory } });
+  return instance.exports as unknown as Kernels;
+}

@@ -1,0 +1,63 @@
+import hnswlib from 'hnswlib-node';
+import { Collection } from '../../storage/collection.js';
+import { searchCollection } from '../../query/search/vector-search.js';
+import { recallAt10, type Dataset } from './dataset.js';
+import { fmt } from './table.js';
+
+export const EF_SWEEP = [16, 32, 64, 100, 200];
+const M = 16;
+const EF_CONSTRUCT = 200;
+
+export interface AnnRow {
+  engine: string;
+  dataset: string;
+  buildRate: number;
+  sweep: { ef: number; recall: number; qps: number }[];
+}
+
+function sweep(ds: Dataset, search: (q: Float32Array, ef: number) => ArrayLike<number>): AnnRow['sweep'] {
+  return EF_SWEEP.map((ef) => {
+    for (let q = 0; q < Math.min(50, ds.queryCount); q++) search(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim), ef);
+    let recall = 0;
+    const start = performance.now();
+    for (let q = 0; q < ds.queryCount; q++) recall += recallAt10(ds.truth[q]!, search(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim), ef));
+    const seconds = (performance.now() - start) / 1000;
+    return { ef, recall: recall / ds.queryCount, qps: ds.queryCount / seconds };
+  });
+}
+
+/** Our HNSW in process: the same Collection the server uses, built and searched on one thread. */
+export function benchOurs(ds: Dataset): AnnRow {
+  const c = new Collection('bench', { size: ds.dim, distance: ds.distance, m: M, m0: 2 * M, efConstruct: EF_CONSTRUCT, ml: 1 / Math.log(M) }, 1);
+  const points = Array.from({ length: ds.count }, (_, id) => ({ id, vector: ds.data.subarray(id * ds.dim, (id + 1) * ds.dim), payload: {}, labels: [] }));
+  c.upsert(points);
+  const start = performance.now();
+  while (c.indexSome(100_000));
+  const buildRate = ds.count / ((performance.now() - start) / 1000);
+  const rows = sweep(ds, (q, ef) => searchCollection(c, { vector: q, limit: 10, offset: 0, ef, filter: null, scoreThreshold: null }).map((h) => h.id));
+  return { engine: 'vectorgraphdb', dataset: ds.name, buildRate, sweep: rows };
+}
+
+/** hnswlib-node at the same m and ef_construct. */
+export function benchHnswlib(ds: Dataset): AnnRow {
+  const space = ds.distance === 'Euclid' ? 'l2' : ds.distance === 'Cosine' ? 'cosine' : 'ip';
+  const index = new hnswlib.HierarchicalNSW(space, ds.dim);
+  index.initIndex(ds.count, M, EF_CONSTRUCT, 100);
+  const rows = Array.from({ length: ds.count }, (_, i) => Array.from(ds.data.subarray(i * ds.dim, (i + 1) * ds.dim)));
+  const start = performance.now();
+  for (let i = 0; i < ds.count; i++) index.addPoint(rows[i]!, i);
+  const buildRate = ds.count / ((performance.now() - start) / 1000);
+  const sweepRows = sweep(ds, (q, ef) => {
+    index.setEf(ef);
+    return index.searchKnn(Array.from(q), 10).neighbors;
+  });
+  return { engine: 'hnswlib-node', dataset: ds.name, buildRate, sweep: sweepRows };
+}
+
+export function annTableRows(rows: AnnRow[]): (string | number)[][] {
+  const out: (string | number)[][] = [];
+  for (const r of rows) {
+    for (const s of r.sweep) out.push([r.dataset, r.engine, fmt(r.buildRate), s.ef, s.recall.toFixed(3), fmt(s.qps)]);
+  }
+  return out;
+}

@@ -1,0 +1,80 @@
+import { exited, spawnServer } from '../lib/spawn-server.js';
+import { HttpClient, runConcurrent } from '../lib/http-client.js';
+import type { Dataset } from './dataset.js';
+import { fmt, percentile } from './table.js';
+
+const BATCH = 1_000;
+
+function pointsJson(ds: Dataset, from: number, to: number, idOffset: number): string {
+  const points = [];
+  for (let i = from; i < to; i++) points.push({ id: idOffset + i, vector: Array.from(ds.data.subarray(i * ds.dim, (i + 1) * ds.dim)), payload: { group: i % 10 } });
+  return JSON.stringify({ points });
+}
+
+async function waitUntil(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** Durable writes, search latency and start-up replay against the real server over loopback HTTP. */
+export async function benchHttp(ds: Dataset, dataDir: string): Promise<(string | number)[][]> {
+  const rows: (string | number)[][] = [];
+  let server = await spawnServer(dataDir, { SERVICE_LOG_LEVEL: 'info' });
+  let client = new HttpClient(server.url, 64);
+  const create = JSON.stringify({ vectors: { size: ds.dim, distance: ds.distance } });
+  await client.json('PUT', '/collections/seq', create);
+  await client.json('PUT', '/collections/par', create);
+  await client.json('PUT', '/collections/single', create);
+
+  const batches = Math.floor(ds.count / BATCH);
+  const bodies = Array.from({ length: batches }, (_, b) => pointsJson(ds, b * BATCH, (b + 1) * BATCH, 0));
+  let start = performance.now();
+  for (const body of bodies) await client.json('PUT', '/collections/seq/points', body);
+  let seconds = (performance.now() - start) / 1000;
+  rows.push(['durable upsert, batches of 1,000, 1 client', `${fmt((batches * BATCH) / seconds)} points/s`, '']);
+
+  start = performance.now();
+  let lat = await runConcurrent(batches, 4, async (b) => void (await client.json('PUT', '/collections/par/points', bodies[b])));
+  seconds = (performance.now() - start) / 1000;
+  lat.sort();
+  rows.push(['durable upsert, batches of 1,000, 4 clients', `${fmt((batches * BATCH) / seconds)} points/s`, `p50 ${fmt(percentile(lat, 50), 1)} ms, p99 ${fmt(percentile(lat, 99), 1)} ms`]);
+
+  const singles = Array.from({ length: 20_000 }, (_, i) => pointsJson(ds, i % ds.count, (i % ds.count) + 1, 0));
+  start = performance.now();
+  lat = await runConcurrent(singles.length, 32, async (i) => void (await client.json('PUT', '/collections/single/points', singles[i])));
+  seconds = (performance.now() - start) / 1000;
+  lat.sort();
+  rows.push(['durable upsert, 32 concurrent single-point writers', `${fmt(singles.length / seconds)} writes/s`, `p50 ${fmt(percentile(lat, 50), 1)} ms, p99 ${fmt(percentile(lat, 99), 1)} ms`]);
+
+  const indexStart = performance.now();
+  await waitUntil(async () => ((await client.json('GET', '/collections/par')) as { result: { status: string } }).result.status === 'green');
+  rows.push(['background indexing caught up after the writes', `${fmt((performance.now() - indexStart) / 1000, 1)} s`, '']);
+
+  const queries = Array.from({ length: ds.queryCount }, (_, q) => JSON.stringify({ query: Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)), limit: 10, with_payload: false }));
+  for (const clients of [1, 8]) {
+    const total = clients * 500;
+    start = performance.now();
+    lat = await runConcurrent(total, clients, async (i) => void (await client.json('POST', '/collections/par/points/query', queries[i % queries.length])));
+    seconds = (performance.now() - start) / 1000;
+    lat.sort();
+    rows.push([`search over HTTP (ef 100, top 10), ${clients} client${clients > 1 ? 's' : ''}`, `${fmt(total / seconds)} QPS`, `p50 ${fmt(percentile(lat, 50), 2)} ms, p99 ${fmt(percentile(lat, 99), 2)} ms`]);
+  }
+
+  client.close();
+  server.child.kill('SIGTERM');
+  await exited(server.child);
+  start = performance.now();
+  server = await spawnServer(dataDir, { SERVICE_LOG_LEVEL: 'info' });
+  client = new HttpClient(server.url, 1);
+  await waitUntil(async () => (await client.send('GET', '/readyz')).status === 200);
+  const readyMs = performance.now() - start;
+  const replayed = /"entries":(\d+),"ms":(\d+)/.exec(server.output());
+  rows.push([
+    `start-up: replay of the whole log (${replayed ? fmt(Number(replayed[1])) : '?'} entries, ${fmt(2 * batches * BATCH + singles.length)} point writes)`,
+    `${fmt(readyMs / 1000, 2)} s to ready`,
+    replayed ? `replay itself ${fmt(Number(replayed[2]) / 1000, 2)} s` : '',
+  ]);
+  client.close();
+  server.child.kill('SIGTERM');
+  await exited(server.child);
+  return rows;
+}

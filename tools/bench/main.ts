@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { annTableRows, benchHnswlib, benchOurs, type AnnRow } from './ann.js';
+import { makeDataset } from './dataset.js';
+import { benchHttp } from './http-bench.js';
+import { table } from './table.js';
+
+/**
+ * `npm run bench`: a benchmark, not a test. Prints markdown tables of in-process ANN figures
+ * next to hnswlib-node, and of the real server over loopback HTTP.
+ * Options: --points N (default 100000), --queries N (default 200), --only ann|http.
+ */
+const { values } = parseArgs({
+  options: {
+    points: { type: 'string', default: '100000' },
+    queries: { type: 'string', default: '200' },
+    only: { type: 'string' },
+  },
+});
+const points = Number(values.points);
+const queries = Number(values.queries);
+const log = (message: string): void => void process.stderr.write(`${message}\n`);
+
+console.log(`# vectorgraphdb benchmark\n\nNode ${process.version}, ${new Date().toISOString().slice(0, 10)}, one thread per engine.\n`);
+
+if (values.only !== 'http') {
+  const rows: AnnRow[] = [];
+  for (const [dim, distance] of [[128, 'Euclid'], [384, 'Cosine']] as const) {
+    log(`generating ${points} x ${dim} ${distance} and exact answers for ${queries} queries...`);
+    const ds = makeDataset(points, dim, distance, queries, dim);
+    log('building ours...');
+    rows.push(benchOurs(ds));
+    log('building hnswlib-node...');
+    rows.push(benchHnswlib(ds));
+  }
+  console.log('## In-process HNSW (m = 16, ef_construct = 200), recall@10 and single-thread QPS\n');
+  console.log(table(['dataset', 'engine', 'build points/s', 'ef', 'recall@10', 'QPS'], annTableRows(rows)));
+  console.log();
+}
+
+if (values.only !== 'ann') {
+  const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
+  try {
+    log(`HTTP: generating ${points} x 128 Euclid...`);
+    const ds = makeDataset(points, 128, 'Euclid', queries, 7);
+    log('HTTP: running against the real server...');
+    const rows = await benchHttp(ds, dir);
+    console.log('## Over HTTP on loopback (real server, LMDB, every write durable before it is acknowledged)\n');
+    console.log(table(['what', 'rate', 'latency'], rows));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,34 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../server/main.js', import.meta.url));
+
+export interface ChildServer {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+}
+
+/** The real server as its own process; resolves once it listens (port 0 picks a free one). */
+export function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      const m = /"port":(\d+)[^\n]*"msg":"listening"/.exec(out);
+      if (m) resolve({ child, url: `http://127.0.0.1:${m[1]}`, output: () => out });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${out}`)));
+  });
+}
+
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
