@@ -19,8 +19,8 @@ export class Collection {
   private pendingHead = 0;
   private readonly scratch: Float32Array;
 
-  constructor(readonly name: string, readonly config: CollectionConfig, seed: number) {
-    this.store = new PointStore(config.size);
+  constructor(readonly name: string, readonly config: CollectionConfig, seed: number, maxMemoryBytes?: number) {
+    this.store = new PointStore(config.size, 1024, maxMemoryBytes);
     this.space = new VectorSpace(this.store, config.distance);
     this.index = new HnswIndex(this.space, config, seed);
     this.scratch = new Float32Array(config.size);

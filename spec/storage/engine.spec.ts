@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { Collection } from '../../storage/collection.js';
 import { Engine } from '../../storage/engine/engine.js';
+import { validateEvent } from '../../storage/engine/validate-event.js';
 import { DbError } from '../../storage/errors.js';
 import type { CollectionConfig, PointRecord } from '../../storage/events/types.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
@@ -103,5 +105,21 @@ describe('storage/engine', () => {
     expect(engine.collections.has('c')).to.equal(false);
     expect(engine.failed?.message).to.match(/EIO/);
     expect((await rejection(engine.submit({ type: 'create_collection', name: 'd', config }))).message).to.match(/writes are stopped/);
+  });
+});
+
+describe('storage/engine capacity', () => {
+  it('refuses an upsert that would outgrow the vector memory, applying none of it', () => {
+    const c = new Collection('small', { ...config, size: 1024 }, 1, 2 * 65536);
+    const collections = new Map([['small', c]]);
+    const vec = () => new Float32Array(1024);
+    const many = Array.from({ length: c.store.maxSlots }, (_, id) => ({ id, vector: vec(), payload: {}, labels: [] }));
+    validateEvent(collections, { type: 'upsert_points', collection: 'small', points: many });
+    c.upsert(many);
+    expect(c.store.liveCount).to.equal(c.store.maxSlots);
+    expect(() => validateEvent(collections, { type: 'upsert_points', collection: 'small', points: [{ id: 999, vector: vec(), payload: {}, labels: [] }] })).to.throw(
+      DbError,
+      /collection "small" is full: it holds at most \d+ vectors of dimension 1024/,
+    );
   });
 });

@@ -57,6 +57,9 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
     case 'upsert_points': {
       const c = requireCollection(collections, event.collection);
       for (const p of event.points) checkPoint(c, p);
+      if (c.store.usedSlots + event.points.length > c.store.maxSlots) {
+        throw badRequest(`collection "${c.name}" is full: it holds at most ${c.store.maxSlots} vectors of dimension ${c.config.size}`);
+      }
       return;
     }
     case 'delete_points':

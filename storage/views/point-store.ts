@@ -9,6 +9,8 @@ export const REMOVED = 2;
 const EMPTY_LABELS: readonly string[] = Object.freeze([]);
 
 const PAGE = 65536;
+/** A wasm32 memory holds at most 65,536 pages (4 GiB). */
+export const MAX_MEMORY_BYTES = 65536 * PAGE;
 
 /**
  * The points of one collection in slots: all vectors in one contiguous Float32Array
@@ -37,9 +39,14 @@ export class PointStore {
   private readonly freeSlots: number[] = [];
   private sorted: Float64Array | null = null;
 
-  constructor(readonly dim: number, capacity = 1024) {
+  /** The most slots the memory can hold. */
+  readonly maxSlots: number;
+
+  constructor(readonly dim: number, capacity = 1024, maxMemoryBytes = MAX_MEMORY_BYTES) {
     this.base = Math.ceil((dim * 4) / 16) * 16;
-    this.memory = new WebAssembly.Memory({ initial: Math.ceil((this.base + capacity * dim * 4) / PAGE), maximum: 65536 });
+    this.maxSlots = Math.floor((maxMemoryBytes - this.base) / (dim * 4));
+    capacity = Math.min(capacity, this.maxSlots);
+    this.memory = new WebAssembly.Memory({ initial: Math.ceil((this.base + capacity * dim * 4) / PAGE), maximum: maxMemoryBytes / PAGE });
     this.kernels = kernelsFor(this.memory);
     this.query = new Float32Array(this.memory.buffer, 0, dim);
     this.vectors = new Float32Array(this.memory.buffer, this.base, capacity * dim);
@@ -52,6 +59,11 @@ export class PointStore {
     return this.ids.length;
   }
 
+  /** Slots holding a point or waiting to be unlinked from the index. */
+  get usedSlots(): number {
+    return this.slotCount - this.freeSlots.length;
+  }
+
   slotOf(id: number): number {
     return this.idToSlot.get(id) ?? -1;
   }
@@ -61,7 +73,7 @@ export class PointStore {
   }
 
   private grow(): void {
-    const cap = this.capacity * 2;
+    const cap = Math.min(this.capacity * 2, this.maxSlots);
     const needed = Math.ceil((this.base + cap * this.dim * 4) / PAGE) - this.memory.buffer.byteLength / PAGE;
     if (needed > 0) this.memory.grow(needed);
     this.vectors = new Float32Array(this.memory.buffer, this.base, cap * this.dim);
