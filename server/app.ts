@@ -2,12 +2,15 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Engine } from '../storage/engine/engine.js';
 import type { ServiceConfig } from './config.js';
+import { authenticate } from './middleware/auth.js';
 import { cors } from './middleware/cors.js';
 import { errorBody } from './middleware/error-body.js';
 import { jsonBody } from './middleware/json-body.js';
+import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
 import { handlerTiming, serverTiming } from './middleware/server-timing.js';
+import { urlLimit } from './middleware/url-limit.js';
 import type { Readiness } from './readiness.js';
 import { collectionRoutes } from './routes/collections.js';
 import { healthRoutes } from './routes/health.js';
@@ -33,7 +36,10 @@ export function createApp({ engine, config, logger, readiness, version }: AppDep
   app.use(requestId());
   app.use(requestLog(logger));
   app.use(errorBody(logger));
+  if (config.rateLimit) app.use(rateLimit({ rate: 100, burst: 200 }));
+  app.use(urlLimit(8192));
   app.use(healthRoutes(readiness, version).routes());
+  app.use(authenticate(config));
   app.use(readiness.gate());
   app.use(async (_ctx, next) => {
     engine.noteActivity();

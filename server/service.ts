@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { Engine } from '../storage/engine/engine.js';
 import { LmdbLog } from '../storage/log/lmdb-log.js';
 import { createApp } from './app.js';
 import type { ServiceConfig } from './config.js';
+import { createServiceServer } from './listener.js';
 import { Readiness } from './readiness.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -29,9 +30,13 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
   const engine = new Engine(log);
   const readiness = new Readiness(engine);
   const app = createApp({ engine, config, logger, readiness, version: packageVersion() });
-  const server = createServer(app.callback());
-  server.headersTimeout = 30_000;
-  server.requestTimeout = 300_000;
+  let server: Server;
+  try {
+    server = createServiceServer(config, app.callback());
+  } catch (err) {
+    await log.close();
+    throw err;
+  }
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -46,7 +51,8 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
   readiness.markReplayed();
   const { port } = server.address() as AddressInfo;
   logger.info({ entries, ms: Math.round(performance.now() - started), lastOperationId: log.lastOperationId }, 'log replayed');
-  logger.info({ host: config.host, port, dataDir: config.dataDir }, 'listening');
+  const scheme = config.tlsCert ? 'https' : 'http';
+  logger.info({ host: config.host, port, scheme, dataDir: config.dataDir, auth: config.apiKeys.length + config.bearerTokens.length > 0, rateLimit: config.rateLimit }, 'listening');
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> =>
@@ -59,5 +65,5 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
       await engine.close();
     })());
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return { server, engine, url: `http://${host}:${port}`, close };
+  return { server, engine, url: `${scheme}://${host}:${port}`, close };
 }
