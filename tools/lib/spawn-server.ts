@@ -9,7 +9,12 @@ export interface ChildServer {
   output(): string;
 }
 
-/** The real server as its own process; resolves once it listens (port 0 picks a free one). */
+const START_TIMEOUT_MS = 60_000;
+
+/**
+ * The real server as its own process; resolves once its "listening" log line appears (port 0
+ * picks a free one), so SERVICE_LOG_LEVEL must be info or finer.
+ */
 export function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'info', ...env },
@@ -17,14 +22,24 @@ export function spawnServer(dataDir: string, env: Record<string, string> = {}): 
   });
   let out = '';
   return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not report listening within ${START_TIMEOUT_MS} ms:\n${out}`));
+    }, START_TIMEOUT_MS);
     const onData = (chunk: Buffer): void => {
       out += chunk.toString();
       const m = /"port":(\d+)[^\n]*"msg":"listening"/.exec(out);
-      if (m) resolve({ child, url: `http://127.0.0.1:${m[1]}`, output: () => out });
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: `http://127.0.0.1:${m[1]}`, output: () => out });
+      }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${out}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${out}`));
+    });
   });
 }
 
