@@ -13,9 +13,11 @@ import { handlerTiming, serverTiming } from './middleware/server-timing.js';
 import { urlLimit } from './middleware/url-limit.js';
 import type { Readiness } from './readiness.js';
 import { collectionRoutes } from './routes/collections.js';
+import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
 import { pointRoutes } from './routes/points.js';
 import { searchRoutes } from './routes/search.js';
+import { transferRoutes } from './routes/transfer.js';
 
 export interface AppDeps {
   engine: Engine;
@@ -29,7 +31,7 @@ export interface AppDeps {
 export function createApp({ engine, config, logger, readiness, version }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
-  const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine)];
+  const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine), graphRoutes(engine), transferRoutes(engine)];
 
   app.use(cors());
   app.use(serverTiming());

@@ -1,12 +1,15 @@
 import type { CollectionConfig, PointRecord } from './events/types.js';
 import { normalizeInPlace } from './views/distance.js';
+import { GraphStore } from './views/graph-store.js';
 import { HnswIndex } from './views/hnsw.js';
+import { LabelIndex } from './views/label-index.js';
 import { PayloadIndex } from './views/payload-index.js';
 import { LIVE, PointStore } from './views/point-store.js';
 import { VectorSpace } from './views/vector-space.js';
 
 /**
- * The materialised views of one collection: points, their HNSW index and the payload index.
+ * The materialised views of one collection: points, their HNSW index, the payload and label
+ * indexes, and the graph of edges between points.
  * New vectors are visible at once and wait in `pending` until the background indexer links
  * them into the graph; searches scan the pending ones exactly, so nothing fresh is missed.
  */
@@ -15,7 +18,12 @@ export class Collection {
   readonly space: VectorSpace;
   readonly index: HnswIndex;
   readonly payloadIndex = new PayloadIndex();
+  readonly labelIndex = new LabelIndex();
+  readonly graph = new GraphStore();
   private pending: number[] = [];
+  /** Running exports: while any runs, no slot is freed for reuse, so their vectors stay put. */
+  private pins = 0;
+  private readonly heldSlots: number[] = [];
   private pendingHead = 0;
   private readonly scratch: Float32Array;
 
@@ -52,27 +60,51 @@ export class Collection {
       const existing = this.store.slotOf(p.id);
       if (existing >= 0 && this.store.sameVector(existing, vector)) {
         this.payloadIndex.remove(existing, this.store.payloads[existing]!);
+        this.labelIndex.remove(p.id, this.store.labels[existing]!);
         this.store.payloads[existing] = p.payload;
         this.store.labels[existing] = p.labels;
         this.payloadIndex.add(existing, p.payload);
+        this.labelIndex.add(p.id, p.labels);
         continue;
       }
-      if (existing >= 0) this.remove(p.id);
+      if (existing >= 0) this.dropSlot(p.id, existing);
       const slot = this.store.add(p.id, vector, p.payload, p.labels);
       this.payloadIndex.add(slot, p.payload);
+      this.labelIndex.add(p.id, p.labels);
       if (vector) this.pending.push(slot);
     }
   }
 
-  /** Removes a point; answers whether it existed. */
-  remove(id: number): boolean {
-    const slot = this.store.slotOf(id);
-    if (slot < 0) return false;
+  /** Takes a point's slot out of the views; its edges stay (an upsert keeps them). */
+  private dropSlot(id: number, slot: number): void {
     this.payloadIndex.remove(slot, this.store.payloads[slot]!);
+    this.labelIndex.remove(id, this.store.labels[slot]!);
     const hadVector = this.store.hasVector[slot] === 1;
     this.store.remove(id);
     if (this.index.contains(slot)) this.index.noteRemoved();
-    else if (!hadVector) this.store.release(slot);
+    else if (!hadVector) this.releaseSlot(slot);
+  }
+
+  private releaseSlot(slot: number): void {
+    if (this.pins > 0) this.heldSlots.push(slot);
+    else this.store.release(slot);
+  }
+
+  pin(): void {
+    this.pins++;
+  }
+
+  unpin(): void {
+    if (--this.pins > 0) return;
+    for (const slot of this.heldSlots.splice(0)) this.store.release(slot);
+  }
+
+  /** Deletes a point and every edge that starts or ends at it; answers whether it existed. */
+  remove(id: number): boolean {
+    const slot = this.store.slotOf(id);
+    if (slot < 0) return false;
+    this.dropSlot(id, slot);
+    this.graph.removeIncident(id);
     return true;
   }
 
@@ -82,12 +114,13 @@ export class Collection {
     while (budget-- > 0 && this.pendingHead < this.pending.length) {
       const slot = this.pending[this.pendingHead++]!;
       if (state[slot] === LIVE) this.index.insert(slot);
-      else this.store.release(slot);
+      else this.releaseSlot(slot);
     }
     if (this.pendingHead === this.pending.length) {
       this.pending = [];
       this.pendingHead = 0;
-      if (this.index.removedCount > 0 && this.index.removedCount >= this.index.nodeCount * 0.01) this.index.repairRemoved();
+      const worthIt = this.index.removedCount > 0 && this.index.removedCount >= this.index.nodeCount * 0.01;
+      if (worthIt && this.pins === 0) this.index.repairRemoved();
     }
     return this.pendingCount > 0;
   }

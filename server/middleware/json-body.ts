@@ -3,6 +3,9 @@ import { koaBody } from 'koa-body';
 import { DbError } from '../../storage/errors.js';
 import { requestState } from '../state.js';
 
+/** Import streams its binary body itself. */
+const isImport = (method: string, path: string): boolean => method === 'POST' && path.endsWith('/import');
+
 /**
  * Parses JSON bodies up to `limit` bytes (413 past it, checked from Content-Length before
  * reading) and times the parse as the body metric. A body that is not declared as JSON is a 415.
@@ -10,6 +13,7 @@ import { requestState } from '../state.js';
 export function jsonBody(limit: number): Middleware {
   const parse = koaBody({ json: true, jsonLimit: limit, multipart: false, urlencoded: false, text: false, jsonStrict: false, patchNode: false });
   return async (ctx, next) => {
+    if (isImport(ctx.method, ctx.path)) return next();
     const hasBody = ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
     if (hasBody && !ctx.is('application/json', 'application/*+json')) {
       throw new DbError(415, `send the body as JSON with Content-Type: application/json (got "${ctx.get('Content-Type') || 'none'}")`);

@@ -63,3 +63,10 @@ describe('storage/events codec', () => {
     expect(() => unframeRecord(record.subarray(0, 3), 7)).to.throw(CorruptDataError, /too short/);
   });
 });
+
+describe('storage/events codec: edges', () => {
+  it('round-trips upsert_edge with a float32 weight', () => {
+    const event: DbEvent = { type: 'upsert_edge', collection: 'g', from: 1, to: 2 ** 50, relation: 'KNOWS', weight: 0.5 };
+    expect(decodeEvent(encodeEvent(event))).to.deep.equal(event);
+  });
+});

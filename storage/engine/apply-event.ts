@@ -1,12 +1,33 @@
 import { Collection } from '../collection.js';
 import { conflict, notFound, type DbError } from '../errors.js';
-import type { DbEvent } from '../events/types.js';
+import type { DbEvent, ImportCollectionEvent } from '../events/types.js';
 
 export interface ApplyResult {
   /** Set when the state no longer allowed the event (a concurrent change won the race): it was a no-op. */
   error?: DbError;
   /** How many things the event changed (points upserted or deleted, collections dropped). */
   changed: number;
+  /** For an edge: whether it was new (false when an existing edge's weight was set). */
+  created?: boolean;
+  /** For an import: points added, and points left out because their id was present (merge). */
+  imported?: number;
+  skipped?: number;
+}
+
+function applyImport(collections: Map<string, Collection>, opId: number, event: ImportCollectionEvent): ApplyResult {
+  let c = collections.get(event.name);
+  if (event.mode === 'create' && c) return { changed: 0, error: conflict(`collection "${event.name}" already exists`) };
+  if (event.mode === 'merge' && !c) return { changed: 0, error: notFound(`collection "${event.name}" not found`) };
+  if (event.mode !== 'merge' || !c) {
+    c = new Collection(event.name, event.config, opId);
+    collections.set(event.name, c);
+  }
+  const fresh = event.points.filter((p) => !c.store.has(p.id));
+  c.upsert(fresh);
+  for (const e of event.edges) {
+    if (c.store.has(e.from) && c.store.has(e.to) && c.graph.find(e.from, e.to, e.relation) < 0) c.graph.add(e.from, e.to, e.relation, e.weight);
+  }
+  return { changed: fresh.length, imported: fresh.length, skipped: event.points.length - fresh.length };
 }
 
 /**
@@ -34,5 +55,20 @@ export function applyEvent(collections: Map<string, Collection>, opId: number, e
       for (const id of event.ids) if (c.remove(id)) changed++;
       return { changed };
     }
+    case 'upsert_edge': {
+      const c = collections.get(event.collection);
+      if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };
+      const missing = [event.from, event.to].find((id) => !c.store.has(id));
+      if (missing !== undefined) return { changed: 0, error: notFound(`point ${missing} not found in collection "${c.name}"`) };
+      const existing = c.graph.find(event.from, event.to, event.relation);
+      if (existing >= 0) {
+        c.graph.setWeight(existing, event.weight);
+        return { changed: 1, created: false };
+      }
+      c.graph.add(event.from, event.to, event.relation, event.weight);
+      return { changed: 1, created: true };
+    }
+    case 'import_collection':
+      return applyImport(collections, opId, event);
   }
 }

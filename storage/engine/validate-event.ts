@@ -1,6 +1,6 @@
 import type { Collection } from '../collection.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import type { DbEvent, PointRecord } from '../events/types.js';
+import type { CollectionConfig, DbEvent, EdgeRecord, ImportCollectionEvent, PointRecord } from '../events/types.js';
 
 export const MAX_POINT_ID = Number.MAX_SAFE_INTEGER;
 const NAME_PATTERN = /^[A-Za-z0-9_\-][A-Za-z0-9_.\-]{0,254}$/;
@@ -23,11 +23,11 @@ export function requireCollection(collections: ReadonlyMap<string, Collection>, 
   return c;
 }
 
-function checkPoint(c: Collection, p: PointRecord): void {
+function checkPoint(name: string, size: number, p: PointRecord): void {
   checkPointId(p.id);
   if (p.vector) {
-    if (p.vector.length !== c.config.size) {
-      throw badRequest(`point ${p.id}: vector has ${p.vector.length} dimensions, collection "${c.name}" expects ${c.config.size}`);
+    if (p.vector.length !== size) {
+      throw badRequest(`point ${p.id}: vector has ${p.vector.length} dimensions, collection "${name}" expects ${size}`);
     }
     for (let i = 0; i < p.vector.length; i++) {
       if (!Number.isFinite(p.vector[i])) throw badRequest(`point ${p.id}: vector element ${i} is not a finite 32-bit float`);
@@ -38,6 +38,45 @@ function checkPoint(c: Collection, p: PointRecord): void {
   }
   for (const label of p.labels) {
     if (typeof label !== 'string' || label.length === 0) throw badRequest(`point ${p.id}: labels must be non-empty strings`);
+  }
+}
+
+function checkEdgeFields(e: EdgeRecord): void {
+  if (typeof e.relation !== 'string' || e.relation.length === 0 || e.relation.length > 255) {
+    throw badRequest('relation must be a non-empty string of at most 255 characters');
+  }
+  if (!Number.isFinite(Math.fround(e.weight))) throw badRequest(`weight must be a finite 32-bit float, got ${e.weight}`);
+}
+
+export function checkConfig(c: CollectionConfig): void {
+  const int = (v: number, lo: number, hi: number) => Number.isInteger(v) && v >= lo && v <= hi;
+  if (!int(c.size, 1, 65536) || !int(c.m, 2, 128) || !int(c.m0, c.m, 512) || !int(c.efConstruct, 4, 4096) || !(c.ml > 0 && c.ml <= 10)) {
+    throw badRequest(`invalid collection config: ${JSON.stringify(c)}`);
+  }
+}
+
+function checkImport(collections: ReadonlyMap<string, Collection>, event: ImportCollectionEvent): void {
+  checkCollectionName(event.name);
+  checkConfig(event.config);
+  const target = collections.get(event.name);
+  if (event.mode === 'create' && target) throw conflict(`collection "${event.name}" already exists`);
+  if (event.mode === 'merge') {
+    if (!target) throw notFound(`collection "${event.name}" not found: merge needs an existing collection`);
+    if (target.config.size !== event.config.size) {
+      throw badRequest(`dimension mismatch: the file holds ${event.config.size}-dimensional vectors, collection "${event.name}" has ${target.config.size}`);
+    }
+  }
+  const ids = new Set<number>();
+  for (const p of event.points) {
+    checkPoint(event.name, event.config.size, p);
+    ids.add(p.id);
+  }
+  for (const e of event.edges) {
+    checkEdgeFields(e);
+    for (const id of [e.from, e.to]) {
+      checkPointId(id);
+      if (!ids.has(id) && !(event.mode === 'merge' && target!.store.has(id))) throw badRequest(`an edge names point ${id}, which is not in the file`);
+    }
   }
 }
 
@@ -56,7 +95,7 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
       return;
     case 'upsert_points': {
       const c = requireCollection(collections, event.collection);
-      for (const p of event.points) checkPoint(c, p);
+      for (const p of event.points) checkPoint(c.name, c.config.size, p);
       if (c.store.usedSlots + event.points.length > c.store.maxSlots) {
         throw badRequest(`collection "${c.name}" is full: it holds at most ${c.store.maxSlots} vectors of dimension ${c.config.size}`);
       }
@@ -65,6 +104,18 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
     case 'delete_points':
       requireCollection(collections, event.collection);
       for (const id of event.ids) checkPointId(id);
+      return;
+    case 'upsert_edge': {
+      const c = requireCollection(collections, event.collection);
+      for (const id of [event.from, event.to]) {
+        checkPointId(id);
+        if (!c.store.has(id)) throw notFound(`point ${id} not found in collection "${c.name}"`);
+      }
+      checkEdgeFields(event);
+      return;
+    }
+    case 'import_collection':
+      checkImport(collections, event);
       return;
   }
 }

@@ -1,7 +1,7 @@
 import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
 import { CorruptDataError } from '../errors.js';
-import { DISTANCES, type DbEvent, type PointRecord } from './types.js';
+import { DISTANCES, type CollectionConfig, type DbEvent, type EdgeRecord, type PointRecord } from './types.js';
 
 /**
  * Binary event encoding. Layout: u8 format version, u8 event type, then the type's fields.
@@ -9,18 +9,16 @@ import { DISTANCES, type DbEvent, type PointRecord } from './types.js';
  */
 export const EVENT_FORMAT_VERSION = 1;
 
-const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4 } as const;
+const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6 } as const;
 const HAS_VECTOR = 1;
 
 export function encodeEvent(event: DbEvent): Uint8Array {
   const w = new ByteWriter(event.type === 'upsert_points' ? 64 + event.points.length * 64 : 64);
   w.u8(EVENT_FORMAT_VERSION).u8(TYPE_CODES[event.type]);
   switch (event.type) {
-    case 'create_collection': {
-      const c = event.config;
-      w.str(event.name).u32(c.size).u8(DISTANCES.indexOf(c.distance)).u32(c.m).u32(c.m0).u32(c.efConstruct).f64(c.ml);
+    case 'create_collection':
+      writeConfig(w.str(event.name), event.config);
       break;
-    }
     case 'delete_collection':
       w.str(event.name);
       break;
@@ -32,11 +30,42 @@ export function encodeEvent(event: DbEvent): Uint8Array {
       w.str(event.collection).u32(event.ids.length);
       for (const id of event.ids) w.f64(id);
       break;
+    case 'upsert_edge':
+      writeEdge(w.str(event.collection), event);
+      break;
+    case 'import_collection':
+      writeConfig(w.str(event.name).u8(IMPORT_MODES.indexOf(event.mode)), event.config);
+      w.u32(event.points.length);
+      for (const p of event.points) writePoint(w, p);
+      w.u32(event.edges.length);
+      for (const e of event.edges) writeEdge(w, e);
+      break;
   }
   return w.finish();
 }
 
-function writePoint(w: ByteWriter, p: PointRecord): void {
+const IMPORT_MODES = ['create', 'replace', 'merge'] as const;
+
+export function writeConfig(w: ByteWriter, c: CollectionConfig): void {
+  w.u32(c.size).u8(DISTANCES.indexOf(c.distance)).u32(c.m).u32(c.m0).u32(c.efConstruct).f64(c.ml);
+}
+
+export function readConfig(r: ByteReader): CollectionConfig {
+  const size = r.u32();
+  const distance = DISTANCES[r.u8()];
+  if (!distance) throw new CorruptDataError('unknown distance code');
+  return { size, distance, m: r.u32(), m0: r.u32(), efConstruct: r.u32(), ml: r.f64() };
+}
+
+export function writeEdge(w: ByteWriter, e: EdgeRecord): void {
+  w.f64(e.from).f64(e.to).str(e.relation).f32(e.weight);
+}
+
+export function readEdge(r: ByteReader): EdgeRecord {
+  return { from: r.f64(), to: r.f64(), relation: r.str(), weight: r.f32() };
+}
+
+export function writePoint(w: ByteWriter, p: PointRecord): void {
   w.f64(p.id).u8(p.vector ? HAS_VECTOR : 0);
   if (p.vector) w.u32(p.vector.length).floats(p.vector);
   w.str(JSON.stringify(p.payload)).u16(p.labels.length);
@@ -50,14 +79,9 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
   const code = r.u8();
   let event: DbEvent;
   switch (code) {
-    case TYPE_CODES.create_collection: {
-      const name = r.str();
-      const size = r.u32();
-      const distance = DISTANCES[r.u8()];
-      if (!distance) throw new CorruptDataError('unknown distance code');
-      event = { type: 'create_collection', name, config: { size, distance, m: r.u32(), m0: r.u32(), efConstruct: r.u32(), ml: r.f64() } };
+    case TYPE_CODES.create_collection:
+      event = { type: 'create_collection', name: r.str(), config: readConfig(r) };
       break;
-    }
     case TYPE_CODES.delete_collection:
       event = { type: 'delete_collection', name: r.str() };
       break;
@@ -77,6 +101,21 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       event = { type: 'delete_points', collection, ids };
       break;
     }
+    case TYPE_CODES.upsert_edge:
+      event = { type: 'upsert_edge', collection: r.str(), ...readEdge(r) };
+      break;
+    case TYPE_CODES.import_collection: {
+      const name = r.str();
+      const mode = IMPORT_MODES[r.u8()];
+      if (!mode) throw new CorruptDataError('unknown import mode');
+      const config = readConfig(r);
+      const points: PointRecord[] = [];
+      for (let n = r.u32(), i = 0; i < n; i++) points.push(readPoint(r));
+      const edges: EdgeRecord[] = [];
+      for (let n = r.u32(), i = 0; i < n; i++) edges.push(readEdge(r));
+      event = { type: 'import_collection', name, mode, config, points, edges };
+      break;
+    }
     default:
       throw new CorruptDataError(`unknown event type code ${code}`);
   }
@@ -84,7 +123,7 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
   return event;
 }
 
-function readPoint(r: ByteReader): PointRecord {
+export function readPoint(r: ByteReader): PointRecord {
   const id = r.f64();
   let vector: Float32Array | null = null;
   if (r.u8() & HAS_VECTOR) {

@@ -44,4 +44,29 @@ export interface DeletePointsEvent {
   ids: number[];
 }
 
-export type DbEvent = CreateCollectionEvent | DeleteCollectionEvent | UpsertPointsEvent | DeletePointsEvent;
+export interface EdgeRecord {
+  from: number;
+  to: number;
+  relation: string;
+  weight: number;
+}
+
+/** Adds the edge from → to with this relation, or sets its weight when one exists already. */
+export interface UpsertEdgeEvent extends EdgeRecord {
+  type: 'upsert_edge';
+  collection: string;
+}
+
+export type ImportMode = 'create' | 'replace' | 'merge';
+
+/** A whole export file applied as one operation (create, replace or merge). */
+export interface ImportCollectionEvent {
+  type: 'import_collection';
+  name: string;
+  mode: ImportMode;
+  config: CollectionConfig;
+  points: PointRecord[];
+  edges: EdgeRecord[];
+}
+
+export type DbEvent = CreateCollectionEvent | DeleteCollectionEvent | UpsertPointsEvent | DeletePointsEvent | UpsertEdgeEvent | ImportCollectionEvent;

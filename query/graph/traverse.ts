@@ -1,0 +1,41 @@
+import type { Collection } from '../../storage/collection.js';
+import type { Edge } from '../../storage/views/graph-store.js';
+
+export const MAX_TRAVERSE_DEPTH = 100;
+
+export interface Traversal {
+  /** Point ids in visit order, the start first. */
+  visited: number[];
+  /** Each edge that discovered a new point. */
+  edges: Edge[];
+  /** The deepest level at which a point was visited. */
+  maxDepthReached: number;
+}
+
+/** Breadth-first along outgoing edges, up to `maxDepth` hops, optionally only through some relations. */
+export function traverse(c: Collection, start: number, maxDepth: number, relations: ReadonlySet<string> | null): Traversal {
+  const { graph } = c;
+  const seen = new Set([start]);
+  const visited = [start];
+  const edges: Edge[] = [];
+  let frontier = [start];
+  let depth = 0;
+  let maxDepthReached = 0;
+  while (frontier.length > 0 && depth < maxDepth) {
+    const next: number[] = [];
+    for (const point of frontier) {
+      for (const e of graph.outgoing(point)) {
+        const target = graph.target(e);
+        if (seen.has(target) || (relations && !relations.has(graph.relationName(e)))) continue;
+        seen.add(target);
+        visited.push(target);
+        edges.push(graph.edge(e)!);
+        next.push(target);
+      }
+    }
+    depth++;
+    if (next.length > 0) maxDepthReached = depth;
+    frontier = next;
+  }
+  return { visited, edges, maxDepthReached };
+}

@@ -1,0 +1,46 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { requireCollection } from '../../storage/engine/validate-event.js';
+import type { Engine } from '../../storage/engine/engine.js';
+import { notFound } from '../../storage/errors.js';
+import type { Edge } from '../../storage/views/graph-store.js';
+import { traverse } from '../../query/graph/traverse.js';
+import { ok } from '../state.js';
+import { parseDirection, parseEdgeBody, parsePointIdParam, parseTraverseBody } from '../validate/graph-body.js';
+
+const edgeJson = (e: Edge) => ({ from_id: e.from, to_id: e.to, relation: e.relation, weight: e.weight });
+
+/** Add Edge, Get Neighbors and Traverse. */
+export function graphRoutes(engine: Engine): Router {
+  const router = new Router({ prefix: '/collections/:name/graph' });
+  const collectionOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!);
+
+  router.post('/edges', async (ctx) => {
+    const c = collectionOf(ctx);
+    const edge = parseEdgeBody(ctx.request.body);
+    const { result } = await engine.submit({ type: 'upsert_edge', collection: c.name, ...edge });
+    if (result.error) throw result.error;
+    ok(ctx, { created: result.created === true });
+  });
+
+  router.get('/neighbors/:point', (ctx) => {
+    const c = collectionOf(ctx);
+    const id = parsePointIdParam(ctx.params.point!);
+    const direction = parseDirection(ctx.query.direction);
+    const relation = typeof ctx.query.relation === 'string' && ctx.query.relation !== '' ? ctx.query.relation : null;
+    if (!c.store.has(id)) throw notFound(`point ${id} not found in collection "${c.name}"`);
+    const other = (e: Edge) => (direction !== 'incoming' && e.from === id ? e.to : e.from);
+    const neighbors = c.graph.edgesAt(id, direction, relation).map((e) => ({ id: other(e), weight: e.weight, relation: e.relation }));
+    ok(ctx, { neighbors });
+  });
+
+  router.post('/traverse', (ctx) => {
+    const c = collectionOf(ctx);
+    const req = parseTraverseBody(ctx.request.body);
+    if (!c.store.has(req.start)) throw notFound(`point ${req.start} not found in collection "${c.name}"`);
+    const t = traverse(c, req.start, req.maxDepth, req.relations);
+    ok(ctx, { visited: t.visited, edges: t.edges.map(edgeJson), max_depth_reached: t.maxDepthReached });
+  });
+
+  return router;
+}

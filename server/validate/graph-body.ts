@@ -1,0 +1,77 @@
+import { checkPointId } from '../../storage/engine/validate-event.js';
+import { badRequest } from '../../storage/errors.js';
+import type { Direction } from '../../storage/views/graph-store.js';
+import { MAX_TRAVERSE_DEPTH } from '../../query/graph/traverse.js';
+import { bodyObject, type JsonObject } from './fields.js';
+
+const DIRECTIONS: readonly Direction[] = ['outgoing', 'incoming', 'both'];
+
+function pointIdField(raw: unknown, where: string): number {
+  try {
+    checkPointId(raw);
+  } catch (err) {
+    throw badRequest(`${where}: ${(err as Error).message}`);
+  }
+  return raw;
+}
+
+/** `from_id`, or its alias `source_id`; naming both with different values is a 400. */
+function aliased(obj: JsonObject, name: string, alias: string): number {
+  const a = obj[name];
+  const b = obj[alias];
+  if (a === undefined && b === undefined) throw badRequest(`${name} (or ${alias}) is required`);
+  if (a !== undefined && b !== undefined && a !== b) throw badRequest(`${name} and ${alias} name different points; send one of them`);
+  return pointIdField(a ?? b, a !== undefined ? name : alias);
+}
+
+export interface EdgeRequest {
+  from: number;
+  to: number;
+  relation: string;
+  weight: number;
+}
+
+export function parseEdgeBody(body: unknown): EdgeRequest {
+  const obj = bodyObject(body);
+  const from = aliased(obj, 'from_id', 'source_id');
+  const to = aliased(obj, 'to_id', 'target_id');
+  const { relation, weight } = obj;
+  if (typeof relation !== 'string' || relation.length === 0) throw badRequest('relation is required: a non-empty string such as "KNOWS"');
+  if (weight !== undefined && weight !== null && (typeof weight !== 'number' || !Number.isFinite(Math.fround(weight)))) {
+    throw badRequest(`weight must be a finite 32-bit float, got ${JSON.stringify(weight)}`);
+  }
+  return { from, to, relation, weight: typeof weight === 'number' ? weight : 1 };
+}
+
+/** A point id from a path segment: decimal digits only. */
+export function parsePointIdParam(raw: string): number {
+  if (!/^\d{1,16}$/.test(raw)) throw badRequest(`invalid point id "${raw.slice(0, 40)}": ids are integers from 0 to ${Number.MAX_SAFE_INTEGER}`);
+  return pointIdField(Number(raw), 'point id');
+}
+
+export function parseDirection(raw: unknown): Direction {
+  if (raw === undefined) return 'outgoing';
+  if (typeof raw !== 'string' || !DIRECTIONS.includes(raw as Direction)) throw badRequest(`direction must be one of ${DIRECTIONS.join(', ')}`);
+  return raw as Direction;
+}
+
+export interface TraverseRequest {
+  start: number;
+  maxDepth: number;
+  relations: Set<string> | null;
+}
+
+export function parseTraverseBody(body: unknown): TraverseRequest {
+  const obj = bodyObject(body);
+  if (obj.start_id === undefined) throw badRequest('start_id is required');
+  const start = pointIdField(obj.start_id, 'start_id');
+  const depth = obj.max_depth;
+  if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 0 || depth > MAX_TRAVERSE_DEPTH) {
+    throw badRequest(`max_depth is required: an integer from 0 to ${MAX_TRAVERSE_DEPTH}, got ${JSON.stringify(depth)}`);
+  }
+  const rel = obj.relations;
+  if (rel !== undefined && rel !== null && (!Array.isArray(rel) || !rel.every((r) => typeof r === 'string'))) {
+    throw badRequest('relations must be an array of relation names, or null for all');
+  }
+  return { start, maxDepth: depth, relations: Array.isArray(rel) ? new Set(rel as string[]) : null };
+}

@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { Collection } from '../../storage/collection.js';
+import { CorruptDataError } from '../../storage/errors.js';
+import { exportCollection } from '../../storage/export/export-writer.js';
+import { ImportReader } from '../../storage/export/import-reader.js';
+
+function sample(): Collection {
+  const c = new Collection('src', { size: 3, distance: 'Dot', m: 8, m0: 16, efConstruct: 32, ml: 0.5 }, 1);
+  c.upsert(Array.from({ length: 2500 }, (_, id) => ({ id, vector: Float32Array.of(id, -id, 0.5), payload: { n: id, s: `p${id}` }, labels: id % 2 ? ['Odd'] : [] })));
+  c.upsert([{ id: 9999, vector: null, payload: { node: true }, labels: ['Node'] }]);
+  c.graph.add(1, 2, 'KNOWS', 0.5);
+  c.graph.add(2, 9999, 'LIKES', 2);
+  return c;
+}
+
+function fileOf(c: Collection): Uint8Array {
+  const parts = [...exportCollection(c).chunks()];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+function read(bytes: Uint8Array, chunk = 777) {
+  const r = new ImportReader();
+  for (let i = 0; i < bytes.length; i += chunk) r.feed(bytes.subarray(i, i + chunk));
+  return r.finish();
+}
+
+describe('storage/export format', () => {
+  it('round-trips points (with and without vectors), payloads, labels, edges and the config, in any chunking', () => {
+    const c = sample();
+    const bytes = fileOf(c);
+    for (const chunk of [1, 13, 4096, bytes.length]) {
+      const file = read(bytes, chunk);
+      expect(file.name).to.equal('src');
+      expect(file.config).to.deep.equal(c.config);
+      expect(file.points).to.have.length(2501);
+      expect(file.points[7]).to.deep.equal({ id: 7, vector: Float32Array.of(7, -7, 0.5), payload: { n: 7, s: 'p7' }, labels: ['Odd'] });
+      expect(file.points[2500]).to.deep.equal({ id: 9999, vector: null, payload: { node: true }, labels: ['Node'] });
+      expect(file.edges).to.deep.equal([
+        { id: 0, from: 1, to: 2, relation: 'KNOWS', weight: 0.5 },
+        { id: 1, from: 2, to: 9999, relation: 'LIKES', weight: 2 },
+      ].map(({ id: _id, ...e }) => e));
+    }
+  });
+
+  it('is a point-in-time view: writes after the start do not show, and slots are not reused until it ends', () => {
+    const c = sample();
+    const exp = exportCollection(c);
+    const it = exp.chunks();
+    const first = it.next();
+    c.remove(5);
+    c.upsert([{ id: 6, vector: Float32Array.of(0, 0, 0), payload: { changed: true }, labels: [] }, { id: 70000, vector: Float32Array.of(1, 1, 1), payload: {}, labels: [] }]);
+    while (c.indexSome(10_000));
+    const parts = [first.value!, ...it];
+    const file = read(Uint8Array.from(parts.flatMap((p) => [...p])));
+    expect(file.points).to.have.length(2501);
+    expect(file.points.find((p) => p.id === 5)!.vector).to.deep.equal(Float32Array.of(5, -5, 0.5));
+    expect(file.points.find((p) => p.id === 6)).to.deep.equal({ id: 6, vector: Float32Array.of(6, -6, 0.5), payload: { n: 6, s: 'p6' }, labels: [] });
+    expect(file.points.some((p) => p.id === 70000)).to.equal(false);
+  });
+
+  it('rejects a bad magic, another version, a flipped byte anywhere, a truncation and trailing bytes', () => {
+    const bytes = fileOf(sample());
+    const expectCorrupt = (b: Uint8Array, message: RegExp) => expect(() => read(b, 4096)).to.throw(CorruptDataError, message);
+    const magic = Uint8Array.from(bytes);
+    magic[0] = 0x58;
+    expectCorrupt(magic, /magic/);
+    const version = Uint8Array.from(bytes);
+    version[4] = 2;
+    expectCorrupt(version, /unsupported export format version 2/);
+    for (const at of [9, 20, 5000, bytes.length - 3]) {
+      const flipped = Uint8Array.from(bytes);
+      flipped[at]! ^= 0x40;
+      expect(() => read(flipped, 4096), `byte ${at}`).to.throw(CorruptDataError);
+    }
+    for (const len of [0, 3, 8, 100, bytes.length - 1]) expectCorrupt(bytes.subarray(0, len), /ends early|checksum/);
+    expectCorrupt(Uint8Array.from([...bytes, 1, 2, 3]), /after the trailer/);
+  });
+});

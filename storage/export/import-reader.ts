@@ -1,0 +1,99 @@
+import { ByteReader } from '../codec/byte-reader.js';
+import { crc32 } from '../codec/crc32.js';
+import { CorruptDataError } from '../errors.js';
+import { readConfig, readEdge, readPoint } from '../events/codec.js';
+import type { CollectionConfig, EdgeRecord, PointRecord } from '../events/types.js';
+import { BLOCK, BLOCK_HEADER, FILE_PREAMBLE, FORMAT_VERSION, MAGIC } from './format.js';
+
+export interface ParsedExport {
+  name: string;
+  config: CollectionConfig;
+  points: PointRecord[];
+  edges: EdgeRecord[];
+}
+
+/**
+ * Reads an export file as it arrives, a chunk at a time: checks the magic, the version, every
+ * block's CRC and the trailer's counts, and throws CorruptDataError naming the first problem.
+ * Nothing is applied here; the caller logs the parsed content as one operation.
+ */
+export class ImportReader {
+  private buffer = new Uint8Array(0);
+  private started = false;
+  private header: { name: string; config: CollectionConfig; points: number; edges: number } | null = null;
+  private readonly points: PointRecord[] = [];
+  private readonly edges: EdgeRecord[] = [];
+  private blocks = 0;
+  private done = false;
+
+  feed(chunk: Uint8Array): void {
+    const joined = new Uint8Array(this.buffer.length + chunk.length);
+    joined.set(this.buffer);
+    joined.set(chunk, this.buffer.length);
+    this.buffer = joined;
+    let at = 0;
+    if (!this.started) {
+      if (this.buffer.length < FILE_PREAMBLE) return;
+      if (!MAGIC.every((b, i) => this.buffer[i] === b)) throw new CorruptDataError('not an export file: the magic bytes are wrong');
+      const r = new ByteReader(this.buffer, 4, FILE_PREAMBLE);
+      const version = r.u16();
+      if (version !== FORMAT_VERSION) throw new CorruptDataError(`unsupported export format version ${version} (this server reads version ${FORMAT_VERSION})`);
+      this.started = true;
+      at = FILE_PREAMBLE;
+    }
+    while (this.buffer.length - at >= BLOCK_HEADER) {
+      const r = new ByteReader(this.buffer, at, at + BLOCK_HEADER);
+      const type = r.u8();
+      const length = r.u32();
+      const crc = r.u32();
+      if (this.buffer.length - at - BLOCK_HEADER < length) break;
+      const payload = this.buffer.subarray(at + BLOCK_HEADER, at + BLOCK_HEADER + length);
+      if (crc32(payload) !== crc) throw new CorruptDataError(`block ${this.blocks + 1} fails its checksum`);
+      this.block(type, payload);
+      at += BLOCK_HEADER + length;
+    }
+    this.buffer = this.buffer.slice(at);
+  }
+
+  private block(type: number, payload: Uint8Array): void {
+    if (this.done) throw new CorruptDataError('data after the trailer');
+    const r = new ByteReader(payload);
+    if (!this.header && type !== BLOCK.header) throw new CorruptDataError('the file does not start with a header block');
+    switch (type) {
+      case BLOCK.header:
+        if (this.header) throw new CorruptDataError('a second header block');
+        this.header = { name: r.str(), config: readConfig(r), points: r.f64(), edges: r.f64() };
+        break;
+      case BLOCK.points:
+        for (let n = r.u32(), i = 0; i < n; i++) this.points.push(readPoint(r));
+        break;
+      case BLOCK.edges:
+        for (let n = r.u32(), i = 0; i < n; i++) this.edges.push(readEdge(r));
+        break;
+      case BLOCK.trailer: {
+        const points = r.f64();
+        const edges = r.f64();
+        const blocks = r.u32();
+        if (points !== this.points.length || edges !== this.edges.length || blocks !== this.blocks) {
+          throw new CorruptDataError(`the trailer counts ${points} points, ${edges} edges and ${blocks} blocks, the file holds ${this.points.length}, ${this.edges.length} and ${this.blocks}`);
+        }
+        this.done = true;
+        break;
+      }
+      default:
+        throw new CorruptDataError(`unknown block type ${type}`);
+    }
+    r.expectEnd();
+    this.blocks++;
+  }
+
+  finish(): ParsedExport {
+    if (!this.started || !this.header || !this.done || this.buffer.length > 0) {
+      throw new CorruptDataError(this.buffer.length > 0 && this.done ? 'data after the trailer' : 'the file ends early (truncated)');
+    }
+    if (this.header.points !== this.points.length || this.header.edges !== this.edges.length) {
+      throw new CorruptDataError('the header counts do not match the file');
+    }
+    return { name: this.header.name, config: this.header.config, points: this.points, edges: this.edges };
+  }
+}

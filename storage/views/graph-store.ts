@@ -1,0 +1,149 @@
+/** One directed, weighted, typed edge. */
+export interface Edge {
+  id: number;
+  from: number;
+  to: number;
+  relation: string;
+  weight: number;
+}
+
+export type Direction = 'outgoing' | 'incoming' | 'both';
+
+const NO_EDGES: readonly number[] = Object.freeze([]);
+
+/**
+ * The edges of one collection: a multigraph with an id per edge, kept in columns (endpoints,
+ * interned relation, weight), with outgoing and incoming edge-id lists per point id.
+ * Edge ids are handed out in apply order, so a replay gives every edge the same id.
+ */
+export class GraphStore {
+  private from = new Float64Array(256);
+  private to = new Float64Array(256);
+  private weight = new Float32Array(256);
+  private relationOf = new Int32Array(256);
+  private alive = new Uint8Array(256);
+  private nextId = 0;
+  private readonly relations: string[] = [];
+  private readonly relationIds = new Map<string, number>();
+  private readonly out = new Map<number, number[]>();
+  private readonly in = new Map<number, number[]>();
+  edgeCount = 0;
+
+  private grow(): void {
+    const cap = this.from.length * 2;
+    const widen = <T extends Float64Array | Float32Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+      const b = make(cap);
+      b.set(a);
+      return b;
+    };
+    this.from = widen(this.from, (n) => new Float64Array(n));
+    this.to = widen(this.to, (n) => new Float64Array(n));
+    this.weight = widen(this.weight, (n) => new Float32Array(n));
+    this.relationOf = widen(this.relationOf, (n) => new Int32Array(n));
+    this.alive = widen(this.alive, (n) => new Uint8Array(n));
+  }
+
+  private intern(relation: string): number {
+    let id = this.relationIds.get(relation);
+    if (id === undefined) {
+      id = this.relations.length;
+      this.relations.push(relation);
+      this.relationIds.set(relation, id);
+    }
+    return id;
+  }
+
+  private static link(lists: Map<number, number[]>, point: number, edge: number): void {
+    const list = lists.get(point);
+    if (list) list.push(edge);
+    else lists.set(point, [edge]);
+  }
+
+  private static unlink(lists: Map<number, number[]>, point: number, edge: number): void {
+    const list = lists.get(point);
+    if (!list) return;
+    const at = list.indexOf(edge);
+    if (at >= 0) list.splice(at, 1);
+    if (list.length === 0) lists.delete(point);
+  }
+
+  /** Adds a new edge (a multigraph: parallel edges are allowed); returns its id. */
+  add(from: number, to: number, relation: string, weight: number): number {
+    if (this.nextId === this.from.length) this.grow();
+    const id = this.nextId++;
+    this.from[id] = from;
+    this.to[id] = to;
+    this.weight[id] = weight;
+    this.relationOf[id] = this.intern(relation);
+    this.alive[id] = 1;
+    GraphStore.link(this.out, from, id);
+    GraphStore.link(this.in, to, id);
+    this.edgeCount++;
+    return id;
+  }
+
+  /** The first live edge from → to with this relation, or -1. */
+  find(from: number, to: number, relation: string): number {
+    const rel = this.relationIds.get(relation);
+    if (rel === undefined) return -1;
+    for (const e of this.out.get(from) ?? NO_EDGES) if (this.to[e] === to && this.relationOf[e] === rel) return e;
+    return -1;
+  }
+
+  setWeight(edge: number, weight: number): void {
+    this.weight[edge] = weight;
+  }
+
+  remove(edge: number): boolean {
+    if (edge < 0 || edge >= this.nextId || !this.alive[edge]) return false;
+    this.alive[edge] = 0;
+    GraphStore.unlink(this.out, this.from[edge]!, edge);
+    GraphStore.unlink(this.in, this.to[edge]!, edge);
+    this.edgeCount--;
+    return true;
+  }
+
+  /** Removes every edge that starts or ends at the point. */
+  removeIncident(point: number): void {
+    for (const e of [...(this.out.get(point) ?? NO_EDGES), ...(this.in.get(point) ?? NO_EDGES)]) this.remove(e);
+  }
+
+  edge(id: number): Edge | null {
+    if (id < 0 || id >= this.nextId || !this.alive[id]) return null;
+    return { id, from: this.from[id]!, to: this.to[id]!, relation: this.relations[this.relationOf[id]!]!, weight: this.weight[id]! };
+  }
+
+  /** Every live edge, in id order. */
+  allEdges(): Edge[] {
+    const out: Edge[] = [];
+    for (let id = 0; id < this.nextId; id++) if (this.alive[id]) out.push(this.edge(id)!);
+    return out;
+  }
+
+  outgoing(point: number): readonly number[] {
+    return this.out.get(point) ?? NO_EDGES;
+  }
+
+  incoming(point: number): readonly number[] {
+    return this.in.get(point) ?? NO_EDGES;
+  }
+
+  /** The edges at a point in a direction, optionally of one relation. */
+  edgesAt(point: number, direction: Direction, relation: string | null): Edge[] {
+    const ids = direction === 'outgoing' ? this.outgoing(point) : direction === 'incoming' ? this.incoming(point) : [...this.outgoing(point), ...this.incoming(point)];
+    const rel = relation === null ? -1 : (this.relationIds.get(relation) ?? -2);
+    if (rel === -2) return [];
+    const out: Edge[] = [];
+    for (const id of ids) if (rel === -1 || this.relationOf[id] === rel) out.push(this.edge(id)!);
+    return out;
+  }
+
+  /** The relation id of an edge, for filters that compare interned ids. */
+  relationName(edge: number): string {
+    return this.relations[this.relationOf[edge]!]!;
+  }
+
+  target(edge: number): number {
+    return this.to[edge]!;
+  }
+}
