@@ -15,6 +15,10 @@ export interface ServiceConfig {
   tlsKey: string | null;
   /** Largest JSON request body accepted, in bytes. */
   jsonLimit: number;
+  /** Operations between snapshots (0: only at shutdown). */
+  snapshotEvery: number;
+  /** Log entries kept from before the newest snapshot. */
+  logRetention: number;
 }
 
 /** Comma-separated secrets; empty entries (a trailing comma) are never accepted as a secret. */
@@ -44,5 +48,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     tlsCert: env.SERVICE_TLS_CERT || null,
     tlsKey: env.SERVICE_TLS_KEY || null,
     jsonLimit: positiveInt(env.SERVICE_JSON_LIMIT_BYTES, 'SERVICE_JSON_LIMIT_BYTES', 32 * 2 ** 20, 2 ** 31),
+    snapshotEvery: positiveInt(env.SERVICE_SNAPSHOT_EVERY, 'SERVICE_SNAPSHOT_EVERY', 10_000, 2 ** 31),
+    logRetention: positiveInt(env.SERVICE_LOG_RETENTION, 'SERVICE_LOG_RETENTION', 100_000, Number.MAX_SAFE_INTEGER),
   };
 }

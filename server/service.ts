@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { Engine } from '../storage/engine/engine.js';
 import { LmdbLog } from '../storage/log/lmdb-log.js';
+import { SnapshotFiles } from '../storage/snapshot/snapshot-files.js';
 import { createApp } from './app.js';
 import type { ServiceConfig } from './config.js';
 import { createServiceServer } from './listener.js';
@@ -27,7 +29,16 @@ function packageVersion(): string {
 /** Opens the log, listens, replays the log into the views, then reports ready. */
 export async function startService(config: ServiceConfig, logger: Logger): Promise<RunningService> {
   const log = LmdbLog.open(config.dataDir);
-  const engine = new Engine(log);
+  const snapshots = new SnapshotFiles(join(config.dataDir, 'snapshots'), (file, reason) => logger.warn({ file, reason }, 'skipping a damaged snapshot'));
+  const engine = new Engine(log, {
+    snapshots,
+    snapshotEvery: config.snapshotEvery,
+    logRetention: config.logRetention,
+    onSnapshot: ({ opId, ms, bytes, error }) => {
+      if (error) logger.error({ err: error, opId }, 'snapshot failed');
+      else logger.info({ opId, ms: Math.round(ms), bytes }, 'snapshot written');
+    },
+  });
   const readiness = new Readiness(engine);
   const app = createApp({ engine, config, logger, readiness, version: packageVersion() });
   let server: Server;
@@ -47,10 +58,17 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     throw err;
   }
   const started = performance.now();
-  const entries = engine.replay();
+  let entries: number;
+  try {
+    entries = engine.replay();
+  } catch (err) {
+    server.close();
+    await log.close();
+    throw err;
+  }
   readiness.markReplayed();
   const { port } = server.address() as AddressInfo;
-  logger.info({ entries, ms: Math.round(performance.now() - started), lastOperationId: log.lastOperationId }, 'log replayed');
+  logger.info({ entries, ms: Math.round(performance.now() - started), snapshot: engine.lastSnapshotOperationId, lastOperationId: log.lastOperationId }, 'log replayed');
   const scheme = config.tlsCert ? 'https' : 'http';
   logger.info({ host: config.host, port, scheme, dataDir: config.dataDir, auth: config.apiKeys.length + config.bearerTokens.length > 0, rateLimit: config.rateLimit }, 'listening');
 

@@ -1,3 +1,5 @@
+import type { ByteReader } from './codec/byte-reader.js';
+import type { ByteWriter } from './codec/byte-writer.js';
 import type { CollectionConfig, PointRecord } from './events/types.js';
 import { normalizeInPlace } from './views/distance.js';
 import { GraphStore } from './views/graph-store.js';
@@ -27,7 +29,8 @@ export class Collection {
   private pendingHead = 0;
   private readonly scratch: Float32Array;
 
-  constructor(readonly name: string, readonly config: CollectionConfig, seed: number, maxMemoryBytes?: number) {
+  /** `seed` (the creating operation_id) seeds the HNSW level draws. */
+  constructor(readonly name: string, readonly config: CollectionConfig, readonly seed: number, maxMemoryBytes?: number) {
     this.store = new PointStore(config.size, 1024, maxMemoryBytes);
     this.space = new VectorSpace(this.store, config.distance);
     this.index = new HnswIndex(this.space, config, seed);
@@ -106,6 +109,33 @@ export class Collection {
     this.dropSlot(id, slot);
     this.graph.removeIncident(id);
     return true;
+  }
+
+  /** Every view as it is (snapshots); the payload and label indexes are rebuilt on load. */
+  writeTo(w: ByteWriter): void {
+    this.store.writeTo(w);
+    this.index.writeTo(w);
+    this.graph.writeTo(w);
+    const pending = this.pending.slice(this.pendingHead);
+    w.u32(pending.length);
+    for (const slot of pending) w.u32(slot);
+    w.u32(this.heldSlots.length);
+    for (const slot of this.heldSlots) w.u32(slot);
+  }
+
+  /** Fills a new, empty collection from writeTo's bytes. */
+  readFrom(r: ByteReader): void {
+    this.store.readFrom(r);
+    this.index.readFrom(r);
+    this.graph.readFrom(r);
+    for (let k = r.u32(), i = 0; i < k; i++) this.pending.push(r.u32());
+    for (let k = r.u32(), i = 0; i < k; i++) this.store.release(r.u32());
+    const { store } = this;
+    for (let slot = 0; slot < store.slotCount; slot++) {
+      if (store.state[slot] !== LIVE) continue;
+      this.payloadIndex.add(slot, store.payloads[slot]!);
+      this.labelIndex.add(store.ids[slot]!, store.labels[slot]!);
+    }
   }
 
   /** Links up to `budget` pending points into the graph; answers whether work is left. */

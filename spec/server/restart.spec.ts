@@ -51,6 +51,49 @@ describe('server: durability across restarts', () => {
     }
   });
 
+  it('restarts from a snapshot with the HNSW graph whole, not rebuilt', async () => {
+    let s = await startTestServer({ SERVICE_SNAPSHOT_EVERY: '0' }, dir.path);
+    await call(s.url, 'PUT', '/collections/k', { vectors: { size: 4, distance: 'Dot' } });
+    await call(s.url, 'PUT', '/collections/k/points', { points: Array.from({ length: 300 }, (_, id) => ({ id, vector: [id % 7, id % 11, 1, id / 300] })) });
+    while ((await call(s.url, 'GET', '/collections/k')).body.result.status !== 'green') await new Promise((r) => setTimeout(r, 20));
+    const before = await call(s.url, 'POST', '/collections/k/points/query', { query: [1, 2, 3, 4], limit: 5 });
+    await s.stop();
+
+    s = await startTestServer({ SERVICE_SNAPSHOT_EVERY: '0' }, dir.path);
+    try {
+      expect(s.service.engine.lastSnapshotOperationId).to.equal(2);
+      const info = (await call(s.url, 'GET', '/collections/k')).body.result;
+      expect(info).to.deep.include({ status: 'green', points_count: 300, indexed_vectors_count: 300 });
+      const after = await call(s.url, 'POST', '/collections/k/points/query', { query: [1, 2, 3, 4], limit: 5 });
+      expect(after.body.result).to.deep.equal(before.body.result);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('loses no acknowledged write when killed while snapshots are being written', async () => {
+    let server = await spawnServer(dir.path, { SERVICE_SNAPSHOT_EVERY: '3', SERVICE_LOG_RETENTION: '0' });
+    await call(server.url, 'PUT', '/collections/k', { vectors: { size: 2, distance: 'Euclid' } });
+    const acked: number[] = [];
+    await Promise.all(
+      Array.from({ length: 60 }, async (_, id) => {
+        const res = await call(server.url, 'PUT', '/collections/k/points', { points: [{ id, vector: [id, 1] }] });
+        if (res.status === 200) acked.push(id);
+      }),
+    );
+    server.child.kill('SIGKILL');
+    await exited(server.child);
+    server = await spawnServer(dir.path);
+    try {
+      const got = await call(server.url, 'POST', '/collections/k/points', { ids: acked, with_payload: false });
+      expect(got.body.result.map((p: { id: number }) => p.id).sort((a: number, b: number) => a - b)).to.deep.equal(acked.sort((a, b) => a - b));
+      expect(acked).to.have.length(60);
+    } finally {
+      server.child.kill('SIGTERM');
+      await exited(server.child);
+    }
+  });
+
   it('refuses to start a second server on the same data dir with a clear message', async () => {
     const first = await spawnServer(dir.path);
     try {

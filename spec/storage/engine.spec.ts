@@ -79,7 +79,7 @@ describe('storage/engine', () => {
 
   it('makes an upsert visible to search at once, before the background indexer runs', async () => {
     const tasks: (() => void)[] = [];
-    const engine = new Engine(new MemoryLog(), (task) => tasks.push(task));
+    const engine = new Engine(new MemoryLog(), { schedule: (task) => tasks.push(task) });
     await engine.submit({ type: 'create_collection', name: 'c', config });
     await engine.submit({ type: 'upsert_points', collection: 'c', points: [point(1, 0, 0), point(2, 5, 5)] });
     const c = engine.collections.get('c')!;

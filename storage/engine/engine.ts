@@ -2,6 +2,8 @@ import type { Collection } from '../collection.js';
 import { DbError } from '../errors.js';
 import type { DbEvent } from '../events/types.js';
 import type { EventLog } from '../log/event-log.js';
+import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
+import type { SnapshotStore } from '../snapshot/snapshot-files.js';
 import { applyEvent, type ApplyResult } from './apply-event.js';
 import { validateEvent } from './validate-event.js';
 
@@ -22,6 +24,18 @@ const BUSY_WINDOW_MS = 50;
 const BUSY_SLICE_MS = 2;
 const BUSY_GAP_MS = 4;
 const IDLE_SLICE_MS = 8;
+
+export interface EngineOptions {
+  schedule?: Scheduler;
+  /** Where snapshots go; without it the engine replays the whole log at start-up. */
+  snapshots?: SnapshotStore;
+  /** Take a snapshot after this many applied operations (0: only when asked and at close). */
+  snapshotEvery?: number;
+  /** Log entries kept from before the newest snapshot, for the replay tool. */
+  logRetention?: number;
+  /** Told about each snapshot written, or failed. */
+  onSnapshot?: (report: { opId: number; ms: number; bytes: number; error?: Error }) => void;
+}
 
 export interface Committed {
   opId: number;
@@ -47,11 +61,30 @@ export class Engine {
   private closed = false;
   private failure: Error | null = null;
   private lastActivity = -Infinity;
+  private readonly schedule: Scheduler;
+  private sinceSnapshot = 0;
+  private snapshotOpId = 0;
+  private snapshotting: Promise<number> | null = null;
 
-  constructor(readonly log: EventLog, private readonly schedule: Scheduler = defaultScheduler) {}
+  constructor(readonly log: EventLog, private readonly options: EngineOptions = {}) {
+    this.schedule = options.schedule ?? defaultScheduler;
+  }
 
-  /** Rebuilds every view from the log; answers how many entries were applied. */
+  /**
+   * Rebuilds every view: from the newest snapshot when there is one, then the log after it.
+   * Answers how many log entries were applied. A log with entries missing after the snapshot
+   * (or from the start, with no snapshot) is refused with a message naming the gap.
+   */
   replay(): number {
+    const snapshot = this.options.snapshots?.loadNewest() ?? null;
+    if (snapshot) {
+      for (const [name, c] of snapshot.collections) this.collections.set(name, c);
+      this.appliedUpTo = this.snapshotOpId = snapshot.opId;
+    }
+    const first = this.log.firstOperationId;
+    if (first > this.appliedUpTo + 1 && first <= this.log.lastOperationId) {
+      throw new Error(`the log starts at operation ${first} but the state ends at ${this.appliedUpTo}: operations ${this.appliedUpTo + 1} to ${first - 1} are missing`);
+    }
     let count = 0;
     for (const { opId, event } of this.log.read(this.appliedUpTo + 1)) {
       applyEvent(this.collections, opId, event);
@@ -61,6 +94,11 @@ export class Engine {
     this.appliedUpTo = this.log.lastOperationId;
     this.scheduleIndexing();
     return count;
+  }
+
+  /** The operation_id of the newest snapshot written or loaded (0: none). */
+  get lastSnapshotOperationId(): number {
+    return this.snapshotOpId;
   }
 
   get lastAppliedOperationId(): number {
@@ -109,9 +147,45 @@ export class Engine {
       this.waiting.delete(next);
       const result = applyEvent(this.collections, next, w.event);
       this.appliedUpTo = next;
+      this.sinceSnapshot++;
       w.resolve({ opId: next, result });
     }
     this.scheduleIndexing();
+    const every = this.options.snapshotEvery ?? 0;
+    if (every > 0 && this.sinceSnapshot >= every && !this.snapshotting) void this.snapshot().catch(() => undefined);
+  }
+
+  /**
+   * Writes a snapshot of the current state and drops the log entries it makes unneeded (beyond
+   * the retention). The state is encoded at once, at one operation_id; the file is written after.
+   */
+  snapshot(): Promise<number> {
+    const store = this.options.snapshots;
+    if (!store) return Promise.reject(new Error('no snapshot store configured'));
+    if (this.snapshotting) return this.snapshotting;
+    const started = performance.now();
+    const opId = this.appliedUpTo;
+    const chunks = encodeSnapshot(this.collections, opId);
+    const bytes = chunks.reduce((n, c) => n + c.length, 0);
+    this.sinceSnapshot = 0;
+    this.snapshotting = (async () => {
+      try {
+        await store.save(opId, chunks);
+        this.snapshotOpId = opId;
+        const drop = opId - (this.options.logRetention ?? 0);
+        if (drop > 0) await this.log.truncateThrough(drop);
+        this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes });
+        return opId;
+      } catch (err) {
+        this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes, error: err as Error });
+        throw err;
+      } finally {
+        this.snapshotting = null;
+        const every = this.options.snapshotEvery ?? 0;
+        if (every > 0 && this.sinceSnapshot >= every && !this.closed) void this.snapshot().catch(() => undefined);
+      }
+    })();
+    return this.snapshotting;
   }
 
   /** A commit failed: nothing waiting is applied or acknowledged, and no write is taken after. */
@@ -154,8 +228,11 @@ export class Engine {
     for (const c of this.collections.values()) while (c.indexSome(1024));
   }
 
+  /** Stops indexing, writes a last snapshot when there is news since the previous one, closes the log. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.snapshotting?.catch(() => undefined);
+    if (this.options.snapshots && !this.failure && this.appliedUpTo > this.snapshotOpId) await this.snapshot().catch(() => undefined);
     await this.log.close();
   }
 }

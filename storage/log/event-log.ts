@@ -16,10 +16,15 @@ export interface Appended {
  * for the whole database that only goes up.
  */
 export interface EventLog {
+  /** The highest operation_id ever assigned (also after older entries were dropped). */
   readonly lastOperationId: number;
+  /** The lowest operation_id still held; lastOperationId + 1 when the log holds none. */
+  readonly firstOperationId: number;
   /** Assigns the next operation_id at once, in call order. */
   append(event: DbEvent): Appended;
   /** Entries with from <= opId <= to, in order. */
   read(from?: number, to?: number): Iterable<LogEntry>;
+  /** Drops the entries up to and including opId (a snapshot holds their effect). */
+  truncateThrough(opId: number): Promise<void>;
   close(): Promise<void>;
 }

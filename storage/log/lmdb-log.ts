@@ -7,6 +7,9 @@ import { DataDirLock } from './data-dir-lock.js';
 import type { Appended, EventLog, LogEntry } from './event-log.js';
 import { frameRecord, unframeRecord } from './record.js';
 
+/** The meta key holding the highest dropped operation_id, so the counter survives truncation. */
+const FLOOR = 'floor';
+
 export interface LmdbLogOptions {
   /** LMDB map size in bytes: the most the log file may grow to. */
   mapSize?: number;
@@ -26,10 +29,11 @@ export class LmdbLog implements EventLog {
   private constructor(
     private readonly env: RootDatabase,
     private readonly entries: Database<Uint8Array, number>,
+    private readonly meta: Database<number, string>,
     private readonly lock: DataDirLock,
   ) {
-    let last = 0;
-    for (const key of entries.getKeys({ reverse: true, limit: 1 })) last = key;
+    let last = meta.get(FLOOR) ?? 0;
+    for (const key of entries.getKeys({ reverse: true, limit: 1 })) last = Math.max(last, key);
     this.last = last;
   }
 
@@ -39,7 +43,8 @@ export class LmdbLog implements EventLog {
     try {
       const env = open({ path: dir, overlappingSync: false, mapSize: options.mapSize ?? 64 * 2 ** 30 });
       const entries = env.openDB<Uint8Array, number>({ name: 'log', encoding: 'binary' });
-      return new LmdbLog(env, entries, lock);
+      const meta = env.openDB<number, string>({ name: 'meta', encoding: 'msgpack' });
+      return new LmdbLog(env, entries, meta, lock);
     } catch (err) {
       lock.release();
       throw err;
@@ -48,6 +53,19 @@ export class LmdbLog implements EventLog {
 
   get lastOperationId(): number {
     return this.last;
+  }
+
+  get firstOperationId(): number {
+    for (const key of this.entries.getKeys({ limit: 1 })) return key;
+    return this.last + 1;
+  }
+
+  /** Records the new floor and drops the entries at or below it, in one transaction. */
+  async truncateThrough(opId: number): Promise<void> {
+    await this.env.transaction(() => {
+      void this.meta.put(FLOOR, Math.max(opId, this.meta.get(FLOOR) ?? 0));
+      for (const key of this.entries.getKeys({ end: opId + 1 })) void this.entries.remove(key);
+    });
   }
 
   /** The first commit error, after which no write is taken (the disk can no longer be trusted). */

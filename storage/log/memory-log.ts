@@ -14,6 +14,15 @@ export class MemoryLog implements EventLog {
     return this.last;
   }
 
+  get firstOperationId(): number {
+    for (let opId = 1; opId <= this.last; opId++) if (this.records.has(opId)) return opId;
+    return this.last + 1;
+  }
+
+  async truncateThrough(opId: number): Promise<void> {
+    for (const key of [...this.records.keys()]) if (key <= opId) this.records.delete(key);
+  }
+
   append(event: DbEvent): Appended {
     const opId = ++this.last;
     this.records.set(opId, frameRecord(encodeEvent(event)));

@@ -1,3 +1,7 @@
+import type { ByteReader } from '../codec/byte-reader.js';
+import type { ByteWriter } from '../codec/byte-writer.js';
+import { readRaw, writeRaw } from '../codec/raw-arrays.js';
+
 /** One directed, weighted, typed edge. */
 export interface Edge {
   id: number;
@@ -111,6 +115,37 @@ export class GraphStore {
   edge(id: number): Edge | null {
     if (id < 0 || id >= this.nextId || !this.alive[id]) return null;
     return { id, from: this.from[id]!, to: this.to[id]!, relation: this.relations[this.relationOf[id]!]!, weight: this.weight[id]! };
+  }
+
+  /** All edges with their ids (snapshots). */
+  writeTo(w: ByteWriter): void {
+    const n = this.nextId;
+    w.u32(n).u32(this.relations.length);
+    for (const r of this.relations) w.str(r);
+    writeRaw(w, this.from, n);
+    writeRaw(w, this.to, n);
+    writeRaw(w, this.weight, n);
+    writeRaw(w, this.relationOf, n);
+    writeRaw(w, this.alive, n);
+  }
+
+  /** Fills an empty store from writeTo's bytes; adjacency lists come out in id order, as they were. */
+  readFrom(r: ByteReader): void {
+    const n = r.u32();
+    for (let k = r.u32(), i = 0; i < k; i++) this.intern(r.str());
+    while (this.from.length < n) this.grow();
+    this.nextId = n;
+    readRaw(r, this.from, n);
+    readRaw(r, this.to, n);
+    readRaw(r, this.weight, n);
+    readRaw(r, this.relationOf, n);
+    readRaw(r, this.alive, n);
+    for (let id = 0; id < n; id++) {
+      if (!this.alive[id]) continue;
+      GraphStore.link(this.out, this.from[id]!, id);
+      GraphStore.link(this.in, this.to[id]!, id);
+      this.edgeCount++;
+    }
   }
 
   /** Every live edge, in id order. */

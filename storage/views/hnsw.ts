@@ -1,6 +1,9 @@
 import { CandidateHeap, ResultHeap } from './distance-heap.js';
 import { dotProduct } from './distance.js';
 import { LIVE, REMOVED, type PointStore } from './point-store.js';
+import type { ByteReader } from '../codec/byte-reader.js';
+import type { ByteWriter } from '../codec/byte-writer.js';
+import { readRaw, writeRaw } from '../codec/raw-arrays.js';
 import type { VectorSpace } from './vector-space.js';
 import { VisitedSet } from './visited-set.js';
 
@@ -14,16 +17,17 @@ export interface HnswParams {
 /** Decides whether a live slot may be a result (a payload filter); null admits all. */
 export type SlotFilter = ((slot: number) => boolean) | null;
 
-/** mulberry32: a small seeded generator, so a replay draws the same levels. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
+/** mulberry32: a small seeded generator whose state a snapshot keeps, so levels are drawn alike. */
+class LevelRandom {
+  constructor(public state: number) {}
+
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  }
 }
 
 /**
@@ -53,7 +57,7 @@ export class HnswIndex {
   private readonly augmented: boolean;
   private norms2: Float64Array;
   private maxNorm2 = 0;
-  private readonly random: () => number;
+  private readonly random: LevelRandom;
   private readonly visited: VisitedSet;
   private readonly candidates = new CandidateHeap();
   private readonly results = new ResultHeap();
@@ -70,7 +74,7 @@ export class HnswIndex {
     this.store = store;
     this.augmented = space.metric === 'Dot';
     this.norms2 = new Float64Array(this.augmented ? store.capacity : 0);
-    this.random = seededRandom(seed);
+    this.random = new LevelRandom(seed >>> 0);
     this.levels = new Int8Array(store.capacity).fill(-1);
     this.links0 = new Uint32Array(store.capacity * (params.m0 + 1));
     this.visited = new VisitedSet(store.capacity);
@@ -120,7 +124,7 @@ export class HnswIndex {
   }
 
   private drawLevel(): number {
-    const level = Math.floor(-Math.log(1 - this.random()) * this.params.ml);
+    const level = Math.floor(-Math.log(1 - this.random.next()) * this.params.ml);
     return Math.min(level, 100);
   }
 
@@ -383,6 +387,38 @@ export class HnswIndex {
       this.store.release(s);
     }
     this.removedCount = 0;
+  }
+
+  /** The whole graph (snapshots): levels, the flat layer-0 links, upper links, entry and generator state. */
+  writeTo(w: ByteWriter): void {
+    const n = this.store.slotCount;
+    w.u32(n).f64(this.entry).f64(this.maxLevel).u32(this.nodeCount).u32(this.removedCount).u32(this.random.state).f64(this.maxNorm2);
+    writeRaw(w, this.levels, n);
+    writeRaw(w, this.links0, n * (this.params.m0 + 1));
+    for (let s = 0; s < n; s++) if (this.levels[s]! > 0) writeRaw(w, this.upper[s]!, this.upper[s]!.length);
+    if (this.augmented) writeRaw(w, this.norms2, n);
+  }
+
+  /** Fills an empty index from writeTo's bytes; the store must be restored first. */
+  readFrom(r: ByteReader): void {
+    this.ensureCapacity();
+    const n = r.u32();
+    this.entry = r.f64();
+    this.maxLevel = r.f64();
+    this.nodeCount = r.u32();
+    this.removedCount = r.u32();
+    this.random.state = r.u32();
+    this.maxNorm2 = r.f64();
+    readRaw(r, this.levels, n);
+    readRaw(r, this.links0, n * (this.params.m0 + 1));
+    for (let s = 0; s < n; s++) {
+      const level = this.levels[s]!;
+      if (level <= 0) continue;
+      const links = new Uint32Array(level * (this.params.m + 1));
+      readRaw(r, links, links.length);
+      this.upper[s] = links;
+    }
+    if (this.augmented) readRaw(r, this.norms2, n);
   }
 
   private chooseEntry(): void {

@@ -1,3 +1,7 @@
+import type { ByteReader } from '../codec/byte-reader.js';
+import type { ByteWriter } from '../codec/byte-writer.js';
+import { readRaw, writeRaw } from '../codec/raw-arrays.js';
+import { CorruptDataError } from '../errors.js';
 import type { Payload } from '../events/types.js';
 import { kernelsFor, type Kernels } from './simd-kernels.js';
 
@@ -138,6 +142,49 @@ export class PointStore {
     const base = slot * this.dim;
     for (let i = 0; i < this.dim; i++) if (this.vectors[base + i] !== vector[i]) return false;
     return true;
+  }
+
+  /** Every slot as it is (snapshots): states, ids, vectors, payloads, labels and the free list. */
+  writeTo(w: ByteWriter): void {
+    const n = this.slotCount;
+    w.u32(n);
+    writeRaw(w, this.state, n);
+    writeRaw(w, this.hasVector, n);
+    writeRaw(w, this.ids, n);
+    writeRaw(w, this.vectors, n * this.dim);
+    for (let slot = 0; slot < n; slot++) {
+      if (this.state[slot] !== LIVE) continue;
+      w.str(JSON.stringify(this.payloads[slot])).u16(this.labels[slot]!.length);
+      for (const label of this.labels[slot]!) w.str(label);
+    }
+    w.u32(this.freeSlots.length);
+    for (const slot of this.freeSlots) w.u32(slot);
+  }
+
+  /** Fills an empty store from writeTo's bytes, slot for slot. */
+  readFrom(r: ByteReader): void {
+    const n = r.u32();
+    if (n > this.maxSlots) throw new CorruptDataError(`snapshot holds ${n} slots, more than fit`);
+    while (this.capacity < n) this.grow();
+    this.slotCount = n;
+    readRaw(r, this.state, n);
+    readRaw(r, this.hasVector, n);
+    readRaw(r, this.ids, n);
+    readRaw(r, this.vectors, n * this.dim);
+    for (let slot = 0; slot < n; slot++) {
+      if (this.state[slot] !== LIVE) {
+        this.payloads[slot] = null;
+        this.labels[slot] = EMPTY_LABELS;
+        continue;
+      }
+      this.payloads[slot] = JSON.parse(r.str()) as Payload;
+      const labels: string[] = [];
+      for (let k = r.u16(), i = 0; i < k; i++) labels.push(r.str());
+      this.labels[slot] = labels.length ? labels : EMPTY_LABELS;
+      this.idToSlot.set(this.ids[slot]!, slot);
+      this.liveCount++;
+    }
+    for (let k = r.u32(), i = 0; i < k; i++) this.freeSlots.push(r.u32());
   }
 
   /** Live ids in ascending order, cached until the next change. */

@@ -1,0 +1,135 @@
+import { expect } from 'chai';
+import { readdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Collection } from '../../storage/collection.js';
+import { Engine } from '../../storage/engine/engine.js';
+import { CorruptDataError } from '../../storage/errors.js';
+import type { CollectionConfig } from '../../storage/events/types.js';
+import { LmdbLog } from '../../storage/log/lmdb-log.js';
+import { MemoryLog } from '../../storage/log/memory-log.js';
+import { decodeSnapshot, encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
+import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
+import { searchCollection } from '../../query/search/vector-search.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { randomVectors } from '../helpers/vectors.js';
+
+const DIM = 16;
+const config = (distance: CollectionConfig['distance']): CollectionConfig => ({ size: DIM, distance, m: 8, m0: 16, efConstruct: 40, ml: 1 / Math.log(8) });
+const join2 = (parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((p) => [...p]));
+
+function busyCollection(distance: CollectionConfig['distance']): Collection {
+  const c = new Collection('busy', config(distance), 7);
+  const data = randomVectors(1500, DIM, 11);
+  c.upsert(data.map((vector, id) => ({ id, vector, payload: { g: id % 5, tags: [`t${id % 3}`] }, labels: id % 4 ? [] : ['Four'] })));
+  c.upsert([{ id: 50_000, vector: null, payload: { node: true }, labels: ['Node'] }]);
+  while (c.indexSome(10_000));
+  for (let id = 0; id < 100; id++) c.remove(id * 3);
+  c.upsert(randomVectors(200, DIM, 12).map((vector, i) => ({ id: 2000 + i, vector, payload: {}, labels: [] })));
+  c.indexSome(50);
+  c.graph.add(1, 2, 'A', 0.5);
+  c.graph.add(2, 50_000, 'B', 1);
+  c.graph.add(4, 1, 'A', 2);
+  return c;
+}
+
+function answers(c: Collection): unknown {
+  return randomVectors(20, DIM, 99).map((q) => searchCollection(c, { vector: q, limit: 10, offset: 0, ef: 64, filter: null, scoreThreshold: null }).map((h) => [h.id, h.score]));
+}
+
+describe('storage/snapshot', () => {
+  for (const distance of ['Cosine', 'Dot'] as const) {
+    it(`restores a ${distance} collection exactly: points, pending, removed waypoints, graph, indexes, level generator`, () => {
+      const original = busyCollection(distance);
+      const restored = decodeSnapshot(join2(encodeSnapshot(new Map([['busy', original]]), 42)));
+      expect(restored.opId).to.equal(42);
+      const copy = restored.collections.get('busy')!;
+      expect(copy.pendingCount).to.equal(original.pendingCount);
+      expect(copy.index.nodeCount).to.equal(original.index.nodeCount);
+      expect(copy.index.removedCount).to.equal(original.index.removedCount);
+      expect(answers(copy)).to.deep.equal(answers(original));
+      expect([...copy.store.sortedIds()]).to.deep.equal([...original.store.sortedIds()]);
+      expect(copy.payloadIndex.lookup('g', 3)).to.deep.equal(original.payloadIndex.lookup('g', 3));
+      expect(copy.labelIndex.pointsWith('Node')).to.deep.equal(new Set([50_000]));
+      expect(copy.graph.allEdges()).to.deep.equal(original.graph.allEdges());
+      expect(copy.graph.edgesAt(2, 'both', null)).to.deep.equal(original.graph.edgesAt(2, 'both', null));
+      // Both go on the same way: the same pending work and the same level draws.
+      while (original.indexSome(10_000));
+      while (copy.indexSome(10_000));
+      const more = randomVectors(100, DIM, 13).map((vector, i) => ({ id: 9000 + i, vector, payload: {}, labels: [] }));
+      original.upsert(more);
+      copy.upsert(more);
+      while (original.indexSome(10_000));
+      while (copy.indexSome(10_000));
+      expect(answers(copy)).to.deep.equal(answers(original));
+    });
+  }
+
+  it('refuses a damaged snapshot', () => {
+    const bytes = join2(encodeSnapshot(new Map([['busy', busyCollection('Euclid')]]), 5));
+    for (const at of [0, 4, 20, 5000, bytes.length - 2]) {
+      const bad = Uint8Array.from(bytes);
+      bad[at]! ^= 0x20;
+      expect(() => decodeSnapshot(bad), `byte ${at}`).to.throw(CorruptDataError);
+    }
+    expect(() => decodeSnapshot(bytes.subarray(0, bytes.length - 7))).to.throw(CorruptDataError);
+  });
+
+  it('skips a damaged newest file for the one before it, and ignores a half-written one', async () => {
+    const dir = tempDir();
+    try {
+      const skipped: string[] = [];
+      const files = new SnapshotFiles(dir.path, (file) => skipped.push(file));
+      const c = busyCollection('Euclid');
+      await files.save(10, encodeSnapshot(new Map([['busy', c]]), 10));
+      await files.save(20, encodeSnapshot(new Map([['busy', c]]), 20));
+      const newest = join(dir.path, 'snapshot-0000000000000020.snap');
+      const bytes = readFileSync(newest);
+      bytes[bytes.length - 3]! ^= 1;
+      writeFileSync(newest, bytes);
+      writeFileSync(join(dir.path, 'snapshot-0000000000000030.snap.tmp'), 'half');
+      expect(files.loadNewest()!.opId).to.equal(10);
+      expect(skipped).to.deep.equal(['snapshot-0000000000000020.snap']);
+      await files.save(40, encodeSnapshot(new Map(), 40));
+      expect(readdirSync(dir.path).sort()).to.deep.equal(['snapshot-0000000000000020.snap', 'snapshot-0000000000000040.snap']);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('snapshots every N operations, truncates the log, and restarts from snapshot plus tail with ids going on', async () => {
+    const dir = tempDir();
+    try {
+      const open = () => new Engine(LmdbLog.open(join(dir.path, 'log')), { snapshots: new SnapshotFiles(join(dir.path, 'snap')), snapshotEvery: 5, logRetention: 0 });
+      let engine = open();
+      engine.replay();
+      await engine.submit({ type: 'create_collection', name: 'c', config: config('Euclid') });
+      const vectors = randomVectors(12, DIM, 1);
+      for (let id = 0; id < 12; id++) await engine.submit({ type: 'upsert_points', collection: 'c', points: [{ id, vector: vectors[id]!, payload: { id }, labels: [] }] });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(engine.lastSnapshotOperationId).to.be.at.least(10);
+      expect(engine.log.firstOperationId).to.be.above(engine.lastSnapshotOperationId);
+      const tail = engine.log.lastOperationId - engine.lastSnapshotOperationId;
+      expect(tail).to.be.below(5);
+      await engine.close();
+
+      engine = open();
+      expect(engine.replay()).to.equal(0, 'close wrote a last snapshot, so there is no tail to replay');
+      expect(engine.collections.get('c')!.store.liveCount).to.equal(12);
+      expect(engine.collections.get('c')!.pendingCount).to.equal(0);
+      const next = await engine.submit({ type: 'delete_points', collection: 'c', ids: [1] });
+      expect(next.opId).to.equal(14);
+      await engine.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('refuses to start when log entries after the snapshot are missing', async () => {
+    const log = new MemoryLog();
+    const engine = new Engine(log);
+    await engine.submit({ type: 'create_collection', name: 'c', config: config('Euclid') });
+    await engine.submit({ type: 'delete_collection', name: 'c' });
+    await log.truncateThrough(1);
+    expect(() => new Engine(log).replay()).to.throw(/operations 1 to 1 are missing/);
+  });
+});
