@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { Engine } from '../storage/engine/engine.js';
+import { DamagedEntryError } from '../storage/errors.js';
 import { LmdbLog } from '../storage/log/lmdb-log.js';
 import { SnapshotFiles } from '../storage/snapshot/snapshot-files.js';
 import { createApp } from './app.js';
@@ -64,6 +65,9 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
   } catch (err) {
     server.close();
     await log.close();
+    if (err instanceof DamagedEntryError) {
+      throw new Error(`${err.message}. Operations before ${err.opId} are intact; to drop entry ${err.opId} and everything after it, stop here and run: npm run replay -- repair --data-dir ${config.dataDir} --yes`);
+    }
     throw err;
   }
   readiness.markReplayed();

@@ -17,3 +17,11 @@ export class CorruptDataError extends Error {
     this.name = 'CorruptDataError';
   }
 }
+
+/** A log entry that fails its checksum or does not decode. */
+export class DamagedEntryError extends CorruptDataError {
+  constructor(readonly opId: number, detail: string) {
+    super(`log entry ${opId} is damaged: ${detail}`);
+    this.name = 'DamagedEntryError';
+  }
+}

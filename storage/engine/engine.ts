@@ -71,12 +71,13 @@ export class Engine {
   }
 
   /**
-   * Rebuilds every view: from the newest snapshot when there is one, then the log after it.
+   * Rebuilds every view: from the newest snapshot when there is one, then the log after it, up
+   * to operation `until` (the replay tool rebuilds past states; it may also pass over newer snapshots).
    * Answers how many log entries were applied. A log with entries missing after the snapshot
    * (or from the start, with no snapshot) is refused with a message naming the gap.
    */
-  replay(): number {
-    const snapshot = this.options.snapshots?.loadNewest() ?? null;
+  replay(until = Number.MAX_SAFE_INTEGER, snapshotAtMost = until): number {
+    const snapshot = this.options.snapshots?.loadNewest(snapshotAtMost) ?? null;
     if (snapshot) {
       for (const [name, c] of snapshot.collections) this.collections.set(name, c);
       this.appliedUpTo = this.snapshotOpId = snapshot.opId;
@@ -86,12 +87,12 @@ export class Engine {
       throw new Error(`the log starts at operation ${first} but the state ends at ${this.appliedUpTo}: operations ${this.appliedUpTo + 1} to ${first - 1} are missing`);
     }
     let count = 0;
-    for (const { opId, event } of this.log.read(this.appliedUpTo + 1)) {
+    for (const { opId, event } of this.log.read(this.appliedUpTo + 1, until)) {
       applyEvent(this.collections, opId, event);
       this.appliedUpTo = opId;
       count++;
     }
-    this.appliedUpTo = this.log.lastOperationId;
+    if (until >= this.log.lastOperationId) this.appliedUpTo = this.log.lastOperationId;
     this.scheduleIndexing();
     return count;
   }

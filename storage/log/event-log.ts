@@ -5,6 +5,12 @@ export interface LogEntry {
   event: DbEvent;
 }
 
+/** A log entry as stored: its checksummed record, not yet decoded. */
+export interface RawEntry {
+  opId: number;
+  record: Uint8Array;
+}
+
 export interface Appended {
   opId: number;
   /** Resolves once the entry is durable; rejects if it could not be made durable. */
@@ -22,8 +28,10 @@ export interface EventLog {
   readonly firstOperationId: number;
   /** Assigns the next operation_id at once, in call order. */
   append(event: DbEvent): Appended;
-  /** Entries with from <= opId <= to, in order. */
+  /** Entries with from <= opId <= to, in order; a damaged entry throws CorruptDataError naming it. */
   read(from?: number, to?: number): Iterable<LogEntry>;
+  /** The same entries undecoded, for tools that look at damage. */
+  readRaw(from?: number, to?: number): Iterable<RawEntry>;
   /** Drops the entries up to and including opId (a snapshot holds their effect). */
   truncateThrough(opId: number): Promise<void>;
   close(): Promise<void>;

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { decodeEvent, encodeEvent } from '../events/codec.js';
+import { encodeEvent } from '../events/codec.js';
 import type { DbEvent } from '../events/types.js';
 import { DbError } from '../errors.js';
 import { DataDirLock } from './data-dir-lock.js';
-import type { Appended, EventLog, LogEntry } from './event-log.js';
-import { frameRecord, unframeRecord } from './record.js';
+import type { Appended, EventLog, LogEntry, RawEntry } from './event-log.js';
+import { decodeEntry, frameRecord } from './record.js';
 
 /** The meta key holding the highest dropped operation_id, so the counter survives truncation. */
 const FLOOR = 'floor';
@@ -89,10 +89,25 @@ export class LmdbLog implements EventLog {
     return { opId, durable };
   }
 
+  *readRaw(from = 1, to = Number.MAX_SAFE_INTEGER): Iterable<RawEntry> {
+    for (const { key, value } of this.entries.getRange({ start: from, end: to + 1 })) yield { opId: key, record: value };
+  }
+
   *read(from = 1, to = Number.MAX_SAFE_INTEGER): Iterable<LogEntry> {
-    for (const { key, value } of this.entries.getRange({ start: from, end: to + 1 })) {
-      yield { opId: key, event: decodeEvent(unframeRecord(value, key)) };
-    }
+    for (const { opId, record } of this.readRaw(from, to)) yield { opId, event: decodeEntry(opId, record) };
+  }
+
+  /** Drops the entries from opId on (repair of a damaged tail); the counter stays where it was. */
+  async truncateFrom(opId: number): Promise<number> {
+    let dropped = 0;
+    await this.env.transaction(() => {
+      void this.meta.put(FLOOR, Math.max(this.last, this.meta.get(FLOOR) ?? 0));
+      for (const key of this.entries.getKeys({ start: opId })) {
+        void this.entries.remove(key);
+        dropped++;
+      }
+    });
+    return dropped;
   }
 
   async close(): Promise<void> {

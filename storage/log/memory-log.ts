@@ -1,7 +1,7 @@
-import { encodeEvent, decodeEvent } from '../events/codec.js';
+import { encodeEvent } from '../events/codec.js';
 import type { DbEvent } from '../events/types.js';
-import type { Appended, EventLog, LogEntry } from './event-log.js';
-import { frameRecord, unframeRecord } from './record.js';
+import type { Appended, EventLog, LogEntry, RawEntry } from './event-log.js';
+import { decodeEntry, frameRecord } from './record.js';
 
 const DURABLE = Promise.resolve();
 
@@ -29,11 +29,15 @@ export class MemoryLog implements EventLog {
     return { opId, durable: DURABLE };
   }
 
-  *read(from = 1, to = Number.MAX_SAFE_INTEGER): Iterable<LogEntry> {
+  *readRaw(from = 1, to = Number.MAX_SAFE_INTEGER): Iterable<RawEntry> {
     for (let opId = Math.max(from, 1); opId <= Math.min(to, this.last); opId++) {
       const record = this.records.get(opId);
-      if (record) yield { opId, event: decodeEvent(unframeRecord(record, opId)) };
+      if (record) yield { opId, record };
     }
+  }
+
+  *read(from = 1, to = Number.MAX_SAFE_INTEGER): Iterable<LogEntry> {
+    for (const { opId, record } of this.readRaw(from, to)) yield { opId, event: decodeEntry(opId, record) };
   }
 
   async close(): Promise<void> {}

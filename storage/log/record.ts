@@ -1,5 +1,7 @@
 import { crc32 } from '../codec/crc32.js';
-import { CorruptDataError } from '../errors.js';
+import { CorruptDataError, DamagedEntryError } from '../errors.js';
+import { decodeEvent } from '../events/codec.js';
+import type { DbEvent } from '../events/types.js';
 
 /**
  * One log record: u32 CRC-32 of the body, then the body (an encoded event).
@@ -18,4 +20,14 @@ export function unframeRecord(record: Uint8Array, opId: number): Uint8Array {
   const stored = new DataView(record.buffer, record.byteOffset, record.byteLength).getUint32(0, true);
   if (crc32(record, 4) !== stored) throw new CorruptDataError(`log entry ${opId} fails its checksum`);
   return record.subarray(4);
+}
+
+/** Decodes a stored entry: CRC first, then the event. Damage throws DamagedEntryError. */
+export function decodeEntry(opId: number, record: Uint8Array): DbEvent {
+  try {
+    return decodeEvent(unframeRecord(record, opId));
+  } catch (err) {
+    if (err instanceof CorruptDataError) throw new DamagedEntryError(opId, err.message);
+    throw err;
+  }
 }

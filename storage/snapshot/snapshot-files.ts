@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { decodeSnapshot, type Snapshot } from './snapshot-codec.js';
 
 export interface SnapshotStore {
-  /** The newest snapshot that reads back whole, or null. */
-  loadNewest(): Snapshot | null;
+  /** The newest snapshot at or before `atMost` that reads back whole, or null. */
+  loadNewest(atMost?: number): Snapshot | null;
   save(opId: number, chunks: readonly Uint8Array[]): Promise<void>;
 }
 
@@ -23,12 +23,18 @@ export class SnapshotFiles implements SnapshotStore {
     mkdirSync(dir, { recursive: true });
   }
 
+  /** The operation_ids of the snapshots on disk, newest first. */
+  list(): number[] {
+    return this.names().map((n) => Number(NAME.exec(n)![1]));
+  }
+
   private names(): string[] {
     return readdirSync(this.dir).filter((f) => NAME.test(f)).sort().reverse();
   }
 
-  loadNewest(): Snapshot | null {
+  loadNewest(atMost = Number.MAX_SAFE_INTEGER): Snapshot | null {
     for (const name of this.names()) {
+      if (Number(NAME.exec(name)![1]) > atMost) continue;
       try {
         return decodeSnapshot(readFileSync(join(this.dir, name)));
       } catch (err) {

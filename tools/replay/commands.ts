@@ -1,0 +1,181 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Engine } from '../../storage/engine/engine.js';
+import { DamagedEntryError } from '../../storage/errors.js';
+import { exportCollection } from '../../storage/export/export-writer.js';
+import { FILE_EXTENSION } from '../../storage/export/format.js';
+import type { LmdbLog } from '../../storage/log/lmdb-log.js';
+import { decodeEntry } from '../../storage/log/record.js';
+import type { DbEvent } from '../../storage/events/types.js';
+import type { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
+import { Progress } from './progress.js';
+import { digestOf } from './state-digest.js';
+
+export interface Tool {
+  log: LmdbLog;
+  snapshots: SnapshotFiles;
+  print: (line: string) => void;
+}
+
+export interface Range {
+  from: number;
+  to: number;
+  collection: string | null;
+}
+
+const collectionOf = (e: DbEvent): string => ('collection' in e ? e.collection : e.name);
+
+/** The first damaged entry, or null when every entry decodes. */
+function firstDamaged(tool: Tool): DamagedEntryError | null {
+  const progress = new Progress('scanning', tool.log.lastOperationId - tool.log.firstOperationId + 1);
+  try {
+    for (const { opId, record } of tool.log.readRaw()) {
+      progress.tick();
+      try {
+        decodeEntry(opId, record);
+      } catch (err) {
+        if (err instanceof DamagedEntryError) return err;
+        throw err;
+      }
+    }
+    return null;
+  } finally {
+    progress.end();
+  }
+}
+
+/** inspect: one line per entry (operation_id, type, collection, bytes), damaged ones marked. */
+export function inspect(tool: Tool, range: Range): number {
+  let damaged = 0;
+  for (const { opId, record } of tool.log.readRaw(range.from, range.to)) {
+    try {
+      const event = decodeEntry(opId, record);
+      if (range.collection !== null && collectionOf(event) !== range.collection) continue;
+      const extra = event.type === 'upsert_points' ? ` points=${event.points.length}` : event.type === 'delete_points' ? ` ids=${event.ids.length}` : '';
+      tool.print(`${opId}\t${event.type}\t${collectionOf(event)}\t${record.length} B${extra}`);
+    } catch (err) {
+      damaged++;
+      tool.print(`${opId}\tDAMAGED\t-\t${record.length} B\t${(err as Error).message}`);
+    }
+  }
+  return damaged ? 1 : 0;
+}
+
+/** stats: the log's range, sizes, entries per type and per collection, and the snapshots. */
+export function stats(tool: Tool): number {
+  const byType = new Map<string, number>();
+  const byCollection = new Map<string, number>();
+  let entries = 0;
+  let bytes = 0;
+  let damaged = 0;
+  for (const { opId, record } of tool.log.readRaw()) {
+    entries++;
+    bytes += record.length;
+    try {
+      const event = decodeEntry(opId, record);
+      byType.set(event.type, (byType.get(event.type) ?? 0) + 1);
+      byCollection.set(collectionOf(event), (byCollection.get(collectionOf(event)) ?? 0) + 1);
+    } catch {
+      damaged++;
+    }
+  }
+  tool.print(`operations ${tool.log.firstOperationId}..${tool.log.lastOperationId}: ${entries} entries, ${bytes} bytes, ${damaged} damaged`);
+  for (const [type, n] of [...byType].sort()) tool.print(`  ${type}: ${n}`);
+  for (const [name, n] of [...byCollection].sort()) tool.print(`  collection ${name}: ${n}`);
+  tool.print(`snapshots: ${tool.snapshots.list().join(', ') || 'none'}`);
+  return 0;
+}
+
+/** The state as of `until`, from the newest snapshot at or before `snapshotAtMost` (0: none) and the log. */
+function replayTo(tool: Tool, until: number, snapshotAtMost: number): Engine {
+  const engine = new Engine(tool.log, snapshotAtMost > 0 ? { snapshots: tool.snapshots } : {});
+  engine.replay(until, snapshotAtMost);
+  return engine;
+}
+
+/**
+ * verify: every entry decodes and ids strictly increase; the newest snapshot equals the state
+ * rebuilt without it (from an older snapshot, or the log from operation 1) at its operation_id.
+ */
+export function verify(tool: Tool): number {
+  let failures = 0;
+  let previous = 0;
+  let entries = 0;
+  const progress = new Progress('verifying', tool.log.lastOperationId - tool.log.firstOperationId + 1);
+  for (const { opId, record } of tool.log.readRaw()) {
+    progress.tick();
+    entries++;
+    if (opId <= previous) {
+      failures++;
+      tool.print(`FAIL entry ${opId} does not come after ${previous}`);
+    }
+    previous = opId;
+    try {
+      decodeEntry(opId, record);
+    } catch (err) {
+      failures++;
+      tool.print(`FAIL ${(err as Error).message}`);
+    }
+  }
+  progress.end();
+  tool.print(`${entries} entries checked (${tool.log.firstOperationId}..${tool.log.lastOperationId})`);
+  const [newest, older] = tool.snapshots.list();
+  if (newest === undefined) tool.print('no snapshot to cross-check');
+  else {
+    const base = older ?? 0;
+    if (base === 0 && tool.log.firstOperationId > 1) {
+      tool.print(`snapshot ${newest}: not cross-checked (the log starts at ${tool.log.firstOperationId} and there is no older snapshot)`);
+    } else if (failures === 0) {
+      const snap = tool.snapshots.loadNewest(newest);
+      if (!snap || snap.opId !== newest) {
+        failures++;
+        tool.print(`FAIL snapshot ${newest} does not read back`);
+      } else {
+        const rebuilt = replayTo(tool, newest, base);
+        const names = new Set([...snap.collections.keys(), ...rebuilt.collections.keys()]);
+        for (const name of [...names].sort()) {
+          const a = snap.collections.get(name);
+          const b = rebuilt.collections.get(name);
+          if (!a || !b || digestOf(a) !== digestOf(b)) {
+            failures++;
+            tool.print(`FAIL snapshot ${newest}: collection ${name} differs from the replay`);
+          }
+        }
+        if (failures === 0) tool.print(`snapshot ${newest} matches a replay from ${base ? `snapshot ${base}` : 'operation 1'} (${names.size} collections)`);
+      }
+    }
+  }
+  tool.print(failures === 0 ? 'OK' : `${failures} problem(s)`);
+  return failures === 0 ? 0 : 1;
+}
+
+/** rebuild --until OP: the state as of an operation_id, written as one export file per collection. */
+export function rebuild(tool: Tool, until: number, outDir: string): number {
+  const engine = replayTo(tool, until, until);
+  mkdirSync(outDir, { recursive: true });
+  for (const c of engine.collections.values()) {
+    const file = join(outDir, `${c.name}.${FILE_EXTENSION}`);
+    writeFileSync(file, Buffer.concat([...exportCollection(c).chunks()]));
+    tool.print(`${file}: ${c.store.liveCount} points, ${c.graph.edgeCount} edges`);
+  }
+  tool.print(`state as of operation ${Math.min(until, tool.log.lastOperationId)}: ${engine.collections.size} collection(s)`);
+  return 0;
+}
+
+/** repair: drops the first damaged entry and everything after it (only with --yes). */
+export async function repair(tool: Tool, yes: boolean): Promise<number> {
+  const damaged = firstDamaged(tool);
+  if (!damaged) {
+    tool.print('every entry decodes: nothing to repair');
+    return 0;
+  }
+  const count = tool.log.lastOperationId - damaged.opId + 1;
+  tool.print(damaged.message);
+  if (!yes) {
+    tool.print(`would drop operations ${damaged.opId}..${tool.log.lastOperationId} (at most ${count} entries); run again with --yes to do it`);
+    return 1;
+  }
+  const dropped = await tool.log.truncateFrom(damaged.opId);
+  tool.print(`dropped ${dropped} entries from operation ${damaged.opId}; the state now ends at operation ${damaged.opId - 1}`);
+  return 0;
+}
