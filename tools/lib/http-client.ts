@@ -8,9 +8,10 @@ export class HttpClient {
     this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
   }
 
-  send(method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
+  send(method: string, path: string, body?: string | Buffer, contentType = 'application/json'): Promise<{ status: number; text: string }> {
     return new Promise((resolve, reject) => {
-      const req = request(this.base + path, { method, agent: this.agent, headers: body ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } : {} }, (res) => {
+      const headers = body ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) } : {};
+      const req = request(this.base + path, { method, agent: this.agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));

@@ -1,0 +1,40 @@
+/** What the harness knows was acknowledged: the expected content of the collection. */
+export interface ModelPoint {
+  vector: number[];
+  payload: Record<string, unknown>;
+}
+
+export class Model {
+  readonly points = new Map<number, ModelPoint>();
+  readonly edges = new Map<string, number>();
+  maxOperationId = 0;
+  /** Writes acknowledged since the last count (workers that died at the kill cannot report theirs). */
+  private acked = 0;
+
+  noteAcknowledged(): void {
+    this.acked++;
+  }
+
+  acknowledgedSinceCount(): number {
+    const n = this.acked;
+    this.acked = 0;
+    return n;
+  }
+
+  static edgeKey(from: number, to: number, relation: string): string {
+    return `${from}>${to}:${relation}`;
+  }
+
+  upsert(id: number, p: ModelPoint): void {
+    this.points.set(id, p);
+  }
+
+  delete(id: number): void {
+    this.points.delete(id);
+    for (const key of [...this.edges.keys()]) {
+      const [from, rest] = key.split('>');
+      const to = rest!.split(':')[0];
+      if (Number(from) === id || Number(to) === id) this.edges.delete(key);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import { Collection } from '../../storage/collection.js';
+import { exportCollection } from '../../storage/export/export-writer.js';
+import type { HttpClient } from '../lib/http-client.js';
+import { Model, type ModelPoint } from './model.js';
+
+export const COLLECTION = 'crash';
+export const DIM = 4;
+
+/** A write in flight when the server was killed: after restart it must be all there or not at all. */
+export interface InFlight {
+  kind: string;
+  before: Map<number, ModelPoint | undefined>;
+  after: Map<number, ModelPoint | undefined>;
+  /** For an edge: its key, and its weight before and after. */
+  edge?: { key: string; before: number | undefined; after: number };
+}
+
+const vectorFor = (id: number, round: number): number[] => [Math.sin(id + round), Math.cos(id * 3 + round), (id % 7) / 7, round % 5];
+
+/**
+ * One worker owns the ids `base .. base + span - 1` (and fresh ones above 100,000 for imports)
+ * and writes them one request at a time, so the order of its acknowledgements is the order of
+ * its writes: upserts of small batches, deletes, merge imports of small files, and edges.
+ */
+export async function worker(client: HttpClient, model: Model, base: number, span: number, stop: () => boolean, inflight: InFlight[], seed: number): Promise<void> {
+  let round = seed;
+  while (!stop()) {
+    round++;
+    const pick = () => base + ((round * 7919 + Math.floor(Math.random() * span)) % span);
+    const r = Math.random();
+    if (r < 0.6) {
+      const ids = [...new Set([pick(), pick(), pick()])];
+      const points = ids.map((id) => ({ id, vector: vectorFor(id, round), payload: { round, worker: base } }));
+      const stored = (p: (typeof points)[number]): ModelPoint => ({ vector: p.vector.map(Math.fround), payload: p.payload });
+      const flight: InFlight = { kind: 'upsert', before: new Map(ids.map((id) => [id, model.points.get(id)])), after: new Map(points.map((p) => [p.id, stored(p)])) };
+      inflight.push(flight);
+      const res = (await client.json('PUT', `/collections/${COLLECTION}/points`, JSON.stringify({ points }))) as { result: { operation_id: number } };
+      inflight.splice(inflight.indexOf(flight), 1);
+      for (const p of points) model.upsert(p.id, stored(p));
+      model.maxOperationId = Math.max(model.maxOperationId, res.result.operation_id);
+    } else if (r < 0.8) {
+      const id = pick();
+      const flight: InFlight = { kind: 'delete', before: new Map([[id, model.points.get(id)]]), after: new Map([[id, undefined]]) };
+      inflight.push(flight);
+      const res = (await client.json('POST', `/collections/${COLLECTION}/points/delete`, JSON.stringify({ points: [id] }))) as { result: { operation_id: number } };
+      inflight.splice(inflight.indexOf(flight), 1);
+      model.delete(id);
+      model.maxOperationId = Math.max(model.maxOperationId, res.result.operation_id);
+    } else if (r < 0.85) {
+      const ids = [base + 100_000 + round * 3, base + 100_001 + round * 3, base + 100_002 + round * 3];
+      const file = new Collection(COLLECTION, { size: DIM, distance: 'Euclid', m: 16, m0: 32, efConstruct: 200, ml: 1 / Math.log(16) }, 1);
+      const points = ids.map((id) => ({ id, vector: vectorFor(id, round), payload: { imported: round } }));
+      file.upsert(points.map((p) => ({ ...p, vector: Float32Array.from(p.vector), labels: [] })));
+      const body = Buffer.concat([...exportCollection(file).chunks()]);
+      const stored = (p: (typeof points)[number]): ModelPoint => ({ vector: p.vector.map(Math.fround), payload: p.payload });
+      const flight: InFlight = { kind: 'import', before: new Map(ids.map((id) => [id, undefined])), after: new Map(points.map((p) => [p.id, stored(p)])) };
+      inflight.push(flight);
+      await client.send('POST', `/collections/${COLLECTION}/import?mode=merge`, body, 'application/octet-stream').then((res) => {
+        if (res.status !== 200) throw new Error(`import answered ${res.status}: ${res.text}`);
+      });
+      inflight.splice(inflight.indexOf(flight), 1);
+      for (const p of points) model.upsert(p.id, stored(p));
+    } else {
+      const [from, to] = [pick(), pick()];
+      if (!model.points.has(from) || !model.points.has(to)) continue;
+      const relation = round % 2 ? 'A' : 'B';
+      const weight = Math.fround((round % 100) / 100);
+      const key = Model.edgeKey(from, to, relation);
+      const flight: InFlight = { kind: 'edge', before: new Map(), after: new Map(), edge: { key, before: model.edges.get(key), after: weight } };
+      inflight.push(flight);
+      await client.json('POST', `/collections/${COLLECTION}/graph/edges`, JSON.stringify({ from_id: from, to_id: to, relation, weight }));
+      inflight.splice(inflight.indexOf(flight), 1);
+      model.edges.set(key, weight);
+    }
+    model.noteAcknowledged();
+  }
+}
