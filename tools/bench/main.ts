@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { annTableRows, benchHnswlib, benchOurs, type AnnRow } from './ann.js';
 import { makeDataset } from './dataset.js';
+import { benchDurability } from './durability-bench.js';
 import { benchHttp } from './http-bench.js';
 import { table } from './table.js';
 
 /**
  * `npm run bench`: a benchmark, not a test. Prints markdown tables of in-process ANN figures
  * next to hnswlib-node, and of the real server over loopback HTTP.
- * Options: --points N (default 100000), --queries N (default 200), --only ann|http.
+ * Options: --points N (default 100000), --queries N (default 200), --only ann|http|durability.
  */
 const { values } = parseArgs({
   options: {
@@ -25,7 +26,7 @@ const log = (message: string): void => void process.stderr.write(`${message}\n`)
 
 console.log(`# vectorgraphdb benchmark\n\nNode ${process.version}, ${new Date().toISOString().slice(0, 10)}, one thread per engine.\n`);
 
-if (values.only !== 'http') {
+if (values.only === undefined || values.only === 'ann') {
   const rows: AnnRow[] = [];
   for (const [dim, distance] of [[128, 'Euclid'], [384, 'Cosine']] as const) {
     log(`generating ${points} x ${dim} ${distance} and exact answers for ${queries} queries...`);
@@ -40,7 +41,7 @@ if (values.only !== 'http') {
   console.log();
 }
 
-if (values.only !== 'ann') {
+if (values.only === undefined || values.only === 'http') {
   const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
   try {
     log(`HTTP: generating ${points} x 128 Euclid...`);
@@ -49,6 +50,19 @@ if (values.only !== 'ann') {
     const rows = await benchHttp(ds, dir);
     console.log('## Over HTTP on loopback (real server, LMDB, every write durable before it is acknowledged)\n');
     console.log(table(['what', 'rate', 'latency'], rows));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (values.only === undefined || values.only === 'durability') {
+  const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
+  try {
+    const count = 2 * points;
+    log(`durability: generating ${count} x 128 Euclid...`);
+    const rows = await benchDurability(makeDataset(count, 128, 'Euclid', 1, 9), dir);
+    console.log(`\n## Snapshots, start-up and export/import (real server, ${count.toLocaleString('en')} points)\n`);
+    console.log(table(['what', 'rate', 'notes'], rows));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -8,6 +8,13 @@ export class Model {
   readonly points = new Map<number, ModelPoint>();
   readonly edges = new Map<string, number>();
   maxOperationId = 0;
+  private importIds = 1_000_000;
+
+  /** Fresh ids for imported points, never used before (merge skips ids that exist). */
+  freshIds(n: number): number[] {
+    return Array.from({ length: n }, () => this.importIds++);
+  }
+
   /** Writes acknowledged since the last count (workers that died at the kill cannot report theirs). */
   private acked = 0;
 

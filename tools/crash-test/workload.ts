@@ -18,7 +18,7 @@ export interface InFlight {
 const vectorFor = (id: number, round: number): number[] => [Math.sin(id + round), Math.cos(id * 3 + round), (id % 7) / 7, round % 5];
 
 /**
- * One worker owns the ids `base .. base + span - 1` (and fresh ones above 100,000 for imports)
+ * One worker owns the ids `base .. base + span - 1` (and fresh ones from the model for imports)
  * and writes them one request at a time, so the order of its acknowledgements is the order of
  * its writes: upserts of small batches, deletes, merge imports of small files, and edges.
  */
@@ -47,7 +47,7 @@ export async function worker(client: HttpClient, model: Model, base: number, spa
       model.delete(id);
       model.maxOperationId = Math.max(model.maxOperationId, res.result.operation_id);
     } else if (r < 0.85) {
-      const ids = [base + 100_000 + round * 3, base + 100_001 + round * 3, base + 100_002 + round * 3];
+      const ids = model.freshIds(3);
       const file = new Collection(COLLECTION, { size: DIM, distance: 'Euclid', m: 16, m0: 32, efConstruct: 200, ml: 1 / Math.log(16) }, 1);
       const points = ids.map((id) => ({ id, vector: vectorFor(id, round), payload: { imported: round } }));
       file.upsert(points.map((p) => ({ ...p, vector: Float32Array.from(p.vector), labels: [] })));

@@ -1,8 +1,9 @@
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HttpClient } from '../lib/http-client.js';
+import { rssMb } from '../lib/process-memory.js';
 import { exited, spawnServer, type ChildServer } from '../lib/spawn-server.js';
 import { fmt, percentile, table } from '../bench/table.js';
 
@@ -18,11 +19,6 @@ const writers = Number(values.writers);
 const readers = Number(values.readers);
 const DIM = 64;
 const BATCH = 10;
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
 
 function vector(seed: number): number[] {
   return Array.from({ length: DIM }, (_, i) => Math.sin(seed * 12.9898 + i * 78.233));
