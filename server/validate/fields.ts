@@ -1,3 +1,4 @@
+import { checkPointId } from '../../storage/engine/validate-event.js';
 import { badRequest } from '../../storage/errors.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -44,4 +45,14 @@ export function vectorField(raw: unknown, where: string): Float32Array {
     out[i] = v;
   }
   return out;
+}
+
+/** A point id field; the 400 names the field. */
+export function pointIdField(raw: unknown, where: string): number {
+  try {
+    checkPointId(raw);
+  } catch (err) {
+    throw badRequest(`${where}: ${(err as Error).message}`);
+  }
+  return raw;
 }

@@ -1,19 +1,10 @@
-import { checkPointId } from '../../storage/engine/validate-event.js';
 import { badRequest } from '../../storage/errors.js';
 import type { Direction } from '../../storage/views/graph-store.js';
 import { MAX_TRAVERSE_DEPTH } from '../../query/graph/traverse.js';
-import { bodyObject, type JsonObject } from './fields.js';
+import { bodyObject, pointIdField, type JsonObject } from './fields.js';
 
 const DIRECTIONS: readonly Direction[] = ['outgoing', 'incoming', 'both'];
 
-function pointIdField(raw: unknown, where: string): number {
-  try {
-    checkPointId(raw);
-  } catch (err) {
-    throw badRequest(`${where}: ${(err as Error).message}`);
-  }
-  return raw;
-}
 
 /** `from_id`, or its alias `source_id`; naming both with different values is a 400. */
 function aliased(obj: JsonObject, name: string, alias: string): number {

@@ -1,9 +1,8 @@
-import { checkPointId } from '../../storage/engine/validate-event.js';
 import { badRequest } from '../../storage/errors.js';
 import type { Payload, PointRecord } from '../../storage/events/types.js';
 import { parseOptionalFilter } from '../../query/filter/parse-filter.js';
 import type { VectorQuery } from '../../query/search/vector-search.js';
-import { bodyObject, isObject, optionalInt, optionalNumber, vectorField, type JsonObject } from './fields.js';
+import { bodyObject, isObject, optionalInt, optionalNumber, pointIdField, vectorField, type JsonObject } from './fields.js';
 import { outputOptions, type OutputOptions } from './output-options.js';
 
 export const MAX_LIMIT = 10_000;
@@ -24,14 +23,6 @@ function labelsField(raw: unknown, where: string): string[] {
   return raw as string[];
 }
 
-function idField(raw: unknown, where: string): number {
-  try {
-    checkPointId(raw);
-  } catch (err) {
-    throw badRequest(`${where}: ${(err as Error).message}`);
-  }
-  return raw;
-}
 
 /** Upsert body: `points: [{id, vector, payload?, labels?}]`, or Qdrant's columnar `batch: {ids, vectors, payloads?}`. */
 export function parseUpsertBody(body: unknown): PointRecord[] {
@@ -45,7 +36,7 @@ export function parseUpsertBody(body: unknown): PointRecord[] {
       throw badRequest('batch.payloads must be an array as long as batch.ids');
     }
     return ids.map((id, i) => ({
-      id: idField(id, `batch.ids[${i}]`),
+      id: pointIdField(id, `batch.ids[${i}]`),
       vector: vectorField(vectors[i], `batch.vectors[${i}]`),
       payload: payloadField(Array.isArray(payloads) ? payloads[i] : undefined, `batch.payloads[${i}]`),
       labels: [],
@@ -54,7 +45,7 @@ export function parseUpsertBody(body: unknown): PointRecord[] {
   if (!Array.isArray(obj.points) || obj.points.length === 0) throw badRequest('points must be a non-empty array of {id, vector, payload}');
   return obj.points.map((p: unknown, i: number) => {
     if (!isObject(p)) throw badRequest(`points[${i}] must be an object {id, vector, payload}`);
-    const id = idField(p.id, `points[${i}].id`);
+    const id = pointIdField(p.id, `points[${i}].id`);
     return {
       id,
       vector: vectorField(p.vector, `point ${id}: vector`),
@@ -66,7 +57,7 @@ export function parseUpsertBody(body: unknown): PointRecord[] {
 
 export function parseIdList(raw: unknown, where: string): number[] {
   if (!Array.isArray(raw)) throw badRequest(`${where} must be an array of point ids`);
-  return raw.map((id, i) => idField(id, `${where}[${i}]`));
+  return raw.map((id, i) => pointIdField(id, `${where}[${i}]`));
 }
 
 export interface SearchRequest extends VectorQuery, OutputOptions {}

@@ -120,6 +120,39 @@ describe('server: random and mutated bad input (property-based)', function () {
     );
   });
 
+  it('never answers 5xx to random and mutated import files, and a refused import changes nothing', async () => {
+    const valid = new Uint8Array(await (await fetch(`${s.url}/collections/p/export`)).arrayBuffer());
+    const upload = async (name: string, mode: string, bytes: Uint8Array): Promise<void> => {
+      const before = await snapshot();
+      const res = await fetch(`${s.url}/collections/${name}/import?mode=${mode}`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: Buffer.from(bytes) });
+      const body = (await res.json()) as { status: string; code?: number };
+      seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+      expect(res.status, `import ${mode} of ${bytes.length} bytes -> ${JSON.stringify(body)}`).to.be.below(500);
+      if (res.status >= 400) {
+        expect(body.code).to.equal(res.status);
+        expect(await snapshot()).to.equal(before);
+      }
+    };
+    const mutation = fc.record({
+      flips: fc.array(fc.record({ at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }) }), { maxLength: 4 }),
+      cut: fc.option(fc.nat(), { nil: undefined }),
+      mode: fc.constantFrom('create', 'replace', 'merge'),
+      target: fc.constantFrom('p', 'imported'),
+    });
+    await fc.assert(
+      fc.asyncProperty(mutation, async ({ flips, cut, mode, target }) => {
+        const bytes = Uint8Array.from(valid);
+        for (const { at, xor } of flips) bytes[at % bytes.length]! ^= xor;
+        await upload(target, mode, cut === undefined ? bytes : bytes.subarray(0, cut % bytes.length));
+      }),
+      { numRuns: 80, seed: 11 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), async (bytes) => upload('p', 'merge', bytes)),
+      { numRuns: 40, seed: 12 },
+    );
+  });
+
   it('never answers 5xx to odd collection names, ids in paths and query strings', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 300 }), fc.string({ maxLength: 50 }), async (name, query) => {

@@ -28,6 +28,20 @@ describe('server: limits', () => {
     expect(res.body.message).to.match(/at most 8192/);
   });
 
+  it('keeps serving others while a slow client trickles its request', async () => {
+    const { connect } = await import('node:net');
+    const port = Number(new URL(s.url).port);
+    const slow = connect(port, '127.0.0.1');
+    await new Promise((r) => slow.once('connect', r));
+    slow.write('PUT /collections/slow/points HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"points": [');
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => call(s.url, 'GET', '/collections')));
+      expect(answers.every((a) => a.status === 200)).to.equal(true);
+    } finally {
+      slow.destroy();
+    }
+  });
+
   it('keeps serving after each of these', async () => {
     expect((await call(s.url, 'GET', '/health')).status).to.equal(200);
   });

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
+import { statSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DbEvent } from '../../storage/events/types.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -51,5 +53,17 @@ describe('storage/log LmdbLog', () => {
     await log.close();
     const again = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
     expect(again.stdout.trim()).to.equal('opened');
+  });
+
+  it('refuses a data file cut short instead of crashing on it', async () => {
+    const log = LmdbLog.open(dir.path);
+    await Promise.all(Array.from({ length: 300 }, (_, i) => log.append(del(`collection-${i}-${'x'.repeat(200)}`)).durable));
+    await log.close();
+    const file = join(dir.path, 'data.mdb');
+    const size = statSync(file).size;
+    truncateSync(file, Math.floor(size / 2 / 4096) * 4096);
+    expect(() => LmdbLog.open(dir.path)).to.throw(/data\.mdb is truncated: \d+ bytes, but its last commit uses \d+/);
+    truncateSync(file, 100);
+    expect(() => LmdbLog.open(dir.path)).to.throw(/too short to be a database/);
   });
 });

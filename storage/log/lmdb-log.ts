@@ -4,6 +4,7 @@ import { encodeEvent } from '../events/codec.js';
 import type { DbEvent } from '../events/types.js';
 import { DbError } from '../errors.js';
 import { DataDirLock } from './data-dir-lock.js';
+import { checkLmdbFileLength } from './lmdb-file-check.js';
 import type { Appended, EventLog, LogEntry, RawEntry } from './event-log.js';
 import { decodeEntry, frameRecord } from './record.js';
 
@@ -41,6 +42,7 @@ export class LmdbLog implements EventLog {
     mkdirSync(dir, { recursive: true });
     const lock = DataDirLock.acquire(dir);
     try {
+      checkLmdbFileLength(dir);
       const env = open({ path: dir, overlappingSync: false, mapSize: options.mapSize ?? 64 * 2 ** 30 });
       const entries = env.openDB<Uint8Array, number>({ name: 'log', encoding: 'binary' });
       const meta = env.openDB<number, string>({ name: 'meta', encoding: 'msgpack' });

@@ -30,6 +30,18 @@ class LevelRandom {
   }
 }
 
+/** Puts (d, slot) into the first `count` sorted pairs, keeping them nearest first. */
+function insertByDistance(keys: Float64Array, slots: Int32Array, count: number, d: number, slot: number): void {
+  let j = count;
+  while (j > 0 && keys[j - 1]! > d) {
+    keys[j] = keys[j - 1]!;
+    slots[j] = slots[j - 1]!;
+    j--;
+  }
+  keys[j] = d;
+  slots[j] = slot;
+}
+
 /**
  * Hierarchical navigable small world graph over the slots of a PointStore, after hnswlib's
  * hnswalg.h: layer-0 links in one flat Uint32Array (slot * (m0 + 1), count first), upper
@@ -240,21 +252,9 @@ export class HnswIndex {
     }
     const keys = this.pairKeys;
     const slots = this.pairSlots;
-    let count = 0;
-    const insertSorted = (s: number): void => {
-      const d = this.nodeDist(slot, s);
-      let j = count++;
-      while (j > 0 && keys[j - 1]! > d) {
-        keys[j] = keys[j - 1]!;
-        slots[j] = slots[j - 1]!;
-        j--;
-      }
-      keys[j] = d;
-      slots[j] = s;
-    };
-    for (let i = 1; i <= n; i++) insertSorted(arr[off + i]!);
-    insertSorted(added);
-    this.writeLinks(slot, level, this.selected, this.selectNeighbours(keys, slots, count, most));
+    for (let i = 1; i <= n; i++) insertByDistance(keys, slots, i - 1, this.nodeDist(slot, arr[off + i]!), arr[off + i]!);
+    insertByDistance(keys, slots, n, this.nodeDist(slot, added), added);
+    this.writeLinks(slot, level, this.selected, this.selectNeighbours(keys, slots, n + 1, most));
   }
 
   /** Links a live slot of the store into the graph. */
@@ -352,15 +352,7 @@ export class HnswIndex {
             s2.set(slots);
             slots = s2;
           }
-          const d = this.nodeDist(s, c);
-          let j = count++;
-          while (j > 0 && keys[j - 1]! > d) {
-            keys[j] = keys[j - 1]!;
-            slots[j] = slots[j - 1]!;
-            j--;
-          }
-          keys[j] = d;
-          slots[j] = c;
+          insertByDistance(keys, slots, count++, this.nodeDist(s, c), c);
         };
         for (let i = 1; i <= n; i++) {
           const t = arr[off + i]!;

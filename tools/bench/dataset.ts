@@ -14,8 +14,8 @@ export interface Dataset {
   truth: Int32Array[];
 }
 
-/** mulberry32, so every run measures the same data. */
-function seeded(seed: number): () => number {
+/** mulberry32, so every run measures (and every test sees) the same data. */
+export function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

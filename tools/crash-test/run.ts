@@ -1,3 +1,5 @@
+import { statSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
 import { open } from 'lmdb';
 import { Engine } from '../../storage/engine/engine.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
@@ -38,7 +40,8 @@ async function kill(server: ChildServer, client: HttpClient): Promise<void> {
  * Kills the real server at random moments under concurrent acknowledged writes, over many
  * cycles, and checks after each restart that nothing acknowledged is lost, nothing in flight
  * is half applied and operation_ids go on upward; then that search after recovery equals a
- * rebuild from the log, and that a damaged log tail stops start-up until it is repaired.
+ * rebuild from the log, that a damaged log tail stops start-up until it is repaired, and that
+ * a data file cut short stops start-up with a message instead of a crash.
  */
 export async function runCrashTest(dataDir: string, cycles: number, say: (line: string) => void = () => {}): Promise<CrashReport> {
   const model = new Model();
@@ -84,6 +87,7 @@ export async function runCrashTest(dataDir: string, cycles: number, say: (line: 
   say('search after recovery equals a rebuild from the log');
 
   problems.push(...(await damagedTail(dataDir, last, model)));
+  problems.push(...(await truncatedFile(dataDir)));
   return { cycles, acknowledged, lost, problems };
 }
 
@@ -113,4 +117,18 @@ async function damagedTail(dataDir: string, last: number, model: Model): Promise
   if (check.problems.length > 0) problems.push(`after repair: ${check.problems[0]}`);
   await kill(server, client);
   return problems;
+}
+
+/** Cuts the LMDB file short: start-up must refuse with a message, not die of SIGBUS. */
+async function truncatedFile(dataDir: string): Promise<string[]> {
+  const file = join(dataDir, 'data.mdb');
+  truncateSync(file, Math.floor(statSync(file).size / 2 / 4096) * 4096);
+  try {
+    const s = await spawnServer(dataDir);
+    s.child.kill('SIGKILL');
+    await exited(s.child);
+    return ['the server started on a truncated data file'];
+  } catch (err) {
+    return /is truncated/.test((err as Error).message) ? [] : [`a truncated data file did not stop start-up with a message: ${(err as Error).message.slice(0, 300)}`];
+  }
 }

@@ -8,7 +8,12 @@ export class HttpClient {
     this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
   }
 
-  send(method: string, path: string, body?: string | Buffer, contentType = 'application/json'): Promise<{ status: number; text: string }> {
+  /**
+   * One request. A kept-alive socket the server closed just as it was reused fails with
+   * ECONNRESET before anything was sent back; as Node's documentation advises, that one case
+   * is retried once.
+   */
+  send(method: string, path: string, body?: string | Buffer, contentType = 'application/json', retried = false): Promise<{ status: number; text: string }> {
     return new Promise((resolve, reject) => {
       const headers = body ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) } : {};
       const req = request(this.base + path, { method, agent: this.agent, headers }, (res) => {
@@ -17,7 +22,10 @@ export class HttpClient {
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
         res.on('error', reject);
       });
-      req.on('error', reject);
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ECONNRESET' && req.reusedSocket && !retried) resolve(this.send(method, path, body, contentType, true));
+        else reject(err);
+      });
       req.end(body);
     });
   }

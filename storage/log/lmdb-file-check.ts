@@ -1,0 +1,39 @@
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+
+const MAGIC = 0xbeefc0de;
+/** Where lmdb-js 3.x's meta page keeps its fields (checked by the magic before they are trusted). */
+const AT = { magic: 24, pageSize: 48, lastPage: 144, txnId: 152 } as const;
+
+/**
+ * LMDB keeps no checksums, and a data file cut short kills the process with SIGBUS when a
+ * missing page is touched. Before opening, this reads both meta pages, takes the newer one and
+ * refuses a file shorter than the pages it claims. A layout it does not recognise is let through.
+ */
+export function checkLmdbFileLength(dir: string): void {
+  const path = join(dir, 'data.mdb');
+  if (!existsSync(path)) return;
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const head = Buffer.alloc(8192);
+    const read = readSync(fd, head, 0, head.length, 0);
+    if (read < 4096) throw new Error(`${path} is ${size} bytes: too short to be a database (it may have been truncated); restore the data directory from a backup`);
+    const pageSize = head.readUInt32LE(AT.pageSize);
+    if (head.readUInt32LE(AT.magic) !== MAGIC || pageSize < 512 || pageSize > 4096 || (pageSize & (pageSize - 1)) !== 0) return;
+    let best: { pages: number; txn: bigint } | null = null;
+    for (const o of [0, pageSize]) {
+      if (o + AT.txnId + 8 > read || head.readUInt32LE(o + AT.magic) !== MAGIC) continue;
+      const txn = head.readBigUInt64LE(o + AT.txnId);
+      const pages = Number(head.readBigUInt64LE(o + AT.lastPage)) + 1;
+      if (!best || txn > best.txn) best = { pages, txn };
+    }
+    if (!best) return;
+    const needed = best.pages * pageSize;
+    if (size < needed) {
+      throw new Error(`${path} is truncated: ${size} bytes, but its last commit uses ${needed}. Opening it would crash the process; restore the data directory from a backup`);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
