@@ -6,6 +6,7 @@ import { authenticate } from './middleware/auth.js';
 import { cors } from './middleware/cors.js';
 import { errorBody } from './middleware/error-body.js';
 import { jsonBody } from './middleware/json-body.js';
+import { noteActivity } from './middleware/note-activity.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
@@ -43,10 +44,7 @@ export function createApp({ engine, config, logger, readiness, version }: AppDep
   app.use(healthRoutes(readiness, version).routes());
   app.use(authenticate(config));
   app.use(readiness.gate());
-  app.use(async (_ctx, next) => {
-    engine.noteActivity();
-    await next();
-  });
+  app.use(noteActivity(engine));
   app.use(jsonBody(config.jsonLimit));
   app.use(handlerTiming());
   for (const router of resourceRoutes) app.use(router.routes());

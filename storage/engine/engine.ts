@@ -212,7 +212,7 @@ export class Engine {
     const deadline = performance.now() + (this.busy() ? BUSY_SLICE_MS : IDLE_SLICE_MS);
     let more = false;
     for (const c of this.collections.values()) {
-      while (c.indexSome(16)) {
+      while (c.indexSome(2)) {
         if (performance.now() > deadline) {
           more = true;
           break;

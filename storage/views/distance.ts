@@ -1,11 +1,10 @@
 import type { Distance } from '../events/types.js';
 
 /**
- * Internal distances, smaller is closer, compared without further work on the hot path:
- * Cosine stores unit vectors and uses 1 - a·b; Dot uses -a·b; Euclid uses the squared
- * distance (the square root is taken only for results).
+ * Scalar vector arithmetic for what runs outside the SIMD kernels (norms, normalising, the
+ * benchmark's exact answers), and the mapping from internal distances to scores. Internal
+ * distances, smaller is closer: Cosine 1 - a·b on unit vectors, Dot -a·b, Euclid squared.
  */
-export type DistanceFn = (a: Float32Array, ao: number, b: Float32Array, bo: number, dim: number) => number;
 
 export function dotProduct(a: Float32Array, ao: number, b: Float32Array, bo: number, dim: number): number {
   let s0 = 0;
@@ -44,20 +43,6 @@ export function squaredEuclid(a: Float32Array, ao: number, b: Float32Array, bo: 
     s0 += d * d;
   }
   return s0 + s1 + s2 + s3;
-}
-
-const oneMinusDot: DistanceFn = (a, ao, b, bo, dim) => 1 - dotProduct(a, ao, b, bo, dim);
-const negativeDot: DistanceFn = (a, ao, b, bo, dim) => -dotProduct(a, ao, b, bo, dim);
-
-export function distanceFunction(metric: Distance): DistanceFn {
-  if (metric === 'Cosine') return oneMinusDot;
-  if (metric === 'Dot') return negativeDot;
-  return squaredEuclid;
-}
-
-/** The spec's raw distance from an internal one. */
-export function rawDistance(metric: Distance, internal: number): number {
-  return metric === 'Euclid' ? Math.sqrt(internal) : internal;
 }
 
 /** DECISIONS' score (higher is better) from an internal distance. */

@@ -11,6 +11,12 @@ export interface ChildServer {
 
 const START_TIMEOUT_MS = 60_000;
 
+/** Servers still running are killed when this process exits, so a crashed tool leaves none behind. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /**
  * The real server as its own process; resolves once its "listening" log line appears (port 0
  * picks a free one), so SERVICE_LOG_LEVEL must be info or finer.
@@ -20,6 +26,8 @@ export function spawnServer(dataDir: string, env: Record<string, string> = {}): 
     env: { ...process.env, SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
