@@ -64,6 +64,33 @@ describe('storage/snapshot', () => {
     });
   }
 
+  it('snapshots a collection whose store has grown past the graph while points wait to be indexed', () => {
+    const c = new Collection('fresh', config('Euclid'), 3);
+    c.upsert(randomVectors(3000, DIM, 21).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+    expect(c.pendingCount).to.equal(3000);
+    const copy = decodeSnapshot(join2(encodeSnapshot(new Map([['fresh', c]]), 9))).collections.get('fresh')!;
+    expect(copy.pendingCount).to.equal(3000);
+    expect(answers(copy)).to.deep.equal(answers(c));
+    while (copy.indexSome(10_000));
+    while (c.indexSome(10_000));
+    expect(answers(copy)).to.deep.equal(answers(c));
+  });
+
+  it('reports a snapshot that cannot be encoded once, without retrying on every write', async () => {
+    const reports: { error?: Error }[] = [];
+    const failing = { loadNewest: () => null, save: async () => undefined };
+    const engine = new Engine(new MemoryLog(), { snapshots: failing, snapshotEvery: 2, onSnapshot: (r) => reports.push(r) });
+    engine.replay();
+    await engine.submit({ type: 'create_collection', name: 'c', config: config('Euclid') });
+    const c = engine.collections.get('c')!;
+    c.writeTo = () => {
+      throw new Error('cannot encode');
+    };
+    for (let id = 0; id < 6; id++) await engine.submit({ type: 'upsert_points', collection: 'c', points: [{ id, vector: new Float32Array(DIM), payload: {}, labels: [] }] });
+    expect(reports.length).to.be.within(2, 3);
+    expect(reports.every((r) => r.error?.message === 'cannot encode')).to.equal(true);
+  });
+
   it('refuses a damaged snapshot', () => {
     const bytes = join2(encodeSnapshot(new Map([['busy', busyCollection('Euclid')]]), 5));
     for (const at of [0, 4, 20, 5000, bytes.length - 2]) {

@@ -166,9 +166,16 @@ export class Engine {
     if (this.snapshotting) return this.snapshotting;
     const started = performance.now();
     const opId = this.appliedUpTo;
-    const chunks = encodeSnapshot(this.collections, opId);
-    const bytes = chunks.reduce((n, c) => n + c.length, 0);
     this.sinceSnapshot = 0;
+    let chunks: Uint8Array[];
+    try {
+      chunks = encodeSnapshot(this.collections, opId);
+    } catch (err) {
+      // Reported, and not retried until another SERVICE_SNAPSHOT_EVERY operations have passed.
+      this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes: 0, error: err as Error });
+      return Promise.reject(err);
+    }
+    const bytes = chunks.reduce((n, c) => n + c.length, 0);
     this.snapshotting = (async () => {
       try {
         await store.save(opId, chunks);

@@ -383,6 +383,8 @@ export class HnswIndex {
 
   /** The whole graph (snapshots): levels, the flat layer-0 links, upper links, entry and generator state. */
   writeTo(w: ByteWriter): void {
+    // The store may have grown past the graph's arrays while new points wait to be linked.
+    this.ensureCapacity();
     const n = this.store.slotCount;
     w.u32(n).f64(this.entry).f64(this.maxLevel).u32(this.nodeCount).u32(this.removedCount).u32(this.random.state).f64(this.maxNorm2);
     writeRaw(w, this.levels, n);
