@@ -18,7 +18,11 @@ export interface ParsedExport {
  * Nothing is applied here; the caller logs the parsed content as one operation.
  */
 export class ImportReader {
-  private buffer = new Uint8Array(0);
+  /** Bytes received but not yet parsed, kept as the chunks they came in. */
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  /** How many pending bytes the next step needs (the preamble, a block header, or a whole block). */
+  private needed = FILE_PREAMBLE;
   private started = false;
   private header: { name: string; config: CollectionConfig; points: number; edges: number } | null = null;
   private readonly points: PointRecord[] = [];
@@ -26,33 +30,43 @@ export class ImportReader {
   private blocks = 0;
   private done = false;
 
+  /**
+   * Takes the next chunk. Chunks are joined only once the next step has all its bytes, so a
+   * block arriving in many small chunks (or a damaged length that never completes) is not
+   * copied again with every chunk.
+   */
   feed(chunk: Uint8Array): void {
-    const joined = new Uint8Array(this.buffer.length + chunk.length);
-    joined.set(this.buffer);
-    joined.set(chunk, this.buffer.length);
-    this.buffer = joined;
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.pendingBytes < this.needed) return;
+    const buffer = this.pending.length === 1 ? this.pending[0]! : joinChunks(this.pending, this.pendingBytes);
     let at = 0;
     if (!this.started) {
-      if (this.buffer.length < FILE_PREAMBLE) return;
-      if (!MAGIC.every((b, i) => this.buffer[i] === b)) throw new CorruptDataError('not an export file: the magic bytes are wrong');
-      const r = new ByteReader(this.buffer, 4, FILE_PREAMBLE);
+      if (!MAGIC.every((b, i) => buffer[i] === b)) throw new CorruptDataError('not an export file: the magic bytes are wrong');
+      const r = new ByteReader(buffer, 4, FILE_PREAMBLE);
       const version = r.u16();
       if (version !== FORMAT_VERSION) throw new CorruptDataError(`unsupported export format version ${version} (this server reads version ${FORMAT_VERSION})`);
       this.started = true;
       at = FILE_PREAMBLE;
     }
-    while (this.buffer.length - at >= BLOCK_HEADER) {
-      const r = new ByteReader(this.buffer, at, at + BLOCK_HEADER);
+    this.needed = BLOCK_HEADER;
+    while (buffer.length - at >= BLOCK_HEADER) {
+      const r = new ByteReader(buffer, at, at + BLOCK_HEADER);
       const type = r.u8();
       const length = r.u32();
       const crc = r.u32();
-      if (this.buffer.length - at - BLOCK_HEADER < length) break;
-      const payload = this.buffer.subarray(at + BLOCK_HEADER, at + BLOCK_HEADER + length);
+      if (buffer.length - at - BLOCK_HEADER < length) {
+        this.needed = BLOCK_HEADER + length;
+        break;
+      }
+      const payload = buffer.subarray(at + BLOCK_HEADER, at + BLOCK_HEADER + length);
       if (crc32(payload) !== crc) throw new CorruptDataError(`block ${this.blocks + 1} fails its checksum`);
       this.block(type, payload);
       at += BLOCK_HEADER + length;
     }
-    this.buffer = this.buffer.slice(at);
+    const rest = buffer.subarray(at);
+    this.pending = rest.length > 0 ? [rest] : [];
+    this.pendingBytes = rest.length;
   }
 
   private block(type: number, payload: Uint8Array): void {
@@ -88,12 +102,22 @@ export class ImportReader {
   }
 
   finish(): ParsedExport {
-    if (!this.started || !this.header || !this.done || this.buffer.length > 0) {
-      throw new CorruptDataError(this.buffer.length > 0 && this.done ? 'data after the trailer' : 'the file ends early (truncated)');
+    if (!this.started || !this.header || !this.done || this.pendingBytes > 0) {
+      throw new CorruptDataError(this.pendingBytes > 0 && this.done ? 'data after the trailer' : 'the file ends early (truncated)');
     }
     if (this.header.points !== this.points.length || this.header.edges !== this.edges.length) {
       throw new CorruptDataError('the header counts do not match the file');
     }
     return { name: this.header.name, config: this.header.config, points: this.points, edges: this.edges };
   }
+}
+
+function joinChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }

@@ -1,4 +1,8 @@
-/** (distance, slot) pairs in typed arrays that grow as needed and are reused between calls. */
+/**
+ * (distance, slot) pairs in typed arrays that grow as needed and are reused between calls.
+ * The two heaps below spell out their sift loops with the comparison inline rather than share
+ * one loop through a comparator: they are the innermost loop of every graph search.
+ */
 abstract class PairHeap {
   protected keys: Float64Array;
   protected vals: Int32Array;
