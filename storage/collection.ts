@@ -28,6 +28,8 @@ export class Collection {
   private readonly heldSlots: number[] = [];
   private pendingHead = 0;
   private readonly scratch: Float32Array;
+  /** Above every point id ever used here, deleted ones included: Cypher CREATE takes ids from it. */
+  nextNodeId = 0;
 
   /** `seed` (the creating operation_id) seeds the HNSW level draws. */
   constructor(readonly name: string, readonly config: CollectionConfig, readonly seed: number, maxMemoryBytes?: number) {
@@ -59,6 +61,7 @@ export class Collection {
 
   upsert(points: readonly PointRecord[]): void {
     for (const p of points) {
+      if (p.id >= this.nextNodeId) this.nextNodeId = p.id + 1;
       const vector = p.vector ? this.prepareQuery(p.vector, this.scratch) : null;
       const existing = this.store.slotOf(p.id);
       if (existing >= 0 && this.store.sameVector(existing, vector)) {
@@ -121,6 +124,7 @@ export class Collection {
     for (const slot of pending) w.u32(slot);
     w.u32(this.heldSlots.length);
     for (const slot of this.heldSlots) w.u32(slot);
+    w.f64(this.nextNodeId);
   }
 
   /** Fills a new, empty collection from writeTo's bytes. */
@@ -130,6 +134,7 @@ export class Collection {
     this.graph.readFrom(r);
     for (let k = r.u32(), i = 0; i < k; i++) this.pending.push(r.u32());
     for (let k = r.u32(), i = 0; i < k; i++) this.store.release(r.u32());
+    this.nextNodeId = r.f64();
     const { store } = this;
     for (let slot = 0; slot < store.slotCount; slot++) {
       if (store.state[slot] !== LIVE) continue;

@@ -5,15 +5,19 @@ import type { Engine } from '../../storage/engine/engine.js';
 import { notFound } from '../../storage/errors.js';
 import type { Edge } from '../../storage/views/graph-store.js';
 import { traverse } from '../../query/graph/traverse.js';
+import { compileQuery, executeQuery, isWriteQuery, type CypherResult } from '../../query/cypher/run-query.js';
 import { ok } from '../state.js';
-import { parseDirection, parseEdgeBody, parsePointIdParam, parseTraverseBody } from '../validate/graph-body.js';
+import { parseDirection, parseEdgeBody, parseGraphQueryBody, parsePointIdParam, parseTraverseBody } from '../validate/graph-body.js';
 
 const edgeJson = (e: Edge) => ({ from_id: e.from, to_id: e.to, relation: e.relation, weight: e.weight });
 
-/** Add Edge, Get Neighbors and Traverse. */
+/** Add Edge, Get Neighbors, Traverse and Graph Query. */
 export function graphRoutes(engine: Engine): Router {
   const router = new Router({ prefix: '/collections/:name/graph' });
   const collectionOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!);
+  // Cypher writes run one at a time, each against the state its predecessor left, so the ids
+  // one hands out are still free when its event applies.
+  let writes: Promise<unknown> = Promise.resolve();
 
   router.post('/edges', async (ctx) => {
     const c = collectionOf(ctx);
@@ -40,6 +44,33 @@ export function graphRoutes(engine: Engine): Router {
     if (!c.store.has(req.start)) throw notFound(`point ${req.start} not found in collection "${c.name}"`);
     const t = traverse(c, req.start, req.maxDepth, req.relations);
     ok(ctx, { visited: t.visited, edges: t.edges.map(edgeJson), max_depth_reached: t.maxDepthReached });
+  });
+
+  router.post('/query', async (ctx) => {
+    const started = performance.now();
+    const req = parseGraphQueryBody(ctx.request.body);
+    const query = compileQuery(req.query);
+    let result: CypherResult;
+    if (!isWriteQuery(query)) {
+      result = executeQuery(collectionOf(ctx), query, req.parameters);
+    } else {
+      const run = writes.then(async () => {
+        const c = collectionOf(ctx);
+        const r = executeQuery(c, query, req.parameters);
+        if (r.changes.length > 0) {
+          const { result: applied } = await engine.submit({ type: 'graph_write', collection: c.name, changes: r.changes });
+          if (applied.error) throw applied.error;
+        }
+        return r;
+      });
+      writes = run.catch(() => undefined);
+      result = await run;
+    }
+    ok(ctx, {
+      columns: result.columns,
+      rows: result.rows,
+      stats: { nodes_scanned: result.nodesScanned, rows_returned: result.rows.length, execution_time_ms: performance.now() - started },
+    });
   });
 
   return router;

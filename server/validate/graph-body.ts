@@ -28,8 +28,8 @@ export function parseEdgeBody(body: unknown): EdgeRequest {
   const to = aliased(obj, 'to_id', 'target_id');
   const { relation, weight } = obj;
   if (typeof relation !== 'string' || relation.length === 0) throw badRequest('relation is required: a non-empty string such as "KNOWS"');
-  if (weight !== undefined && weight !== null && (typeof weight !== 'number' || !Number.isFinite(Math.fround(weight)))) {
-    throw badRequest(`weight must be a finite 32-bit float, got ${JSON.stringify(weight)}`);
+  if (weight !== undefined && weight !== null && (typeof weight !== 'number' || !Number.isFinite(weight))) {
+    throw badRequest(`weight must be a finite number, got ${JSON.stringify(weight)}`);
   }
   return { from, to, relation, weight: typeof weight === 'number' ? weight : 1 };
 }
@@ -65,4 +65,22 @@ export function parseTraverseBody(body: unknown): TraverseRequest {
     throw badRequest('relations must be an array of relation names, or null for all');
   }
   return { start, maxDepth: depth, relations: Array.isArray(rel) ? new Set(rel as string[]) : null };
+}
+
+export interface GraphQueryRequest {
+  query: string;
+  parameters: JsonObject;
+}
+
+/** `query` and its parameters, under `parameters` or `params` (DECISIONS accepts both). */
+export function parseGraphQueryBody(body: unknown): GraphQueryRequest {
+  const obj = bodyObject(body);
+  if (typeof obj.query !== 'string' || obj.query.trim() === '') throw badRequest('query is required: a Cypher text such as "MATCH (n) RETURN n LIMIT 10"');
+  const { parameters, params } = obj;
+  if (parameters !== undefined && params !== undefined && JSON.stringify(parameters) !== JSON.stringify(params)) {
+    throw badRequest('parameters and params are two names for the same object; send one of them');
+  }
+  const given = parameters ?? params ?? {};
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) throw badRequest('parameters must be a JSON object mapping names to values');
+  return { query: obj.query, parameters: given as JsonObject };
 }

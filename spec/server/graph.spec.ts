@@ -28,7 +28,7 @@ describe('server: graph endpoints', () => {
 
     const out = await neighbours(1);
     expect(out.body.result.neighbors).to.deep.equal([
-      { id: 2, weight: 0.8999999761581421, relation: 'KNOWS' },
+      { id: 2, weight: 0.9, relation: 'KNOWS' },
       { id: 2, weight: 1, relation: 'LIKES' },
     ]);
     expect((await neighbours(2)).body.result.neighbors).to.deep.equal([{ id: 3, weight: 1, relation: 'KNOWS' }]);
@@ -55,10 +55,10 @@ describe('server: graph endpoints', () => {
     expect(all.body.result).to.deep.equal({
       visited: [1, 2, 3, 4, 5],
       edges: [
-        { from_id: 1, to_id: 2, relation: 'A', weight: 0.10000000149011612 },
-        { from_id: 1, to_id: 3, relation: 'A', weight: 0.10000000149011612 },
-        { from_id: 2, to_id: 4, relation: 'A', weight: 0.20000000298023224 },
-        { from_id: 4, to_id: 5, relation: 'B', weight: 0.4000000059604645 },
+        { from_id: 1, to_id: 2, relation: 'A', weight: 0.1 },
+        { from_id: 1, to_id: 3, relation: 'A', weight: 0.1 },
+        { from_id: 2, to_id: 4, relation: 'A', weight: 0.2 },
+        { from_id: 4, to_id: 5, relation: 'B', weight: 0.4 },
       ],
       max_depth_reached: 3,
     });
@@ -101,8 +101,7 @@ describe('server: graph endpoints', () => {
       [{ from_id: 1, to_id: 2 }, 400, /relation is required/],
       [{ from_id: 1, to_id: 2, relation: '' }, 400, /relation is required/],
       [{ from_id: 1, to_id: 2, relation: 'x'.repeat(300) }, 400, /at most 255 characters/],
-      [{ from_id: 1, to_id: 2, relation: 'A', weight: 'heavy' }, 400, /weight must be a finite 32-bit float/],
-      [{ from_id: 1, to_id: 2, relation: 'A', weight: 1e39 }, 400, /weight must be a finite 32-bit float/],
+      [{ from_id: 1, to_id: 2, relation: 'A', weight: 'heavy' }, 400, /weight must be a finite number/],
       [{ from_id: 1, to_id: 99, relation: 'A' }, 404, /point 99 not found in collection "g"/],
       [{ from_id: 98, to_id: 1, relation: 'A' }, 404, /point 98 not found/],
     ];

@@ -71,8 +71,8 @@ describe('storage/export format', () => {
     magic[0] = 0x58;
     expectCorrupt(magic, /magic/);
     const version = Uint8Array.from(bytes);
-    version[4] = 2;
-    expectCorrupt(version, /unsupported export format version 2/);
+    version[4] = 3;
+    expectCorrupt(version, /unsupported export format version 3/);
     for (const at of [9, 20, 5000, bytes.length - 3]) {
       const flipped = Uint8Array.from(bytes);
       flipped[at]! ^= 0x40;

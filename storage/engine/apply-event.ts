@@ -1,6 +1,7 @@
 import { Collection } from '../collection.js';
 import { conflict, notFound, type DbError } from '../errors.js';
 import type { DbEvent, ImportCollectionEvent } from '../events/types.js';
+import { applyGraphWrite } from './apply-graph-write.js';
 
 export interface ApplyResult {
   /** Set when the state no longer allowed the event (a concurrent change won the race): it was a no-op. */
@@ -24,8 +25,11 @@ function applyImport(collections: Map<string, Collection>, opId: number, event: 
   }
   const fresh = event.points.filter((p) => !c.store.has(p.id));
   c.upsert(fresh);
+  // The file's parallel edges all come back; a merge leaves out an edge its target already has.
+  const merging = event.mode === 'merge';
   for (const e of event.edges) {
-    if (c.store.has(e.from) && c.store.has(e.to) && c.graph.find(e.from, e.to, e.relation) < 0) c.graph.add(e.from, e.to, e.relation, e.weight);
+    if (merging && (!c.store.has(e.from) || !c.store.has(e.to) || c.graph.find(e.from, e.to, e.relation) >= 0)) continue;
+    c.graph.add(e.from, e.to, e.relation, e.weight, e.properties);
   }
   return { changed: fresh.length, imported: fresh.length, skipped: event.points.length - fresh.length };
 }
@@ -70,5 +74,10 @@ export function applyEvent(collections: Map<string, Collection>, opId: number, e
     }
     case 'import_collection':
       return applyImport(collections, opId, event);
+    case 'graph_write': {
+      const c = collections.get(event.collection);
+      if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };
+      return applyGraphWrite(c, event);
+    }
   }
 }

@@ -45,7 +45,7 @@ function checkEdgeFields(e: EdgeRecord): void {
   if (typeof e.relation !== 'string' || e.relation.length === 0 || e.relation.length > 255) {
     throw badRequest('relation must be a non-empty string of at most 255 characters');
   }
-  if (!Number.isFinite(Math.fround(e.weight))) throw badRequest(`weight must be a finite 32-bit float, got ${e.weight}`);
+  if (typeof e.weight !== 'number' || !Number.isFinite(e.weight)) throw badRequest(`weight must be a finite number, got ${e.weight}`);
 }
 
 export function checkConfig(c: CollectionConfig): void {
@@ -117,5 +117,18 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
     case 'import_collection':
       checkImport(collections, event);
       return;
+    case 'graph_write': {
+      const c = requireCollection(collections, event.collection);
+      for (const change of event.changes) {
+        if (change.kind === 'create_node' || change.kind === 'update_node') checkPoint(c.name, c.config.size, change.point);
+        else if (change.kind === 'create_edge') {
+          checkPointId(change.edge.from);
+          checkPointId(change.edge.to);
+          checkEdgeFields(change.edge);
+        } else if (change.kind === 'update_edge') checkEdgeFields({ from: 0, to: 0, relation: 'x', weight: change.weight });
+        else checkPointId(change.id);
+      }
+      return;
+    }
   }
 }

@@ -1,15 +1,18 @@
 import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
 import { CorruptDataError } from '../errors.js';
-import { DISTANCES, type CollectionConfig, type DbEvent, type EdgeRecord, type PointRecord } from './types.js';
+import { DISTANCES, type CollectionConfig, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord } from './types.js';
 
 /**
  * Binary event encoding. Layout: u8 format version, u8 event type, then the type's fields.
  * Vectors are raw little-endian float32; payloads are JSON text (never on the search path).
+ * Version 2 stores edge weights as float64 with a properties JSON; version 1 entries (float32
+ * weights, no properties) are still read.
  */
-export const EVENT_FORMAT_VERSION = 1;
+export const EVENT_FORMAT_VERSION = 2;
 
-const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6 } as const;
+const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6, graph_write: 7 } as const;
+const CHANGE_CODES = { create_node: 1, update_node: 2, delete_node: 3, create_edge: 4, update_edge: 5, delete_edge: 6 } as const;
 const HAS_VECTOR = 1;
 
 export function encodeEvent(event: DbEvent): Uint8Array {
@@ -40,6 +43,10 @@ export function encodeEvent(event: DbEvent): Uint8Array {
       w.u32(event.edges.length);
       for (const e of event.edges) writeEdge(w, e);
       break;
+    case 'graph_write':
+      w.str(event.collection).u32(event.changes.length);
+      for (const c of event.changes) writeChange(w, c);
+      break;
   }
   return w.finish();
 }
@@ -58,11 +65,68 @@ export function readConfig(r: ByteReader): CollectionConfig {
 }
 
 export function writeEdge(w: ByteWriter, e: EdgeRecord): void {
-  w.f64(e.from).f64(e.to).str(e.relation).f32(e.weight);
+  const props = e.properties && Object.keys(e.properties).length > 0 ? JSON.stringify(e.properties) : '';
+  w.f64(e.from).f64(e.to).str(e.relation).f64(e.weight).str(props);
 }
 
-export function readEdge(r: ByteReader): EdgeRecord {
-  return { from: r.f64(), to: r.f64(), relation: r.str(), weight: r.f32() };
+export function readEdge(r: ByteReader, version = EVENT_FORMAT_VERSION): EdgeRecord {
+  const edge: EdgeRecord = { from: r.f64(), to: r.f64(), relation: r.str(), weight: version === 1 ? r.f32() : r.f64() };
+  if (version === 1) return edge;
+  const props = r.str();
+  if (props === '') return edge;
+  try {
+    edge.properties = JSON.parse(props) as Payload;
+  } catch {
+    throw new CorruptDataError(`properties of an edge ${edge.from} -> ${edge.to} are not valid JSON`);
+  }
+  return edge;
+}
+
+function writeChange(w: ByteWriter, c: GraphChange): void {
+  w.u8(CHANGE_CODES[c.kind]);
+  switch (c.kind) {
+    case 'create_node':
+    case 'update_node':
+      writePoint(w, c.point);
+      break;
+    case 'delete_node':
+    case 'delete_edge':
+      w.f64(c.id);
+      break;
+    case 'create_edge':
+      writeEdge(w.f64(c.id), c.edge);
+      break;
+    case 'update_edge':
+      w.f64(c.id).f64(c.weight).str(JSON.stringify(c.properties));
+      break;
+  }
+}
+
+function readChange(r: ByteReader): GraphChange {
+  const code = r.u8();
+  switch (code) {
+    case CHANGE_CODES.create_node:
+      return { kind: 'create_node', point: readPoint(r) };
+    case CHANGE_CODES.update_node:
+      return { kind: 'update_node', point: readPoint(r) };
+    case CHANGE_CODES.delete_node:
+      return { kind: 'delete_node', id: r.f64() };
+    case CHANGE_CODES.create_edge:
+      return { kind: 'create_edge', id: r.f64(), edge: readEdge(r) };
+    case CHANGE_CODES.update_edge: {
+      const id = r.f64();
+      const weight = r.f64();
+      try {
+        return { kind: 'update_edge', id, weight, properties: JSON.parse(r.str()) as Payload };
+      } catch {
+        throw new CorruptDataError(`properties of relationship ${id} are not valid JSON`);
+      }
+    }
+    case CHANGE_CODES.delete_edge:
+      return { kind: 'delete_edge', id: r.f64() };
+    default:
+      throw new CorruptDataError(`unknown graph change code ${code}`);
+  }
 }
 
 export function writePoint(w: ByteWriter, p: PointRecord): void {
@@ -75,7 +139,7 @@ export function writePoint(w: ByteWriter, p: PointRecord): void {
 export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): DbEvent {
   const r = new ByteReader(bytes, start, end);
   const version = r.u8();
-  if (version !== EVENT_FORMAT_VERSION) throw new CorruptDataError(`unknown event format version ${version}`);
+  if (version !== EVENT_FORMAT_VERSION && version !== 1) throw new CorruptDataError(`unknown event format version ${version}`);
   const code = r.u8();
   let event: DbEvent;
   switch (code) {
@@ -102,7 +166,7 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       break;
     }
     case TYPE_CODES.upsert_edge:
-      event = { type: 'upsert_edge', collection: r.str(), ...readEdge(r) };
+      event = { type: 'upsert_edge', collection: r.str(), ...readEdge(r, version) };
       break;
     case TYPE_CODES.import_collection: {
       const name = r.str();
@@ -112,8 +176,15 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       const points: PointRecord[] = [];
       for (let n = r.u32(), i = 0; i < n; i++) points.push(readPoint(r));
       const edges: EdgeRecord[] = [];
-      for (let n = r.u32(), i = 0; i < n; i++) edges.push(readEdge(r));
+      for (let n = r.u32(), i = 0; i < n; i++) edges.push(readEdge(r, version));
       event = { type: 'import_collection', name, mode, config, points, edges };
+      break;
+    }
+    case TYPE_CODES.graph_write: {
+      const collection = r.str();
+      const changes: GraphChange[] = [];
+      for (let n = r.u32(), i = 0; i < n; i++) changes.push(readChange(r));
+      event = { type: 'graph_write', collection, changes };
       break;
     }
     default:

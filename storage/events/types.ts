@@ -49,6 +49,8 @@ export interface EdgeRecord {
   to: number;
   relation: string;
   weight: number;
+  /** Relationship properties other than the weight (absent: none). */
+  properties?: Payload;
 }
 
 /** Adds the edge from → to with this relation, or sets its weight when one exists already. */
@@ -69,4 +71,26 @@ export interface ImportCollectionEvent {
   edges: EdgeRecord[];
 }
 
-export type DbEvent = CreateCollectionEvent | DeleteCollectionEvent | UpsertPointsEvent | DeletePointsEvent | UpsertEdgeEvent | ImportCollectionEvent;
+/**
+ * One primitive change made by a Cypher write. Ids are chosen by the writer (new node ids from
+ * the collection's counter, new edge ids from nextEdgeId), so the query's answer names them.
+ */
+export type GraphChange =
+  | { kind: 'create_node'; point: PointRecord }
+  /** Replaces a node's vector, payload and labels; its edges stay. */
+  | { kind: 'update_node'; point: PointRecord }
+  /** Deletes a node and its incident edges. */
+  | { kind: 'delete_node'; id: number }
+  | { kind: 'create_edge'; id: number; edge: EdgeRecord }
+  /** Replaces an edge's weight and other properties. */
+  | { kind: 'update_edge'; id: number; weight: number; properties: Payload }
+  | { kind: 'delete_edge'; id: number };
+
+/** The changes of one Cypher write query, applied all or nothing. */
+export interface GraphWriteEvent {
+  type: 'graph_write';
+  collection: string;
+  changes: GraphChange[];
+}
+
+export type DbEvent = CreateCollectionEvent | DeleteCollectionEvent | UpsertPointsEvent | DeletePointsEvent | UpsertEdgeEvent | ImportCollectionEvent | GraphWriteEvent;

@@ -16,7 +16,7 @@ import { BLOCK_HEADER, block } from '../export/format.js';
  *   trailer: f64 operation_id | u32 collections
  */
 const MAGIC = Uint8Array.of(0x56, 0x47, 0x53, 0x4e);
-const VERSION = 1;
+const VERSION = 2;
 const COLLECTION_BLOCK = 1;
 const TRAILER_BLOCK = 2;
 

@@ -1,15 +1,19 @@
 import type { ByteReader } from '../codec/byte-reader.js';
 import type { ByteWriter } from '../codec/byte-writer.js';
 import { readRaw, writeRaw } from '../codec/raw-arrays.js';
+import type { Payload } from '../events/types.js';
 
-/** One directed, weighted, typed edge. */
+/** One directed, weighted, typed edge; `properties` holds every property but the weight. */
 export interface Edge {
   id: number;
   from: number;
   to: number;
   relation: string;
   weight: number;
+  properties: Payload;
 }
+
+const NO_PROPERTIES: Payload = Object.freeze({});
 
 export type Direction = 'outgoing' | 'incoming' | 'both';
 
@@ -17,13 +21,15 @@ const NO_EDGES: readonly number[] = Object.freeze([]);
 
 /**
  * The edges of one collection: a multigraph with an id per edge, kept in columns (endpoints,
- * interned relation, weight), with outgoing and incoming edge-id lists per point id.
+ * interned relation, weight), with outgoing and incoming edge-id lists per point id. Other
+ * relationship properties (rare: Cypher's) sit in a sparse map by edge id.
  * Edge ids are handed out in apply order, so a replay gives every edge the same id.
  */
 export class GraphStore {
   private from = new Float64Array(256);
   private to = new Float64Array(256);
-  private weight = new Float32Array(256);
+  private weight = new Float64Array(256);
+  private readonly extra = new Map<number, Payload>();
   private relationOf = new Int32Array(256);
   private alive = new Uint8Array(256);
   private nextId = 0;
@@ -42,7 +48,7 @@ export class GraphStore {
     };
     this.from = widen(this.from, (n) => new Float64Array(n));
     this.to = widen(this.to, (n) => new Float64Array(n));
-    this.weight = widen(this.weight, (n) => new Float32Array(n));
+    this.weight = widen(this.weight, (n) => new Float64Array(n));
     this.relationOf = widen(this.relationOf, (n) => new Int32Array(n));
     this.alive = widen(this.alive, (n) => new Uint8Array(n));
   }
@@ -71,15 +77,25 @@ export class GraphStore {
     if (list.length === 0) lists.delete(point);
   }
 
-  /** Adds a new edge (a multigraph: parallel edges are allowed); returns its id. */
-  add(from: number, to: number, relation: string, weight: number): number {
-    if (this.nextId === this.from.length) this.grow();
-    const id = this.nextId++;
+  /** The id the next new edge gets; ids below it are used (live or deleted). */
+  get nextEdgeId(): number {
+    return this.nextId;
+  }
+
+  /**
+   * Adds a new edge (a multigraph: parallel edges are allowed); returns its id. `id`, when
+   * given, must be at least nextEdgeId (a Cypher write names the ids it handed out).
+   */
+  add(from: number, to: number, relation: string, weight: number, properties: Payload = NO_PROPERTIES, id = this.nextId): number {
+    if (id < this.nextId) throw new RangeError(`edge id ${id} is already used`);
+    while (id >= this.from.length) this.grow();
+    this.nextId = id + 1;
     this.from[id] = from;
     this.to[id] = to;
     this.weight[id] = weight;
     this.relationOf[id] = this.intern(relation);
     this.alive[id] = 1;
+    if (Object.keys(properties).length > 0) this.extra.set(id, properties);
     GraphStore.link(this.out, from, id);
     GraphStore.link(this.in, to, id);
     this.edgeCount++;
@@ -98,9 +114,21 @@ export class GraphStore {
     this.weight[edge] = weight;
   }
 
+  /** Replaces an edge's weight and other properties. */
+  setProperties(edge: number, weight: number, properties: Payload): void {
+    this.weight[edge] = weight;
+    if (Object.keys(properties).length > 0) this.extra.set(edge, properties);
+    else this.extra.delete(edge);
+  }
+
+  has(edge: number): boolean {
+    return edge >= 0 && edge < this.nextId && this.alive[edge] === 1;
+  }
+
   remove(edge: number): boolean {
     if (edge < 0 || edge >= this.nextId || !this.alive[edge]) return false;
     this.alive[edge] = 0;
+    this.extra.delete(edge);
     GraphStore.unlink(this.out, this.from[edge]!, edge);
     GraphStore.unlink(this.in, this.to[edge]!, edge);
     this.edgeCount--;
@@ -114,7 +142,7 @@ export class GraphStore {
 
   edge(id: number): Edge | null {
     if (id < 0 || id >= this.nextId || !this.alive[id]) return null;
-    return { id, from: this.from[id]!, to: this.to[id]!, relation: this.relations[this.relationOf[id]!]!, weight: this.weight[id]! };
+    return { id, from: this.from[id]!, to: this.to[id]!, relation: this.relations[this.relationOf[id]!]!, weight: this.weight[id]!, properties: this.extra.get(id) ?? NO_PROPERTIES };
   }
 
   /** All edges with their ids (snapshots). */
@@ -127,6 +155,8 @@ export class GraphStore {
     writeRaw(w, this.weight, n);
     writeRaw(w, this.relationOf, n);
     writeRaw(w, this.alive, n);
+    w.u32(this.extra.size);
+    for (const [id, props] of this.extra) w.f64(id).str(JSON.stringify(props));
   }
 
   /** Fills an empty store from writeTo's bytes; adjacency lists come out in id order, as they were. */
@@ -140,6 +170,7 @@ export class GraphStore {
     readRaw(r, this.weight, n);
     readRaw(r, this.relationOf, n);
     readRaw(r, this.alive, n);
+    for (let k = r.u32(), i = 0; i < k; i++) this.extra.set(r.f64(), JSON.parse(r.str()) as Payload);
     for (let id = 0; id < n; id++) {
       if (!this.alive[id]) continue;
       GraphStore.link(this.out, this.from[id]!, id);
@@ -180,5 +211,18 @@ export class GraphStore {
 
   target(edge: number): number {
     return this.to[edge]!;
+  }
+
+  source(edge: number): number {
+    return this.from[edge]!;
+  }
+
+  /** The interned id of a relation name, or -1 when no edge ever had it. */
+  relationId(relation: string): number {
+    return this.relationIds.get(relation) ?? -1;
+  }
+
+  relationIdOf(edge: number): number {
+    return this.relationOf[edge]!;
   }
 }

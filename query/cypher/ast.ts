@@ -1,0 +1,93 @@
+import type { Position } from './errors.js';
+
+/** The syntax tree of a query; every node carries where it starts in the text. */
+export type Expr =
+  | { kind: 'literal'; value: null | boolean | number | string; isFloat?: boolean; pos: Position }
+  | { kind: 'param'; name: string; pos: Position }
+  | { kind: 'var'; name: string; pos: Position }
+  | { kind: 'prop'; object: Expr; key: string; pos: Position }
+  | { kind: 'list'; items: Expr[]; pos: Position }
+  | { kind: 'map'; entries: [string, Expr][]; pos: Position }
+  | { kind: 'unary'; op: 'not' | '-' | '+'; arg: Expr; pos: Position }
+  | { kind: 'binary'; op: BinaryOp; left: Expr; right: Expr; pos: Position }
+  /** `a < b < c`: each adjacent pair compared, all must hold. */
+  | { kind: 'compare'; ops: CompareOp[]; args: Expr[]; pos: Position }
+  | { kind: 'isNull'; arg: Expr; negated: boolean; pos: Position }
+  | { kind: 'index'; object: Expr; index: Expr; pos: Position }
+  | { kind: 'call'; name: string; distinct: boolean; args: Expr[]; star: boolean; pos: Position }
+  | { kind: 'hasLabels'; arg: Expr; labels: string[]; pos: Position };
+
+export type CompareOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
+export type BinaryOp = 'and' | 'or' | 'xor' | '+' | '-' | '*' | '/' | '%' | '^' | 'starts' | 'ends' | 'contains' | 'in' | '<->';
+
+export type Direction = 'out' | 'in' | 'both';
+
+export interface NodePattern {
+  variable: string | null;
+  labels: string[];
+  properties: Expr | null;
+  pos: Position;
+}
+
+export interface RelPattern {
+  variable: string | null;
+  types: string[];
+  properties: Expr | null;
+  direction: Direction;
+  /** Variable length `*min..max`; null for a single hop. */
+  length: { min: number; max: number } | null;
+  pos: Position;
+}
+
+/** `p = (a)-[r]->(b)...`: nodes.length === rels.length + 1. */
+export interface PatternPart {
+  pathVariable: string | null;
+  nodes: NodePattern[];
+  rels: RelPattern[];
+  pos: Position;
+}
+
+export interface ProjectionItem {
+  expr: Expr;
+  /** The column name: the alias, or the expression's text as written. */
+  name: string;
+  aliased: boolean;
+}
+
+export interface SortItem {
+  expr: Expr;
+  descending: boolean;
+}
+
+export interface Projection {
+  distinct: boolean;
+  star: boolean;
+  items: ProjectionItem[];
+  orderBy: SortItem[];
+  skip: Expr | null;
+  limit: Expr | null;
+  pos: Position;
+}
+
+export interface SetItem {
+  kind: 'property' | 'labels';
+  target: Expr;
+  key: string;
+  value: Expr | null;
+  labels: string[];
+  pos: Position;
+}
+
+export type Clause =
+  | { kind: 'match'; optional: boolean; patterns: PatternPart[]; where: Expr | null; pos: Position }
+  | { kind: 'unwind'; expr: Expr; alias: string; pos: Position }
+  | { kind: 'with'; projection: Projection; where: Expr | null; pos: Position }
+  | { kind: 'return'; projection: Projection; pos: Position }
+  | { kind: 'create'; patterns: PatternPart[]; pos: Position }
+  | { kind: 'set'; items: SetItem[]; pos: Position }
+  | { kind: 'remove'; items: SetItem[]; pos: Position }
+  | { kind: 'delete'; detach: boolean; exprs: Expr[]; pos: Position };
+
+export interface Query {
+  clauses: Clause[];
+}

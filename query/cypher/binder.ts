@@ -1,0 +1,297 @@
+import type { Clause, Expr, PatternPart, Projection } from './ast.js';
+import { compileError, type Position } from './errors.js';
+import { AGGREGATES, FUNCTIONS } from './functions.js';
+
+/** What a variable is known to hold: graph element kinds are checked where patterns use them. */
+export type VarKind = 'node' | 'rel' | 'relList' | 'path' | 'value' | 'unknown';
+
+type Scope = Map<string, VarKind>;
+
+export const isAggregateCall = (e: Expr): boolean => e.kind === 'call' && AGGREGATES.has(e.name);
+
+/** Calls `visit` on every sub-expression, outermost first. */
+export function walkExpr(e: Expr, visit: (e: Expr) => void): void {
+  visit(e);
+  switch (e.kind) {
+    case 'prop':
+      return walkExpr(e.object, visit);
+    case 'list':
+      return e.items.forEach((x) => walkExpr(x, visit));
+    case 'map':
+      return e.entries.forEach(([, x]) => walkExpr(x, visit));
+    case 'unary':
+    case 'isNull':
+    case 'hasLabels':
+      return walkExpr(e.arg, visit);
+    case 'binary':
+      walkExpr(e.left, visit);
+      return walkExpr(e.right, visit);
+    case 'compare':
+      return e.args.forEach((x) => walkExpr(x, visit));
+    case 'index':
+      walkExpr(e.object, visit);
+      return walkExpr(e.index, visit);
+    case 'call':
+      return e.args.forEach((x) => walkExpr(x, visit));
+    default:
+      return;
+  }
+}
+
+export const containsAggregate = (e: Expr): boolean => {
+  let found = false;
+  walkExpr(e, (x) => {
+    if (isAggregateCall(x)) found = true;
+  });
+  return found;
+};
+
+/** A canonical text of an expression (positions left out), for matching ORDER BY items to columns. */
+export const exprKey = (e: Expr): string => JSON.stringify(e, (k, v: unknown) => (k === 'pos' ? undefined : v));
+
+const conflict = (name: string, was: VarKind, now: string, pos: Position) =>
+  compileError('VariableTypeConflict', `variable \`${name}\` is ${describeKind(was)} and cannot be used as ${now}`, pos);
+
+const describeKind = (k: VarKind): string =>
+  ({ node: 'a node', rel: 'a relationship', relList: 'a list of relationships', path: 'a path', value: 'a value', unknown: 'a value' })[k];
+
+/**
+ * The semantic pass: every variable is defined before use and used as one kind of thing,
+ * aggregations sit where openCypher allows them, and clause-specific rules hold (CREATE
+ * needs one type and a direction, WITH expressions need aliases, SKIP/LIMIT are constants).
+ */
+export function bindQuery(clauses: Clause[]): void {
+  let scope: Scope = new Map();
+  clauses.forEach((clause, i) => {
+    const last = i === clauses.length - 1;
+    if (clause.kind === 'return' && !last) throw compileError('UnexpectedSyntax', 'RETURN must be the last clause; use WITH to carry on', clause.pos);
+    if (last && !['return', 'create', 'set', 'remove', 'delete'].includes(clause.kind)) {
+      throw compileError('UnexpectedSyntax', `a query cannot end with ${clause.kind.toUpperCase()}: finish it with RETURN or an updating clause`, clause.pos);
+    }
+    switch (clause.kind) {
+      case 'match': {
+        const inClause = new Set<string>();
+        for (const part of clause.patterns) bindPattern(scope, part, inClause, 'match');
+        if (clause.where) checkPredicate(scope, clause.where, 'WHERE');
+        return;
+      }
+      case 'create': {
+        const inClause = new Set<string>();
+        for (const part of clause.patterns) bindPattern(scope, part, inClause, 'create');
+        return;
+      }
+      case 'unwind':
+        checkExpr(scope, clause.expr, 'UNWIND');
+        if (scope.has(clause.alias)) throw compileError('VariableAlreadyBound', `variable \`${clause.alias}\` is already defined`, clause.pos);
+        scope.set(clause.alias, 'unknown');
+        return;
+      case 'set':
+      case 'remove':
+        for (const item of clause.items) {
+          checkExpr(scope, item.target, clause.kind.toUpperCase());
+          if (item.value) checkExpr(scope, item.value, 'SET');
+        }
+        return;
+      case 'delete':
+        for (const e of clause.exprs) {
+          if (e.kind === 'hasLabels') throw compileError('InvalidDelete', 'DELETE takes nodes, relationships or paths, not labels; use REMOVE n:Label', e.pos);
+          if (e.kind !== 'var' && e.kind !== 'prop' && e.kind !== 'index' && e.kind !== 'call') {
+            throw compileError('InvalidArgumentType', 'DELETE takes a variable bound to a node, relationship or path', e.pos);
+          }
+          checkExpr(scope, e, 'DELETE');
+        }
+        return;
+      case 'with': {
+        const { out, orderScope } = bindProjection(scope, clause.projection, true);
+        if (clause.where) checkPredicate(orderScope, clause.where, 'WHERE');
+        scope = out;
+        return;
+      }
+      case 'return':
+        scope = bindProjection(scope, clause.projection, false).out;
+        return;
+    }
+  });
+}
+
+function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mode: 'match' | 'create'): void {
+  const define = (name: string, kind: VarKind, pos: Position) => {
+    const was = scope.get(name);
+    if (was !== undefined && was !== kind && !(was === 'unknown' && kind === 'node')) throw conflict(name, was, describeKind(kind), pos);
+    scope.set(name, kind);
+  };
+  const checkProps = (props: Expr | null) => {
+    if (!props) return;
+    if (props.kind === 'param') throw compileError('InvalidParameterUse', 'a parameter cannot stand for a property map in a pattern; write {key: $param}', props.pos);
+    checkExpr(scope, props, mode === 'create' ? 'CREATE' : 'MATCH');
+  };
+  const bound = new Set(scope.keys());
+  part.nodes.forEach((n) => {
+    if (n.variable === null) return checkProps(n.properties);
+    const was = scope.get(n.variable);
+    if (mode === 'create' && was !== undefined && bound.has(n.variable) && (n.labels.length > 0 || n.properties || part.nodes.length === 1)) {
+      throw compileError('VariableAlreadyBound', `variable \`${n.variable}\` is already bound; CREATE cannot give it labels or properties, or create it again`, n.pos);
+    }
+    if (was === 'value') throw conflict(n.variable, was, 'a node', n.pos);
+    define(n.variable, 'node', n.pos);
+    checkProps(n.properties);
+  });
+  for (const r of part.rels) {
+    if (mode === 'create') {
+      if (r.types.length !== 1) throw compileError('NoSingleRelationshipType', 'a relationship in CREATE needs exactly one type, e.g. -[:KNOWS]->', r.pos);
+      if (r.direction === 'both') throw compileError('RequiresDirectedRelationship', 'a relationship in CREATE needs a direction: -> or <-', r.pos);
+      if (r.length) throw compileError('CreatingVarLength', 'CREATE cannot make a variable-length relationship', r.pos);
+    }
+    checkProps(r.properties);
+    if (r.variable === null) continue;
+    const kind: VarKind = r.length ? 'relList' : 'rel';
+    if (inClause.has(r.variable)) {
+      if (scope.get(r.variable) === kind) throw compileError('RelationshipUniquenessViolation', `relationship variable \`${r.variable}\` is used twice in one pattern`, r.pos);
+    }
+    if (bound.has(r.variable)) {
+      if (mode === 'create') throw compileError('VariableAlreadyBound', `relationship variable \`${r.variable}\` is already bound; CREATE makes new relationships`, r.pos);
+      const was = scope.get(r.variable)!;
+      if (was !== kind && was !== 'unknown') throw conflict(r.variable, was, describeKind(kind), r.pos);
+    }
+    define(r.variable, kind, r.pos);
+    inClause.add(r.variable);
+  }
+  if (part.pathVariable !== null) {
+    if (scope.has(part.pathVariable)) {
+      const was = scope.get(part.pathVariable)!;
+      if (was === 'path' || was === 'unknown') throw compileError('VariableAlreadyBound', `path variable \`${part.pathVariable}\` is already defined`, part.pos);
+      throw conflict(part.pathVariable, was, 'a path', part.pos);
+    }
+    scope.set(part.pathVariable, 'path');
+  }
+}
+
+function kindOf(scope: Scope, e: Expr): VarKind {
+  if (e.kind === 'var') return scope.get(e.name) ?? 'unknown';
+  if (e.kind === 'literal' || e.kind === 'list' || e.kind === 'map' || e.kind === 'binary' || e.kind === 'compare' || e.kind === 'unary' || e.kind === 'isNull') return 'value';
+  if (e.kind === 'call' && AGGREGATES.has(e.name) && e.name !== 'min' && e.name !== 'max' && e.name !== 'collect') return 'value';
+  return 'unknown';
+}
+
+/** Answers the scope after the projection, and the one its ORDER BY and WHERE see. */
+function bindProjection(scope: Scope, p: Projection, isWith: boolean): { out: Scope; orderScope: Scope } {
+  const clause = isWith ? 'WITH' : 'RETURN';
+  if (p.star) {
+    if (scope.size === 0) throw compileError('NoVariablesInScope', `${clause} * needs variables in scope`, p.pos);
+    // `*` becomes one item per variable in scope, in name order (as Neo4j lists them).
+    const all = [...scope.keys()].sort().map((name) => ({ expr: { kind: 'var', name, pos: p.pos } as Expr, name, aliased: true }));
+    p.items.unshift(...all);
+    p.star = false;
+  }
+  const out: Scope = new Map();
+  const names = new Set<string>();
+  let aggregating = false;
+  for (const item of p.items) {
+    checkExpr(scope, item.expr, clause, true);
+    if (containsAggregate(item.expr)) aggregating = true;
+    if (isWith && !item.aliased && item.expr.kind !== 'var') {
+      throw compileError('NoExpressionAlias', `the expression ${item.name} in WITH needs an alias: ${item.name} AS name`, item.expr.pos);
+    }
+    if (names.has(item.name)) throw compileError('ColumnNameConflict', `the column name \`${item.name}\` is used twice`, item.expr.pos);
+    names.add(item.name);
+    out.set(item.name, kindOf(scope, item.expr));
+  }
+  // ORDER BY sees the projected names, and also the incoming ones unless rows were merged.
+  const orderScope: Scope = aggregating || p.distinct ? new Map(out) : new Map([...scope, ...out]);
+  const projected = new Set(p.items.map((i) => exprKey(i.expr)));
+  for (const s of p.orderBy) {
+    if (aggregating && containsAggregate(s.expr) && !projected.has(exprKey(s.expr))) {
+      throw compileError('InvalidAggregation', 'ORDER BY may only use an aggregate that the projection returns', s.expr.pos);
+    }
+    if ((aggregating || p.distinct) && projected.has(exprKey(s.expr))) continue;
+    checkExpr(orderScope, s.expr, 'ORDER BY', aggregating);
+  }
+  for (const [what, e] of [['SKIP', p.skip], ['LIMIT', p.limit]] as const) {
+    if (!e) continue;
+    let dependent = false;
+    walkExpr(e, (x) => {
+      if (x.kind === 'var' || (x.kind === 'call' && x.name === 'rand')) dependent = true;
+    });
+    if (dependent) throw compileError('NonConstantExpression', `${what} must be a constant or a parameter`, e.pos);
+    if (e.kind === 'literal') {
+      if (typeof e.value !== 'number' || e.isFloat) throw compileError('InvalidArgumentType', `${what} must be an integer, got ${String(e.value)}`, e.pos);
+      if (e.value < 0) throw compileError('NegativeIntegerArgument', `${what} must not be negative, got ${e.value}`, e.pos);
+    }
+  }
+  return { out, orderScope };
+}
+
+/** Variables defined, functions known, aggregates only where allowed (and never nested). */
+function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = false, insideAggregate = false): void {
+  switch (e.kind) {
+    case 'var':
+      if (!scope.has(e.name)) throw compileError('UndefinedVariable', `variable \`${e.name}\` is not defined`, e.pos);
+      return;
+    case 'call': {
+      const fn = FUNCTIONS[e.name];
+      if (!fn) throw compileError('UnknownFunction', `unknown function ${e.name}()`, e.pos);
+      const aggregate = AGGREGATES.has(e.name);
+      if (aggregate) {
+        if (!aggregatesAllowed) throw compileError('InvalidAggregation', `${e.name}() cannot be used in ${clause}`, e.pos);
+        if (insideAggregate) throw compileError('NestedAggregation', `${e.name}() cannot be used inside another aggregate`, e.pos);
+      }
+      if (e.star && e.name !== 'count') throw compileError('UnexpectedSyntax', `${e.name}(*) is not a function call; only count(*) takes *`, e.pos);
+      if (!e.star && (e.args.length < fn.minArgs || e.args.length > fn.maxArgs)) {
+        throw compileError('InvalidNumberOfArguments', `${e.name}() takes ${fn.minArgs === fn.maxArgs ? fn.minArgs : `${fn.minArgs} to ${fn.maxArgs}`} argument(s), got ${e.args.length}`, e.pos);
+      }
+      if (e.name === 'exists' && e.args[0]!.kind !== 'prop') throw compileError('InvalidArgumentExpression', 'exists() takes a property, e.g. exists(n.name)', e.pos);
+      for (const a of e.args) checkExpr(scope, a, clause, aggregatesAllowed, insideAggregate || aggregate);
+      return;
+    }
+    case 'prop':
+      if (e.object.kind === 'var' && (scope.get(e.object.name) === 'path' || scope.get(e.object.name) === 'relList')) {
+        throw compileError('InvalidArgumentType', `\`${e.object.name}\` is ${describeKind(scope.get(e.object.name)!)}, which has no properties`, e.pos);
+      }
+      return checkExpr(scope, e.object, clause, aggregatesAllowed, insideAggregate);
+    case 'hasLabels': {
+      checkExpr(scope, e.arg, clause, aggregatesAllowed, insideAggregate);
+      return;
+    }
+    default: {
+      for (const child of directChildren(e)) checkExpr(scope, child, clause, aggregatesAllowed, insideAggregate);
+      if (e.kind === 'binary' && e.op !== 'and' && e.op !== 'or' && e.op !== 'xor') return;
+      if (e.kind === 'unary' && e.op === 'not') requireBoolean(scope, e.arg, 'NOT');
+      if (e.kind === 'binary') for (const side of [e.left, e.right]) requireBoolean(scope, side, e.op.toUpperCase());
+      return;
+    }
+  }
+}
+
+/** Operands that can never be booleans (literals of other types, graph elements) are refused up front. */
+function requireBoolean(scope: Scope, e: Expr, where: string): void {
+  const literal = e.kind === 'literal' && (typeof e.value === 'string' || typeof e.value === 'number');
+  const graphVar = e.kind === 'var' && ['node', 'rel', 'relList', 'path'].includes(scope.get(e.name) ?? '');
+  if (literal || graphVar || e.kind === 'list' || e.kind === 'map') {
+    throw compileError('InvalidArgumentType', `${where} takes a boolean, got ${e.kind === 'var' ? describeKind(scope.get(e.name)!) : `a ${e.kind}`}`, e.pos);
+  }
+}
+
+function checkPredicate(scope: Scope, e: Expr, clause: string): void {
+  checkExpr(scope, e, clause);
+  requireBoolean(scope, e, clause);
+}
+
+function directChildren(e: Expr): Expr[] {
+  switch (e.kind) {
+    case 'list':
+      return e.items;
+    case 'map':
+      return e.entries.map(([, x]) => x);
+    case 'unary':
+    case 'isNull':
+      return [e.arg];
+    case 'binary':
+      return [e.left, e.right];
+    case 'compare':
+      return e.args;
+    case 'index':
+      return [e.object, e.index];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,226 @@
+import type { Distance } from '../../storage/events/types.js';
+import type { Expr } from './ast.js';
+import { runtimeError } from './errors.js';
+import { FUNCTIONS } from './functions.js';
+import type { GraphTx } from './graph-tx.js';
+import { compare, equals, isMap, NodeRef, RelRef, typeName, type Value } from './values.js';
+
+/** One binding of variables to values. */
+export type Row = Record<string, Value>;
+
+export interface EvalContext {
+  tx: GraphTx;
+  params: Record<string, Value>;
+  distance: Distance;
+  /** While projecting an aggregation: each aggregate call's value for the current group. */
+  aggregates?: Map<Expr, Value>;
+}
+
+const typeError = (message: string) => runtimeError('TypeError', 'InvalidArgumentType', message);
+
+function truth(v: Value, op: string): boolean | null {
+  if (v === null || typeof v === 'boolean') return v;
+  throw typeError(`${op} takes booleans, got a ${typeName(v)}`);
+}
+
+/** A property of a node, relationship or map; `n.embedding` is the node's vector. */
+export function property(v: Value, key: string, ctx: EvalContext): Value {
+  if (v === null) return null;
+  if (v instanceof NodeRef) {
+    const data = ctx.tx.node(v.id);
+    if (!data) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${v.id} was deleted; its properties cannot be read`);
+    if (key === 'embedding' && data.vector) return Array.from(data.vector);
+    return (data.payload[key] as Value | undefined) ?? null;
+  }
+  if (v instanceof RelRef) {
+    const e = ctx.tx.edge(v.id);
+    if (!e) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `relationship ${v.id} was deleted; its properties cannot be read`);
+    if (key === 'weight') return e.weight;
+    return (e.properties[key] as Value | undefined) ?? null;
+  }
+  if (isMap(v)) return v[key] ?? null;
+  throw typeError(`cannot read property "${key}" of a ${typeName(v)}`);
+}
+
+/** The collection's raw distance (DECISIONS: Cosine 1 - cos, Dot -a·b, Euclid the L2 distance). */
+export function rawDistance(a: Value, b: Value, distance: Distance): Value {
+  if (a === null || b === null) return null;
+  if (!Array.isArray(a) || !Array.isArray(b)) throw typeError(`<-> takes two vectors (lists of numbers), got a ${typeName(a)} and a ${typeName(b)}`);
+  if (a.length !== b.length) throw typeError(`<-> takes vectors of the same dimension, got ${a.length} and ${b.length}`);
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  let sq = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (typeof x !== 'number' || typeof y !== 'number') throw typeError('<-> takes vectors of numbers');
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+    sq += (x - y) * (x - y);
+  }
+  if (distance === 'Euclid') return Math.sqrt(sq);
+  if (distance === 'Dot') return -dot;
+  return na === 0 || nb === 0 ? 1 : 1 - dot / Math.sqrt(na * nb);
+}
+
+function arithmetic(op: string, a: Value, b: Value): Value {
+  if (a === null || b === null) return null;
+  if (op === '+') {
+    if (Array.isArray(a)) return Array.isArray(b) ? [...a, ...b] : [...a, b];
+    if (Array.isArray(b)) return [a, ...b];
+    if (typeof a === 'string' || typeof b === 'string') {
+      if ((typeof a === 'string' || typeof a === 'number') && (typeof b === 'string' || typeof b === 'number')) return String(a) + String(b);
+    }
+  }
+  if (typeof a !== 'number' || typeof b !== 'number') throw typeError(`${op} cannot combine a ${typeName(a)} and a ${typeName(b)}`);
+  const ints = Number.isInteger(a) && Number.isInteger(b);
+  switch (op) {
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      if (ints) {
+        if (b === 0) throw runtimeError('ArithmeticError', 'DivisionByZero', 'integer division by zero');
+        return Math.trunc(a / b);
+      }
+      return a / b;
+    case '%':
+      return ints && b === 0 ? null : a % b;
+    default:
+      return a ** b;
+  }
+}
+
+function stringPredicate(op: string, a: Value, b: Value): Value {
+  if (typeof a !== 'string' || typeof b !== 'string') return null;
+  return op === 'starts' ? a.startsWith(b) : op === 'ends' ? a.endsWith(b) : a.includes(b);
+}
+
+function inList(item: Value, list: Value): Value {
+  if (list === null) return null;
+  if (!Array.isArray(list)) throw typeError(`IN takes a list on its right, got a ${typeName(list)}`);
+  let unknown = false;
+  for (const x of list) {
+    const e = equals(item, x);
+    if (e === true) return true;
+    if (e === null) unknown = true;
+  }
+  return unknown ? null : false;
+}
+
+function compareChain(ops: string[], values: Value[]): Value {
+  let result: boolean | null = true;
+  for (let i = 0; i < ops.length; i++) {
+    const a = values[i]!;
+    const b = values[i + 1]!;
+    let r: boolean | null;
+    if (ops[i] === '=') r = equals(a, b);
+    else if (ops[i] === '<>') {
+      const e = equals(a, b);
+      r = e === null ? null : !e;
+    } else {
+      const c = compare(a, b);
+      r = c === null ? null : ops[i] === '<' ? c < 0 : ops[i] === '<=' ? c <= 0 : ops[i] === '>' ? c > 0 : c >= 0;
+    }
+    if (r === false) return false;
+    if (r === null) result = null;
+  }
+  return result;
+}
+
+export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
+  switch (e.kind) {
+    case 'literal':
+      return e.value;
+    case 'param': {
+      if (!(e.name in ctx.params)) throw runtimeError('ParameterMissing', 'MissingParameter', `parameter $${e.name} was not given`);
+      return ctx.params[e.name]!;
+    }
+    case 'var':
+      return row[e.name] ?? null;
+    case 'prop':
+      return property(evaluate(e.object, row, ctx), e.key, ctx);
+    case 'list':
+      return e.items.map((x) => evaluate(x, row, ctx));
+    case 'map': {
+      const m: Record<string, Value> = {};
+      for (const [k, x] of e.entries) m[k] = evaluate(x, row, ctx);
+      return m;
+    }
+    case 'unary': {
+      const v = evaluate(e.arg, row, ctx);
+      if (e.op === 'not') {
+        const t = truth(v, 'NOT');
+        return t === null ? null : !t;
+      }
+      if (v === null) return null;
+      if (typeof v !== 'number') throw typeError(`unary ${e.op} takes a number, got a ${typeName(v)}`);
+      return e.op === '-' ? -v : v;
+    }
+    case 'binary': {
+      if (e.op === 'and' || e.op === 'or' || e.op === 'xor') {
+        const a = truth(evaluate(e.left, row, ctx), e.op.toUpperCase());
+        if (e.op === 'and' && a === false) return false;
+        if (e.op === 'or' && a === true) return true;
+        const b = truth(evaluate(e.right, row, ctx), e.op.toUpperCase());
+        if (e.op === 'and') return b === false ? false : a === null || b === null ? null : true;
+        if (e.op === 'or') return b === true ? true : a === null || b === null ? null : false;
+        return a === null || b === null ? null : a !== b;
+      }
+      const a = evaluate(e.left, row, ctx);
+      const b = evaluate(e.right, row, ctx);
+      switch (e.op) {
+        case 'starts':
+        case 'ends':
+        case 'contains':
+          return stringPredicate(e.op, a, b);
+        case 'in':
+          return inList(a, b);
+        case '<->':
+          return rawDistance(a, b, ctx.distance);
+        default:
+          return arithmetic(e.op, a, b);
+      }
+    }
+    case 'compare':
+      return compareChain(e.ops, e.args.map((x) => evaluate(x, row, ctx)));
+    case 'isNull': {
+      const isNull = evaluate(e.arg, row, ctx) === null;
+      return e.negated ? !isNull : isNull;
+    }
+    case 'index': {
+      const list = evaluate(e.object, row, ctx);
+      const index = evaluate(e.index, row, ctx);
+      if (list === null || index === null) return null;
+      if (Array.isArray(list)) {
+        if (typeof index !== 'number' || !Number.isInteger(index)) throw typeError(`a list index must be an integer, got a ${typeName(index)}`);
+        return list[index < 0 ? list.length + index : index] ?? null;
+      }
+      if (typeof index === 'string') return property(list, index, ctx);
+      throw typeError(`cannot index a ${typeName(list)} with a ${typeName(index)}`);
+    }
+    case 'hasLabels': {
+      const v = evaluate(e.arg, row, ctx);
+      if (v === null) return null;
+      if (!(v instanceof NodeRef)) throw typeError(`a label test takes a node, got a ${typeName(v)}`);
+      const labels = ctx.tx.labelsOf(v.id) ?? [];
+      return e.labels.every((l) => labels.includes(l));
+    }
+    case 'call': {
+      const agg = ctx.aggregates?.get(e);
+      if (agg !== undefined) return agg;
+      if (e.name === 'exists') return evaluate(e.args[0]!, row, ctx) !== null;
+      const fn = FUNCTIONS[e.name];
+      if (!fn?.call) throw runtimeError('SyntaxError', 'InvalidAggregation', `${e.name}() cannot be used here`);
+      return fn.call(e.args.map((x) => evaluate(x, row, ctx)), ctx.tx);
+    }
+  }
+}
+
+/** WHERE semantics: only true keeps the row (null and false drop it). */
+export const isTrue = (e: Expr, row: Row, ctx: EvalContext): boolean => evaluate(e, row, ctx) === true;

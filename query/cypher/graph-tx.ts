@@ -1,0 +1,236 @@
+import type { Collection } from '../../storage/collection.js';
+import type { GraphChange, Payload } from '../../storage/events/types.js';
+import { runtimeError } from './errors.js';
+
+export interface NodeData {
+  labels: readonly string[];
+  payload: Payload;
+  vector: Float32Array | null;
+}
+
+export interface EdgeData {
+  from: number;
+  to: number;
+  type: string;
+  weight: number;
+  properties: Payload;
+}
+
+/**
+ * A query's view of one collection's graph: reads go to the collection's views, writes go to an
+ * overlay that later reads see, so a write query sees its own changes. `changes()` turns the
+ * overlay into the primitive changes of one log event; nothing touches the views until then.
+ */
+export class GraphTx {
+  /** Node candidates looked at (stats.nodes_scanned). */
+  scanned = 0;
+  private readonly nodes = new Map<number, NodeData | null>();
+  private readonly edges = new Map<number, EdgeData | null>();
+  private readonly createdNodes: number[] = [];
+  private readonly createdEdges: number[] = [];
+  private readonly outAdded = new Map<number, number[]>();
+  private readonly inAdded = new Map<number, number[]>();
+  /** What deleted nodes and edges held, so a RETURN after DELETE can still show them. */
+  private readonly tombstones = new Map<string, NodeData | EdgeData>();
+  private nextNode: number;
+  private nextEdge: number;
+
+  constructor(readonly collection: Collection) {
+    this.nextNode = collection.nextNodeId;
+    this.nextEdge = collection.graph.nextEdgeId;
+  }
+
+  get dirty(): boolean {
+    return this.nodes.size > 0 || this.edges.size > 0;
+  }
+
+  // ---- nodes ----
+
+  node(id: number): NodeData | null {
+    const o = this.nodes.get(id);
+    if (o !== undefined) return o;
+    const { store } = this.collection;
+    const slot = store.slotOf(id);
+    if (slot < 0) return null;
+    return { labels: store.labels[slot]!, payload: store.payloads[slot]!, vector: store.hasVector[slot] ? store.vectorOf(slot) : null };
+  }
+
+  hasNode(id: number): boolean {
+    const o = this.nodes.get(id);
+    return o !== undefined ? o !== null : this.collection.store.has(id);
+  }
+
+  /** Labels of a live node (the fast path of pattern matching). */
+  labelsOf(id: number): readonly string[] | null {
+    if (this.nodes.size > 0 && this.nodes.has(id)) return this.nodes.get(id)?.labels ?? null;
+    const { store } = this.collection;
+    const slot = store.slotOf(id);
+    return slot < 0 ? null : store.labels[slot]!;
+  }
+
+  payloadOf(id: number): Payload | null {
+    if (this.nodes.size > 0 && this.nodes.has(id)) return this.nodes.get(id)?.payload ?? null;
+    const { store } = this.collection;
+    const slot = store.slotOf(id);
+    return slot < 0 ? null : store.payloads[slot]!;
+  }
+
+  deletedNode(id: number): NodeData | null {
+    return (this.tombstones.get('n' + id) as NodeData | undefined) ?? null;
+  }
+
+  /** Every live node id: the collection's, minus deletions, plus creations. */
+  allNodes(): number[] {
+    const ids: number[] = [];
+    const { store } = this.collection;
+    for (let slot = 0; slot < store.slotCount; slot++) if (store.state[slot] === 1) ids.push(store.ids[slot]!);
+    if (this.nodes.size === 0) return ids;
+    return [...ids.filter((id) => this.nodes.get(id) !== null), ...this.createdNodes.filter((id) => this.nodes.get(id) !== null)];
+  }
+
+  /** Live nodes carrying a label. */
+  nodesWithLabel(label: string): number[] {
+    const base = [...this.collection.labelIndex.pointsWith(label)];
+    if (this.nodes.size === 0) return base;
+    const out = base.filter((id) => this.labelsOf(id)?.includes(label) === true);
+    for (const [id, data] of this.nodes) if (data && data.labels.includes(label) && !this.collection.labelIndex.pointsWith(label).has(id)) out.push(id);
+    return out;
+  }
+
+  /** How many nodes carry the label (for choosing where a match starts). */
+  labelCount(label: string): number {
+    return this.collection.labelIndex.pointsWith(label).size;
+  }
+
+  get nodeCount(): number {
+    return this.collection.store.liveCount;
+  }
+
+  // ---- edges ----
+
+  edge(id: number): EdgeData | null {
+    const o = this.edges.get(id);
+    if (o !== undefined) return o;
+    const e = this.collection.graph.edge(id);
+    return e && { from: e.from, to: e.to, type: e.relation, weight: e.weight, properties: e.properties };
+  }
+
+  deletedEdge(id: number): EdgeData | null {
+    return (this.tombstones.get('r' + id) as EdgeData | undefined) ?? null;
+  }
+
+  edgeType(id: number): string {
+    if (this.edges.size > 0 && this.edges.has(id)) return this.edges.get(id)?.type ?? '';
+    return this.collection.graph.relationName(id);
+  }
+
+  edgeFrom(id: number): number {
+    if (this.edges.size > 0 && this.edges.has(id)) return this.edges.get(id)?.from ?? -1;
+    return this.collection.graph.source(id);
+  }
+
+  edgeTo(id: number): number {
+    if (this.edges.size > 0 && this.edges.has(id)) return this.edges.get(id)?.to ?? -1;
+    return this.collection.graph.target(id);
+  }
+
+  outgoing(node: number): readonly number[] {
+    return this.adjacent(this.collection.graph.outgoing(node), this.outAdded.get(node));
+  }
+
+  incoming(node: number): readonly number[] {
+    return this.adjacent(this.collection.graph.incoming(node), this.inAdded.get(node));
+  }
+
+  private adjacent(base: readonly number[], added: number[] | undefined): readonly number[] {
+    if (this.edges.size === 0) return base;
+    const live = base.filter((e) => this.edges.get(e) !== null);
+    if (!added) return live;
+    return [...live, ...added.filter((e) => this.edges.get(e) !== null)];
+  }
+
+  allEdges(): number[] {
+    const out: number[] = [];
+    for (const id of this.allNodes()) for (const e of this.outgoing(id)) out.push(e);
+    return out;
+  }
+
+  // ---- writes ----
+
+  createNode(labels: string[], payload: Payload, vector: Float32Array | null): number {
+    const id = this.nextNode++;
+    this.nodes.set(id, { labels, payload, vector });
+    this.createdNodes.push(id);
+    return id;
+  }
+
+  /** Replaces a live node's data (copy-on-write by the caller). */
+  updateNode(id: number, data: NodeData): void {
+    if (!this.hasNode(id)) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${id} was deleted earlier in this query`);
+    this.nodes.set(id, data);
+  }
+
+  deleteNode(id: number, detach: boolean): void {
+    const data = this.node(id);
+    if (!data) return;
+    if (detach) for (const e of [...this.outgoing(id), ...this.incoming(id)]) this.deleteEdge(e);
+    this.tombstones.set('n' + id, data);
+    this.nodes.set(id, null);
+  }
+
+  createEdge(from: number, to: number, type: string, weight: number, properties: Payload): number {
+    const id = this.nextEdge++;
+    this.edges.set(id, { from, to, type, weight, properties });
+    this.createdEdges.push(id);
+    const link = (lists: Map<number, number[]>, node: number) => {
+      const list = lists.get(node);
+      if (list) list.push(id);
+      else lists.set(node, [id]);
+    };
+    link(this.outAdded, from);
+    link(this.inAdded, to);
+    return id;
+  }
+
+  updateEdge(id: number, data: EdgeData): void {
+    if (!this.edge(id)) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `relationship ${id} was deleted earlier in this query`);
+    this.edges.set(id, data);
+  }
+
+  deleteEdge(id: number): void {
+    const data = this.edge(id);
+    if (!data) return;
+    this.tombstones.set('r' + id, data);
+    this.edges.set(id, null);
+  }
+
+  /** Nodes deleted without DETACH that still have relationships at the end of the query. */
+  connectedDeletedNode(): number | null {
+    for (const [id, data] of this.nodes) {
+      if (data !== null || (!this.collection.store.has(id) && !this.createdNodes.includes(id))) continue;
+      if (this.outgoing(id).length > 0 || this.incoming(id).length > 0) return id;
+    }
+    return null;
+  }
+
+  /** The overlay as primitive changes, in an order whose every step is valid on its own. */
+  changes(): GraphChange[] {
+    const out: GraphChange[] = [];
+    const created = new Set(this.createdNodes);
+    const point = (id: number, d: NodeData) => ({ id, vector: d.vector, payload: d.payload, labels: [...d.labels] });
+    for (const id of this.createdNodes) {
+      const d = this.nodes.get(id);
+      if (d) out.push({ kind: 'create_node', point: point(id, d) });
+    }
+    for (const [id, d] of this.nodes) if (d && !created.has(id)) out.push({ kind: 'update_node', point: point(id, d) });
+    const createdEdges = new Set(this.createdEdges);
+    for (const [id, d] of this.edges) if (d === null && !createdEdges.has(id)) out.push({ kind: 'delete_edge', id });
+    for (const id of this.createdEdges) {
+      const d = this.edges.get(id);
+      if (d) out.push({ kind: 'create_edge', id, edge: { from: d.from, to: d.to, relation: d.type, weight: d.weight, properties: d.properties } });
+    }
+    for (const [id, d] of this.edges) if (d && !createdEdges.has(id)) out.push({ kind: 'update_edge', id, weight: d.weight, properties: d.properties });
+    for (const [id, d] of this.nodes) if (d === null && !created.has(id)) out.push({ kind: 'delete_node', id });
+    return out;
+  }
+}

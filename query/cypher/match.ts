@@ -1,0 +1,224 @@
+import { searchCollection } from '../search/vector-search.js';
+import type { NodePattern, RelPattern } from './ast.js';
+import { evaluate, property, type EvalContext, type Row } from './evaluate.js';
+import type { PartPlan, Seek } from './planner.js';
+import { equals, NodeRef, PathValue, RelRef, type Value } from './values.js';
+
+/** The relationships one step (or variable-length run) crossed, with the nodes inside it. */
+interface Hop {
+  edges: number[];
+  inner: number[];
+}
+
+/**
+ * Finds every way a MATCH clause's pattern parts fit the graph, for one input row. Each part
+ * starts at its planned anchor, grows right then left; relationships are unique within the
+ * clause (openCypher's relationship isomorphism). Calls `emit` with the row each time (the
+ * row object is reused: copy it to keep it).
+ */
+export class PatternMatcher {
+  private readonly usedRels = new Set<number>();
+
+  constructor(private readonly ctx: EvalContext, private readonly plans: PartPlan[]) {}
+
+  run(row: Row, emit: (row: Row) => void): void {
+    this.matchPart(0, { ...row }, emit);
+  }
+
+  private matchPart(index: number, row: Row, emit: (row: Row) => void): void {
+    const plan = this.plans[index];
+    if (!plan) return emit(row);
+    const { part, anchor } = plan;
+    const nodes = new Array<number>(part.nodes.length);
+    const hops = new Array<Hop>(part.rels.length);
+    const finish = () => {
+      if (part.pathVariable === null) return this.matchPart(index + 1, row, emit);
+      row[part.pathVariable] = this.pathOf(nodes, hops);
+      this.matchPart(index + 1, row, emit);
+      delete row[part.pathVariable];
+    };
+    for (const id of this.candidates(plan.seek, part.nodes[anchor]!, row)) {
+      this.withNode(part.nodes[anchor]!, id, row, () => {
+        nodes[anchor] = id;
+        this.growRight(plan, anchor, nodes, hops, row, () => this.growLeft(plan, anchor, nodes, hops, row, finish));
+      });
+    }
+  }
+
+  private pathOf(nodes: number[], hops: Hop[]): PathValue {
+    const ns = [nodes[0]!];
+    const rs: number[] = [];
+    hops.forEach((hop, i) => {
+      // A zero-length hop stays on the same node.
+      if (hop.edges.length === 0) return;
+      ns.push(...hop.inner, nodes[i + 1]!);
+      rs.push(...hop.edges);
+    });
+    return new PathValue(ns, rs);
+  }
+
+  /** Node ids to try at the anchor. */
+  private candidates(seek: Seek, node: NodePattern, row: Row): Iterable<number> {
+    const { tx } = this.ctx;
+    switch (seek.kind) {
+      case 'bound': {
+        const v = row[node.variable!];
+        return v instanceof NodeRef ? [v.id] : [];
+      }
+      case 'ids': {
+        const v = evaluate(seek.expr, row, this.ctx);
+        const ids = seek.list ? (Array.isArray(v) ? v : []) : [v];
+        return ids.filter((id): id is number => typeof id === 'number' && tx.hasNode(id));
+      }
+      case 'vector':
+        return this.vectorCandidates(seek, row) ?? this.scan(node);
+      case 'property': {
+        const v = evaluate(seek.value, row, this.ctx);
+        if (tx.dirty || !(typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) return this.scan(node);
+        const { store, payloadIndex } = tx.collection;
+        return [...payloadIndex.lookup(seek.key, v)].map((slot) => store.ids[slot]!);
+      }
+      case 'label':
+        return tx.nodesWithLabel(seek.label);
+      case 'all':
+        return this.scan(node);
+    }
+  }
+
+  private scan(node: NodePattern): number[] {
+    return node.labels.length > 0 ? this.ctx.tx.nodesWithLabel(node.labels[0]!) : this.ctx.tx.allNodes();
+  }
+
+  /**
+   * The nodes within the distance bound, from the HNSW index: asks for more neighbours until
+   * the farthest one returned is beyond the bound, so no closer point is cut off by the limit.
+   * Null when the index cannot answer (bad query vector, or nodes written by this query).
+   */
+  private vectorCandidates(seek: Extract<Seek, { kind: 'vector' }>, row: Row): number[] | null {
+    const { tx, distance } = this.ctx;
+    const c = tx.collection;
+    const q = evaluate(seek.query, row, this.ctx);
+    const bound = evaluate(seek.threshold, row, this.ctx);
+    if (tx.dirty || typeof bound !== 'number' || !Array.isArray(q) || q.length !== c.config.size || !q.every((x) => typeof x === 'number' && Number.isFinite(x))) return null;
+    const raw = (score: number) => (distance === 'Cosine' ? 1 - score : -score);
+    const live = c.store.liveCount;
+    for (let k = 32; ; k *= 4) {
+      const hits = searchCollection(c, { vector: q as number[], limit: k, offset: 0, ef: Math.max(2 * k, 100), filter: null, scoreThreshold: null });
+      const last = hits[hits.length - 1];
+      if (hits.length < k || k >= live || !last || raw(last.score) > bound) {
+        return hits.filter((h) => (seek.inclusive ? raw(h.score) <= bound : raw(h.score) < bound) || Math.abs(raw(h.score) - bound) < 1e-6).map((h) => h.id);
+      }
+    }
+  }
+
+  /** Checks a node against a node pattern and binds its variable for the duration of `then`. */
+  private withNode(pattern: NodePattern, id: number, row: Row, then: () => void): void {
+    const { tx } = this.ctx;
+    tx.scanned++;
+    const labels = tx.labelsOf(id);
+    if (labels === null) return;
+    for (const l of pattern.labels) if (!labels.includes(l)) return;
+    const name = pattern.variable;
+    const was = name === null ? undefined : row[name];
+    if (was !== undefined && !(was instanceof NodeRef && was.id === id)) return;
+    if (pattern.properties && !this.propertiesMatch(new NodeRef(id), pattern.properties, row)) return;
+    if (name === null || was !== undefined) return then();
+    row[name] = new NodeRef(id);
+    then();
+    delete row[name];
+  }
+
+  private propertiesMatch(entity: Value, props: NonNullable<NodePattern['properties']>, row: Row): boolean {
+    if (props.kind !== 'map') return false;
+    for (const [key, expr] of props.entries) {
+      if (equals(property(entity, key, this.ctx), evaluate(expr, row, this.ctx)) !== true) return false;
+    }
+    return true;
+  }
+
+  private relMatches(pattern: RelPattern, edge: number, row: Row): boolean {
+    if (this.usedRels.has(edge)) return false;
+    if (pattern.types.length > 0 && !pattern.types.includes(this.ctx.tx.edgeType(edge))) return false;
+    return !pattern.properties || this.propertiesMatch(new RelRef(edge), pattern.properties, row);
+  }
+
+  /** Calls visit(edge, otherEnd) for each edge leaving `node` along the pattern's direction. */
+  private forEachStep(node: number, pattern: RelPattern, forward: boolean, visit: (edge: number, other: number) => void): void {
+    const { tx } = this.ctx;
+    const dir = pattern.direction === 'both' ? 'both' : (pattern.direction === 'out') === forward ? 'out' : 'in';
+    if (dir !== 'in') for (const e of tx.outgoing(node)) visit(e, tx.edgeTo(e));
+    if (dir !== 'out') {
+      for (const e of tx.incoming(node)) {
+        const from = tx.edgeFrom(e);
+        // A self-loop is already in the outgoing list.
+        if (dir === 'both' && from === node) continue;
+        visit(e, from);
+      }
+    }
+  }
+
+  private growRight(plan: PartPlan, i: number, nodes: number[], hops: Hop[], row: Row, done: () => void): void {
+    if (i === plan.part.rels.length) return done();
+    this.step(plan, i, true, nodes, hops, row, () => this.growRight(plan, i + 1, nodes, hops, row, done));
+  }
+
+  private growLeft(plan: PartPlan, i: number, nodes: number[], hops: Hop[], row: Row, done: () => void): void {
+    if (i === 0) return done();
+    this.step(plan, i - 1, false, nodes, hops, row, () => this.growLeft(plan, i - 1, nodes, hops, row, done));
+  }
+
+  /** Crosses relationship pattern `r` (between node r and r+1), forward from node r or backward from node r+1. */
+  private step(plan: PartPlan, r: number, forward: boolean, nodes: number[], hops: Hop[], row: Row, then: () => void): void {
+    const pattern = plan.part.rels[r]!;
+    const from = nodes[forward ? r : r + 1]!;
+    const target = plan.part.nodes[forward ? r + 1 : r]!;
+    const land = (hop: Hop, other: number) => {
+      this.withNode(target, other, row, () => {
+        nodes[forward ? r + 1 : r] = other;
+        hops[r] = hop;
+        this.bindRel(pattern, hop, row, then);
+      });
+    };
+    if (!pattern.length) {
+      const bound = pattern.variable === null ? undefined : row[pattern.variable];
+      this.forEachStep(from, pattern, forward, (edge, other) => {
+        if (bound !== undefined && !(bound instanceof RelRef && bound.id === edge)) return;
+        if (!this.relMatches(pattern, edge, row)) return;
+        this.usedRels.add(edge);
+        land({ edges: [edge], inner: [] }, other);
+        this.usedRels.delete(edge);
+      });
+      return;
+    }
+    const { min, max } = pattern.length;
+    const edges: number[] = [];
+    const inner: number[] = [];
+    const walk = (at: number, depth: number) => {
+      if (depth >= min) {
+        // Hops are kept in pattern order (left to right), whichever way the walk went.
+        const hop = forward ? { edges: [...edges], inner: [...inner] } : { edges: [...edges].reverse(), inner: [...inner].reverse() };
+        land(hop, at);
+      }
+      if (depth >= max) return;
+      this.forEachStep(at, pattern, forward, (edge, other) => {
+        if (!this.relMatches(pattern, edge, row)) return;
+        this.usedRels.add(edge);
+        edges.push(edge);
+        if (depth > 0) inner.push(at);
+        walk(other, depth + 1);
+        if (depth > 0) inner.pop();
+        edges.pop();
+        this.usedRels.delete(edge);
+      });
+    };
+    walk(from, 0);
+  }
+
+  private bindRel(pattern: RelPattern, hop: Hop, row: Row, then: () => void): void {
+    const name = pattern.variable;
+    if (name === null || (!pattern.length && row[name] !== undefined)) return then();
+    row[name] = pattern.length ? hop.edges.map((e) => new RelRef(e)) : new RelRef(hop.edges[0]!);
+    then();
+    delete row[name];
+  }
+}

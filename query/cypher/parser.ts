@@ -1,0 +1,533 @@
+import type { BinaryOp, Clause, CompareOp, Expr, NodePattern, PatternPart, Projection, ProjectionItem, Query, RelPattern, SetItem, SortItem } from './ast.js';
+import { compileError, unsupported, type Position } from './errors.js';
+import { tokenize, type Token } from './lexer.js';
+
+const UNSUPPORTED_CLAUSES = new Set(['MERGE', 'FOREACH', 'CALL', 'UNION', 'LOAD', 'USE']);
+const COMPARE_OPS = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
+
+const describe = (t: Token): string => (t.kind === 'eof' ? 'the end of the query' : `'${t.text}'`);
+
+/** Recursive descent over the tokens, building the AST; each error names where and what was expected. */
+class Parser {
+  private i = 0;
+
+  constructor(private readonly source: string, private readonly tokens: Token[]) {}
+
+  private get tok(): Token {
+    return this.tokens[this.i]!;
+  }
+
+  private peek(ahead = 1): Token {
+    return this.tokens[Math.min(this.i + ahead, this.tokens.length - 1)]!;
+  }
+
+  private pos(t: Token = this.tok): Position {
+    return { line: t.line, column: t.column };
+  }
+
+  private fail(expected: string, t: Token = this.tok): never {
+    throw compileError('UnexpectedSyntax', `expected ${expected} but found ${describe(t)}`, this.pos(t));
+  }
+
+  private isOp(op: string, t: Token = this.tok): boolean {
+    return t.kind === 'op' && t.value === op;
+  }
+
+  private isKeyword(word: string, t: Token = this.tok): boolean {
+    return t.kind === 'ident' && !t.quoted && t.value.toUpperCase() === word;
+  }
+
+  private acceptOp(op: string): boolean {
+    if (!this.isOp(op)) return false;
+    this.i++;
+    return true;
+  }
+
+  private acceptKeyword(word: string): boolean {
+    if (!this.isKeyword(word)) return false;
+    this.i++;
+    return true;
+  }
+
+  private expectOp(op: string): Token {
+    if (!this.isOp(op)) this.fail(`'${op}'`);
+    return this.tokens[this.i++]!;
+  }
+
+  private expectKeyword(word: string): void {
+    if (!this.acceptKeyword(word)) this.fail(word);
+  }
+
+  /** A name: variable, label, type, property key, alias (keywords are allowed where a name is expected). */
+  private name(what: string): string {
+    if (this.tok.kind !== 'ident') this.fail(what);
+    return this.tokens[this.i++]!.value;
+  }
+
+  private textFrom(start: Token): string {
+    return this.source.slice(start.offset, this.tokens[this.i - 1]!.end);
+  }
+
+  query(): Query {
+    const clauses: Clause[] = [];
+    while (this.tok.kind !== 'eof' && !this.isOp(';')) clauses.push(this.clause());
+    this.acceptOp(';');
+    if (this.tok.kind !== 'eof') this.fail('the end of the query');
+    if (clauses.length === 0) this.fail('a clause such as MATCH, CREATE or RETURN');
+    return { clauses };
+  }
+
+  private clause(): Clause {
+    const t = this.tok;
+    const word = t.kind === 'ident' && !t.quoted ? t.value.toUpperCase() : '';
+    const pos = this.pos();
+    if (UNSUPPORTED_CLAUSES.has(word)) throw unsupported(word, pos);
+    switch (word) {
+      case 'MATCH':
+        this.i++;
+        return this.match(false, pos);
+      case 'OPTIONAL':
+        this.i++;
+        this.expectKeyword('MATCH');
+        return this.match(true, pos);
+      case 'UNWIND': {
+        this.i++;
+        const expr = this.expr();
+        this.expectKeyword('AS');
+        return { kind: 'unwind', expr, alias: this.name('a variable name after AS'), pos };
+      }
+      case 'WITH': {
+        this.i++;
+        const projection = this.projection(pos);
+        const where = this.acceptKeyword('WHERE') ? this.expr() : null;
+        return { kind: 'with', projection, where, pos };
+      }
+      case 'RETURN':
+        this.i++;
+        return { kind: 'return', projection: this.projection(pos), pos };
+      case 'CREATE':
+        this.i++;
+        return { kind: 'create', patterns: this.patternList(), pos };
+      case 'SET':
+        this.i++;
+        return { kind: 'set', items: this.setItems(), pos };
+      case 'REMOVE':
+        this.i++;
+        return { kind: 'remove', items: this.removeItems(), pos };
+      case 'DETACH':
+        this.i++;
+        this.expectKeyword('DELETE');
+        return { kind: 'delete', detach: true, exprs: this.exprList(), pos };
+      case 'DELETE':
+        this.i++;
+        return { kind: 'delete', detach: false, exprs: this.exprList(), pos };
+      default:
+        return this.fail('a clause (MATCH, OPTIONAL MATCH, UNWIND, WITH, RETURN, CREATE, SET, REMOVE, DELETE)');
+    }
+  }
+
+  private match(optional: boolean, pos: Position): Clause {
+    const patterns = this.patternList();
+    const where = this.acceptKeyword('WHERE') ? this.expr() : null;
+    return { kind: 'match', optional, patterns, where, pos };
+  }
+
+  private exprList(): Expr[] {
+    const list = [this.expr()];
+    while (this.acceptOp(',')) list.push(this.expr());
+    return list;
+  }
+
+  private projection(pos: Position): Projection {
+    const distinct = this.acceptKeyword('DISTINCT');
+    let star = false;
+    const items: ProjectionItem[] = [];
+    if (this.acceptOp('*')) {
+      star = true;
+      if (this.acceptOp(',')) items.push(...this.projectionItems());
+    } else {
+      items.push(...this.projectionItems());
+    }
+    const orderBy: SortItem[] = [];
+    if (this.acceptKeyword('ORDER')) {
+      this.expectKeyword('BY');
+      do {
+        const expr = this.expr();
+        let descending = false;
+        if (this.acceptKeyword('DESC') || this.acceptKeyword('DESCENDING')) descending = true;
+        else if (!this.acceptKeyword('ASC')) this.acceptKeyword('ASCENDING');
+        orderBy.push({ expr, descending });
+      } while (this.acceptOp(','));
+    }
+    const skip = this.acceptKeyword('SKIP') ? this.expr() : null;
+    const limit = this.acceptKeyword('LIMIT') ? this.expr() : null;
+    return { distinct, star, items, orderBy, skip, limit, pos };
+  }
+
+  private projectionItems(): ProjectionItem[] {
+    const items: ProjectionItem[] = [];
+    do {
+      const start = this.tok;
+      const expr = this.expr();
+      const text = this.textFrom(start);
+      if (this.acceptKeyword('AS')) items.push({ expr, name: this.name('a column name after AS'), aliased: true });
+      else items.push({ expr, name: text, aliased: false });
+    } while (this.acceptOp(','));
+    return items;
+  }
+
+  private setItems(): SetItem[] {
+    const items: SetItem[] = [];
+    do {
+      const pos = this.pos();
+      const target = this.atomWithPostfix();
+      if (this.tok.kind === 'op' && (this.tok.value === ':')) {
+        items.push({ kind: 'labels', target, key: '', value: null, labels: this.labels(), pos });
+        continue;
+      }
+      if (target.kind !== 'prop') {
+        if (this.isOp('=') || this.isOp('+=')) throw unsupported('SET of a whole map (SET n = {...} or SET n += {...})', pos);
+        this.fail("a property such as n.name before '='");
+      }
+      this.expectOp('=');
+      items.push({ kind: 'property', target: target.object, key: target.key, value: this.expr(), labels: [], pos });
+    } while (this.acceptOp(','));
+    return items;
+  }
+
+  private removeItems(): SetItem[] {
+    const items: SetItem[] = [];
+    do {
+      const pos = this.pos();
+      const target = this.atomWithPostfix();
+      if (this.isOp(':')) items.push({ kind: 'labels', target, key: '', value: null, labels: this.labels(), pos });
+      else if (target.kind === 'prop') items.push({ kind: 'property', target: target.object, key: target.key, value: null, labels: [], pos });
+      else this.fail('a property (n.name) or labels (n:Label) to remove');
+    } while (this.acceptOp(','));
+    return items;
+  }
+
+  // ---- patterns ----
+
+  private patternList(): PatternPart[] {
+    const parts = [this.patternPart()];
+    while (this.acceptOp(',')) parts.push(this.patternPart());
+    return parts;
+  }
+
+  private patternPart(): PatternPart {
+    const pos = this.pos();
+    let pathVariable: string | null = null;
+    if (this.tok.kind === 'ident' && this.isOp('=', this.peek())) {
+      pathVariable = this.name('a path name');
+      this.i++;
+    }
+    const nodes = [this.nodePattern()];
+    const rels: RelPattern[] = [];
+    while (this.isOp('-') || this.isOp('<-') || this.isOp('<->')) {
+      rels.push(this.relPattern());
+      nodes.push(this.nodePattern());
+    }
+    return { pathVariable, nodes, rels, pos };
+  }
+
+  private labels(): string[] {
+    const labels: string[] = [];
+    while (this.acceptOp(':')) labels.push(this.name('a label name after :'));
+    return labels;
+  }
+
+  private propertiesOrParam(): Expr | null {
+    if (this.isOp('{')) return this.mapLiteral();
+    if (this.tok.kind === 'param') {
+      const t = this.tokens[this.i++]!;
+      return { kind: 'param', name: t.value, pos: this.pos(t) };
+    }
+    return null;
+  }
+
+  private nodePattern(): NodePattern {
+    const pos = this.pos();
+    this.expectOp('(');
+    const variable = this.tok.kind === 'ident' ? this.name('a variable') : null;
+    const labels = this.labels();
+    const properties = this.propertiesOrParam();
+    if (!this.isOp(')')) this.fail(variable === null && labels.length === 0 ? "a variable, a label, properties or ')'" : "')'");
+    this.i++;
+    return { variable, labels, properties, pos };
+  }
+
+  private relPattern(): RelPattern {
+    const pos = this.pos();
+    if (this.isOp('<->')) this.fail("'<-' or '-' (a relationship pattern)");
+    const left = this.isOp('<-');
+    this.i++;
+    let variable: string | null = null;
+    let types: string[] = [];
+    let properties: Expr | null = null;
+    let length: RelPattern['length'] = null;
+    if (this.acceptOp('[')) {
+      if (this.tok.kind === 'ident') variable = this.name('a variable');
+      if (this.acceptOp(':')) {
+        types.push(this.name('a relationship type after :'));
+        while (this.acceptOp('|')) {
+          this.acceptOp(':');
+          types.push(this.name('a relationship type after |'));
+        }
+      }
+      if (this.acceptOp('*')) length = this.lengthRange();
+      properties = this.propertiesOrParam();
+      this.expectOp(']');
+    }
+    let right = false;
+    if (this.acceptOp('->')) right = true;
+    else this.expectOp('-');
+    return { variable, types, properties, direction: left && !right ? 'in' : right && !left ? 'out' : 'both', length, pos };
+  }
+
+  private lengthRange(): { min: number; max: number } {
+    const int = (): number | null => {
+      if (this.tok.kind !== 'int') return null;
+      return this.tokens[this.i++]!.num;
+    };
+    const low = int();
+    if (this.acceptOp('..')) {
+      const high = int();
+      return { min: low ?? 1, max: high ?? Infinity };
+    }
+    return low === null ? { min: 1, max: Infinity } : { min: low, max: low };
+  }
+
+  // ---- expressions, loosest binding first ----
+
+  expr(): Expr {
+    return this.or();
+  }
+
+  private binaryChain(next: () => Expr, word: string, op: BinaryOp): Expr {
+    let left = next();
+    while (this.isKeyword(word)) {
+      const pos = this.pos();
+      this.i++;
+      left = { kind: 'binary', op, left, right: next(), pos };
+    }
+    return left;
+  }
+
+  private or(): Expr {
+    return this.binaryChain(() => this.xor(), 'OR', 'or');
+  }
+
+  private xor(): Expr {
+    return this.binaryChain(() => this.and(), 'XOR', 'xor');
+  }
+
+  private and(): Expr {
+    return this.binaryChain(() => this.not(), 'AND', 'and');
+  }
+
+  private not(): Expr {
+    if (this.isKeyword('NOT')) {
+      const pos = this.pos();
+      this.i++;
+      return { kind: 'unary', op: 'not', arg: this.not(), pos };
+    }
+    return this.comparison();
+  }
+
+  private comparison(): Expr {
+    const first = this.predicates();
+    const ops: CompareOp[] = [];
+    const args = [first];
+    while (this.tok.kind === 'op' && COMPARE_OPS.has(this.tok.value)) {
+      const v = this.tokens[this.i++]!.value;
+      ops.push(v === '!=' ? '<>' : (v as CompareOp));
+      args.push(this.predicates());
+    }
+    if (this.isOp('=~')) throw unsupported('the regular expression operator =~', this.pos());
+    return ops.length === 0 ? first : { kind: 'compare', ops, args, pos: first.pos };
+  }
+
+  /** STARTS WITH, ENDS WITH, CONTAINS, IN, IS [NOT] NULL (bind tighter than comparisons). */
+  private predicates(): Expr {
+    let left = this.additive();
+    for (;;) {
+      const pos = this.pos();
+      if (this.isKeyword('STARTS') && this.isKeyword('WITH', this.peek())) {
+        this.i += 2;
+        left = { kind: 'binary', op: 'starts', left, right: this.additive(), pos };
+      } else if (this.isKeyword('ENDS') && this.isKeyword('WITH', this.peek())) {
+        this.i += 2;
+        left = { kind: 'binary', op: 'ends', left, right: this.additive(), pos };
+      } else if (this.acceptKeyword('CONTAINS')) {
+        left = { kind: 'binary', op: 'contains', left, right: this.additive(), pos };
+      } else if (this.acceptKeyword('IN')) {
+        left = { kind: 'binary', op: 'in', left, right: this.additive(), pos };
+      } else if (this.isKeyword('IS')) {
+        this.i++;
+        const negated = this.acceptKeyword('NOT');
+        this.expectKeyword('NULL');
+        left = { kind: 'isNull', arg: left, negated, pos };
+      } else {
+        return left;
+      }
+    }
+  }
+
+  private additive(): Expr {
+    let left = this.multiplicative();
+    while (this.isOp('+') || this.isOp('-') || this.isOp('<->')) {
+      const pos = this.pos();
+      const op = this.tokens[this.i++]!.value as BinaryOp;
+      left = { kind: 'binary', op, left, right: this.multiplicative(), pos };
+    }
+    return left;
+  }
+
+  private multiplicative(): Expr {
+    let left = this.power();
+    while (this.isOp('*') || this.isOp('/') || this.isOp('%')) {
+      const pos = this.pos();
+      const op = this.tokens[this.i++]!.value as BinaryOp;
+      left = { kind: 'binary', op, left, right: this.power(), pos };
+    }
+    return left;
+  }
+
+  private power(): Expr {
+    let left = this.unary();
+    while (this.isOp('^')) {
+      const pos = this.pos();
+      this.i++;
+      left = { kind: 'binary', op: '^', left, right: this.unary(), pos };
+    }
+    return left;
+  }
+
+  private unary(): Expr {
+    if (this.isOp('-') || this.isOp('+')) {
+      const pos = this.pos();
+      const op = this.tokens[this.i++]!.value as '-' | '+';
+      const arg = this.unary();
+      // Fold -literal so that the smallest integers and `-0.0` come out as written.
+      if (op === '-' && arg.kind === 'literal' && typeof arg.value === 'number') return { ...arg, value: -arg.value, pos };
+      return { kind: 'unary', op, arg, pos };
+    }
+    return this.atomWithPostfix();
+  }
+
+  private atomWithPostfix(): Expr {
+    let e = this.atom();
+    for (;;) {
+      if (this.isOp('.')) {
+        const pos = this.pos();
+        this.i++;
+        e = { kind: 'prop', object: e, key: this.name('a property name after .'), pos };
+      } else if (this.isOp('[')) {
+        const pos = this.pos();
+        this.i++;
+        if (this.isOp('..')) throw unsupported('list slices', pos);
+        const index = this.expr();
+        if (this.isOp('..')) throw unsupported('list slices', pos);
+        this.expectOp(']');
+        e = { kind: 'index', object: e, index, pos };
+      } else if (this.isOp(':') && (e.kind === 'var' || e.kind === 'prop')) {
+        const pos = this.pos();
+        e = { kind: 'hasLabels', arg: e, labels: this.labels(), pos };
+      } else {
+        return e;
+      }
+    }
+  }
+
+  private mapLiteral(): Expr {
+    const pos = this.pos();
+    this.expectOp('{');
+    const entries: [string, Expr][] = [];
+    if (!this.isOp('}')) {
+      do {
+        const key = this.name('a property name');
+        this.expectOp(':');
+        entries.push([key, this.expr()]);
+      } while (this.acceptOp(','));
+    }
+    this.expectOp('}');
+    return { kind: 'map', entries, pos };
+  }
+
+  private atom(): Expr {
+    const t = this.tok;
+    const pos = this.pos();
+    switch (t.kind) {
+      case 'int':
+      case 'float':
+        this.i++;
+        return { kind: 'literal', value: t.num, isFloat: t.kind === 'float', pos };
+      case 'string':
+        this.i++;
+        return { kind: 'literal', value: t.value, pos };
+      case 'param':
+        this.i++;
+        return { kind: 'param', name: t.value, pos };
+      case 'op':
+        if (t.value === '(') {
+          this.i++;
+          const e = this.expr();
+          if (this.isOp(',') || this.isOp('-') || this.isOp('<-')) throw unsupported('pattern expressions', pos);
+          this.expectOp(')');
+          return e;
+        }
+        if (t.value === '[') {
+          this.i++;
+          const items: Expr[] = [];
+          if (!this.isOp(']')) {
+            do items.push(this.expr());
+            while (this.acceptOp(','));
+          }
+          if (this.isOp('|')) throw unsupported('list comprehensions', pos);
+          this.expectOp(']');
+          return { kind: 'list', items, pos };
+        }
+        if (t.value === '{') return this.mapLiteral();
+        return this.fail('an expression');
+      case 'ident': {
+        const upper = t.quoted ? '' : t.value.toUpperCase();
+        if (upper === 'NULL' || upper === 'TRUE' || upper === 'FALSE') {
+          this.i++;
+          return { kind: 'literal', value: upper === 'NULL' ? null : upper === 'TRUE', pos };
+        }
+        if (upper === 'CASE') throw unsupported('CASE expressions', pos);
+        if ((upper === 'EXISTS' || upper === 'COUNT') && this.isOp('{', this.peek())) throw unsupported(`${upper} { } subqueries`, pos);
+        if (this.isOp('(', this.peek()) || (this.isOp('.', this.peek()) && this.peek(2).kind === 'ident' && this.isOp('(', this.peek(3)))) return this.call();
+        this.i++;
+        return { kind: 'var', name: t.value, pos };
+      }
+      default:
+        return this.fail('an expression');
+    }
+  }
+
+  private call(): Expr {
+    const pos = this.pos();
+    let name = this.name('a function name');
+    if (this.acceptOp('.')) name += '.' + this.name('a function name');
+    this.expectOp('(');
+    if (this.acceptOp('*')) {
+      this.expectOp(')');
+      return { kind: 'call', name: name.toLowerCase(), distinct: false, args: [], star: true, pos };
+    }
+    const distinct = this.acceptKeyword('DISTINCT');
+    const args: Expr[] = [];
+    if (!this.isOp(')')) {
+      do args.push(this.expr());
+      while (this.acceptOp(','));
+    }
+    this.expectOp(')');
+    return { kind: 'call', name: name.toLowerCase(), distinct, args, star: false, pos };
+  }
+}
+
+/** Parses query text into an AST; throws a CypherError naming line, column and what was expected. */
+export function parseQuery(text: string): Query {
+  return new Parser(text, tokenize(text)).query();
+}

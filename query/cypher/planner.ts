@@ -1,0 +1,112 @@
+import type { Expr, NodePattern, PatternPart } from './ast.js';
+import { walkExpr } from './binder.js';
+
+/**
+ * How a pattern part finds its first node. Ranked best first: a node already bound, an id,
+ * the vector predicate (answered from the HNSW index), a property equality (payload index),
+ * a label (label index), and last a scan of every node.
+ */
+export type Seek =
+  | { kind: 'bound' }
+  | { kind: 'ids'; expr: Expr; list: boolean }
+  | { kind: 'vector'; query: Expr; threshold: Expr; inclusive: boolean }
+  | { kind: 'property'; key: string; value: Expr }
+  | { kind: 'label'; label: string }
+  | { kind: 'all' };
+
+export interface PartPlan {
+  part: PatternPart;
+  /** The node position the match starts from; it grows right, then left. */
+  anchor: number;
+  seek: Seek;
+}
+
+const RANK: Record<Seek['kind'], number> = { bound: 0, ids: 1, vector: 2, property: 3, label: 4, all: 5 };
+
+/** An expression that does not depend on the row: literals, parameters, lists of them. */
+export function isConstant(e: Expr): boolean {
+  let constant = true;
+  walkExpr(e, (x) => {
+    if (x.kind === 'var' || (x.kind === 'call' && x.name !== 'tointeger' && x.name !== 'tofloat')) constant = false;
+  });
+  return constant;
+}
+
+/** The AND-ed parts of a WHERE. */
+export function conjuncts(e: Expr | null): Expr[] {
+  if (!e) return [];
+  if (e.kind === 'binary' && e.op === 'and') return [...conjuncts(e.left), ...conjuncts(e.right)];
+  return [e];
+}
+
+const isVar = (e: Expr, name: string) => e.kind === 'var' && e.name === name;
+const propOf = (e: Expr, name: string): string | null => (e.kind === 'prop' && isVar(e.object, name) ? e.key : null);
+const isIdOf = (e: Expr, name: string) => e.kind === 'call' && e.name === 'id' && e.args.length === 1 && isVar(e.args[0]!, name);
+
+/** The seeks a WHERE conjunct offers for variable `name`. */
+function seeksFrom(c: Expr, name: string): Seek[] {
+  if (c.kind === 'binary' && c.op === 'in' && isIdOf(c.left, name) && isConstant(c.right)) return [{ kind: 'ids', expr: c.right, list: true }];
+  if (c.kind !== 'compare' || c.ops.length !== 1) return [];
+  const [l, r] = c.args as [Expr, Expr];
+  const op = c.ops[0]!;
+  const out: Seek[] = [];
+  if (op === '=') {
+    for (const [a, b] of [[l, r], [r, l]] as const) {
+      if (!isConstant(b)) continue;
+      if (isIdOf(a, name)) out.push({ kind: 'ids', expr: b, list: false });
+      const key = propOf(a, name);
+      if (key !== null && key !== 'embedding') out.push({ kind: 'property', key, value: b });
+    }
+  }
+  // n.embedding <-> $q < x, or x > n.embedding <-> $q
+  const vector = (d: Expr, bound: Expr, inclusive: boolean): Seek | null => {
+    if (d.kind !== 'binary' || d.op !== '<->' || !isConstant(bound)) return null;
+    for (const [a, b] of [[d.left, d.right], [d.right, d.left]] as const) {
+      if (propOf(a, name) === 'embedding' && isConstant(b)) return { kind: 'vector', query: b, threshold: bound, inclusive };
+    }
+    return null;
+  };
+  const v = op === '<' || op === '<=' ? vector(l, r, op === '<=') : op === '>' || op === '>=' ? vector(r, l, op === '>=') : null;
+  if (v) out.push(v);
+  return out;
+}
+
+function bestSeek(node: NodePattern, where: Expr[], bound: ReadonlySet<string>): Seek {
+  const name = node.variable;
+  if (name !== null && bound.has(name)) return { kind: 'bound' };
+  const seeks: Seek[] = [];
+  if (name !== null) for (const c of where) seeks.push(...seeksFrom(c, name));
+  if (node.properties?.kind === 'map') {
+    for (const [key, value] of node.properties.entries) if (key !== 'embedding' && isConstant(value)) seeks.push({ kind: 'property', key, value });
+  }
+  for (const label of node.labels) seeks.push({ kind: 'label', label });
+  seeks.push({ kind: 'all' });
+  return seeks.reduce((best, s) => (RANK[s.kind] < RANK[best.kind] ? s : best));
+}
+
+/**
+ * Plans each comma-separated part of a MATCH: the node to start from and how to find it.
+ * `bound` holds the variables bound before the clause; each planned part adds its own.
+ */
+export function planMatch(parts: PatternPart[], where: Expr | null, bound: Set<string>, labelCount: (label: string) => number): PartPlan[] {
+  const cs = conjuncts(where);
+  const plans: PartPlan[] = [];
+  for (const part of parts) {
+    let anchor = 0;
+    let seek = bestSeek(part.nodes[0]!, cs, bound);
+    part.nodes.forEach((node, i) => {
+      if (i === 0) return;
+      const s = bestSeek(node, cs, bound);
+      const better = RANK[s.kind] < RANK[seek.kind] || (s.kind === 'label' && seek.kind === 'label' && labelCount(s.label) < labelCount(seek.label));
+      if (better) {
+        anchor = i;
+        seek = s;
+      }
+    });
+    plans.push({ part, anchor, seek });
+    for (const n of part.nodes) if (n.variable) bound.add(n.variable);
+    for (const r of part.rels) if (r.variable) bound.add(r.variable);
+    if (part.pathVariable) bound.add(part.pathVariable);
+  }
+  return plans;
+}

@@ -1,0 +1,172 @@
+/** Runtime values of the Cypher engine and openCypher's equality, comparison and ordering rules. */
+
+export class NodeRef {
+  constructor(readonly id: number) {}
+}
+
+export class RelRef {
+  constructor(readonly id: number) {}
+}
+
+/** A path: node ids, and the relationship ids between them (nodes.length === rels.length + 1). */
+export class PathValue {
+  constructor(readonly nodes: readonly number[], readonly rels: readonly number[]) {}
+}
+
+export interface MapValue {
+  [key: string]: Value;
+}
+
+export type Value = null | boolean | number | string | Value[] | NodeRef | RelRef | PathValue | MapValue;
+
+export const isMap = (v: Value): v is MapValue =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof NodeRef) && !(v instanceof RelRef) && !(v instanceof PathValue);
+
+/** The openCypher type name of a value, for error messages. */
+export function typeName(v: Value): string {
+  if (v === null) return 'Null';
+  if (typeof v === 'boolean') return 'Boolean';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'Integer' : 'Float';
+  if (typeof v === 'string') return 'String';
+  if (Array.isArray(v)) return 'List';
+  if (v instanceof NodeRef) return 'Node';
+  if (v instanceof RelRef) return 'Relationship';
+  if (v instanceof PathValue) return 'Path';
+  return 'Map';
+}
+
+/** `a = b` with three-valued logic: null when either side (or an element) is null. */
+export function equals(a: Value, b: Value): boolean | null {
+  if (a === null || b === null) return null;
+  if (typeof a === 'number' && typeof b === 'number') return a === b;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    let unknown = false;
+    for (let i = 0; i < a.length; i++) {
+      const e = equals(a[i]!, b[i]!);
+      if (e === false) return false;
+      if (e === null) unknown = true;
+    }
+    return unknown ? null : true;
+  }
+  if (a instanceof NodeRef) return b instanceof NodeRef && a.id === b.id;
+  if (a instanceof RelRef) return b instanceof RelRef && a.id === b.id;
+  if (a instanceof PathValue) return b instanceof PathValue && sameList(a.nodes, b.nodes) && sameList(a.rels, b.rels);
+  if (isMap(a)) {
+    if (!isMap(b)) return false;
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    let unknown = false;
+    for (const k of keys) {
+      if (!(k in b)) return false;
+      const e = equals(a[k]!, b[k]!);
+      if (e === false) return false;
+      if (e === null) unknown = true;
+    }
+    return unknown ? null : true;
+  }
+  return a === b;
+}
+
+const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** `a < b` and friends: negative, zero or positive, or null when the values are not comparable. */
+export function compare(a: Value, b: Value): number | null {
+  if (a === null || b === null) return null;
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (Number.isNaN(a) || Number.isNaN(b)) return null;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const c = compare(a[i]!, b[i]!);
+      if (c === null) return null;
+      if (c !== 0) return c;
+    }
+    return a.length - b.length;
+  }
+  return null;
+}
+
+/** ORDER BY's global order: map < node < relationship < list < path < string < boolean < number < null. */
+const RANK = (v: Value): number => {
+  if (v === null) return 8;
+  if (typeof v === 'number') return 7;
+  if (typeof v === 'boolean') return 6;
+  if (typeof v === 'string') return 5;
+  if (v instanceof PathValue) return 4;
+  if (Array.isArray(v)) return 3;
+  if (v instanceof RelRef) return 2;
+  if (v instanceof NodeRef) return 1;
+  return 0;
+};
+
+/** A total order over all values (ORDER BY, min/max over mixed types). */
+export function orderCompare(a: Value, b: Value): number {
+  const ra = RANK(a);
+  const rb = RANK(b);
+  if (ra !== rb) return ra - rb;
+  switch (ra) {
+    case 7: {
+      const x = a as number;
+      const y = b as number;
+      if (Number.isNaN(x) || Number.isNaN(y)) return Number(Number.isNaN(x)) - Number(Number.isNaN(y));
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 6:
+      return Number(a) - Number(b);
+    case 5:
+      return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
+    case 4:
+      return orderLists([...(a as PathValue).nodes], [...(b as PathValue).nodes]) || orderLists([...(a as PathValue).rels], [...(b as PathValue).rels]);
+    case 3:
+      return orderLists(a as Value[], b as Value[]);
+    case 2:
+    case 1:
+      return (a as NodeRef).id - (b as NodeRef).id;
+    case 0: {
+      const ka = Object.keys(a as MapValue).sort();
+      const kb = Object.keys(b as MapValue).sort();
+      return orderLists(ka, kb) || orderLists(ka.map((k) => (a as MapValue)[k]!), kb.map((k) => (b as MapValue)[k]!));
+    }
+    default:
+      return 0;
+  }
+}
+
+function orderLists(a: Value[], b: Value[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const c = orderCompare(a[i]!, b[i]!);
+    if (c !== 0) return c;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * A string that is equal for equivalent values (DISTINCT, grouping keys, count(DISTINCT)):
+ * null is equivalent to null, and 1 to 1.0.
+ */
+export function keyOf(v: Value): string {
+  if (v === null) return 'n';
+  switch (typeof v) {
+    case 'boolean':
+      return v ? 'T' : 'F';
+    case 'number':
+      return 'd' + (Object.is(v, -0) ? '0' : String(v));
+    case 'string':
+      return 's' + JSON.stringify(v);
+  }
+  if (Array.isArray(v)) return '[' + v.map(keyOf).join(',') + ']';
+  if (v instanceof NodeRef) return 'N' + v.id;
+  if (v instanceof RelRef) return 'R' + v.id;
+  if (v instanceof PathValue) return 'P' + v.nodes.join('.') + '/' + v.rels.join('.');
+  return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + keyOf(v[k]!)).join(',') + '}';
+}
+
+/** A JSON value (payload, parameter) as a Cypher value: objects become maps. */
+export function fromJson(v: unknown): Value {
+  if (v === undefined) return null;
+  return v as Value;
+}
