@@ -3,6 +3,8 @@ import { compileError, unsupported, type Position } from './errors.js';
 import { tokenize, type Token } from './lexer.js';
 
 const UNSUPPORTED_CLAUSES = new Set(['MERGE', 'FOREACH', 'CALL', 'UNION', 'LOAD', 'USE']);
+/** Clause keywords: never read as a variable, so a missing expression is reported where it is. */
+const RESERVED = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'WHERE', 'CREATE', 'DELETE', 'DETACH', 'SET', 'REMOVE', 'UNWIND', 'ORDER', 'SKIP', 'LIMIT', ...UNSUPPORTED_CLAUSES]);
 const COMPARE_OPS = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
 
 const describe = (t: Token): string => (t.kind === 'eof' ? 'the end of the query' : `'${t.text}'`);
@@ -420,9 +422,8 @@ class Parser {
     let e = this.atom();
     for (;;) {
       if (this.isOp('.')) {
-        const pos = this.pos();
         this.i++;
-        e = { kind: 'prop', object: e, key: this.name('a property name after .'), pos };
+        e = { kind: 'prop', object: e, key: this.name('a property name after .'), pos: e.pos };
       } else if (this.isOp('[')) {
         const pos = this.pos();
         this.i++;
@@ -497,6 +498,7 @@ class Parser {
           return { kind: 'literal', value: upper === 'NULL' ? null : upper === 'TRUE', pos };
         }
         if (upper === 'CASE') throw unsupported('CASE expressions', pos);
+        if (RESERVED.has(upper)) this.fail('an expression');
         if ((upper === 'EXISTS' || upper === 'COUNT') && this.isOp('{', this.peek())) throw unsupported(`${upper} { } subqueries`, pos);
         if (this.isOp('(', this.peek()) || (this.isOp('.', this.peek()) && this.peek(2).kind === 'ident' && this.isOp('(', this.peek(3)))) return this.call();
         this.i++;

@@ -1,0 +1,124 @@
+import { expect } from 'chai';
+import { Collection } from '../../../storage/collection.js';
+import { applyEvent } from '../../../storage/engine/apply-event.js';
+import type { CollectionConfig } from '../../../storage/events/types.js';
+import { CypherError } from '../../../query/cypher/errors.js';
+import { compileQuery, executeQuery, type CypherResult } from '../../../query/cypher/run-query.js';
+
+const config: CollectionConfig = { size: 2, distance: 'Euclid', m: 8, m0: 16, efConstruct: 40, ml: 1 / Math.log(8) };
+
+/** A collection and a way to run Cypher on it, committing writes as the server does (one event). */
+function graph() {
+  const collections = new Map<string, Collection>();
+  applyEvent(collections, 1, { type: 'create_collection', name: 'g', config });
+  let opId = 1;
+  const c = collections.get('g')!;
+  const run = (text: string, params: Record<string, unknown> = {}): CypherResult => {
+    const r = executeQuery(c, compileQuery(text), params);
+    if (r.changes.length > 0) {
+      const applied = applyEvent(collections, ++opId, { type: 'graph_write', collection: 'g', changes: r.changes });
+      if (applied.error) throw applied.error;
+    }
+    return r;
+  };
+  return { c, run, rows: (text: string, params?: Record<string, unknown>) => run(text, params).rows };
+}
+
+function fails(f: () => unknown): CypherError {
+  try {
+    f();
+  } catch (err) {
+    expect(err).to.be.instanceOf(CypherError);
+    return err as CypherError;
+  }
+  return expect.fail('no error');
+}
+
+describe('query/cypher executor', () => {
+  it('creates whole patterns with new ids above every id used, and returns them as DECISIONS shapes', () => {
+    const g = graph();
+    g.c.upsert([{ id: 41, vector: [1, 1] as unknown as Float32Array, payload: {}, labels: [] }]);
+    g.c.remove(41);
+    const r = g.run("CREATE (a:Person {name: 'Ann', embedding: [0.5, 0.5]})-[k:KNOWS {since: 2020}]->(b:Person {name: 'Bob'}) RETURN a, k, b");
+    expect(r.columns).to.deep.equal(['a', 'k', 'b']);
+    const [a, k, b] = r.rows[0] as any[];
+    expect(a).to.deep.equal({ id: 42, labels: ['Person'], properties: { name: 'Ann' } });
+    expect(b.id).to.equal(43);
+    expect(k).to.deep.equal({ id: 0, type: 'KNOWS', start: 42, end: 43, properties: { since: 2020, weight: 1 } });
+    expect(g.c.store.vectorOf(g.c.store.slotOf(42))[0]).to.equal(0.5);
+    expect(g.rows('MATCH (n:Person) RETURN n.embedding ORDER BY n.name')).to.deep.equal([[[0.5, 0.5]], [null]]);
+  });
+
+  it('matches directed, undirected, typed, alternated and variable-length patterns, and named paths', () => {
+    const g = graph();
+    g.run("CREATE (a {n: 'a'})-[:T]->(b {n: 'b'})-[:T]->(c {n: 'c'})-[:U]->(d {n: 'd'}), (c)-[:T]->(c)");
+    expect(g.rows("MATCH ({n: 'b'})--(x) RETURN x.n ORDER BY x.n")).to.deep.equal([['a'], ['c']]);
+    expect(g.rows("MATCH ({n: 'c'})<-[:T|U]-(x) RETURN x.n ORDER BY x.n")).to.deep.equal([['b'], ['c']]);
+    expect(g.rows("MATCH (c {n: 'c'})-[r]-(c) RETURN count(r)"), 'a self-loop matches once undirected').to.deep.equal([[1]]);
+    expect(g.rows("MATCH ({n: 'a'})-[:T*1..2]->(x) RETURN x.n ORDER BY x.n")).to.deep.equal([['b'], ['c']]);
+    expect(g.rows("MATCH ({n: 'a'})-[*]->(x {n: 'd'}) RETURN count(*)"), 'with and without the loop').to.deep.equal([[2]]);
+    const [[path]] = g.rows("MATCH p = ({n: 'a'})-[:T*2]->(x) RETURN p") as any[][];
+    expect(path.nodes.map((n: any) => n.properties.n)).to.deep.equal(['a', 'b', 'c']);
+    expect(path.relationships).to.have.length(2);
+    expect(g.rows("MATCH (x {n: 'a'}) OPTIONAL MATCH (x)<--(y) RETURN x.n, y")).to.deep.equal([['a', null]]);
+  });
+
+  it('filters, groups, orders, skips and limits as openCypher does', () => {
+    const g = graph();
+    g.run("UNWIND [['x', 3], ['y', 1], ['x', 2], ['z', null]] AS p CREATE (:Item {k: p[0], v: p[1]})");
+    expect(g.rows('MATCH (i:Item) RETURN i.k AS k, count(*) AS n, sum(i.v) AS s, collect(i.v) AS vs ORDER BY k')).to.deep.equal([
+      ['x', 2, 5, [3, 2]], ['y', 1, 1, [1]], ['z', 1, 0, []],
+    ]);
+    expect(g.rows("MATCH (i:Item) WHERE i.k STARTS WITH 'x' OR i.v IS NULL RETURN i.k ORDER BY i.v DESC")).to.deep.equal([['z'], ['x'], ['x']]);
+    expect(g.rows('MATCH (i:Item) RETURN DISTINCT i.k ORDER BY i.k SKIP 1 LIMIT $n', { n: 1 })).to.deep.equal([['y']]);
+    expect(g.rows('MATCH (i:Item) WHERE i.v IN [1, 3] RETURN avg(i.v), min(i.v), max(i.v), count(DISTINCT i.k)')).to.deep.equal([[2, 1, 3, 2]]);
+    expect(g.rows('MATCH (i:Item) WHERE exists(i.v) RETURN count(*)')).to.deep.equal([[3]]);
+  });
+
+  it('sets and removes properties, deletes with and without DETACH', () => {
+    const g = graph();
+    g.run("CREATE (:P {name: 'a', tmp: 1})-[:R {w: 1}]->(:P {name: 'b'})");
+    g.run("MATCH (p:P {name: 'a'})-[r:R]->() SET p.age = 3, p.tmp = null, r.w = 2, r.weight = 0.5");
+    expect(g.rows("MATCH (p {name: 'a'})-[r]->() RETURN properties(p), r")).to.deep.equal([
+      [{ name: 'a', age: 3 }, { id: 0, type: 'R', start: 0, end: 1, properties: { w: 2, weight: 0.5 } }],
+    ]);
+    expect(g.c.graph.edge(0)!.weight).to.equal(0.5);
+    const e = fails(() => g.run("MATCH (p {name: 'a'}) DELETE p"));
+    expect(e.detail).to.equal('DeleteConnectedNode');
+    expect(g.c.store.liveCount, 'nothing applied').to.equal(2);
+    g.run("MATCH (p {name: 'a'}) DETACH DELETE p");
+    expect(g.c.store.liveCount).to.equal(1);
+    expect(g.c.graph.edgeCount).to.equal(0);
+  });
+
+  it('applies nothing when a write query fails halfway', () => {
+    const g = graph();
+    g.run('CREATE (:A {i: 1}), (:A {i: 2})');
+    const e = fails(() => g.run("MATCH (a:A) CREATE (:B) SET a.bad = CASE_NOT_HERE"));
+    expect(e.detail).to.equal('UndefinedVariable');
+    const t = fails(() => g.run('MATCH (a:A) CREATE (:B {from: a.i}) SET a.m = {nested: 1}'));
+    expect(t.detail).to.equal('InvalidPropertyType');
+    expect(g.rows('MATCH (n) RETURN count(*)')).to.deep.equal([[2]]);
+  });
+
+  it('answers the vector predicate from the HNSW index with the raw distance', () => {
+    const g = graph();
+    const points = Array.from({ length: 2000 }, (_, i) => ({ id: i, vector: Float32Array.of(i % 50, Math.floor(i / 50)), payload: { i }, labels: ['V'] }));
+    g.c.upsert(points);
+    while (g.c.indexSome(10_000));
+    const r = g.run('MATCH (n:V) WHERE n.embedding <-> $q < 1.5 RETURN n.i ORDER BY n.i', { q: [10, 10] });
+    expect(r.rows.map((x) => x[0])).to.deep.equal([459, 460, 461, 509, 510, 511, 559, 560, 561]);
+    expect(r.nodesScanned, 'a handful of index hits, not a scan of 2000').to.be.below(200);
+    expect(g.rows('MATCH (n) WHERE id(n) = 0 RETURN n.embedding <-> [3, 4]')).to.deep.equal([[5]]);
+  });
+
+  it('raises type errors at run time for values of the wrong type', () => {
+    const g = graph();
+    g.run("CREATE ({s: 'x'})");
+    expect(fails(() => g.run('MATCH (n) RETURN n.s.x')).detail).to.equal('InvalidArgumentType');
+    expect(fails(() => g.run('MATCH (n) RETURN sum(n.s)')).detail).to.equal('InvalidArgumentType');
+    expect(fails(() => g.run('RETURN 1 LIMIT $l', { l: -1 })).detail).to.equal('NegativeIntegerArgument');
+    expect(fails(() => g.run('RETURN $missing')).detail).to.equal('MissingParameter');
+    expect(fails(() => g.run("CREATE ({embedding: [1, 2, 3]})")).detail).to.equal('InvalidPropertyType');
+  });
+});

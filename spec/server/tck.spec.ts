@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestServer, type TestServer } from '../helpers/http.js';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const runner = resolve(process.env.TCK_RUNNER ?? resolve(repo, '../shared/tck/run-tck.mjs'));
+const record = JSON.parse(readFileSync(resolve(repo, 'spec/server/tck-record.json'), 'utf8')) as { suite: string; passed: number };
+
+/** Runs the TCK runner against the server; answers its output. */
+function runTck(url: string): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [runner, '--url', url, '--suite', record.suite, '--jobs', '4'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    child.on('error', fail);
+    child.on('close', () => done(out));
+  });
+}
+
+describe('server: openCypher TCK selection (../shared/tck)', function () {
+  this.timeout(600_000);
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(async () => {
+    await s.stop();
+    s.remove();
+  });
+
+  it(`passes at least the recorded ${record.passed} scenarios`, async () => {
+    expect(existsSync(runner), `the TCK runner is expected at ${runner} (shared/ beside the checkout, or TCK_RUNNER)`).to.equal(true);
+    const out = await runTck(s.url);
+    const summary = /^(\d+) passed, (\d+) failed/m.exec(out);
+    expect(summary, `the runner printed no summary:\n${out.slice(-2000)}`).to.not.equal(null);
+    console.log(`      tck: ${summary![0]}`);
+    const failures = out.split('\n').filter((l) => l.startsWith('FAIL '));
+    expect(Number(summary![1]), `fewer scenarios pass than recorded in spec/server/tck-record.json:\n${failures.slice(0, 20).join('\n')}`).to.be.at.least(record.passed);
+  });
+});
