@@ -64,9 +64,36 @@ describe('storage/events codec', () => {
   });
 });
 
-describe('storage/events codec: edges', () => {
-  it('round-trips upsert_edge with a float32 weight', () => {
-    const event: DbEvent = { type: 'upsert_edge', collection: 'g', from: 1, to: 2 ** 50, relation: 'KNOWS', weight: 0.5 };
+describe('storage/events codec: edges and graph writes', () => {
+  it('round-trips upsert_edge with a float64 weight', () => {
+    const event: DbEvent = { type: 'upsert_edge', collection: 'g', from: 1, to: 2 ** 50, relation: 'KNOWS', weight: 0.1 };
+    expect(decodeEvent(encodeEvent(event))).to.deep.equal(event);
+  });
+
+  it('still reads a version 1 upsert_edge (float32 weight, no properties)', () => {
+    const v2 = encodeEvent({ type: 'upsert_edge', collection: 'g', from: 1, to: 2, relation: 'R', weight: 0.5 });
+    // version 1: the same fields up to the relation, then a float32 weight and nothing after.
+    const head = v2.subarray(0, v2.length - 8 - 4);
+    const v1 = new Uint8Array(head.length + 4);
+    v1.set(head);
+    v1[0] = 1;
+    new DataView(v1.buffer).setFloat32(head.length, 0.5, true);
+    expect(decodeEvent(v1)).to.deep.equal({ type: 'upsert_edge', collection: 'g', from: 1, to: 2, relation: 'R', weight: 0.5 });
+  });
+
+  it('round-trips every kind of graph change', () => {
+    const event: DbEvent = {
+      type: 'graph_write',
+      collection: 'g',
+      changes: [
+        { kind: 'create_node', point: { id: 7, vector: Float32Array.of(1, 2), payload: { name: 'x' }, labels: ['A', 'B'] } },
+        { kind: 'update_node', point: { id: 3, vector: null, payload: {}, labels: [] } },
+        { kind: 'create_edge', id: 12, edge: { from: 7, to: 3, relation: 'T', weight: 2.5, properties: { since: 2020, tags: ['a'] } } },
+        { kind: 'update_edge', id: 4, weight: 1, properties: {} },
+        { kind: 'delete_edge', id: 5 },
+        { kind: 'delete_node', id: 9 },
+      ],
+    };
     expect(decodeEvent(encodeEvent(event))).to.deep.equal(event);
   });
 });

@@ -28,7 +28,9 @@ function busyCollection(distance: CollectionConfig['distance']): Collection {
   c.indexSome(50);
   c.graph.add(1, 2, 'A', 0.5);
   c.graph.add(2, 50_000, 'B', 1);
-  c.graph.add(4, 1, 'A', 2);
+  c.graph.add(4, 1, 'A', 2, { since: 2020, note: 'x' });
+  c.graph.add(4, 1, 'A', 3);
+  c.remove(1500);
   return c;
 }
 
@@ -52,6 +54,9 @@ describe('storage/snapshot', () => {
       expect(copy.labelIndex.pointsWith('Node')).to.deep.equal(new Set([50_000]));
       expect(copy.graph.allEdges()).to.deep.equal(original.graph.allEdges());
       expect(copy.graph.edgesAt(2, 'both', null)).to.deep.equal(original.graph.edgesAt(2, 'both', null));
+      expect(copy.graph.edgesAt(4, 'outgoing', 'A').map((e) => e.properties), 'parallel edges, properties kept').to.deep.equal([{ since: 2020, note: 'x' }, {}]);
+      expect(copy.graph.nextEdgeId).to.equal(original.graph.nextEdgeId);
+      expect(copy.nextNodeId, 'the id counter stays above deleted ids').to.equal(original.nextNodeId).and.to.be.above(50_000);
       // Both go on the same way: the same pending work and the same level draws.
       while (original.indexSome(10_000));
       while (copy.indexSome(10_000));
