@@ -5,13 +5,15 @@ import { parseArgs } from 'node:util';
 import { annTableRows, benchHnswlib, benchOurs, type AnnRow } from './ann.js';
 import { makeDataset } from './dataset.js';
 import { benchDurability } from './durability-bench.js';
+import { benchGraph } from './graph-bench.js';
 import { benchHttp } from './http-bench.js';
 import { table } from './table.js';
 
 /**
  * `npm run bench`: a benchmark, not a test. Prints markdown tables of in-process ANN figures
- * next to hnswlib-node, and of the real server over loopback HTTP.
- * Options: --points N (default 100000), --queries N (default 200), --only ann|http|durability.
+ * next to hnswlib-node, of the real server over loopback HTTP, of durability, and of Cypher
+ * queries on a graph of --points nodes and ten times as many edges.
+ * Options: --points N (default 100000), --queries N (default 200), --only ann|http|durability|graph.
  */
 const { values } = parseArgs({
   options: {
@@ -53,6 +55,12 @@ if (values.only === undefined || values.only === 'http') {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+if (values.only === undefined || values.only === 'graph') {
+  const rows = benchGraph(points, points * 10, queries, log);
+  console.log(`\n## Cypher on a graph (in-process: parse, check, plan, run; ${queries} runs per query, random start nodes)\n`);
+  console.log(table(['query', 'text', 'median ms', 'p99 ms', 'mean result'], rows));
 }
 
 if (values.only === undefined || values.only === 'durability') {
