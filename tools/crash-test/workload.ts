@@ -20,7 +20,8 @@ const vectorFor = (id: number, round: number): number[] => [Math.sin(id + round)
 /**
  * One worker owns the ids `base .. base + span - 1` (and fresh ones from the model for imports)
  * and writes them one request at a time, so the order of its acknowledgements is the order of
- * its writes: upserts of small batches, deletes, merge imports of small files, and edges.
+ * its writes: upserts of small batches, deletes, merge imports of small files, edges, and
+ * Cypher writes that change two points in one query (both or neither must survive a kill).
  */
 export async function worker(client: HttpClient, model: Model, base: number, span: number, stop: () => boolean, inflight: InFlight[], seed: number): Promise<void> {
   let round = seed;
@@ -60,6 +61,17 @@ export async function worker(client: HttpClient, model: Model, base: number, spa
       });
       inflight.splice(inflight.indexOf(flight), 1);
       for (const p of points) model.upsert(p.id, stored(p));
+    } else if (r < 0.9) {
+      const ids = [...new Set([pick(), pick()])].filter((id) => model.points.has(id));
+      if (ids.length === 0) continue;
+      const after = new Map(ids.map((id) => [id, { ...model.points.get(id)!, payload: { ...model.points.get(id)!.payload, cypher: round } }]));
+      const flight: InFlight = { kind: 'cypher', before: new Map(ids.map((id) => [id, model.points.get(id)])), after };
+      inflight.push(flight);
+      const query = 'MATCH (n) WHERE id(n) IN $ids SET n.cypher = $round RETURN count(n)';
+      const res = (await client.json('POST', `/collections/${COLLECTION}/graph/query`, JSON.stringify({ query, parameters: { ids, round } }))) as { result: { rows: number[][] } };
+      if (res.result.rows[0]![0] !== ids.length) throw new Error(`the Cypher write matched ${res.result.rows[0]![0]} of ${ids.length} points`);
+      inflight.splice(inflight.indexOf(flight), 1);
+      for (const [id, p] of after) model.upsert(id, p);
     } else {
       const [from, to] = [pick(), pick()];
       if (!model.points.has(from) || !model.points.has(to)) continue;
