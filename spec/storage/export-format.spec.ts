@@ -3,6 +3,9 @@ import { Collection } from '../../storage/collection.js';
 import { CorruptDataError } from '../../storage/errors.js';
 import { exportCollection } from '../../storage/export/export-writer.js';
 import { ImportReader } from '../../storage/export/import-reader.js';
+import { BLOCK, block, MAGIC } from '../../storage/export/format.js';
+import { ByteWriter } from '../../storage/codec/byte-writer.js';
+import { writeConfig } from '../../storage/events/codec.js';
 
 function sample(): Collection {
   const c = new Collection('src', { size: 3, distance: 'Dot', m: 8, m0: 16, efConstruct: 32, ml: 0.5 }, 1);
@@ -10,6 +13,7 @@ function sample(): Collection {
   c.upsert([{ id: 9999, vector: null, payload: { node: true }, labels: ['Node'] }]);
   c.graph.add(1, 2, 'KNOWS', 0.5);
   c.graph.add(2, 9999, 'LIKES', 2);
+  c.graph.add(2, 9999, 'LIKES', 3, { since: 2020 });
   return c;
 }
 
@@ -41,10 +45,11 @@ describe('storage/export format', () => {
       expect(file.points).to.have.length(2501);
       expect(file.points[7]).to.deep.equal({ id: 7, vector: Float32Array.of(7, -7, 0.5), payload: { n: 7, s: 'p7' }, labels: ['Odd'] });
       expect(file.points[2500]).to.deep.equal({ id: 9999, vector: null, payload: { node: true }, labels: ['Node'] });
-      expect(file.edges).to.deep.equal([
-        { id: 0, from: 1, to: 2, relation: 'KNOWS', weight: 0.5 },
-        { id: 1, from: 2, to: 9999, relation: 'LIKES', weight: 2 },
-      ].map(({ id: _id, ...e }) => e));
+      expect(file.edges, 'parallel edges and relationship properties').to.deep.equal([
+        { from: 1, to: 2, relation: 'KNOWS', weight: 0.5 },
+        { from: 2, to: 9999, relation: 'LIKES', weight: 2 },
+        { from: 2, to: 9999, relation: 'LIKES', weight: 3, properties: { since: 2020 } },
+      ]);
     }
   });
 
@@ -62,6 +67,24 @@ describe('storage/export format', () => {
     expect(file.points.find((p) => p.id === 5)!.vector).to.deep.equal(Float32Array.of(5, -5, 0.5));
     expect(file.points.find((p) => p.id === 6)).to.deep.equal({ id: 6, vector: Float32Array.of(6, -6, 0.5), payload: { n: 6, s: 'p6' }, labels: [] });
     expect(file.points.some((p) => p.id === 70000)).to.equal(false);
+  });
+
+  it('reads a version 1 file: float32 weights, no edge properties', () => {
+    const config = { size: 1, distance: 'Euclid' as const, m: 8, m0: 16, efConstruct: 32, ml: 0.5 };
+    const header = new ByteWriter(64).str('old');
+    writeConfig(header, config);
+    const points = new ByteWriter(64).u32(2).f64(1).u8(0).str('{}').u16(0).f64(2).u8(0).str('{}').u16(0);
+    const edges = new ByteWriter(64).u32(1).f64(1).f64(2).str('R').f32(0.5);
+    const parts = [
+      new ByteWriter(8).bytes(MAGIC).u16(1).u16(0).finish(),
+      block(BLOCK.header, header.f64(2).f64(1).finish()),
+      block(BLOCK.points, points.finish()),
+      block(BLOCK.edges, edges.finish()),
+      block(BLOCK.trailer, new ByteWriter(24).f64(2).f64(1).u32(3).finish()),
+    ];
+    const file = read(Uint8Array.from(parts.flatMap((p) => [...p])));
+    expect(file.edges).to.deep.equal([{ from: 1, to: 2, relation: 'R', weight: 0.5 }]);
+    expect(file.points.map((p) => p.id)).to.deep.equal([1, 2]);
   });
 
   it('rejects a bad magic, another version, a flipped byte anywhere, a truncation and trailing bytes', () => {

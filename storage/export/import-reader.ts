@@ -24,6 +24,7 @@ export class ImportReader {
   /** How many pending bytes the next step needs (the preamble, a block header, or a whole block). */
   private needed = FILE_PREAMBLE;
   private started = false;
+  private version = FORMAT_VERSION;
   private header: { name: string; config: CollectionConfig; points: number; edges: number } | null = null;
   private readonly points: PointRecord[] = [];
   private readonly edges: EdgeRecord[] = [];
@@ -45,7 +46,8 @@ export class ImportReader {
       if (!MAGIC.every((b, i) => buffer[i] === b)) throw new CorruptDataError('not an export file: the magic bytes are wrong');
       const r = new ByteReader(buffer, 4, FILE_PREAMBLE);
       const version = r.u16();
-      if (version !== FORMAT_VERSION) throw new CorruptDataError(`unsupported export format version ${version} (this server reads version ${FORMAT_VERSION})`);
+      if (version < 1 || version > FORMAT_VERSION) throw new CorruptDataError(`unsupported export format version ${version} (this server reads versions 1 to ${FORMAT_VERSION})`);
+      this.version = version;
       this.started = true;
       at = FILE_PREAMBLE;
     }
@@ -82,7 +84,8 @@ export class ImportReader {
         for (let n = r.u32(), i = 0; i < n; i++) this.points.push(readPoint(r));
         break;
       case BLOCK.edges:
-        for (let n = r.u32(), i = 0; i < n; i++) this.edges.push(readEdge(r));
+        // Version 1 edges have a float32 weight and no properties, as version 1 log entries do.
+        for (let n = r.u32(), i = 0; i < n; i++) this.edges.push(readEdge(r, this.version));
         break;
       case BLOCK.trailer: {
         const points = r.f64();
