@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import { requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
-import { parseCollectionBody } from '../validate/collection-body.js';
+import { parseCollectionBody } from '../../query/api/collection-body.js';
+import { collectionInfo } from '../../query/api/collection-info.js';
 import { ok } from '../state.js';
 
 export function collectionRoutes(engine: Engine): Router {
@@ -19,18 +20,7 @@ export function collectionRoutes(engine: Engine): Router {
   });
 
   router.get('/collections/:name', (ctx) => {
-    const c = requireCollection(engine.collections, ctx.params.name!);
-    const { config } = c;
-    const vectors = { size: config.size, distance: config.distance };
-    const hnsw = { m: config.m, ef_construct: config.efConstruct, m0: config.m0, ml: config.ml };
-    ok(ctx, {
-      name: c.name,
-      status: c.pendingCount > 0 ? 'yellow' : 'green',
-      vectors_count: c.store.liveCount,
-      points_count: c.store.liveCount,
-      indexed_vectors_count: c.index.nodeCount - c.index.removedCount,
-      config: { vectors, hnsw_config: hnsw, params: { vectors } },
-    });
+    ok(ctx, collectionInfo(requireCollection(engine.collections, ctx.params.name!)));
   });
 
   router.get('/collections/:name/exists', (ctx) => {

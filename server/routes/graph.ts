@@ -4,12 +4,10 @@ import { requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
 import { notFound } from '../../storage/errors.js';
 import type { Edge } from '../../storage/views/graph-store.js';
-import { traverse } from '../../query/graph/traverse.js';
+import { cypherJson, traverseJson } from '../../query/api/graph-json.js';
 import { compileQuery, executeQuery, isWriteQuery, type CypherResult } from '../../query/cypher/run-query.js';
 import { ok } from '../state.js';
-import { parseDirection, parseEdgeBody, parseGraphQueryBody, parsePointIdParam, parseTraverseBody } from '../validate/graph-body.js';
-
-const edgeJson = (e: Edge) => ({ from_id: e.from, to_id: e.to, relation: e.relation, weight: e.weight });
+import { parseDirection, parseEdgeBody, parseGraphQueryBody, parsePointIdParam, parseTraverseBody } from '../../query/api/graph-body.js';
 
 /** Add Edge, Get Neighbors, Traverse and Graph Query. */
 export function graphRoutes(engine: Engine): Router {
@@ -40,10 +38,7 @@ export function graphRoutes(engine: Engine): Router {
 
   router.post('/traverse', (ctx) => {
     const c = collectionOf(ctx);
-    const req = parseTraverseBody(ctx.request.body);
-    if (!c.store.has(req.start)) throw notFound(`point ${req.start} not found in collection "${c.name}"`);
-    const t = traverse(c, req.start, req.maxDepth, req.relations);
-    ok(ctx, { visited: t.visited, edges: t.edges.map(edgeJson), max_depth_reached: t.maxDepthReached });
+    ok(ctx, traverseJson(c, parseTraverseBody(ctx.request.body)));
   });
 
   router.post('/query', async (ctx) => {
@@ -66,11 +61,7 @@ export function graphRoutes(engine: Engine): Router {
       writes = run.catch(() => undefined);
       result = await run;
     }
-    ok(ctx, {
-      columns: result.columns,
-      rows: result.rows,
-      stats: { nodes_scanned: result.nodesScanned, rows_returned: result.rows.length, execution_time_ms: performance.now() - started },
-    });
+    ok(ctx, cypherJson(result, started));
   });
 
   return router;

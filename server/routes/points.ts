@@ -7,11 +7,11 @@ import type { DbEvent } from '../../storage/events/types.js';
 import { parseOptionalFilter } from '../../query/filter/parse-filter.js';
 import { countMatching, forEachMatchingSlot } from '../../query/search/matching-slots.js';
 import { scrollCollection } from '../../query/search/scroll.js';
-import { pointJson } from '../present/point-json.js';
+import { pointJson, retrievedJson } from '../../query/api/point-json.js';
 import { ok } from '../state.js';
-import { bodyObject, optionalInt } from '../validate/fields.js';
-import { outputOptions } from '../validate/output-options.js';
-import { MAX_LIMIT, parseIdList, parseUpsertBody } from '../validate/points-body.js';
+import { bodyObject, optionalInt } from '../../query/api/fields.js';
+import { outputOptions } from '../../query/api/output-options.js';
+import { MAX_LIMIT, parseIdList, parseUpsertBody } from '../../query/api/points-body.js';
 
 /**
  * Logs a write and answers with its operation_id once it is durable and applied. Qdrant's
@@ -35,14 +35,7 @@ export function pointRoutes(engine: Engine): Router {
   router.post('/points', (ctx) => {
     const c = collectionOf(ctx);
     const body = bodyObject(ctx.request.body);
-    const ids = parseIdList(body.ids, 'ids');
-    const options = outputOptions(body);
-    const found: Record<string, unknown>[] = [];
-    for (const id of ids) {
-      const slot = c.store.slotOf(id);
-      if (slot >= 0) found.push(pointJson(c, slot, options));
-    }
-    ok(ctx, found);
+    ok(ctx, retrievedJson(c, parseIdList(body.ids, 'ids'), outputOptions(body)));
   });
 
   router.post('/points/delete', async (ctx) => {

@@ -1,20 +1,14 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Collection } from '../../storage/collection.js';
 import { requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
 import { badRequest } from '../../storage/errors.js';
-import { searchCollection } from '../../query/search/vector-search.js';
-import { pointJson } from '../present/point-json.js';
+import { scoredJson } from '../../query/api/point-json.js';
 import { ok } from '../state.js';
-import { bodyObject } from '../validate/fields.js';
-import { parseSearchBody, type SearchRequest } from '../validate/points-body.js';
+import { bodyObject } from '../../query/api/fields.js';
+import { parseSearchBody } from '../../query/api/points-body.js';
 
 export const MAX_BATCH = 1_000;
-
-function scored(c: Collection, req: SearchRequest): Record<string, unknown>[] {
-  return searchCollection(c, req).map((hit) => pointJson(c, hit.slot, req, hit.score));
-}
 
 /** Vector Search (`query`), Qdrant's search (`vector`) and batch search. */
 export function searchRoutes(engine: Engine): Router {
@@ -23,12 +17,12 @@ export function searchRoutes(engine: Engine): Router {
 
   router.post('/query', (ctx) => {
     const c = collectionOf(ctx);
-    ok(ctx, scored(c, parseSearchBody(ctx.request.body, 'query')));
+    ok(ctx, scoredJson(c, parseSearchBody(ctx.request.body, 'query')));
   });
 
   router.post('/search', (ctx) => {
     const c = collectionOf(ctx);
-    ok(ctx, scored(c, parseSearchBody(ctx.request.body, 'vector')));
+    ok(ctx, scoredJson(c, parseSearchBody(ctx.request.body, 'vector')));
   });
 
   router.post('/search/batch', (ctx) => {
@@ -38,7 +32,7 @@ export function searchRoutes(engine: Engine): Router {
       throw badRequest(`searches must be an array of at most ${MAX_BATCH} search requests`);
     }
     const requests = searches.map((s, i) => parseSearchBody(s, 'vector', `searches[${i}]`));
-    ok(ctx, requests.map((req) => scored(c, req)));
+    ok(ctx, requests.map((req) => scoredJson(c, req)));
   });
 
   return router;

@@ -3,15 +3,14 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { checkCollectionName, requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
-import { badRequest, CorruptDataError, DbError } from '../../storage/errors.js';
-import type { ImportMode } from '../../storage/events/types.js';
+import { DbError } from '../../storage/errors.js';
 import { exportCollection } from '../../storage/export/export-writer.js';
 import { FILE_EXTENSION, FORMAT_VERSION } from '../../storage/export/format.js';
 import { ImportReader } from '../../storage/export/import-reader.js';
+import { importEvent, importResultJson, parseImportMode, readingImport } from '../../query/api/transfer.js';
 import { ok } from '../state.js';
 
 export const IMPORT_LIMIT_BYTES = 2 ** 30;
-const MODES: readonly ImportMode[] = ['create', 'replace', 'merge'];
 
 function tooLarge(ctx: Context): DbError {
   ctx.set('Connection', 'close');
@@ -37,26 +36,19 @@ export function transferRoutes(engine: Engine): Router {
 
   router.post('/import', async (ctx) => {
     const name = ctx.params.name!;
-    const mode = ctx.query.mode;
-    if (typeof mode !== 'string' || !MODES.includes(mode as ImportMode)) throw badRequest(`mode must be one of ${MODES.join(', ')}`);
+    const mode = parseImportMode(ctx.query.mode);
     checkCollectionName(name);
     if ((ctx.request.length ?? 0) > IMPORT_LIMIT_BYTES) throw tooLarge(ctx);
     const reader = new ImportReader();
     let bytes = 0;
-    try {
-      for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-        bytes += chunk.length;
-        if (bytes > IMPORT_LIMIT_BYTES) throw tooLarge(ctx);
-        reader.feed(chunk);
-      }
-      const file = reader.finish();
-      const { result } = await engine.submit({ type: 'import_collection', name, mode: mode as ImportMode, config: file.config, points: file.points, edges: file.edges });
-      if (result.error) throw result.error;
-      ok(ctx, { points_imported: result.imported, points_skipped: result.skipped, dimension: engine.collections.get(name)!.config.size, mode });
-    } catch (err) {
-      if (err instanceof CorruptDataError) throw badRequest(`corrupted import file: ${err.message}`);
-      throw err;
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > IMPORT_LIMIT_BYTES) throw tooLarge(ctx);
+      readingImport(() => reader.feed(chunk));
     }
+    const file = readingImport(() => reader.finish());
+    const { result } = await engine.submit(importEvent(name, mode, file));
+    ok(ctx, importResultJson(engine, name, mode, result));
   });
 
   return router;

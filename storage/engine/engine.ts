@@ -3,15 +3,18 @@ import { DbError } from '../errors.js';
 import type { DbEvent } from '../events/types.js';
 import type { EventLog } from '../log/event-log.js';
 import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
-import type { SnapshotStore } from '../snapshot/snapshot-files.js';
+import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { applyEvent, type ApplyResult } from './apply-event.js';
 import { validateEvent } from './validate-event.js';
 
 /** Runs a task after `delayMs`, or as soon as the event loop is free when 0. */
 export type Scheduler = (task: () => void, delayMs: number) => void;
 
+// setImmediate exists in Node only; browsers fall back to setTimeout.
+const immediate = (globalThis as { setImmediate?: (task: () => void) => void }).setImmediate;
+
 const defaultScheduler: Scheduler = (task, delayMs) => {
-  if (delayMs === 0 && typeof setImmediate === 'function') setImmediate(task);
+  if (delayMs === 0 && immediate) immediate(task);
   else setTimeout(task, delayMs);
 };
 
@@ -137,6 +140,23 @@ export class Engine {
         (err: Error) => this.fail(err),
       );
     });
+  }
+
+  /**
+   * The same write path, synchronously, for a log whose appends are durable at once (the
+   * in-memory log of the browser library): validate, append, apply, answer.
+   */
+  submitSync(event: DbEvent): Committed {
+    if (!this.log.synchronous) throw new Error('submitSync needs a log whose appends are durable at once');
+    if (this.waiting.size > 0) throw new Error('submitSync cannot run while asynchronous writes wait to be applied');
+    this.noteActivity();
+    validateEvent(this.collections, event);
+    const { opId } = this.log.append(event);
+    const result = applyEvent(this.collections, opId, event);
+    this.appliedUpTo = opId;
+    this.sinceSnapshot++;
+    this.scheduleIndexing();
+    return { opId, result };
   }
 
   /** Applies, in order, every waiting entry whose durability is confirmed. */

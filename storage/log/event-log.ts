@@ -24,6 +24,8 @@ export interface Appended {
 export interface EventLog {
   /** The highest operation_id ever assigned (also after older entries were dropped). */
   readonly lastOperationId: number;
+  /** True when an append is durable as it returns (a log in memory): the engine may then apply at once. */
+  readonly synchronous: boolean;
   /** The lowest operation_id still held; lastOperationId + 1 when the log holds none. */
   readonly firstOperationId: number;
   /** Assigns the next operation_id at once, in call order. */

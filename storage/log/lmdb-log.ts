@@ -24,6 +24,7 @@ export interface LmdbLogOptions {
  * through lmdb-js's write batching.
  */
 export class LmdbLog implements EventLog {
+  readonly synchronous = false;
   private last: number;
   private failure: Error | null = null;
 

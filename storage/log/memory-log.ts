@@ -9,6 +9,7 @@ const DURABLE = Promise.resolve();
 export class MemoryLog implements EventLog {
   private readonly records = new Map<number, Uint8Array>();
   private last = 0;
+  readonly synchronous = true;
 
   get lastOperationId(): number {
     return this.last;

@@ -2,12 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeSnapshot, type Snapshot } from './snapshot-codec.js';
-
-export interface SnapshotStore {
-  /** The newest snapshot at or before `atMost` that reads back whole, or null. */
-  loadNewest(atMost?: number): Snapshot | null;
-  save(opId: number, chunks: readonly Uint8Array[]): Promise<void>;
-}
+import type { SnapshotStore } from './snapshot-store.js';
 
 const NAME = /^snapshot-(\d{16})\.snap$/;
 const KEEP = 2;

@@ -109,3 +109,11 @@ export function kernelsFor(memory: WebAssembly.Memory): Kernels {
   const instance = new WebAssembly.Instance(compiled, { env: { memory } });
   return instance.exports as unknown as Kernels;
 }
+
+/**
+ * Compiles the module ahead of use, off the main thread where the platform can: the browser
+ * library's asynchronous initialisation. Rejects where WebAssembly SIMD is not available.
+ */
+export async function precompileKernels(): Promise<void> {
+  compiled ??= await WebAssembly.compile(moduleBytes());
+}

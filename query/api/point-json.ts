@@ -1,6 +1,7 @@
 import type { Collection } from '../../storage/collection.js';
 import type { Payload } from '../../storage/events/types.js';
-import type { OutputOptions, PayloadSelector } from '../validate/output-options.js';
+import { searchCollection, type VectorQuery } from '../search/vector-search.js';
+import type { OutputOptions, PayloadSelector } from './output-options.js';
 
 function selectPayload(payload: Payload, selector: PayloadSelector): Payload {
   if (selector === true || selector === false) return payload;
@@ -24,4 +25,19 @@ export function pointJson(c: Collection, slot: number, options: OutputOptions, s
   }
   if (options.withVector) out.vector = store.hasVector[slot] ? Array.from(store.vectorOf(slot)) : null;
   return out;
+}
+
+/** Retrieve: the points that exist, in the order asked. */
+export function retrievedJson(c: Collection, ids: readonly number[], options: OutputOptions): Record<string, unknown>[] {
+  const found: Record<string, unknown>[] = [];
+  for (const id of ids) {
+    const slot = c.store.slotOf(id);
+    if (slot >= 0) found.push(pointJson(c, slot, options));
+  }
+  return found;
+}
+
+/** A search's scored points, best first. */
+export function scoredJson(c: Collection, req: VectorQuery & OutputOptions): Record<string, unknown>[] {
+  return searchCollection(c, req).map((hit) => pointJson(c, hit.slot, req, hit.score));
 }

@@ -1,6 +1,6 @@
 import { badRequest } from '../../storage/errors.js';
 import type { Direction } from '../../storage/views/graph-store.js';
-import { MAX_TRAVERSE_DEPTH } from '../../query/graph/traverse.js';
+import { MAX_TRAVERSE_DEPTH } from '../graph/traverse.js';
 import { bodyObject, pointIdField, type JsonObject } from './fields.js';
 
 const DIRECTIONS: readonly Direction[] = ['outgoing', 'incoming', 'both'];

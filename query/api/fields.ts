@@ -35,8 +35,12 @@ export function optionalNumber(obj: JsonObject, key: string): number | null {
   return v;
 }
 
-/** A JSON array of numbers as float32; range and dimension are checked by the engine. */
+/** A JSON array of numbers (or, from the browser library, a Float32Array) as float32; range and dimension are checked by the engine. */
 export function vectorField(raw: unknown, where: string): Float32Array {
+  if (raw instanceof Float32Array || raw instanceof Float64Array) {
+    if (raw.length === 0) throw badRequest(`${where} must be a non-empty array of numbers`);
+    return Float32Array.from(raw);
+  }
   if (!Array.isArray(raw) || raw.length === 0) throw badRequest(`${where} must be a non-empty array of numbers`);
   const out = new Float32Array(raw.length);
   for (let i = 0; i < raw.length; i++) {

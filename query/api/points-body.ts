@@ -1,7 +1,7 @@
 import { badRequest } from '../../storage/errors.js';
 import type { Payload, PointRecord } from '../../storage/events/types.js';
-import { parseOptionalFilter } from '../../query/filter/parse-filter.js';
-import type { VectorQuery } from '../../query/search/vector-search.js';
+import { parseOptionalFilter } from '../filter/parse-filter.js';
+import type { VectorQuery } from '../search/vector-search.js';
 import { bodyObject, isObject, optionalInt, optionalNumber, pointIdField, vectorField, type JsonObject } from './fields.js';
 import { outputOptions, type OutputOptions } from './output-options.js';
 

@@ -1,0 +1,178 @@
+import type { Collection } from '../storage/collection.js';
+import { Engine } from '../storage/engine/engine.js';
+import { checkCollectionName, MAX_POINT_ID, requireCollection } from '../storage/engine/validate-event.js';
+import { badRequest } from '../storage/errors.js';
+import type { DbEvent, ImportMode } from '../storage/events/types.js';
+import { exportCollection } from '../storage/export/export-writer.js';
+import { ImportReader } from '../storage/export/import-reader.js';
+import { MemoryLog } from '../storage/log/memory-log.js';
+import { precompileKernels } from '../storage/views/simd-kernels.js';
+import { collectionInfo } from '../query/api/collection-info.js';
+import { parseCollectionBody } from '../query/api/collection-body.js';
+import { cypherJson, traverseJson } from '../query/api/graph-json.js';
+import { parseEdgeBody, parseGraphQueryBody, parseTraverseBody } from '../query/api/graph-body.js';
+import { retrievedJson, scoredJson } from '../query/api/point-json.js';
+import { parseSearchBody, parseUpsertBody } from '../query/api/points-body.js';
+import { importEvent, importResultJson, parseImportMode, readingImport } from '../query/api/transfer.js';
+import { compileQuery, executeQuery } from '../query/cypher/run-query.js';
+
+/** A point to upsert: the id as a number or bigint, the vector as a Float32Array. */
+export interface PointInput {
+  id: number | bigint;
+  vector: Float32Array | number[];
+  payload?: Record<string, unknown>;
+  labels?: string[];
+}
+
+/** Search options, as the HTTP search body names them. */
+export interface SearchOptions {
+  with_payload?: boolean | string[] | { include: string[] } | { exclude: string[] };
+  with_vector?: boolean;
+  score_threshold?: number;
+  filter?: Record<string, unknown>;
+  ef?: number;
+  offset?: number;
+}
+
+/** The Create Collection body. */
+export interface CollectionConfigInput {
+  vectors: { size: number; distance: 'Cosine' | 'Euclid' | 'Dot' | string };
+  hnsw_config?: { m: number; ef_construct: number; m0?: number; ml?: number };
+}
+
+function pointId(id: number | bigint, where: string): number {
+  if (typeof id === 'bigint') {
+    if (id < 0n || id > BigInt(MAX_POINT_ID)) throw badRequest(`${where}: invalid point id ${id}: ids are integers from 0 to ${MAX_POINT_ID}`);
+    return Number(id);
+  }
+  return id;
+}
+
+function idList(ids: BigUint64Array | readonly (number | bigint)[], where: string): number[] {
+  return Array.from(ids as ArrayLike<number | bigint>, (id, i) => pointId(id, `${where}[${i}]`));
+}
+
+/**
+ * The database in a browser tab: the server's engine (the same validation, views, search,
+ * graph, Cypher and file format) over a log kept in memory, so every call is synchronous and
+ * everything is gone when the page goes. Each call answers what the HTTP API puts in `result`,
+ * and throws the HTTP API's errors: an Error with the same message and its status in `code`.
+ *
+ *   const db = await VectorGraphDB.init();
+ *   db.createCollection('docs', { vectors: { size: 3, distance: 'Cosine' } });
+ */
+export class VectorGraphDB {
+  private constructor(private readonly engine: Engine) {}
+
+  /** Compiles the WebAssembly SIMD distance kernels (rejects where SIMD is unavailable). */
+  static async init(): Promise<VectorGraphDB> {
+    await precompileKernels();
+    const engine = new Engine(new MemoryLog());
+    engine.replay();
+    return new VectorGraphDB(engine);
+  }
+
+  private commit(event: DbEvent): { operation_id: number; status: 'completed' } {
+    const { opId, result } = this.engine.submitSync(event);
+    if (result.error) throw result.error;
+    return { operation_id: opId, status: 'completed' };
+  }
+
+  private collection(name: string): Collection {
+    return requireCollection(this.engine.collections, name);
+  }
+
+  createCollection(name: string, config: CollectionConfigInput): true {
+    this.commit({ type: 'create_collection', name, config: parseCollectionBody(config) });
+    return true;
+  }
+
+  listCollections(): { collections: { name: string }[] } {
+    return { collections: [...this.engine.collections.keys()].sort().map((name) => ({ name })) };
+  }
+
+  getCollection(name: string): Record<string, unknown> {
+    return collectionInfo(this.collection(name));
+  }
+
+  deleteCollection(name: string): true {
+    this.commit({ type: 'delete_collection', name });
+    return true;
+  }
+
+  upsert(name: string, points: readonly PointInput[]): { operation_id: number; status: 'completed' } {
+    this.collection(name);
+    const body = { points: points.map((p, i) => ({ ...p, id: pointId(p.id, `points[${i}].id`) })) };
+    return this.commit({ type: 'upsert_points', collection: name, points: parseUpsertBody(body) });
+  }
+
+  search(name: string, vector: Float32Array | number[], limit = 10, options: SearchOptions = {}): Record<string, unknown>[] {
+    const c = this.collection(name);
+    return scoredJson(c, parseSearchBody({ ...options, query: vector, limit }, 'query'));
+  }
+
+  getPoints(name: string, ids: BigUint64Array | readonly (number | bigint)[], withPayload = true, withVector = false): Record<string, unknown>[] {
+    const c = this.collection(name);
+    return retrievedJson(c, idList(ids, 'ids'), { withPayload, withVector });
+  }
+
+  deletePoints(name: string, ids: BigUint64Array | readonly (number | bigint)[]): { operation_id: number; status: 'completed' } {
+    this.collection(name);
+    return this.commit({ type: 'delete_points', collection: name, ids: idList(ids, 'points') });
+  }
+
+  /** Adds the edge source → target (or sets its weight when it exists): `{created}`. */
+  addEdge(name: string, source: number | bigint, target: number | bigint, relation: string, weight = 1): { created: boolean } {
+    this.collection(name);
+    const edge = parseEdgeBody({ from_id: pointId(source, 'source'), to_id: pointId(target, 'target'), relation, weight });
+    const { result } = this.engine.submitSync({ type: 'upsert_edge', collection: name, ...edge });
+    if (result.error) throw result.error;
+    return { created: result.created === true };
+  }
+
+  traverse(name: string, start: number | bigint, depth: number, relations: string[] | null = null): Record<string, unknown> {
+    const c = this.collection(name);
+    return traverseJson(c, parseTraverseBody({ start_id: pointId(start, 'start'), max_depth: depth, relations }));
+  }
+
+  /** Runs a Cypher query: `{columns, rows, stats}`; a write applies all or nothing. */
+  query(name: string, cypher: string, parameters: Record<string, unknown> = {}): Record<string, unknown> {
+    const started = performance.now();
+    const req = parseGraphQueryBody({ query: cypher, parameters });
+    const compiled = compileQuery(req.query);
+    const c = this.collection(name);
+    const result = executeQuery(c, compiled, req.parameters);
+    if (result.changes.length > 0) this.commit({ type: 'graph_write', collection: c.name, changes: result.changes });
+    return cypherJson(result, started);
+  }
+
+  /** The collection as an export file (the server's format): import it there, or here. */
+  exportCollection(name: string): Uint8Array {
+    const parts = [...exportCollection(this.collection(name)).chunks()];
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
+
+  /** Imports an export file: mode `create` (default), `replace` or `merge`, as the server does. */
+  importCollection(name: string, file: Uint8Array, mode: ImportMode = 'create'): Record<string, unknown> {
+    const checked = parseImportMode(mode);
+    checkCollectionName(name);
+    const reader = new ImportReader();
+    const parsed = readingImport(() => {
+      reader.feed(file);
+      return reader.finish();
+    });
+    const { result } = this.engine.submitSync(importEvent(name, checked, parsed));
+    return importResultJson(this.engine, name, checked, result);
+  }
+
+  /** Links every point still waiting into the HNSW index now (searches are exact either way). */
+  flushIndex(): void {
+    this.engine.flushIndex();
+  }
+}

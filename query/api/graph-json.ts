@@ -1,0 +1,24 @@
+import type { Collection } from '../../storage/collection.js';
+import { notFound } from '../../storage/errors.js';
+import type { Edge } from '../../storage/views/graph-store.js';
+import type { CypherResult } from '../cypher/run-query.js';
+import { traverse } from '../graph/traverse.js';
+import type { TraverseRequest } from './graph-body.js';
+
+export const edgeJson = (e: Edge) => ({ from_id: e.from, to_id: e.to, relation: e.relation, weight: e.weight });
+
+/** Traverse's answer: breadth-first from the start point. */
+export function traverseJson(c: Collection, req: TraverseRequest): Record<string, unknown> {
+  if (!c.store.has(req.start)) throw notFound(`point ${req.start} not found in collection "${c.name}"`);
+  const t = traverse(c, req.start, req.maxDepth, req.relations);
+  return { visited: t.visited, edges: t.edges.map(edgeJson), max_depth_reached: t.maxDepthReached };
+}
+
+/** A Cypher query's answer; `startedMs` is when the request began (performance.now()). */
+export function cypherJson(result: CypherResult, startedMs: number): Record<string, unknown> {
+  return {
+    columns: result.columns,
+    rows: result.rows,
+    stats: { nodes_scanned: result.nodesScanned, rows_returned: result.rows.length, execution_time_ms: performance.now() - startedMs },
+  };
+}

@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import { VectorGraphDB } from '../../browser/database.js';
+import { call, startTestServer } from '../helpers/http.js';
+import { exerciseLibrary } from './scenario.js';
+
+type Failure = { code: number; message: string; isError: boolean };
+
+describe('browser library, in Node over the in-memory log', () => {
+  let r: Record<string, any>;
+  before(async () => {
+    r = await exerciseLibrary(VectorGraphDB);
+  });
+
+  it('creates, lists, describes and deletes collections', () => {
+    expect(r.create).to.equal(true);
+    expect(r.list).to.deep.equal({ collections: [{ name: 'docs' }] });
+    expect(r.info).to.equal(301);
+    expect(r.deleteCollection).to.deep.equal([true, { collections: [{ name: 'docs' }] }]);
+  });
+
+  it('upserts Float32Array vectors and bigint ids, searches with options, gets and deletes by BigUint64Array', () => {
+    expect(r.upsert).to.deep.equal({ operation_id: 2, status: 'completed' });
+    expect(r.search).to.have.length(5);
+    expect(Object.keys(r.search[0])).to.deep.equal(['id', 'score', 'payload', 'labels']);
+    expect(r.search.map((p: { score: number }) => p.score)).to.deep.equal([...r.search.map((p: { score: number }) => p.score)].sort((a, b) => b - a));
+    expect(r.searchOptions).to.have.length(3);
+    for (const p of r.searchOptions) {
+      expect(p.id % 3).to.equal(0);
+      expect(p).to.not.have.property('payload');
+      expect(p.vector).to.have.length(8);
+    }
+    expect(r.searchThreshold).to.equal(true);
+    expect(r.getPoints.map((p: { id: number }) => p.id)).to.deep.equal([3, 1000, 4]);
+    expect(r.getPoints[1]).to.deep.equal({ id: 1000, payload: { big: true }, labels: [] });
+    expect(Object.keys(r.getPointsVector[0])).to.deep.equal(['id', 'vector']);
+    expect(r.deletePoints).to.have.property('status', 'completed');
+    expect(r.afterDelete[0]).to.equal(304);
+    expect(r.afterDelete[1].visited, 'deleting point 2 took its edges').to.deep.equal([1]);
+  });
+
+  it('adds edges, traverses and runs Cypher reads and writes', () => {
+    expect(r.addEdge).to.deep.equal([{ created: true }, { created: true }, { created: true }, { created: false }]);
+    expect(r.traverse.visited).to.deep.equal([1, 2, 3, 4]);
+    expect(r.traverse.max_depth_reached).to.equal(2);
+    expect(r.traverseRelations.visited).to.deep.equal([1, 2, 3]);
+    expect(r.query.columns).to.deep.equal(['id(a)', 'k.weight', 'b.n']);
+    expect(r.query.rows).to.deep.equal([[1, 0.75, 2], [2, 1, 3]]);
+    expect(r.query.stats, '301 start nodes and the 2 reached').to.deep.equal({ nodes_scanned: 303, rows_returned: 2, execution_time_ms: 'number' });
+    expect(r.queryWrite.rows).to.deep.equal([[5]]);
+    expect(r.queryAfterWrite).to.deep.equal([[0, 'x', 1], [2, 'x', 1], [4, 'x', 1]]);
+    expect(r.queryVector[0][0]).to.be.a('number').and.at.least(1);
+  });
+
+  it('exports and imports in the server file format', () => {
+    expect(r.exportSize).to.deep.equal([true, true, [0x56, 0x47, 0x44, 0x42]]);
+    expect(r.importCopy).to.deep.equal({ points_imported: 304, points_skipped: 0, dimension: 8, mode: 'create' });
+    expect(r.copySearchEqual).to.equal(true);
+    expect(r.copyQueryEqual).to.equal(true);
+  });
+
+  it('throws Error objects with the HTTP status in code and the HTTP API message', async () => {
+    const failures: Record<string, [number, RegExp]> = {
+      createAgain: [409, /collection "docs" already exists/],
+      createBad: [400, /invalid collection name/],
+      createBadDistance: [400, /vectors.distance must be one of/],
+      upsertWrongDim: [400, /point 1: vector has 2 dimensions, collection "docs" expects 8/],
+      upsertMissing: [404, /collection "nope" not found/],
+      infoMissing: [404, /collection "nope" not found/],
+      searchBadLimit: [400, /limit must be an integer from 1/],
+      getPointsTooBig: [400, /invalid point id 1152921504606846976/],
+      addEdgeMissing: [404, /point 77777 not found/],
+      addEdgeNoRelation: [400, /relation is required/],
+      traverseTooDeep: [400, /max_depth/],
+      querySyntax: [400, /line 2, column 1/],
+      queryMerge: [400, /MERGE is not supported/],
+      importAgain: [409, /already exists/],
+      importCorrupt: [400, /corrupted import file/],
+      deleteMissing: [404, /collection "copy" not found/],
+    };
+    for (const [name, [code, message]] of Object.entries(failures)) {
+      const f = r[name] as Failure;
+      expect(f.isError, name).to.equal(true);
+      expect(f.code, name).to.equal(code);
+      expect(f.message, name).to.match(message);
+    }
+    // The same requests over HTTP answer the same status and message.
+    const s = await startTestServer();
+    try {
+      await call(s.url, 'PUT', '/collections/docs', { vectors: { size: 8, distance: 'Cosine' } });
+      const http = {
+        createAgain: await call(s.url, 'PUT', '/collections/docs', { vectors: { size: 8, distance: 'Cosine' } }),
+        upsertWrongDim: await call(s.url, 'PUT', '/collections/docs/points', { points: [{ id: 1, vector: [1, 2], payload: {} }] }),
+        infoMissing: await call(s.url, 'GET', '/collections/nope'),
+        querySyntax: await call(s.url, 'POST', '/collections/docs/graph/query', { query: 'MATCH (n\nRETURN n' }),
+        traverseTooDeep: await call(s.url, 'POST', '/collections/docs/graph/traverse', { start_id: 1, max_depth: 101 }),
+      };
+      for (const [name, res] of Object.entries(http)) {
+        expect(res.status, name).to.equal((r[name] as Failure).code);
+        expect(res.body.message, name).to.equal((r[name] as Failure).message);
+      }
+    } finally {
+      await s.stop();
+      s.remove();
+    }
+  });
+});
