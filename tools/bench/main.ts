@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { annTableRows, benchHnswlib, benchOurs, type AnnRow } from './ann.js';
 import { makeDataset } from './dataset.js';
+import { benchBrowser } from './browser-bench.js';
 import { benchDurability } from './durability-bench.js';
 import { benchGraph } from './graph-bench.js';
 import { benchHttp } from './http-bench.js';
@@ -12,8 +13,9 @@ import { table } from './table.js';
 /**
  * `npm run bench`: a benchmark, not a test. Prints markdown tables of in-process ANN figures
  * next to hnswlib-node, of the real server over loopback HTTP, of durability, and of Cypher
- * queries on a graph of --points nodes and ten times as many edges.
- * Options: --points N (default 100000), --queries N (default 200), --only ann|http|durability|graph.
+ * queries on a graph of --points nodes and ten times as many edges, and of the browser library
+ * in headless Chromium next to Node (--points / 5 points).
+ * Options: --points N (default 100000), --queries N (default 200), --only ann|http|graph|browser|durability.
  */
 const { values } = parseArgs({
   options: {
@@ -61,6 +63,14 @@ if (values.only === undefined || values.only === 'graph') {
   const rows = benchGraph(points, points * 10, queries, log);
   console.log(`\n## Cypher on a graph (in-process: parse, check, plan, run; ${queries} runs per query, random start nodes)\n`);
   console.log(table(['query', 'text', 'median ms', 'p99 ms', 'mean result'], rows));
+}
+
+if (values.only === undefined || values.only === 'browser') {
+  const count = Math.max(1000, Math.floor(points / 5));
+  log(`browser: generating ${count} x 128 Euclid...`);
+  const rows = await benchBrowser(makeDataset(count, 128, 'Euclid', queries, 3), process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+  console.log('\n## The browser library: the same calls in headless Chromium and in Node (m = 16, ef_construct = 200, ef 100, top 10)\n');
+  console.log(table(['where', 'dataset', 'build points/s', 'recall@10', 'QPS'], rows));
 }
 
 if (values.only === undefined || values.only === 'durability') {
