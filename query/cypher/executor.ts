@@ -10,6 +10,13 @@ import { isMap, NodeRef, PathValue, RelRef, typeName, type Value } from './value
 
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidPropertyType', message);
 
+/** The most rows a clause may produce: beyond it the query stops instead of exhausting memory. */
+export const MAX_ROWS = 5_000_000;
+
+function checkRows(count: number): void {
+  if (count > MAX_ROWS) throw runtimeError('TransientError', 'TooManyRows', `the query produced more than ${MAX_ROWS.toLocaleString('en')} rows at one step; narrow its patterns or add a LIMIT`);
+}
+
 /** A value a property can hold: a scalar or a list of scalars (as Neo4j allows). */
 function storable(key: string, v: Value): unknown {
   const scalar = (x: Value) => typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
@@ -44,6 +51,7 @@ export class Executor {
             const items = v === null ? [] : Array.isArray(v) ? v : [v];
             return items.map((item) => ({ ...row, [clause.alias]: item }));
           });
+          checkRows(rows.length);
           bound.add(clause.alias);
           break;
         case 'with':
@@ -87,7 +95,10 @@ export class Executor {
     for (const row of rows) {
       const before = out.length;
       matcher.run(row, (m) => {
-        if (!clause.where || isTrue(clause.where, m, this.ctx)) out.push({ ...m });
+        if (!clause.where || isTrue(clause.where, m, this.ctx)) {
+          out.push({ ...m });
+          checkRows(out.length);
+        }
       });
       if (clause.optional && out.length === before) {
         const nulls: Row = { ...row };

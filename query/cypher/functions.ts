@@ -9,6 +9,8 @@ export interface FunctionDef {
   call?: (args: Value[], tx: GraphTx) => Value;
 }
 
+const MAX_RANGE = 1_000_000;
+
 /** The aggregating functions: they fold many rows into one value. */
 export const AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max', 'collect']);
 
@@ -122,6 +124,7 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     call: (args) => {
       const [from, to, step = 1] = args;
       if (typeof from !== 'number' || typeof to !== 'number' || typeof step !== 'number' || step === 0) throw runtimeError('TypeError', 'InvalidArgumentType', 'range() takes integers and a non-zero step');
+      if ((to - from) / step > MAX_RANGE) throw runtimeError('TypeError', 'InvalidArgumentValue', `range() makes at most ${MAX_RANGE.toLocaleString('en')} values`);
       const out: number[] = [];
       for (let i = from; step > 0 ? i <= to : i >= to; i += step) out.push(i);
       return out;

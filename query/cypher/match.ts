@@ -115,6 +115,7 @@ export class PatternMatcher {
   private withNode(pattern: NodePattern, id: number, row: Row, then: () => void): void {
     const { tx } = this.ctx;
     tx.scanned++;
+    tx.step();
     const labels = tx.labelsOf(id);
     if (labels === null) return;
     for (const l of pattern.labels) if (!labels.includes(l)) return;
@@ -145,6 +146,7 @@ export class PatternMatcher {
   /** Calls visit(edge, otherEnd) for each edge leaving `node` along the pattern's direction. */
   private forEachStep(node: number, pattern: RelPattern, forward: boolean, visit: (edge: number, other: number) => void): void {
     const { tx } = this.ctx;
+    tx.step();
     const dir = pattern.direction === 'both' ? 'both' : (pattern.direction === 'out') === forward ? 'out' : 'in';
     if (dir !== 'in') for (const e of tx.outgoing(node)) visit(e, tx.edgeTo(e));
     if (dir !== 'out') {

@@ -31,8 +31,8 @@ export const isWriteQuery = (q: Query): boolean => q.clauses.some((c) => UPDATIN
  * Runs a compiled query against a collection. Writes go to an overlay and come back as
  * `changes` for one log event; the collection itself is not touched here.
  */
-export function executeQuery(c: Collection, query: Query, parameters: Record<string, unknown>): CypherResult {
-  const tx = new GraphTx(c);
+export function executeQuery(c: Collection, query: Query, parameters: Record<string, unknown>, options: { timeoutMs?: number } = {}): CypherResult {
+  const tx = new GraphTx(c, options.timeoutMs);
   const params: Record<string, Value> = {};
   for (const [k, v] of Object.entries(parameters)) params[k] = fromJson(v);
   const rows = new Executor({ tx, params, distance: c.config.distance }).run(query.clauses);

@@ -41,11 +41,15 @@ function checkPoint(name: string, size: number, p: PointRecord): void {
   }
 }
 
+function checkWeight(weight: number): void {
+  if (typeof weight !== 'number' || !Number.isFinite(weight)) throw badRequest(`weight must be a finite number, got ${weight}`);
+}
+
 function checkEdgeFields(e: EdgeRecord): void {
   if (typeof e.relation !== 'string' || e.relation.length === 0 || e.relation.length > 255) {
     throw badRequest('relation must be a non-empty string of at most 255 characters');
   }
-  if (typeof e.weight !== 'number' || !Number.isFinite(e.weight)) throw badRequest(`weight must be a finite number, got ${e.weight}`);
+  checkWeight(e.weight);
 }
 
 export function checkConfig(c: CollectionConfig): void {
@@ -125,7 +129,7 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
           checkPointId(change.edge.from);
           checkPointId(change.edge.to);
           checkEdgeFields(change.edge);
-        } else if (change.kind === 'update_edge') checkEdgeFields({ from: 0, to: 0, relation: 'x', weight: change.weight });
+        } else if (change.kind === 'update_edge') checkWeight(change.weight);
         else checkPointId(change.id);
       }
       return;

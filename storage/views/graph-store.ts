@@ -217,12 +217,4 @@ export class GraphStore {
     return this.from[edge]!;
   }
 
-  /** The interned id of a relation name, or -1 when no edge ever had it. */
-  relationId(relation: string): number {
-    return this.relationIds.get(relation) ?? -1;
-  }
-
-  relationIdOf(edge: number): number {
-    return this.relationOf[edge]!;
-  }
 }

@@ -112,6 +112,15 @@ describe('query/cypher executor', () => {
     expect(g.rows('MATCH (n) WHERE id(n) = 0 RETURN n.embedding <-> [3, 4]')).to.deep.equal([[5]]);
   });
 
+  it('stops a runaway query at its deadline and refuses huge ranges, instead of holding the process', () => {
+    const g = graph();
+    g.run('UNWIND range(1, 200) AS i CREATE (:N {i: i})');
+    const e = fails(() => executeQuery(g.c, compileQuery('MATCH (a), (b), (c) RETURN count(*)'), {}, { timeoutMs: 0 }));
+    expect(e.detail).to.equal('QueryTimeout');
+    expect(g.rows('MATCH (a), (b) RETURN count(*)'), 'the default deadline lets real queries finish').to.deep.equal([[40_000]]);
+    expect(fails(() => g.run('RETURN size(range(0, 1e12))')).detail).to.equal('InvalidArgumentValue');
+  });
+
   it('raises type errors at run time for values of the wrong type', () => {
     const g = graph();
     g.run("CREATE ({s: 'x'})");
