@@ -65,12 +65,7 @@ export class Collection {
       const vector = p.vector ? this.prepareQuery(p.vector, this.scratch) : null;
       const existing = this.store.slotOf(p.id);
       if (existing >= 0 && this.store.sameVector(existing, vector)) {
-        this.payloadIndex.remove(existing, this.store.payloads[existing]!);
-        this.labelIndex.remove(p.id, this.store.labels[existing]!);
-        this.store.payloads[existing] = p.payload;
-        this.store.labels[existing] = p.labels;
-        this.payloadIndex.add(existing, p.payload);
-        this.labelIndex.add(p.id, p.labels);
+        this.setPayload(p.id, p.payload, p.labels);
         continue;
       }
       if (existing >= 0) this.dropSlot(p.id, existing);
@@ -79,6 +74,19 @@ export class Collection {
       this.labelIndex.add(p.id, p.labels);
       if (vector) this.pending.push(slot);
     }
+  }
+
+  /** Replaces a point's payload and labels; its vector, its place in the index and its edges stay. */
+  setPayload(id: number, payload: PointRecord['payload'], labels: string[]): boolean {
+    const slot = this.store.slotOf(id);
+    if (slot < 0) return false;
+    this.payloadIndex.remove(slot, this.store.payloads[slot]!);
+    this.labelIndex.remove(id, this.store.labels[slot]!);
+    this.store.payloads[slot] = payload;
+    this.store.labels[slot] = labels;
+    this.payloadIndex.add(slot, payload);
+    this.labelIndex.add(id, labels);
+    return true;
   }
 
   /** Takes a point's slot out of the views; its edges stay (an upsert keeps them). */

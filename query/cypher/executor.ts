@@ -175,7 +175,10 @@ export class Executor {
       const data = tx.node(target.id);
       if (!data) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${target.id} was deleted earlier in this query`);
       const next: NodeData = { ...data, payload: { ...data.payload } };
-      if (item.key === 'embedding') next.vector = value === null ? null : vectorFrom(value, tx.collection.config.size);
+      if (item.key === 'embedding') {
+        next.vector = value === null ? null : vectorFrom(value, tx.collection.config.size);
+        next.vectorChanged = true;
+      }
       else if (value === null) delete next.payload[item.key];
       else next.payload[item.key] = storable(item.key, value);
       tx.updateNode(target.id, next);

@@ -5,7 +5,10 @@ import { runtimeError } from './errors.js';
 export interface NodeData {
   labels: readonly string[];
   payload: Payload;
+  /** For a stored node, a view into the store's memory: read it, never keep it. */
   vector: Float32Array | null;
+  /** Set when the query gave the node a new vector (its own array). */
+  vectorChanged?: boolean;
 }
 
 export interface EdgeData {
@@ -229,7 +232,12 @@ export class GraphTx {
       const d = this.nodes.get(id);
       if (d) out.push({ kind: 'create_node', point: point(id, d) });
     }
-    for (const [id, d] of this.nodes) if (d && !created.has(id)) out.push({ kind: 'update_node', point: point(id, d) });
+    for (const [id, d] of this.nodes) {
+      if (!d || created.has(id)) continue;
+      // A node whose vector the query left alone keeps it (and its place in the index).
+      if (d.vectorChanged) out.push({ kind: 'update_node', point: point(id, d) });
+      else out.push({ kind: 'set_node', id, payload: d.payload, labels: [...d.labels] });
+    }
     const createdEdges = new Set(this.createdEdges);
     for (const [id, d] of this.edges) if (d === null && !createdEdges.has(id)) out.push({ kind: 'delete_edge', id });
     for (const id of this.createdEdges) {

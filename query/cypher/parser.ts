@@ -183,8 +183,9 @@ class Parser {
     do {
       const pos = this.pos();
       const target = this.atomWithPostfix();
-      if (this.tok.kind === 'op' && (this.tok.value === ':')) {
-        items.push({ kind: 'labels', target, key: '', value: null, labels: this.labels(), pos });
+      // `n:A:B` reads as a label test; here it names the labels to set.
+      if (target.kind === 'hasLabels') {
+        items.push({ kind: 'labels', target: target.arg, key: '', value: null, labels: target.labels, pos });
         continue;
       }
       if (target.kind !== 'prop') {
@@ -202,7 +203,7 @@ class Parser {
     do {
       const pos = this.pos();
       const target = this.atomWithPostfix();
-      if (this.isOp(':')) items.push({ kind: 'labels', target, key: '', value: null, labels: this.labels(), pos });
+      if (target.kind === 'hasLabels') items.push({ kind: 'labels', target: target.arg, key: '', value: null, labels: target.labels, pos });
       else if (target.kind === 'prop') items.push({ kind: 'property', target: target.object, key: target.key, value: null, labels: [], pos });
       else this.fail('a property (n.name) or labels (n:Label) to remove');
     } while (this.acceptOp(','));

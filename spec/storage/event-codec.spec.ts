@@ -88,6 +88,7 @@ describe('storage/events codec: edges and graph writes', () => {
       changes: [
         { kind: 'create_node', point: { id: 7, vector: Float32Array.of(1, 2), payload: { name: 'x' }, labels: ['A', 'B'] } },
         { kind: 'update_node', point: { id: 3, vector: null, payload: {}, labels: [] } },
+        { kind: 'set_node', id: 4, payload: { a: [1, 'x'] }, labels: ['L'] },
         { kind: 'create_edge', id: 12, edge: { from: 7, to: 3, relation: 'T', weight: 2.5, properties: { since: 2020, tags: ['a'] } } },
         { kind: 'update_edge', id: 4, weight: 1, properties: {} },
         { kind: 'delete_edge', id: 5 },

@@ -27,10 +27,11 @@ function precheck(c: Collection, event: GraphWriteEvent): DbError | null {
         break;
       }
       case 'update_node':
+      case 'set_node':
       case 'delete_node': {
         const id = change.kind === 'update_node' ? change.point.id : change.id;
         if (!nodeLive(id)) return raced(`node ${id}`);
-        nodes.set(id, change.kind === 'update_node');
+        nodes.set(id, change.kind !== 'delete_node');
         break;
       }
       case 'create_edge': {
@@ -60,6 +61,9 @@ export function applyGraphWrite(c: Collection, event: GraphWriteEvent): ApplyRes
       case 'create_node':
       case 'update_node':
         c.upsert([change.point]);
+        break;
+      case 'set_node':
+        c.setPayload(change.id, change.payload, change.labels);
         break;
       case 'delete_node':
         c.remove(change.id);

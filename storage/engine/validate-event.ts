@@ -125,6 +125,7 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
       const c = requireCollection(collections, event.collection);
       for (const change of event.changes) {
         if (change.kind === 'create_node' || change.kind === 'update_node') checkPoint(c.name, c.config.size, change.point);
+        else if (change.kind === 'set_node') checkPoint(c.name, c.config.size, { id: change.id, vector: null, payload: change.payload, labels: change.labels });
         else if (change.kind === 'create_edge') {
           checkPointId(change.edge.from);
           checkPointId(change.edge.to);

@@ -12,7 +12,7 @@ import { DISTANCES, type CollectionConfig, type Payload, type DbEvent, type Edge
 export const EVENT_FORMAT_VERSION = 2;
 
 const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6, graph_write: 7 } as const;
-const CHANGE_CODES = { create_node: 1, update_node: 2, delete_node: 3, create_edge: 4, update_edge: 5, delete_edge: 6 } as const;
+const CHANGE_CODES = { create_node: 1, update_node: 2, delete_node: 3, create_edge: 4, update_edge: 5, delete_edge: 6, set_node: 7 } as const;
 const HAS_VECTOR = 1;
 
 export function encodeEvent(event: DbEvent): Uint8Array {
@@ -99,6 +99,10 @@ function writeChange(w: ByteWriter, c: GraphChange): void {
     case 'update_edge':
       w.f64(c.id).f64(c.weight).str(JSON.stringify(c.properties));
       break;
+    case 'set_node':
+      w.f64(c.id).str(JSON.stringify(c.payload)).u16(c.labels.length);
+      for (const label of c.labels) w.str(label);
+      break;
   }
 }
 
@@ -124,6 +128,18 @@ function readChange(r: ByteReader): GraphChange {
     }
     case CHANGE_CODES.delete_edge:
       return { kind: 'delete_edge', id: r.f64() };
+    case CHANGE_CODES.set_node: {
+      const id = r.f64();
+      let payload: Payload;
+      try {
+        payload = JSON.parse(r.str()) as Payload;
+      } catch {
+        throw new CorruptDataError(`payload of node ${id} is not valid JSON`);
+      }
+      const labels: string[] = [];
+      for (let n = r.u16(), i = 0; i < n; i++) labels.push(r.str());
+      return { kind: 'set_node', id, payload, labels };
+    }
     default:
       throw new CorruptDataError(`unknown graph change code ${code}`);
   }

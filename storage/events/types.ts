@@ -79,6 +79,8 @@ export type GraphChange =
   | { kind: 'create_node'; point: PointRecord }
   /** Replaces a node's vector, payload and labels; its edges stay. */
   | { kind: 'update_node'; point: PointRecord }
+  /** Replaces a node's payload and labels; its vector (and place in the index) and edges stay. */
+  | { kind: 'set_node'; id: number; payload: Payload; labels: string[] }
   /** Deletes a node and its incident edges. */
   | { kind: 'delete_node'; id: number }
   | { kind: 'create_edge'; id: number; edge: EdgeRecord }

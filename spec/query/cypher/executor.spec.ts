@@ -91,6 +91,21 @@ describe('query/cypher executor', () => {
     expect(g.c.graph.edgeCount).to.equal(0);
   });
 
+  it('keeps a vector and its place in the index when SET changes only properties or labels', () => {
+    const g = graph();
+    g.c.upsert(Array.from({ length: 50 }, (_, id) => ({ id, vector: Float32Array.of(id, 1), payload: { id }, labels: [] })));
+    while (g.c.indexSome(1000));
+    g.run('MATCH (n) WHERE id(n) < 10 SET n.seen = true, n:Seen');
+    expect(g.c.index.removedCount, 'no point was re-inserted').to.equal(0);
+    expect(g.c.pendingCount).to.equal(0);
+    expect(g.rows('MATCH (n:Seen) WHERE n.id = 3 RETURN n.embedding, n.seen')).to.deep.equal([[[3, 1], true]]);
+    g.run('MATCH (n) WHERE id(n) = 3 SET n.embedding = [30, 1]');
+    expect(g.rows('MATCH (n) WHERE id(n) = 3 RETURN n.embedding, labels(n)')).to.deep.equal([[[30, 1], ['Seen']]]);
+    expect(g.c.pendingCount, 'a new vector waits for the indexer').to.equal(1);
+    g.run('MATCH (n:Seen) REMOVE n:Seen, n.seen');
+    expect(g.rows('MATCH (n) WHERE n.seen IS NOT NULL OR n:Seen RETURN count(*)')).to.deep.equal([[0]]);
+  });
+
   it('applies nothing when a write query fails halfway', () => {
     const g = graph();
     g.run('CREATE (:A {i: 1}), (:A {i: 2})');
