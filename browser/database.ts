@@ -1,3 +1,4 @@
+import { joinChunks } from '../storage/codec/join-chunks.js';
 import type { Collection } from '../storage/collection.js';
 import { Engine } from '../storage/engine/engine.js';
 import { checkCollectionName, MAX_POINT_ID, requireCollection } from '../storage/engine/validate-event.js';
@@ -148,14 +149,7 @@ export class VectorGraphDB {
 
   /** The collection as an export file (the server's format): import it there, or here. */
   exportCollection(name: string): Uint8Array {
-    const parts = [...exportCollection(this.collection(name)).chunks()];
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return joinChunks([...exportCollection(this.collection(name)).chunks()]);
   }
 
   /** Imports an export file: mode `create` (default), `replace` or `merge`, as the server does. */

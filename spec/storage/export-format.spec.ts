@@ -3,6 +3,7 @@ import { Collection } from '../../storage/collection.js';
 import { CorruptDataError } from '../../storage/errors.js';
 import { exportCollection } from '../../storage/export/export-writer.js';
 import { ImportReader } from '../../storage/export/import-reader.js';
+import { joinChunks } from '../../storage/codec/join-chunks.js';
 import { BLOCK, block, MAGIC } from '../../storage/export/format.js';
 import { ByteWriter } from '../../storage/codec/byte-writer.js';
 import { writeConfig } from '../../storage/events/codec.js';
@@ -17,16 +18,7 @@ function sample(): Collection {
   return c;
 }
 
-function fileOf(c: Collection): Uint8Array {
-  const parts = [...exportCollection(c).chunks()];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+const fileOf = (c: Collection): Uint8Array => joinChunks([...exportCollection(c).chunks()]);
 
 function read(bytes: Uint8Array, chunk = 777) {
   const r = new ImportReader();

@@ -1,4 +1,5 @@
 import { ByteReader } from '../codec/byte-reader.js';
+import { joinChunks } from '../codec/join-chunks.js';
 import { crc32 } from '../codec/crc32.js';
 import { CorruptDataError } from '../errors.js';
 import { readConfig, readEdge, readPoint } from '../events/codec.js';
@@ -115,12 +116,3 @@ export class ImportReader {
   }
 }
 
-function joinChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}

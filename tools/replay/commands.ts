@@ -51,7 +51,8 @@ export function inspect(tool: Tool, range: Range): number {
     try {
       const event = decodeEntry(opId, record);
       if (range.collection !== null && collectionOf(event) !== range.collection) continue;
-      const extra = event.type === 'upsert_points' ? ` points=${event.points.length}` : event.type === 'delete_points' ? ` ids=${event.ids.length}` : '';
+      const extra =
+        event.type === 'upsert_points' ? ` points=${event.points.length}` : event.type === 'delete_points' ? ` ids=${event.ids.length}` : event.type === 'graph_write' ? ` changes=${event.changes.length}` : '';
       tool.print(`${opId}\t${event.type}\t${collectionOf(event)}\t${record.length} B${extra}`);
     } catch (err) {
       damaged++;
