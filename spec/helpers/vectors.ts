@@ -1,6 +1,6 @@
 import { seeded } from '../../tools/bench/dataset.js';
 
-/** Deterministic clustered vectors for tests. *//** `count` vectors around 10 cluster centres; the centres depend on `centreSeed` only, the noise on `seed`. */
+/** Deterministic clustered vectors for tests: `count` vectors around 10 cluster centres; the centres depend on `centreSeed` only, the noise on `seed`. */
 export function randomVectors(count: number, dim: number, seed: number, centreSeed = 1): Float32Array[] {
   const rc = seeded(centreSeed);
   const centres = Array.from({ length: 10 }, () => Array.from({ length: dim }, () => rc() * 2 - 1));
