@@ -69,8 +69,9 @@ export interface Projection {
   pos: Position;
 }
 
+/** `n.p = v`, `n:L`, `n = {map}` (replace all properties) or `n += {map}` (merge them in). */
 export interface SetItem {
-  kind: 'property' | 'labels';
+  kind: 'property' | 'labels' | 'replace' | 'merge';
   target: Expr;
   key: string;
   value: Expr | null;

@@ -122,6 +122,8 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
   };
   const checkProps = (props: Expr | null) => {
     if (!props) return;
+    // CREATE (n $props) is Neo4j's way to create from a parameter map; MATCH takes literal maps only.
+    if (props.kind === 'param' && mode === 'create') return;
     if (props.kind === 'param') throw compileError('InvalidParameterUse', 'a parameter cannot stand for a property map in a pattern; write {key: $param}', props.pos);
     checkExpr(scope, props, mode === 'create' ? 'CREATE' : 'MATCH');
   };

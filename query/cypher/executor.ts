@@ -3,6 +3,7 @@ import type { Clause, Expr, PatternPart, SetItem } from './ast.js';
 import { runtimeError } from './errors.js';
 import { evaluate, isTrue, type EvalContext, type Row } from './evaluate.js';
 import type { NodeData } from './graph-tx.js';
+import { propertiesOf } from './functions.js';
 import { PatternMatcher } from './match.js';
 import { planMatch } from './planner.js';
 import { project } from './projection.js';
@@ -157,40 +158,57 @@ export class Executor {
     if (part.pathVariable) row[part.pathVariable] = new PathValue(ids, rels);
   }
 
-  /** SET n.p = v, SET n:L, REMOVE n.p (a null value), REMOVE n:L. */
+  /**
+   * SET n.p = v, SET n = {map}, SET n += {map}, SET n:L, REMOVE n.p (a null value), REMOVE n:L.
+   * A null value removes a property. `embedding` is the node's vector and `weight` the
+   * relationship's weight; `SET n = {map}` replaces the other properties and leaves those two
+   * unless the map names them.
+   */
   private set(item: SetItem, row: Row, removing: boolean): void {
     const { tx } = this.ctx;
     const target = evaluate(item.target, row, this.ctx);
     if (target === null) return;
+    const gone = (kind: string, id: number) => runtimeError('EntityNotFound', 'DeletedEntityAccess', `${kind} ${id} was deleted earlier in this query`);
     if (item.kind === 'labels') {
       if (!(target instanceof NodeRef)) throw typeError(`labels belong to nodes, not a ${typeName(target)}`);
       const data = tx.node(target.id);
-      if (!data) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${target.id} was deleted earlier in this query`);
+      if (!data) throw gone('node', target.id);
       const labels = removing ? data.labels.filter((l) => !item.labels.includes(l)) : [...new Set([...data.labels, ...item.labels])];
       tx.updateNode(target.id, { ...data, labels });
       return;
     }
     const value = item.value ? evaluate(item.value, row, this.ctx) : null;
+    let assignments: [string, Value][];
+    if (item.kind === 'property') assignments = [[item.key, value]];
+    else {
+      const map = value instanceof NodeRef || value instanceof RelRef ? propertiesOf(value, tx) : value;
+      if (!isMap(map)) throw typeError(`SET ${item.kind === 'replace' ? '=' : '+='} takes a map, got a ${typeName(value)}`);
+      assignments = Object.entries(map);
+    }
+    const replace = item.kind === 'replace';
     if (target instanceof NodeRef) {
       const data = tx.node(target.id);
-      if (!data) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${target.id} was deleted earlier in this query`);
-      const next: NodeData = { ...data, payload: { ...data.payload } };
-      if (item.key === 'embedding') {
-        next.vector = value === null ? null : vectorFrom(value, tx.collection.config.size);
-        next.vectorChanged = true;
+      if (!data) throw gone('node', target.id);
+      const next: NodeData = { ...data, payload: replace ? {} : { ...data.payload } };
+      for (const [key, v] of assignments) {
+        if (key === 'embedding') {
+          next.vector = v === null ? null : vectorFrom(v, tx.collection.config.size);
+          next.vectorChanged = true;
+        } else if (v === null) delete next.payload[key];
+        else next.payload[key] = storable(key, v);
       }
-      else if (value === null) delete next.payload[item.key];
-      else next.payload[item.key] = storable(item.key, value);
       tx.updateNode(target.id, next);
     } else if (target instanceof RelRef) {
       const e = tx.edge(target.id);
-      if (!e) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `relationship ${target.id} was deleted earlier in this query`);
-      const next = { ...e, properties: { ...e.properties } };
-      if (item.key === 'weight') {
-        if (typeof value !== 'number' || !Number.isFinite(value)) throw typeError('weight must be a finite number (every relationship has one)');
-        next.weight = value;
-      } else if (value === null) delete next.properties[item.key];
-      else next.properties[item.key] = storable(item.key, value);
+      if (!e) throw gone('relationship', target.id);
+      const next = { ...e, properties: replace ? {} : { ...e.properties } };
+      for (const [key, v] of assignments) {
+        if (key === 'weight') {
+          if (typeof v !== 'number' || !Number.isFinite(v)) throw typeError('weight must be a finite number (every relationship has one)');
+          next.weight = v;
+        } else if (v === null) delete next.properties[key];
+        else next.properties[key] = storable(key, v);
+      }
       tx.updateEdge(target.id, next);
     } else {
       throw typeError(`SET needs a node or relationship, got a ${typeName(target)}`);

@@ -42,6 +42,11 @@ function relProps(tx: GraphTx, v: RelRef): Value {
   return e ? ({ ...e.properties, weight: e.weight } as Value) : {};
 }
 
+/** The properties of a node (its payload) or a relationship (weight included), as a map. */
+export function propertiesOf(v: NodeRef | RelRef, tx: GraphTx): Value {
+  return v instanceof NodeRef ? ({ ...(nodeProps(tx, v) as object) } as Value) : relProps(tx, v);
+}
+
 export const FUNCTIONS: Record<string, FunctionDef> = {
   count: { minArgs: 1, maxArgs: 1 },
   sum: { minArgs: 1, maxArgs: 1 },
@@ -64,8 +69,7 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     return (tx.edge(v.id) ?? tx.deletedEdge(v.id))?.type ?? null;
   }),
   properties: nullSafe((v, tx) => {
-    if (v instanceof NodeRef) return { ...(nodeProps(tx, v) as object) } as Value;
-    if (v instanceof RelRef) return relProps(tx, v);
+    if (v instanceof NodeRef || v instanceof RelRef) return propertiesOf(v, tx);
     if (isMap(v)) return v;
     throw badArg('properties', v);
   }),

@@ -189,8 +189,10 @@ class Parser {
         continue;
       }
       if (target.kind !== 'prop') {
-        if (this.isOp('=') || this.isOp('+=')) throw unsupported('SET of a whole map (SET n = {...} or SET n += {...})', pos);
-        this.fail("a property such as n.name before '='");
+        if (this.acceptOp('=')) items.push({ kind: 'replace', target, key: '', value: this.expr(), labels: [], pos });
+        else if (this.acceptOp('+=')) items.push({ kind: 'merge', target, key: '', value: this.expr(), labels: [], pos });
+        else this.fail("'=', '+=' or labels after the variable");
+        continue;
       }
       this.expectOp('=');
       items.push({ kind: 'property', target: target.object, key: target.key, value: this.expr(), labels: [], pos });

@@ -106,6 +106,20 @@ describe('query/cypher executor', () => {
     expect(g.rows('MATCH (n) WHERE n.seen IS NOT NULL OR n:Seen RETURN count(*)')).to.deep.equal([[0]]);
   });
 
+  it('creates from parameter maps and sets whole maps, as Neo4j loads data', () => {
+    const g = graph();
+    const rows = [{ name: 'a', age: 3 }, { name: 'b', age: 4, embedding: [1, 2] }];
+    expect(g.rows('UNWIND $rows AS row CREATE (n:P) SET n += row RETURN count(*)', { rows })).to.deep.equal([[2]]);
+    expect(g.rows('CREATE (n:Q $props) RETURN properties(n)', { props: { k: 1 } })).to.deep.equal([[{ k: 1 }]]);
+    expect(g.rows("MATCH (n:P {name: 'b'}) RETURN n.age, n.embedding")).to.deep.equal([[4, [1, 2]]]);
+    g.run("MATCH (n:P {name: 'a'}) SET n = {name: 'a2', extra: true}");
+    expect(g.rows("MATCH (n:P) WHERE n.name STARTS WITH 'a' RETURN properties(n)")).to.deep.equal([[{ name: 'a2', extra: true }]]);
+    g.run("MATCH (a:P {name: 'a2'}), (b:P {name: 'b'}) CREATE (a)-[r:R {x: 1}]->(b) SET r += {y: 2, weight: 3}");
+    expect(g.rows('MATCH ()-[r:R]->() RETURN properties(r)')).to.deep.equal([[{ x: 1, y: 2, weight: 3 }]]);
+    expect(fails(() => g.run('MATCH (n:P) SET n += 5')).detail).to.equal('InvalidPropertyType');
+    expect(fails(() => compileQuery('MATCH (n $p) RETURN n')).detail).to.equal('InvalidParameterUse');
+  });
+
   it('applies nothing when a write query fails halfway', () => {
     const g = graph();
     g.run('CREATE (:A {i: 1}), (:A {i: 2})');
