@@ -29,6 +29,19 @@ const SCAN_MATCHES = 10_000;
 const SCAN_SELECTIVITY = 0.05;
 const SAMPLE_SIZE = 512;
 
+/** Buffers reused by every search (they run one at a time on the one thread): no per-call arrays. */
+const scratch = { heap: new ResultHeap(64), keys: new Float64Array(64), slots: new Int32Array(64), query: new Float32Array(0) };
+
+function scratchFor(k: number, dim: number): typeof scratch {
+  if (scratch.keys.length < k) {
+    scratch.keys = new Float64Array(k * 2);
+    scratch.slots = new Int32Array(k * 2);
+  }
+  if (scratch.query.length !== dim) scratch.query = new Float32Array(dim);
+  scratch.heap.clear();
+  return scratch;
+}
+
 /** The share of live points a filter admits, from a fixed pseudo-random sample of slots. */
 function estimateSelectivity(c: Collection, filter: Filter): number {
   const { store } = c;
@@ -58,10 +71,10 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
   for (let i = 0; i < q.vector.length; i++) {
     if (!Number.isFinite(q.vector[i])) throw badRequest(`query vector element ${i} is not a finite number`);
   }
-  const query = c.prepareQuery(q.vector);
   const k = q.offset + q.limit;
+  const { heap, keys, slots, query } = scratchFor(k, config.size);
+  c.prepareQuery(q.vector, query);
   const { space } = c;
-  const heap = new ResultHeap(k + 1);
   heap.ids = store.ids;
   const offer = (slot: number): void => {
     if (store.hasVector[slot]) heap.offer(space.toQuery(slot), slot, k);
@@ -81,8 +94,6 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
     }
   }
   if (!scanned) {
-    const keys = new Float64Array(k);
-    const slots = new Int32Array(k);
     const n = c.index.search(query, k, q.ef, admit, keys, slots);
     for (let i = 0; i < n; i++) heap.offer(keys[i]!, slots[i]!, k);
     c.forEachPending((slot) => {
@@ -90,10 +101,7 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
     });
   }
 
-  const count = heap.size;
-  const keys = new Float64Array(count);
-  const slots = new Int32Array(count);
-  heap.drainAscending(keys, slots);
+  const count = heap.drainAscending(keys, slots);
   const out: ScoredSlot[] = [];
   for (let i = q.offset; i < count; i++) {
     const score = scoreOf(config.distance, keys[i]!);
