@@ -1,4 +1,8 @@
 import { Collection } from '../../storage/collection.js';
+import { joinChunks } from '../../storage/codec/join-chunks.js';
+import { exportCollection } from '../../storage/export/export-writer.js';
+import { HttpClient } from '../lib/http-client.js';
+import { exited, spawnServer } from '../lib/spawn-server.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
 import { compileQuery, executeQuery } from '../../query/cypher/run-query.js';
 import { seeded } from './dataset.js';
@@ -15,12 +19,48 @@ interface GraphQueryCase {
   params: (rnd: () => number) => Record<string, unknown>;
 }
 
+const latencies = (times: Float64Array): [string, string] => {
+  times.sort();
+  return [fmt(percentile(times, 50), 2), fmt(percentile(times, 99), 2)];
+};
+
+/** The same queries over loopback HTTP: the graph moves to a real server through export/import. */
+async function overHttp(c: Collection, cases: GraphQueryCase[], runs: number, dataDir: string, log: (m: string) => void): Promise<[string, string][]> {
+  const file = Buffer.from(joinChunks([...exportCollection(c).chunks()]));
+  const server = await spawnServer(dataDir, { SERVICE_LOG_LEVEL: 'info' });
+  const client = new HttpClient(server.url, 4);
+  try {
+    log(`graph: importing ${fmt(file.length / 2 ** 20, 1)} MiB into the server...`);
+    const imported = await client.send('POST', `/collections/${c.name}/import?mode=create`, file, 'application/octet-stream');
+    if (imported.status !== 200) throw new Error(`import answered ${imported.status}: ${imported.text}`);
+    const green = async () => ((await client.json('GET', `/collections/${c.name}`)) as { result: { status: string } }).result.status === 'green';
+    while (!(await green())) await new Promise((r) => setTimeout(r, 200));
+    const out: [string, string][] = [];
+    for (const q of cases) {
+      const r = seeded(11);
+      const times = new Float64Array(runs);
+      for (let i = 0; i < runs; i++) {
+        const body = JSON.stringify({ query: q.query, parameters: q.params(r) });
+        const t0 = performance.now();
+        await client.json('POST', `/collections/${c.name}/graph/query`, body);
+        times[i] = performance.now() - t0;
+      }
+      out.push(latencies(times));
+    }
+    return out;
+  } finally {
+    client.close();
+    server.child.kill('SIGTERM');
+    await exited(server.child);
+  }
+}
+
 /**
  * Builds a random graph in one collection (nodes with a label, a group property and a vector;
  * edges of three types to uniformly random targets), then times Cypher queries on it
- * in-process: parse, check, plan and run, as the route does, without the HTTP layer.
+ * in-process (parse, check, plan and run, as the route does) and over HTTP on a real server.
  */
-export function benchGraph(nodes: number, edges: number, runs: number, log: (m: string) => void): (string | number)[][] {
+export async function benchGraph(nodes: number, edges: number, runs: number, dataDir: string, log: (m: string) => void): Promise<(string | number)[][]> {
   const config: CollectionConfig = { size: DIM, distance: 'Euclid', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16) };
   const c = new Collection('graph', config, 1);
   const rnd = seeded(5);
@@ -46,8 +86,9 @@ export function benchGraph(nodes: number, edges: number, runs: number, log: (m: 
     { what: 'variable-length path [:R0*1..3]', query: 'MATCH (a)-[:R0*1..3]->(b) WHERE id(a) = $id RETURN count(DISTINCT b)', params: start },
     { what: 'vector predicate (HNSW)', query: 'MATCH (n) WHERE n.embedding <-> $q < 0.85 RETURN count(*)', params: (r) => ({ q: Array.from({ length: DIM }, () => r()) }) },
   ];
-  const rows: (string | number)[][] = [[`build: ${fmt(nodes)} nodes, ${fmt(edges)} edges`, `${fmt(loadMs)} ms load + ${fmt(indexMs / 1000, 1)} s HNSW`, '', '', '']];
-  for (const q of cases) {
+  const http = await overHttp(c, cases, runs, dataDir, log);
+  const rows: (string | number)[][] = [[`build: ${fmt(nodes)} nodes, ${fmt(edges)} edges`, `${fmt(loadMs)} ms load + ${fmt(indexMs / 1000, 1)} s HNSW`, '', '', '', '', '']];
+  cases.forEach((q, n) => {
     const r = seeded(11);
     const times = new Float64Array(runs);
     let results = 0;
@@ -58,9 +99,7 @@ export function benchGraph(nodes: number, edges: number, runs: number, log: (m: 
       times[i] = performance.now() - t0;
       results += Number(out.rows[0]?.[0] ?? 0) || out.rows.length;
     }
-    times.sort();
-    rows.push([q.what, `\`${q.query}\``, fmt(percentile(times, 50), 2), fmt(percentile(times, 99), 2), fmt(results / runs, 1)]);
-    log(`graph: ${q.what} done`);
-  }
+    rows.push([q.what, `\`${q.query}\``, ...latencies(times), ...http[n]!, fmt(results / runs, 1)]);
+  });
   return rows;
 }
