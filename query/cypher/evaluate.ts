@@ -27,10 +27,14 @@ function truth(v: Value, op: string): boolean | null {
 export function property(v: Value, key: string, ctx: EvalContext): Value {
   if (v === null) return null;
   if (v instanceof NodeRef) {
-    const data = ctx.tx.node(v.id);
-    if (!data) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${v.id} was deleted; its properties cannot be read`);
-    if (key === 'embedding' && data.vector) return Array.from(data.vector);
-    return (data.payload[key] as Value | undefined) ?? null;
+    // The payload alone for most keys: reading the whole node would make a vector view per access.
+    const payload = ctx.tx.payloadOf(v.id);
+    if (!payload) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${v.id} was deleted; its properties cannot be read`);
+    if (key === 'embedding') {
+      const vector = ctx.tx.node(v.id)!.vector;
+      if (vector) return Array.from(vector);
+    }
+    return (payload[key] as Value | undefined) ?? null;
   }
   if (v instanceof RelRef) {
     const e = ctx.tx.edge(v.id);

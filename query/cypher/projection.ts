@@ -113,12 +113,15 @@ export function project(rows: Row[], p: Projection, ctx: EvalContext, where: Exp
     for (const x of projected) x.scope = {};
   }
   if (p.orderBy.length > 0) {
+    // A sort key that is a projected expression reads its column; others are evaluated per row.
     const columns = new Map(p.items.map((i) => [exprKey(i.expr), i.name]));
+    const sortColumns = p.orderBy.map((s) => columns.get(exprKey(s.expr)));
+    const needsScope = sortColumns.some((c) => c === undefined);
     const keyed = projected.map((x) => {
-      const scope = { ...x.scope, ...x.out };
+      const scope = needsScope ? { ...x.scope, ...x.out } : x.out;
       const sortCtx = x.aggregates ? { ...ctx, aggregates: x.aggregates } : ctx;
-      const keys = p.orderBy.map((s) => {
-        const column = columns.get(exprKey(s.expr));
+      const keys = p.orderBy.map((s, i) => {
+        const column = sortColumns[i];
         return column !== undefined ? x.out[column]! : evaluate(s.expr, scope, sortCtx);
       });
       return { x, keys };
