@@ -1,15 +1,19 @@
 import type { Payload } from '../../storage/events/types.js';
 import type { Clause, Expr, PatternPart, SetItem } from './ast.js';
+import { containsAggregate } from './binder.js';
 import { runtimeError } from './errors.js';
 import { evaluate, isTrue, type EvalContext, type Row } from './evaluate.js';
 import type { NodeData } from './graph-tx.js';
 import { propertiesOf } from './functions.js';
 import { PatternMatcher } from './match.js';
 import { planMatch } from './planner.js';
-import { project } from './projection.js';
+import { count, project } from './projection.js';
 import { isMap, NodeRef, PathValue, RelRef, typeName, type Value } from './values.js';
 
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidPropertyType', message);
+
+/** Thrown from inside the matcher to stop it once a LIMIT has all the rows it can use. */
+const ENOUGH = Symbol('enough rows');
 
 /** The most rows a clause may produce: beyond it the query stops instead of exhausting memory. */
 export const MAX_ROWS = 5_000_000;
@@ -41,10 +45,10 @@ export class Executor {
   run(clauses: Clause[]): Row[] {
     let rows: Row[] = [{}];
     let bound = new Set<string>();
-    for (const clause of clauses) {
+    clauses.forEach((clause, i) => {
       switch (clause.kind) {
         case 'match':
-          rows = this.match(rows, clause, bound);
+          rows = this.match(rows, clause, bound, this.rowsNeeded(clauses[i + 1]));
           break;
         case 'unwind':
           rows = rows.flatMap((row) => {
@@ -74,7 +78,7 @@ export class Executor {
           for (const row of rows) for (const e of clause.exprs) this.delete(e, row, clause.detach);
           break;
       }
-    }
+    });
     const last = clauses[clauses.length - 1]!;
     const connected = this.ctx.tx.connectedDeletedNode();
     if (connected !== null) throw runtimeError('ConstraintValidationFailed', 'DeleteConnectedNode', `node ${connected} still has relationships; use DETACH DELETE to delete them with it`);
@@ -87,20 +91,37 @@ export class Executor {
     if (part.pathVariable) bound.add(part.pathVariable);
   }
 
-  private match(rows: Row[], clause: Extract<Clause, { kind: 'match' }>, bound: Set<string>): Row[] {
+  /**
+   * How many rows the next clause can use, when it is a plain projection with a LIMIT (no
+   * ORDER BY, DISTINCT or aggregate): a MATCH then stops once it has that many.
+   */
+  private rowsNeeded(next: Clause | undefined): number {
+    if (!next || (next.kind !== 'return' && next.kind !== 'with')) return Infinity;
+    const p = next.projection;
+    if (!p.limit || p.orderBy.length > 0 || p.distinct || p.items.some((i) => containsAggregate(i.expr))) return Infinity;
+    return (count(p.skip, 'SKIP', this.ctx) ?? 0) + count(p.limit, 'LIMIT', this.ctx)!;
+  }
+
+  private match(rows: Row[], clause: Extract<Clause, { kind: 'match' }>, bound: Set<string>, needed: number): Row[] {
     const plans = planMatch(clause.patterns, clause.where, new Set(bound), (l) => this.ctx.tx.labelCount(l));
     const matcher = new PatternMatcher(this.ctx, plans);
     const out: Row[] = [];
     const introduced = new Set<string>();
     for (const part of clause.patterns) this.noteBound(part, introduced);
     for (const row of rows) {
+      if (out.length >= needed) break;
       const before = out.length;
-      matcher.run(row, (m) => {
-        if (!clause.where || isTrue(clause.where, m, this.ctx)) {
-          out.push({ ...m });
-          checkRows(out.length);
-        }
-      });
+      try {
+        matcher.run(row, (m) => {
+          if (!clause.where || isTrue(clause.where, m, this.ctx)) {
+            out.push({ ...m });
+            checkRows(out.length);
+            if (out.length >= needed) throw ENOUGH;
+          }
+        });
+      } catch (err) {
+        if (err !== ENOUGH) throw err;
+      }
       if (clause.optional && out.length === before) {
         const nulls: Row = { ...row };
         for (const name of introduced) if (!(name in row)) nulls[name] = null;

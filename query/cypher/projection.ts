@@ -59,7 +59,7 @@ function aggregate(call: Extract<Expr, { kind: 'call' }>, rows: Row[], ctx: Eval
 }
 
 /** A non-negative integer from SKIP or LIMIT (literal or parameter). */
-function count(e: Expr | null, what: string, ctx: EvalContext): number | null {
+export function count(e: Expr | null, what: string, ctx: EvalContext): number | null {
   if (!e) return null;
   const v = evaluate(e, {}, ctx);
   if (typeof v !== 'number' || !Number.isInteger(v)) throw runtimeError('SyntaxError', 'InvalidArgumentType', `${what} takes a non-negative integer, got ${JSON.stringify(v)}`);

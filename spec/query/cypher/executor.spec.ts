@@ -150,6 +150,18 @@ describe('query/cypher executor', () => {
     expect(fails(() => g.run('RETURN size(range(0, 1e12))')).detail).to.equal('InvalidArgumentValue');
   });
 
+  it('stops matching once a plain LIMIT has its rows, and not before an ORDER BY or aggregate has seen them all', () => {
+    const g = graph();
+    g.run('UNWIND range(1, 500) AS i CREATE (:N {i: i})');
+    const limited = g.run('MATCH (n:N) RETURN n.i SKIP 2 LIMIT 3');
+    expect(limited.rows).to.have.length(3);
+    expect(limited.nodesScanned, 'five nodes looked at, not 500').to.equal(5);
+    expect(g.run('MATCH (n:N) WHERE n.i > 400 WITH n LIMIT 2 RETURN count(*)').rows).to.deep.equal([[2]]);
+    expect(g.rows('MATCH (n:N) RETURN n.i ORDER BY n.i DESC LIMIT 2')).to.deep.equal([[500], [499]]);
+    expect(g.rows('MATCH (n:N) RETURN count(*) LIMIT 1')).to.deep.equal([[500]]);
+    expect(g.rows('MATCH (n:N) RETURN DISTINCT n.i % 3 AS r LIMIT 5')).to.have.length(3);
+  });
+
   it('raises type errors at run time for values of the wrong type', () => {
     const g = graph();
     g.run("CREATE ({s: 'x'})");
