@@ -135,14 +135,15 @@ export class Collection {
     w.f64(this.nextNodeId);
   }
 
-  /** Fills a new, empty collection from writeTo's bytes. */
-  readFrom(r: ByteReader): void {
+  /** Fills a new, empty collection from writeTo's bytes (`version`: the snapshot format's). */
+  readFrom(r: ByteReader, version: number): void {
     this.store.readFrom(r);
     this.index.readFrom(r);
-    this.graph.readFrom(r);
+    this.graph.readFrom(r, version);
     for (let k = r.u32(), i = 0; i < k; i++) this.pending.push(r.u32());
     for (let k = r.u32(), i = 0; i < k; i++) this.store.release(r.u32());
-    this.nextNodeId = r.f64();
+    // Version 1 did not keep the counter: the best it can know is one past the highest live id.
+    this.nextNodeId = version >= 2 ? r.f64() : this.store.sortedIds().reduce((n, id) => Math.max(n, id + 1), 0);
     const { store } = this;
     for (let slot = 0; slot < store.slotCount; slot++) {
       if (store.state[slot] !== LIVE) continue;

@@ -96,6 +96,23 @@ describe('storage/snapshot', () => {
     expect(reports.every((r) => r.error?.message === 'cannot encode')).to.equal(true);
   });
 
+  it('loads a version 1 snapshot written by the first release (float32 weights, no node-id counter)', () => {
+    // spec/fixtures/snapshot-v1.snap: 5 points (ids 1, 2, 3, 4, 9; 9 then deleted with its edge), edges 1→2 (0.5), 2→3 (2).
+    const fixture = readFileSync(new URL('../../../spec/fixtures/snapshot-v1.snap', import.meta.url));
+    const { opId, collections } = decodeSnapshot(fixture);
+    expect(opId).to.equal(7);
+    const c = collections.get('old')!;
+    expect([...c.store.sortedIds()]).to.deep.equal([1, 2, 3, 4]);
+    expect(c.graph.allEdges()).to.deep.equal([
+      { id: 0, from: 1, to: 2, relation: 'KNOWS', weight: 0.5, properties: {} },
+      { id: 1, from: 2, to: 3, relation: 'KNOWS', weight: 2, properties: {} },
+    ]);
+    expect(c.nextNodeId, 'one past the highest live id').to.equal(5);
+    expect(c.labelIndex.pointsWith('Odd')).to.deep.equal(new Set([1, 3]));
+    const hits = searchCollection(c, { vector: [2, -2], limit: 2, offset: 0, ef: 16, filter: null, scoreThreshold: null });
+    expect(hits.map((h) => h.id)).to.deep.equal([2, 1]);
+  });
+
   it('refuses a damaged snapshot', () => {
     const bytes = join2(encodeSnapshot(new Map([['busy', busyCollection('Euclid')]]), 5));
     for (const at of [0, 4, 20, 5000, bytes.length - 2]) {

@@ -16,6 +16,7 @@ import { BLOCK_HEADER, block } from '../export/format.js';
  *   trailer: f64 operation_id | u32 collections
  */
 const MAGIC = Uint8Array.of(0x56, 0x47, 0x53, 0x4e);
+/** Version 2 added relationship properties, float64 weights and the node-id counter; 1 still loads. */
 const VERSION = 2;
 const COLLECTION_BLOCK = 1;
 const TRAILER_BLOCK = 2;
@@ -45,7 +46,7 @@ export function decodeSnapshot(bytes: Uint8Array): Snapshot {
   const r = new ByteReader(bytes);
   if (!MAGIC.every((b) => r.u8() === b)) throw new CorruptDataError('not a snapshot: bad magic');
   const version = r.u16();
-  if (version !== VERSION) throw new CorruptDataError(`unsupported snapshot version ${version}`);
+  if (version < 1 || version > VERSION) throw new CorruptDataError(`unsupported snapshot version ${version}`);
   r.u16();
   const opId = r.f64();
   const count = r.u32();
@@ -65,7 +66,7 @@ export function decodeSnapshot(bytes: Uint8Array): Snapshot {
     const name = b.str();
     const config = readConfig(b);
     const c = new Collection(name, config, b.f64());
-    c.readFrom(b);
+    c.readFrom(b, version);
     b.expectEnd();
     collections.set(name, c);
   }

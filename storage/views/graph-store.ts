@@ -159,18 +159,26 @@ export class GraphStore {
     for (const [id, props] of this.extra) w.f64(id).str(JSON.stringify(props));
   }
 
-  /** Fills an empty store from writeTo's bytes; adjacency lists come out in id order, as they were. */
-  readFrom(r: ByteReader): void {
+  /**
+   * Fills an empty store from writeTo's bytes; adjacency lists come out in id order, as they
+   * were. Snapshot version 1 kept float32 weights and no relationship properties.
+   */
+  readFrom(r: ByteReader, version: number): void {
     const n = r.u32();
     for (let k = r.u32(), i = 0; i < k; i++) this.intern(r.str());
     while (this.from.length < n) this.grow();
     this.nextId = n;
     readRaw(r, this.from, n);
     readRaw(r, this.to, n);
-    readRaw(r, this.weight, n);
+    if (version >= 2) readRaw(r, this.weight, n);
+    else {
+      const weights = new Float32Array(n);
+      readRaw(r, weights, n);
+      this.weight.set(weights);
+    }
     readRaw(r, this.relationOf, n);
     readRaw(r, this.alive, n);
-    for (let k = r.u32(), i = 0; i < k; i++) this.extra.set(r.f64(), JSON.parse(r.str()) as Payload);
+    if (version >= 2) for (let k = r.u32(), i = 0; i < k; i++) this.extra.set(r.f64(), JSON.parse(r.str()) as Payload);
     for (let id = 0; id < n; id++) {
       if (!this.alive[id]) continue;
       GraphStore.link(this.out, this.from[id]!, id);
