@@ -106,7 +106,8 @@ export class PatternMatcher {
       const hits = searchCollection(c, { vector: q as number[], limit: k, offset: 0, ef: Math.max(2 * k, 100), filter: null, scoreThreshold: null });
       const last = hits[hits.length - 1];
       if (hits.length < k || k >= live || !last || raw(last.score) > bound) {
-        return hits.filter((h) => (seek.inclusive ? raw(h.score) <= bound : raw(h.score) < bound) || Math.abs(raw(h.score) - bound) < 1e-6).map((h) => h.id);
+        // A superset by a hair (float32 rounding at the boundary): WHERE then checks each exactly.
+        return hits.filter((h) => raw(h.score) <= bound + 1e-6).map((h) => h.id);
       }
     }
   }

@@ -9,7 +9,7 @@ import { walkExpr } from './binder.js';
 export type Seek =
   | { kind: 'bound' }
   | { kind: 'ids'; expr: Expr; list: boolean }
-  | { kind: 'vector'; query: Expr; threshold: Expr; inclusive: boolean }
+  | { kind: 'vector'; query: Expr; threshold: Expr }
   | { kind: 'property'; key: string; value: Expr }
   | { kind: 'label'; label: string }
   | { kind: 'all' };
@@ -59,14 +59,14 @@ function seeksFrom(c: Expr, name: string): Seek[] {
     }
   }
   // n.embedding <-> $q < x, or x > n.embedding <-> $q
-  const vector = (d: Expr, bound: Expr, inclusive: boolean): Seek | null => {
+  const vector = (d: Expr, bound: Expr): Seek | null => {
     if (d.kind !== 'binary' || d.op !== '<->' || !isConstant(bound)) return null;
     for (const [a, b] of [[d.left, d.right], [d.right, d.left]] as const) {
-      if (propOf(a, name) === 'embedding' && isConstant(b)) return { kind: 'vector', query: b, threshold: bound, inclusive };
+      if (propOf(a, name) === 'embedding' && isConstant(b)) return { kind: 'vector', query: b, threshold: bound };
     }
     return null;
   };
-  const v = op === '<' || op === '<=' ? vector(l, r, op === '<=') : op === '>' || op === '>=' ? vector(r, l, op === '>=') : null;
+  const v = op === '<' || op === '<=' ? vector(l, r) : op === '>' || op === '>=' ? vector(r, l) : null;
   if (v) out.push(v);
   return out;
 }
