@@ -20,6 +20,51 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
   return { url: service.url, dataDir: dir.path, service, stop: () => service.close(), remove: dir.remove };
 }
 
+/** A suite's server: started before (each) test, stopped and its data dir removed after; `restart` keeps the data dir. */
+export interface SuiteServer {
+  readonly url: string;
+  readonly dataDir: string;
+  readonly service: RunningService;
+  restart(): Promise<void>;
+}
+
+/**
+ * Registers the hooks that run the real server for a suite (`'each'`: a fresh one per test)
+ * and answers a handle that always names the running one.
+ */
+export function useTestServer(env: Record<string, string> = {}, scope: 'all' | 'each' = 'all'): SuiteServer {
+  let current: TestServer | null = null;
+  const live = (): TestServer => {
+    if (!current) throw new Error('the suite server is not running (use it inside a test or hook)');
+    return current;
+  };
+  (scope === 'each' ? beforeEach : before)(async () => {
+    current = await startTestServer(env);
+  });
+  (scope === 'each' ? afterEach : after)(async () => {
+    await current?.stop();
+    current?.remove();
+    current = null;
+  });
+  return {
+    get url() {
+      return live().url;
+    },
+    get dataDir() {
+      return live().dataDir;
+    },
+    get service() {
+      return live().service;
+    },
+    async restart() {
+      const old = live();
+      await old.stop();
+      current = await startTestServer(env, old.dataDir);
+      current.remove = old.remove;
+    },
+  };
+}
+
 export interface JsonResponse {
   status: number;
   headers: Headers;

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/http.js';
+import { call, startTestServer, useTestServer, type SuiteServer } from '../helpers/http.js';
 
 const PUBLIC = ['/', '/health', '/healthz', '/ready', '/readyz'];
 
-async function expect401(s: TestServer, headers: Record<string, string>, challenge: RegExp): Promise<void> {
+async function expect401(s: SuiteServer, headers: Record<string, string>, challenge: RegExp): Promise<void> {
   const res = await call(s.url, 'GET', '/collections', undefined, headers);
   expect(res.status, JSON.stringify(headers)).to.equal(401);
   expect(res.body.status).to.equal('error');
@@ -14,12 +14,7 @@ async function expect401(s: TestServer, headers: Record<string, string>, challen
 
 describe('server: authentication', () => {
   describe('with API keys only', () => {
-    let s: TestServer;
-    before(async () => (s = await startTestServer({ SERVICE_API_KEYS: 'key-one, key-two,' })));
-    after(async () => {
-      await s.stop();
-      s.remove();
-    });
+    const s = useTestServer({ SERVICE_API_KEYS: 'key-one, key-two,' });
 
     it('accepts each configured key, as ApiKey or as the api-key header', async () => {
       for (const headers of <Record<string, string>[]>[{ Authorization: 'ApiKey key-one' }, { Authorization: 'apikey key-two' }, { 'api-key': 'key-one' }]) {
@@ -48,12 +43,7 @@ describe('server: authentication', () => {
   });
 
   describe('with bearer tokens only', () => {
-    let s: TestServer;
-    before(async () => (s = await startTestServer({ SERVICE_BEARER_TOKENS: 'tok' })));
-    after(async () => {
-      await s.stop();
-      s.remove();
-    });
+    const s = useTestServer({ SERVICE_BEARER_TOKENS: 'tok' });
 
     it('accepts the token and refuses anything else', async () => {
       expect((await call(s.url, 'GET', '/collections', undefined, { Authorization: 'Bearer tok' })).status).to.equal(200);
@@ -62,12 +52,7 @@ describe('server: authentication', () => {
   });
 
   describe('with both', () => {
-    let s: TestServer;
-    before(async () => (s = await startTestServer({ SERVICE_API_KEYS: 'k', SERVICE_BEARER_TOKENS: 't' })));
-    after(async () => {
-      await s.stop();
-      s.remove();
-    });
+    const s = useTestServer({ SERVICE_API_KEYS: 'k', SERVICE_BEARER_TOKENS: 't' });
 
     it('accepts either scheme with its own secret only', async () => {
       expect((await call(s.url, 'GET', '/collections', undefined, { Authorization: 'ApiKey k' })).status).to.equal(200);

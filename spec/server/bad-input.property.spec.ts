@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { call, startTestServer, type TestServer } from '../helpers/http.js';
+import { call, useTestServer } from '../helpers/http.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -48,7 +48,7 @@ const tricky = fc.oneof(
 
 describe('server: random and mutated bad input (property-based)', function () {
   this.timeout(180_000);
-  let s: TestServer;
+  const s = useTestServer();
   const seen = new Map<number, number>();
 
   /** Everything observable: collections with their config, and every point with payload, labels and vector. */
@@ -77,15 +77,10 @@ describe('server: random and mutated bad input (property-based)', function () {
   }
 
   before(async () => {
-    s = await startTestServer();
     await call(s.url, 'PUT', '/collections/p', { vectors: { size: 3, distance: 'Cosine' } });
     await call(s.url, 'PUT', '/collections/p/points', {
       points: [1, 2, 3, 4, 5].map((id) => ({ id, vector: [id, 1, 0], payload: { a: id, tags: id % 2 ? ['x'] : [] } })),
     });
-  });
-  after(async () => {
-    await s.stop();
-    s.remove();
   });
 
   it('never answers 5xx to a mutated valid body, and a 4xx changes nothing', async () => {

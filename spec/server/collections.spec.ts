@@ -1,13 +1,8 @@
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/http.js';
+import { call, useTestServer } from '../helpers/http.js';
 
 describe('server: collections', () => {
-  let s: TestServer;
-  beforeEach(async () => (s = await startTestServer()));
-  afterEach(async () => {
-    await s.stop();
-    s.remove();
-  });
+  const s = useTestServer({}, 'each');
 
   it('creates, describes, lists, checks and deletes a collection', async () => {
     const created = await call(s.url, 'PUT', '/collections/docs', { vectors: { size: 4, distance: 'Cosine' }, hnsw_config: { m: 8, ef_construct: 50 } });

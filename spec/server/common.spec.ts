@@ -1,13 +1,8 @@
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/http.js';
+import { call, useTestServer } from '../helpers/http.js';
 
 describe('server: common rules', () => {
-  let s: TestServer;
-  before(async () => (s = await startTestServer({ SERVICE_JSON_LIMIT_BYTES: '4096' })));
-  after(async () => {
-    await s.stop();
-    s.remove();
-  });
+  const s = useTestServer({ SERVICE_JSON_LIMIT_BYTES: '4096' });
 
   it('answers the public endpoints', async () => {
     const root = await call(s.url, 'GET', '/');

@@ -1,29 +1,22 @@
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/http.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { call, useTestServer } from '../helpers/http.js';
 
 describe('server: graph query (Cypher)', () => {
-  let s: TestServer;
+  const s = useTestServer({}, 'each');
   const query = (q: string, extra: Record<string, unknown> = {}, name = 'g') => call(s.url, 'POST', `/collections/${name}/graph/query`, { query: q, ...extra });
-  const rows = async (q: string, parameters: Record<string, unknown> = {}) => {
-    const r = await query(q, { parameters });
+  const rows = async (q: string, parameters: Record<string, unknown> = {}, name = 'g') => {
+    const r = await query(q, { parameters }, name);
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     return r.body.result.rows as unknown[][];
   };
 
   beforeEach(async () => {
-    s = await startTestServer();
     await call(s.url, 'PUT', '/collections/g', { vectors: { size: 2, distance: 'Euclid' } });
     await call(s.url, 'PUT', '/collections/g/points', {
       points: [1, 2, 3, 4].map((id) => ({ id, vector: [id, 0], payload: { name: `p${id}`, even: id % 2 === 0 }, labels: ['Person'] })),
     });
     for (const [from_id, to_id] of [[1, 2], [2, 3], [3, 4]]) await call(s.url, 'POST', '/collections/g/graph/edges', { from_id, to_id, relation: 'KNOWS', weight: 0.5 });
   });
-  afterEach(async () => {
-    await s.stop();
-    s.remove();
-  });
-
   it('answers columns, rows and honest stats; points are nodes and REST edges are relationships', async () => {
     const r = await query('MATCH (a:Person)-[k:KNOWS]->(b) WHERE a.name = $n RETURN a.name, k, b', { parameters: { n: 'p2' } });
     expect(r.status).to.equal(200);
@@ -101,32 +94,19 @@ describe('server: graph query (Cypher)', () => {
   });
 
   it('keeps Cypher writes, relationship properties and parallel edges across a restart and an export/import', async () => {
-    const dir = tempDir();
-    try {
-      await s.stop();
-      s.remove();
-      s = await startTestServer({}, dir.path);
-      await call(s.url, 'PUT', '/collections/g', { vectors: { size: 2, distance: 'Euclid' } });
-      await rows("CREATE (a:A {name: 'a'})-[:T {k: 1}]->(b:B {name: 'b'}), (a)-[:T {k: 2}]->(b)");
-      await rows("MATCH (a:A)-[r:T {k: 2}]->() SET r.note = 'second', a.seen = true");
-      const snapshot = async () => rows('MATCH (a)-[r]->(b) RETURN a, r, b ORDER BY r.k');
-      const expected = await snapshot();
-      expect(expected).to.have.length(2);
-      await s.stop();
-      s = await startTestServer({}, dir.path);
-      expect(await snapshot()).to.deep.equal(expected);
+    await call(s.url, 'PUT', '/collections/w', { vectors: { size: 2, distance: 'Euclid' } });
+    await rows("CREATE (a:A {name: 'a'})-[:T {k: 1}]->(b:B {name: 'b'}), (a)-[:T {k: 2}]->(b)", {}, 'w');
+    await rows("MATCH (a:A)-[r:T {k: 2}]->() SET r.note = 'second', a.seen = true", {}, 'w');
+    const snapshot = async () => rows('MATCH (a)-[r]->(b) RETURN a, r, b ORDER BY r.k', {}, 'w');
+    const expected = await snapshot();
+    expect(expected).to.have.length(2);
+    await s.restart();
+    expect(await snapshot()).to.deep.equal(expected);
 
-      const exported = new Uint8Array(await (await fetch(`${s.url}/collections/g/export`)).arrayBuffer());
-      const res = await fetch(`${s.url}/collections/h/import?mode=create`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: Buffer.from(exported) });
-      expect(res.status).to.equal(200);
-      const copied = await call(s.url, 'POST', '/collections/h/graph/query', { query: 'MATCH (a)-[r]->(b) RETURN a, r, b ORDER BY r.k' });
-      expect(copied.body.result.rows).to.deep.equal(expected);
-      const next = await call(s.url, 'POST', '/collections/h/graph/query', { query: 'CREATE (n) RETURN id(n)' });
-      expect(next.body.result.rows, 'the id counter comes with the points').to.deep.equal([[2]]);
-    } finally {
-      await s.stop();
-      s = await startTestServer();
-      dir.remove();
-    }
+    const exported = new Uint8Array(await (await fetch(`${s.url}/collections/w/export`)).arrayBuffer());
+    const res = await fetch(`${s.url}/collections/h/import?mode=create`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: Buffer.from(exported) });
+    expect(res.status).to.equal(200);
+    expect(await rows('MATCH (a)-[r]->(b) RETURN a, r, b ORDER BY r.k', {}, 'h')).to.deep.equal(expected);
+    expect(await rows('CREATE (n) RETURN id(n)', {}, 'h'), 'the id counter comes with the points').to.deep.equal([[2]]);
   });
 });

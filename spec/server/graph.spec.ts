@@ -1,20 +1,15 @@
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/http.js';
+import { call, useTestServer } from '../helpers/http.js';
 
 describe('server: graph endpoints', () => {
-  let s: TestServer;
+  const s = useTestServer({}, 'each');
   const edge = (body: unknown) => call(s.url, 'POST', '/collections/g/graph/edges', body);
   const neighbours = (id: number | string, query = '') => call(s.url, 'GET', `/collections/g/graph/neighbors/${id}${query}`);
   const traverse = (body: unknown) => call(s.url, 'POST', '/collections/g/graph/traverse', body);
 
   beforeEach(async () => {
-    s = await startTestServer();
     await call(s.url, 'PUT', '/collections/g', { vectors: { size: 2, distance: 'Euclid' } });
     await call(s.url, 'PUT', '/collections/g/points', { points: [1, 2, 3, 4, 5, 6].map((id) => ({ id, vector: [id, 0] })) });
-  });
-  afterEach(async () => {
-    await s.stop();
-    s.remove();
   });
 
   it('adds directed edges, accepts source_id/target_id, defaults the weight, and updates on a repeat', async () => {
@@ -86,8 +81,7 @@ describe('server: graph endpoints', () => {
     await edge({ from_id: 1, to_id: 2, relation: 'A', weight: 0.25 });
     await call(s.url, 'PUT', '/collections/g/points', { points: [{ id: 1, vector: [7, 7], payload: { new: true } }] });
     expect((await neighbours(1)).body.result.neighbors).to.deep.equal([{ id: 2, weight: 0.25, relation: 'A' }]);
-    await s.stop();
-    s = await startTestServer({}, s.dataDir);
+    await s.restart();
     expect((await neighbours(1)).body.result.neighbors).to.deep.equal([{ id: 2, weight: 0.25, relation: 'A' }]);
     expect((await neighbours(2, '?direction=incoming')).body.result.neighbors).to.deep.equal([{ id: 1, weight: 0.25, relation: 'A' }]);
   });

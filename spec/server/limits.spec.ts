@@ -5,15 +5,10 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { errorBody } from '../../server/middleware/error-body.js';
 import { requestId } from '../../server/middleware/request-id.js';
-import { call, startTestServer, type TestServer } from '../helpers/http.js';
+import { call, useTestServer } from '../helpers/http.js';
 
 describe('server: limits', () => {
-  let s: TestServer;
-  before(async () => (s = await startTestServer()));
-  after(async () => {
-    await s.stop();
-    s.remove();
-  });
+  const s = useTestServer();
 
   it('answers headers over 16 KiB with 431 and the error body', async () => {
     const res = await call(s.url, 'GET', '/collections', undefined, { 'X-Padding': 'x'.repeat(20_000) });

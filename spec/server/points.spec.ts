@@ -1,17 +1,12 @@
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/http.js';
+import { call, useTestServer } from '../helpers/http.js';
 
 describe('server: points', () => {
-  let s: TestServer;
+  const s = useTestServer({}, 'each');
   const put = (points: unknown[]) => call(s.url, 'PUT', '/collections/p/points?wait=true', { points });
 
   beforeEach(async () => {
-    s = await startTestServer();
     await call(s.url, 'PUT', '/collections/p', { vectors: { size: 3, distance: 'Euclid' } });
-  });
-  afterEach(async () => {
-    await s.stop();
-    s.remove();
   });
 
   it('upserts and answers operation_id and completed; ids only go up', async () => {

@@ -1,17 +1,12 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { expect } from 'chai';
-import { startTestServer, type TestServer } from '../helpers/http.js';
+import { useTestServer } from '../helpers/http.js';
 
 describe('server: the official Qdrant JavaScript client', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let client: QdrantClient;
   before(async () => {
-    s = await startTestServer();
     client = new QdrantClient({ url: s.url, checkCompatibility: false });
-  });
-  after(async () => {
-    await s.stop();
-    s.remove();
   });
 
   it('drives collections, upsert, retrieve, scroll, search, batch search, count and delete', async () => {

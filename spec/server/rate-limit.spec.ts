@@ -1,13 +1,8 @@
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/http.js';
+import { call, startTestServer, useTestServer } from '../helpers/http.js';
 
 describe('server: rate limiting', () => {
-  let s: TestServer;
-  before(async () => (s = await startTestServer({ SERVICE_RATE_LIMIT: '1' })));
-  after(async () => {
-    await s.stop();
-    s.remove();
-  });
+  const s = useTestServer({ SERVICE_RATE_LIMIT: '1' });
 
   it('sends the rate headers, answers 429 with Retry-After past the burst, and recovers', async () => {
     const first = await call(s.url, 'GET', '/health');

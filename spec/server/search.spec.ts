@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/http.js';
+import { call, useTestServer } from '../helpers/http.js';
 
 describe('server: search', () => {
-  let s: TestServer;
+  const s = useTestServer();
   const ids = (res: { body: { result: { id: number }[] } }) => res.body.result.map((p) => p.id);
 
   before(async () => {
-    s = await startTestServer();
     for (const [name, distance] of [['cos', 'Cosine'], ['euc', 'Euclid'], ['dot', 'Dot']]) {
       await call(s.url, 'PUT', `/collections/${name}`, { vectors: { size: 2, distance } });
       await call(s.url, 'PUT', `/collections/${name}/points`, {
@@ -18,10 +17,6 @@ describe('server: search', () => {
         ],
       });
     }
-  });
-  after(async () => {
-    await s.stop();
-    s.remove();
   });
 
   it('scores each metric as DECISIONS says, best first', async () => {

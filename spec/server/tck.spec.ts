@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, type TestServer } from '../helpers/http.js';
+import { useTestServer } from '../helpers/http.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const runner = resolve(process.env.TCK_RUNNER ?? resolve(repo, '../shared/tck/run-tck.mjs'));
@@ -23,14 +23,7 @@ function runTck(url: string): Promise<string> {
 
 describe('server: openCypher TCK selection (../shared/tck)', function () {
   this.timeout(600_000);
-  let s: TestServer;
-  before(async () => {
-    s = await startTestServer();
-  });
-  after(async () => {
-    await s.stop();
-    s.remove();
-  });
+  const s = useTestServer();
 
   it(`passes at least the recorded ${record.passed} scenarios`, async () => {
     expect(existsSync(runner), `the TCK runner is expected at ${runner} (shared/ beside the checkout, or TCK_RUNNER)`).to.equal(true);

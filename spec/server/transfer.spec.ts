@@ -1,18 +1,18 @@
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/http.js';
+import { call, useTestServer, type SuiteServer } from '../helpers/http.js';
 
-async function download(s: TestServer, name: string): Promise<{ status: number; headers: Headers; bytes: Uint8Array }> {
+async function download(s: SuiteServer, name: string): Promise<{ status: number; headers: Headers; bytes: Uint8Array }> {
   const res = await fetch(`${s.url}/collections/${name}/export`);
   return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 
-async function upload(s: TestServer, name: string, mode: string, bytes: Uint8Array): Promise<{ status: number; body: any }> {
+async function upload(s: SuiteServer, name: string, mode: string, bytes: Uint8Array): Promise<{ status: number; body: any }> {
   const res = await fetch(`${s.url}/collections/${name}/import?mode=${mode}`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: Buffer.from(bytes) });
   return { status: res.status, body: await res.json() };
 }
 
 describe('server: export and import', () => {
-  let s: TestServer;
+  const s = useTestServer({}, 'each');
   const state = async (name: string) => {
     const info = await call(s.url, 'GET', `/collections/${name}`);
     const points = await call(s.url, 'POST', `/collections/${name}/points/scroll`, { limit: 10_000, with_vector: true });
@@ -21,15 +21,10 @@ describe('server: export and import', () => {
   };
 
   beforeEach(async () => {
-    s = await startTestServer();
     await call(s.url, 'PUT', '/collections/src', { vectors: { size: 2, distance: 'Euclid' }, hnsw_config: { m: 8, ef_construct: 40 } });
     await call(s.url, 'PUT', '/collections/src/points', { points: [1, 2, 3].map((id) => ({ id, vector: [id, id], payload: { n: id }, labels: ['P'] })) });
     await call(s.url, 'POST', '/collections/src/graph/edges', { from_id: 1, to_id: 2, relation: 'NEXT', weight: 0.5 });
     await call(s.url, 'POST', '/collections/src/graph/edges', { from_id: 2, to_id: 3, relation: 'NEXT' });
-  });
-  afterEach(async () => {
-    await s.stop();
-    s.remove();
   });
 
   it('exports with the spec headers and imports into a new collection with identical content', async () => {
@@ -130,8 +125,7 @@ describe('server: export and import', () => {
     const file = (await download(s, 'src')).bytes;
     await upload(s, 'copy', 'create', file);
     const before = await state('copy');
-    await s.stop();
-    s = await startTestServer({}, s.dataDir);
+    await s.restart();
     expect(await state('copy')).to.deep.equal(before);
   });
 });
