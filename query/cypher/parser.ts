@@ -379,34 +379,27 @@ class Parser {
     }
   }
 
-  private additive(): Expr {
-    let left = this.multiplicative();
-    while (this.isOp('+') || this.isOp('-') || this.isOp('<->')) {
+  /** A left-associative chain of operands joined by any of the operator tokens `ops`. */
+  private operatorChain(next: () => Expr, ops: readonly string[]): Expr {
+    let left = next();
+    while (this.tok.kind === 'op' && ops.includes(this.tok.value)) {
       const pos = this.pos();
       const op = this.tokens[this.i++]!.value as BinaryOp;
-      left = { kind: 'binary', op, left, right: this.multiplicative(), pos };
+      left = { kind: 'binary', op, left, right: next(), pos };
     }
     return left;
+  }
+
+  private additive(): Expr {
+    return this.operatorChain(() => this.multiplicative(), ['+', '-', '<->']);
   }
 
   private multiplicative(): Expr {
-    let left = this.power();
-    while (this.isOp('*') || this.isOp('/') || this.isOp('%')) {
-      const pos = this.pos();
-      const op = this.tokens[this.i++]!.value as BinaryOp;
-      left = { kind: 'binary', op, left, right: this.power(), pos };
-    }
-    return left;
+    return this.operatorChain(() => this.power(), ['*', '/', '%']);
   }
 
   private power(): Expr {
-    let left = this.unary();
-    while (this.isOp('^')) {
-      const pos = this.pos();
-      this.i++;
-      left = { kind: 'binary', op: '^', left, right: this.unary(), pos };
-    }
-    return left;
+    return this.operatorChain(() => this.unary(), ['^']);
   }
 
   private unary(): Expr {
