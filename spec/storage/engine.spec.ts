@@ -77,6 +77,27 @@ describe('storage/engine', () => {
     }
   });
 
+  it('applies a write synchronously over a log that is durable on append, and only there', async () => {
+    const engine = new Engine(new MemoryLog());
+    const created = engine.submitSync({ type: 'create_collection', name: 'c', config });
+    expect(created.opId).to.equal(1);
+    expect(engine.submitSync({ type: 'upsert_points', collection: 'c', points: [point(1, 0, 0)] }).opId).to.equal(2);
+    expect(engine.collections.get('c')!.store.has(1), 'applied before submitSync returns').to.equal(true);
+    expect(() => engine.submitSync({ type: 'create_collection', name: 'c', config })).to.throw(DbError, /already exists/);
+    expect(engine.log.lastOperationId, 'a refused write is not logged').to.equal(2);
+
+    const dir = tempDir();
+    const durable = new Engine(LmdbLog.open(dir.path));
+    try {
+      durable.replay();
+      expect(() => durable.submitSync({ type: 'create_collection', name: 'c', config })).to.throw(/durable at once/);
+      expect(durable.log.lastOperationId).to.equal(0);
+    } finally {
+      await durable.log.close();
+      dir.remove();
+    }
+  });
+
   it('makes an upsert visible to search at once, before the background indexer runs', async () => {
     const tasks: (() => void)[] = [];
     const engine = new Engine(new MemoryLog(), { schedule: (task) => tasks.push(task) });
