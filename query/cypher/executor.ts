@@ -18,9 +18,7 @@ const ENOUGH = Symbol('enough rows');
 /** The most rows a clause may produce: beyond it the query stops instead of exhausting memory. */
 export const MAX_ROWS = 5_000_000;
 
-function checkRows(count: number): void {
-  if (count > MAX_ROWS) throw runtimeError('TransientError', 'TooManyRows', `the query produced more than ${MAX_ROWS.toLocaleString('en')} rows at one step; narrow its patterns or add a LIMIT`);
-}
+
 
 /** A value a property can hold: a scalar or a list of scalars (as Neo4j allows). */
 function storable(key: string, v: Value): unknown {
@@ -40,7 +38,11 @@ function vectorFrom(v: Value, dim: number): Float32Array {
 
 /** Runs the clauses in order over a list of rows; answers the last RETURN's rows (or none). */
 export class Executor {
-  constructor(private readonly ctx: EvalContext) {}
+  constructor(private readonly ctx: EvalContext, private readonly maxRows = MAX_ROWS) {}
+
+  private checkRows(count: number): void {
+    if (count > this.maxRows) throw runtimeError('TransientError', 'TooManyRows', `the query produced more than ${this.maxRows.toLocaleString('en')} rows at one step; narrow its patterns or add a LIMIT`);
+  }
 
   run(clauses: Clause[]): Row[] {
     let rows: Row[] = [{}];
@@ -56,7 +58,7 @@ export class Executor {
             const items = v === null ? [] : Array.isArray(v) ? v : [v];
             return items.map((item) => ({ ...row, [clause.alias]: item }));
           });
-          checkRows(rows.length);
+          this.checkRows(rows.length);
           bound.add(clause.alias);
           break;
         case 'with':
@@ -115,7 +117,7 @@ export class Executor {
         matcher.run(row, (m) => {
           if (!clause.where || isTrue(clause.where, m, this.ctx)) {
             out.push({ ...m });
-            checkRows(out.length);
+            this.checkRows(out.length);
             if (out.length >= needed) throw ENOUGH;
           }
         });

@@ -31,11 +31,11 @@ export const isWriteQuery = (q: Query): boolean => q.clauses.some((c) => UPDATIN
  * Runs a compiled query against a collection. Writes go to an overlay and come back as
  * `changes` for one log event; the collection itself is not touched here.
  */
-export function executeQuery(c: Collection, query: Query, parameters: Record<string, unknown>, options: { timeoutMs?: number } = {}): CypherResult {
+export function executeQuery(c: Collection, query: Query, parameters: Record<string, unknown>, options: { timeoutMs?: number; maxRows?: number } = {}): CypherResult {
   const tx = new GraphTx(c, options.timeoutMs);
   const params: Record<string, Value> = {};
   for (const [k, v] of Object.entries(parameters)) params[k] = fromJson(v);
-  const rows = new Executor({ tx, params, distance: c.config.distance }).run(query.clauses);
+  const rows = new Executor({ tx, params, distance: c.config.distance }, options.maxRows).run(query.clauses);
   const last = query.clauses[query.clauses.length - 1]!;
   const columns = last.kind === 'return' ? last.projection.items.map((i) => i.name) : [];
   return {
