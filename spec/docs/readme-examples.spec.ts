@@ -64,7 +64,8 @@ describe('README examples, run in order against a real server', function () {
       const result = await runExample(example, step, work!.path, server!.url);
       expect(result.code, `exit status of README line ${example.line}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`).to.equal(0);
       if (example.output) {
-        expect(outputMismatch(example.output, result.stdout), `the output shown at README line ${example.output.line}`).to.equal(null);
+        const mismatch = outputMismatch(example.output, result.stdout);
+        if (mismatch) expect.fail(`the output shown at README line ${example.output.line} differs: ${mismatch}`);
         compared++;
       }
       ran++;
