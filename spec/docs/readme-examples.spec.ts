@@ -63,6 +63,7 @@ describe('README examples, run in order against a real server', function () {
     it(title, async () => {
       const result = await runExample(example, step, work!.path, server!.url);
       expect(result.code, `exit status of README line ${example.line}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`).to.equal(0);
+      expect(result.curlFailures, `curl commands of README line ${example.line} without a 2xx`).to.deep.equal([]);
       if (example.output) {
         const mismatch = outputMismatch(example.output, result.stdout);
         if (mismatch) expect.fail(`the output shown at README line ${example.output.line} differs: ${mismatch}`);

@@ -89,10 +89,14 @@ describe('README examples harness', () => {
         const missing = await runExample(example('shell', 'curl localhost:6333/collections/nope\necho after\n'), 0, dir.path, s.url);
         expect(missing.code).to.equal(22);
         expect(missing.stdout).to.include('collection \\"nope\\" not found').and.not.include('after');
+        expect(missing.curlFailures).to.have.length(1);
+        expect(missing.curlFailures[0]).to.match(/^curl .*\/collections\/nope exited with 22$/);
+        const hidden = await runExample(example('shell', 'echo "$(curl -sS localhost:6333/collections/nope)"\nbash -c "curl -sS localhost:6333/nope"\n'), 3, dir.path, s.url);
+        expect(hidden.curlFailures, 'a curl inside $(…) and in a child bash').to.have.length(2);
         const failing = await runExample(example('shell', 'false | cat\necho after\n'), 1, dir.path, s.url);
         expect(failing.code).to.equal(1);
         const fine = await runExample(example('shell', 'curl localhost:6333/healthz\n'), 2, dir.path, s.url);
-        expect([fine.code, fine.stdout]).to.deep.equal([0, '{"status":"ok"}']);
+        expect([fine.code, fine.stdout, fine.curlFailures]).to.deep.equal([0, '{"status":"ok"}', []]);
       } finally {
         dir.remove();
       }
