@@ -5,7 +5,6 @@ import { oneOf, wholeNumber } from '../lib/args.js';
 import { runTool } from '../lib/run-tool.js';
 import { annTableRows, benchHnswlib, benchOurs, type AnnRow } from './ann.js';
 import { makeDataset } from './dataset.js';
-import { benchBrowser } from './browser-bench.js';
 import { benchDurability } from './durability-bench.js';
 import { benchGraph } from './graph-bench.js';
 import { benchHttp } from './http-bench.js';
@@ -80,6 +79,8 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
   if (only === undefined || only === 'browser') {
     const count = Math.max(1000, Math.floor(points / 5));
     log(`browser: generating ${count} x 128 Euclid...`);
+    // Loaded here, not at the top: playwright takes seconds to load, which --help should not wait for.
+    const { benchBrowser } = await import('./browser-bench.js');
     const rows = await benchBrowser(makeDataset(count, 128, 'Euclid', queries, 3), process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
     console.log('\n## The browser library: the same calls in headless Chromium and in Node (m = 16, ef_construct = 200, ef 100, top 10)\n');
     console.log(table(['where', 'dataset', 'build points/s', 'recall@10', 'QPS'], rows));
