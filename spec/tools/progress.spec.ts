@@ -50,7 +50,7 @@ describe('tools/lib/progress', () => {
     const out = new Captured(false);
     const p = startProgress('crash-test', 4, 'cycles', { stream });
     p.update(2);
-    p.note('cycle 2: fine', out);
+    p.aside(() => out.write('cycle 2: fine\n'));
     p.update(4);
     p.end();
     expect(out.text).to.equal('cycle 2: fine\n');

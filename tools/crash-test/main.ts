@@ -23,7 +23,7 @@ runTool(SPEC, async ({ values }) => {
   const progress = startProgress('crash-test', values.cycles, 'cycles');
   let report: CrashReport;
   try {
-    report = await runCrashTest(dir, values.cycles, (line) => progress.note(line), (cycle) => progress.update(cycle));
+    report = await runCrashTest(dir, values.cycles, (line) => progress.aside(() => console.log(line)), (cycle) => progress.update(cycle));
   } finally {
     progress.end();
     rmSync(dir, { recursive: true, force: true });

@@ -65,8 +65,8 @@ export async function runCrashTest(dataDir: string, cycles: number, say: (line: 
     problems.push(...check.problems.map((p) => `cycle ${cycle}: ${p}`));
     lost += check.lost;
     problems.push(...(await checkIdsGoOn(client, model)).map((p) => `cycle ${cycle}: ${p}`));
-    say(`cycle ${cycle}: ${model.points.size} points, ${model.edges.size} edges, ${inflight.length} in flight at the kill, ${check.lost} lost`);
     cycleDone(cycle);
+    say(`cycle ${cycle}: ${model.points.size} points, ${model.edges.size} edges, ${inflight.length} in flight at the kill, ${check.lost} lost`);
   }
 
   const overHttp: number[][] = [];

@@ -4,8 +4,8 @@ import cliProgress from 'cli-progress';
 export interface Progress {
   tick(n?: number): void;
   update(done: number): void;
-  /** Prints a line on `out` (stdout by default) without tearing a bar that is being drawn. */
-  note(line: string, out?: NodeJS.WritableStream): void;
+  /** Runs `print` (which writes whole lines, to stdout or stderr) without tearing a bar being drawn. */
+  aside(print: () => void): void;
   end(): void;
 }
 
@@ -55,8 +55,8 @@ class LineProgress implements Progress {
     if (this.tenth() > this.shownTenth || (done !== this.shownDone && this.now() - this.shownAt >= this.everyMs)) this.show();
   }
 
-  note(line: string, out: NodeJS.WritableStream = process.stdout): void {
-    out.write(`${line}\n`);
+  aside(print: () => void): void {
+    print();
   }
 
   end(): void {
@@ -82,7 +82,14 @@ class BarProgress implements Progress {
 
   constructor(label: string, total: number, unit: string, private readonly stream: NodeJS.WritableStream) {
     this.bar = new cliProgress.SingleBar(
-      { stream, format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {duration_formatted} elapsed, eta {eta_formatted}`, hideCursor: true, forceRedraw: true, formatValue: (v, _o, type) => (type === 'value' || type === 'total' ? count(v) : String(v)) },
+      {
+        stream,
+        format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {duration_formatted} elapsed, eta {eta_formatted}`,
+        hideCursor: true,
+        // Redraw even when nothing changed, so a bar cleared by aside() comes back at once.
+        forceRedraw: true,
+        formatValue: (v, _o, type) => (type === 'value' || type === 'total' ? count(v) : String(v)),
+      },
       cliProgress.Presets.shades_classic,
     );
     this.bar.start(total, 0);
@@ -97,9 +104,12 @@ class BarProgress implements Progress {
     this.bar.update(done);
   }
 
-  note(line: string, out: NodeJS.WritableStream = process.stdout): void {
+  aside(print: () => void): void {
     this.stream.write('\r\x1b[2K');
-    out.write(`${line}\n`);
+    print();
+    // cli-progress returns the cursor to where it was saved at start when it stops: save it again
+    // where the bar is drawn now, below the printed lines (ESC 7 saves the cursor position).
+    this.stream.write('\x1b7');
     this.bar.render();
   }
 

@@ -77,7 +77,7 @@ runTool(SPEC, async ({ values: { seconds, writers, readers } }) => {
         latencies.push(performance.now() - t);
       } catch (err) {
         errors++;
-        if (errors <= 5) progress.note(`error: ${(err as Error).message}`, process.stderr);
+        if (errors <= 5) progress.aside(() => process.stderr.write(`error: ${(err as Error).message}\n`));
       }
     };
 

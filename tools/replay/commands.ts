@@ -120,14 +120,14 @@ export function verify(tool: Tool): number {
     entries++;
     if (opId <= previous) {
       failures++;
-      tool.print(`FAIL entry ${opId} does not come after ${previous}`);
+      progress.aside(() => tool.print(`FAIL entry ${opId} does not come after ${previous}`));
     }
     previous = opId;
     try {
       decodeEntry(opId, record);
     } catch (err) {
       failures++;
-      tool.print(`FAIL ${(err as Error).message}`);
+      progress.aside(() => tool.print(`FAIL ${(err as Error).message}`));
     }
   }
   progress.end();
