@@ -33,6 +33,9 @@ describe('tools/lib/args', () => {
   it('refuses unknown flags, missing values, bad numbers and choices, naming the flag and what it expects', () => {
     expect(refusal(['show', '--nope'])).to.equal('unknown flag --nope');
     expect(refusal(['show', '-n'])).to.equal('unknown flag -n');
+    expect(refusal(['show', '--form', '3'])).to.equal('unknown flag --form (did you mean --from?)');
+    expect(refusal(['show', '--Dir=x'])).to.equal('unknown flag --Dir (did you mean --dir?)');
+    expect(refusal(['fix', '--untill', '3'])).to.equal('unknown flag --untill (did you mean --until?)');
     expect(refusal(['show', '--from'])).to.equal('--from needs a value: a whole number ≥ 0');
     expect(refusal(['show', '--from', '--mode', 'fast'])).to.equal('--from needs a value: a whole number ≥ 0');
     expect(refusal(['show', '--dir='])).to.equal('--dir needs a value: a directory');
@@ -45,7 +48,8 @@ describe('tools/lib/args', () => {
 
   it('refuses a missing or unknown sub-command, stray arguments and flags the sub-command does not take', () => {
     expect(refusal([])).to.equal('missing command: one of show, fix');
-    expect(refusal(['shw'])).to.equal('unknown command "shw": expected one of show, fix');
+    expect(refusal(['shw'])).to.equal('unknown command "shw": expected one of show, fix (did you mean show?)');
+    expect(refusal(['display'])).to.equal('unknown command "display": expected one of show, fix');
     expect(refusal(['toString'])).to.match(/unknown command "toString"/);
     expect(refusal(['show', 'extra'])).to.equal('unexpected argument "extra"');
     expect(refusal(['show', '--yes'])).to.equal('--yes does not apply to show (it takes --dir, --from, --mode)');

@@ -20,6 +20,7 @@ const TOOLS: ToolCase[] = [
       { args: [], says: /missing command/ },
       { args: ['verify', '--yes'], says: /--yes does not apply to verify/ },
       { args: ['inspect', '--to'], says: /--to needs a value: an operation_id/ },
+      { args: ['stats', '--data_dir', '/x'], says: /unknown flag --data_dir \(did you mean --data-dir\?\)/ },
     ],
   },
   {

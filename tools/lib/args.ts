@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { suggestion } from './suggest.js';
 
 /** A bad command line: the tool prints it as one line with a pointer to --help and exits 2. */
 export class UsageError extends Error {}
@@ -98,7 +99,7 @@ export function readCommandLine<F extends Flags>(spec: ToolSpec<F>, args: readon
     if (token.kind === 'positional') positionals.push(token.value);
     if (token.kind !== 'option') continue;
     const flag = spec.flags[token.name];
-    if (!flag || token.rawName !== `--${token.name}`) throw new UsageError(`unknown flag ${token.rawName}`);
+    if (!flag || token.rawName !== `--${token.name}`) throw new UsageError(`unknown flag ${token.rawName}${suggestion(token.name, Object.keys(spec.flags), '--')}`);
     if (flag.kind === 'switch') {
       if (token.value !== undefined) throw new UsageError(`${token.rawName} takes no value`);
       raw.set(token.name, true);
@@ -124,7 +125,7 @@ function readCommand<F extends Flags>(spec: ToolSpec<F>, positionals: string[], 
   const names = Object.keys(spec.commands);
   if (first === undefined) throw new UsageError(`missing command: one of ${names.join(', ')}`);
   const allowed = spec.commands[first];
-  if (!Object.hasOwn(spec.commands, first) || !allowed) throw new UsageError(`unknown command "${first}": expected one of ${names.join(', ')}`);
+  if (!Object.hasOwn(spec.commands, first) || !allowed) throw new UsageError(`unknown command "${first}": expected one of ${names.join(', ')}${suggestion(first, names, '')}`);
   const stray = given.find((flag) => !allowed.includes(flag));
   if (stray !== undefined) throw new UsageError(`--${stray} does not apply to ${first} (it takes ${allowed.map((f) => `--${f}`).join(', ') || 'no flags'})`);
   return first;
