@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { open } from 'lmdb';
 import { Engine } from '../../storage/engine/engine.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
@@ -10,13 +8,9 @@ import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
 import { ImportReader } from '../../storage/export/import-reader.js';
 import { startTestServer } from '../helpers/http.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { runToolProcess } from './tool-process.js';
 
-const REPLAY = fileURLToPath(new URL('../../tools/replay/main.js', import.meta.url));
-
-function replay(...args: string[]): { code: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, [REPLAY, ...args], { encoding: 'utf8' });
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
-}
+const replay = (...args: string[]) => runToolProcess('replay', args);
 
 /** 1 create, 10 single upserts (ids 0..9), 1 delete, 1 edge: operations 1..13, a snapshot at 6. */
 async function history(dir: string): Promise<void> {
@@ -64,6 +58,53 @@ describe('tools/replay', function () {
     expect(v.out).to.match(/13 entries checked/);
     expect(v.out).to.match(/snapshot 6 matches a replay from operation 1/);
     expect(v.out.trim().split('\n').pop()).to.equal('OK');
+  });
+
+  it('shows progress off a terminal as plain lines on stderr, leaving the results on stdout as they were', () => {
+    const v = replay('verify', '--data-dir', dir.path);
+    expect(v.out.split('\n')).to.deep.equal(['13 entries checked (1..13)', 'snapshot 6 matches a replay from operation 1 (1 collections)', 'OK', '']);
+    expect(v.err).not.to.include('\r');
+    const lines = v.err.trimEnd().split('\n');
+    const checking = lines.filter((l) => l.startsWith('replay verify: checking entries: '));
+    const replaying = lines.filter((l) => l.startsWith('replay verify: replaying to snapshot 6: '));
+    expect(checking.length + replaying.length, v.err).to.equal(lines.length);
+    expect(checking[0]).to.equal('replay verify: checking entries: 0% (0/13 entries)');
+    expect(checking.at(-1)).to.equal('replay verify: checking entries: 100% (13/13 entries)');
+    expect(checking.length, 'one line per tenth at most, plus the start').to.be.at.most(11);
+    expect(replaying.at(-1)).to.equal('replay verify: replaying to snapshot 6: 100% (6/6 entries)');
+
+    const r = replay('rebuild', '--data-dir', dir.path, '--until', '10', '--out', join(dir.path, 'out'));
+    expect(r.err.trimEnd().split('\n').at(-1)).to.equal('replay rebuild: 100% (4/4 entries)');
+    expect(r.out).not.to.match(/%/);
+  });
+
+  it('refuses a --data-dir that does not exist or holds no database, naming it and creating nothing', () => {
+    const missing = join(dir.path, 'typo');
+    for (const command of ['stats', 'verify', 'inspect', 'repair']) {
+      const r = replay(command, '--data-dir', missing);
+      expect(r.code, r.err).to.equal(2);
+      expect(r.out).to.equal('');
+      expect(r.err).to.equal(`replay: no data directory at ${missing}; check --data-dir (default: $SERVICE_DATA_DIR, else ./data)\n`);
+      expect(existsSync(missing)).to.equal(false);
+    }
+    const fromEnv = runToolProcess('replay', ['stats'], { SERVICE_DATA_DIR: missing });
+    expect(fromEnv.code).to.equal(2);
+    expect(fromEnv.err).to.include(missing);
+
+    const empty = tempDir();
+    try {
+      const r = replay('verify', '--data-dir', empty.path);
+      expect(r.code).to.equal(2);
+      expect(r.err).to.equal(`replay: ${empty.path} holds no database (no data.mdb in it); check --data-dir\n`);
+      expect(readdirSync(empty.path)).to.deep.equal([]);
+      const file = join(empty.path, 'a-file');
+      writeFileSync(file, 'not a directory');
+      const f = replay('stats', '--data-dir', file);
+      expect(f.code).to.equal(2);
+      expect(f.err).to.match(/a-file is not a directory/);
+    } finally {
+      empty.remove();
+    }
   });
 
   it('rebuilds the state as of an operation as export files', () => {

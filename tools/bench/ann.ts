@@ -1,6 +1,7 @@
 import hnswlib from 'hnswlib-node';
 import { Collection } from '../../storage/collection.js';
 import { searchCollection } from '../../query/search/vector-search.js';
+import { startProgress } from '../lib/progress.js';
 import { recallAt10, type Dataset } from './dataset.js';
 import { fmt } from './table.js';
 
@@ -15,15 +16,20 @@ export interface AnnRow {
   sweep: { ef: number; recall: number; qps: number }[];
 }
 
-function sweep(ds: Dataset, search: (q: Float32Array, ef: number) => ArrayLike<number>): AnnRow['sweep'] {
-  return EF_SWEEP.map((ef) => {
+/** Progress moves once per ef setting, outside the timed loop, so it costs the QPS nothing. */
+function sweep(ds: Dataset, engine: string, search: (q: Float32Array, ef: number) => ArrayLike<number>): AnnRow['sweep'] {
+  const progress = startProgress(`bench ${engine} ${ds.name}: queries at ef ${EF_SWEEP.join(', ')}`, EF_SWEEP.length * ds.queryCount, 'queries');
+  const rows = EF_SWEEP.map((ef) => {
     for (let q = 0; q < Math.min(50, ds.queryCount); q++) search(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim), ef);
     let recall = 0;
     const start = performance.now();
     for (let q = 0; q < ds.queryCount; q++) recall += recallAt10(ds.truth[q]!, search(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim), ef));
     const seconds = (performance.now() - start) / 1000;
+    progress.tick(ds.queryCount);
     return { ef, recall: recall / ds.queryCount, qps: ds.queryCount / seconds };
   });
+  progress.end();
+  return rows;
 }
 
 /** Our HNSW in process: the same Collection the server uses, built and searched on one thread. */
@@ -31,10 +37,13 @@ export function benchOurs(ds: Dataset): AnnRow {
   const c = new Collection('bench', { size: ds.dim, distance: ds.distance, m: M, m0: 2 * M, efConstruct: EF_CONSTRUCT, ml: 1 / Math.log(M) }, 1);
   const points = Array.from({ length: ds.count }, (_, id) => ({ id, vector: ds.data.subarray(id * ds.dim, (id + 1) * ds.dim), payload: {}, labels: [] }));
   c.upsert(points);
+  const progress = startProgress(`bench vectorgraphdb ${ds.name}: index build`, ds.count, 'points');
   const start = performance.now();
-  while (c.indexSome(100_000));
+  while (c.indexSome(1000)) progress.update(ds.count - c.pendingCount);
   const buildRate = ds.count / ((performance.now() - start) / 1000);
-  const rows = sweep(ds, (q, ef) => searchCollection(c, { vector: q, limit: 10, offset: 0, ef, filter: null, scoreThreshold: null }).map((h) => h.id));
+  progress.update(ds.count);
+  progress.end();
+  const rows = sweep(ds, 'vectorgraphdb', (q, ef) => searchCollection(c, { vector: q, limit: 10, offset: 0, ef, filter: null, scoreThreshold: null }).map((h) => h.id));
   return { engine: 'vectorgraphdb', dataset: ds.name, buildRate, sweep: rows };
 }
 
@@ -44,10 +53,16 @@ export function benchHnswlib(ds: Dataset): AnnRow {
   const index = new hnswlib.HierarchicalNSW(space, ds.dim);
   index.initIndex(ds.count, M, EF_CONSTRUCT, 100);
   const rows = Array.from({ length: ds.count }, (_, i) => Array.from(ds.data.subarray(i * ds.dim, (i + 1) * ds.dim)));
+  const progress = startProgress(`bench hnswlib-node ${ds.name}: index build`, ds.count, 'points');
   const start = performance.now();
-  for (let i = 0; i < ds.count; i++) index.addPoint(rows[i]!, i);
+  for (let i = 0; i < ds.count; i++) {
+    index.addPoint(rows[i]!, i);
+    if (i % 1000 === 999) progress.update(i + 1);
+  }
   const buildRate = ds.count / ((performance.now() - start) / 1000);
-  const sweepRows = sweep(ds, (q, ef) => {
+  progress.update(ds.count);
+  progress.end();
+  const sweepRows = sweep(ds, 'hnswlib-node', (q, ef) => {
     index.setEf(ef);
     return index.searchKnn(Array.from(q), 10).neighbors;
   });

@@ -1,5 +1,6 @@
 import { dotProduct, squaredEuclid } from '../../storage/views/distance.js';
 import type { Distance } from '../../storage/events/types.js';
+import { startProgress } from '../lib/progress.js';
 
 export interface Dataset {
   name: string;
@@ -29,7 +30,7 @@ function gaussian(rnd: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
 }
 
-/** Points around 100 Gaussian clusters; queries drawn from the same clusters. */
+/** Points around 100 Gaussian clusters; queries drawn from the same clusters (the exact answers, by brute force, show progress). */
 function clustered(count: number, dim: number, rnd: () => number, centres: Float32Array[]): Float32Array {
   const out = new Float32Array(count * dim);
   for (let i = 0; i < count; i++) {
@@ -66,8 +67,15 @@ export function makeDataset(count: number, dim: number, distance: Distance, quer
   const centres = Array.from({ length: 100 }, () => Float32Array.from({ length: dim }, () => gaussian(rnd)));
   const data = clustered(count, dim, rnd, centres);
   const queries = clustered(queryCount, dim, rnd, centres);
-  const truth = Array.from({ length: queryCount }, (_, q) => exactTop10(data, count, queries, q * dim, dim, distance));
-  return { name: `${count.toLocaleString('en')} x ${dim} ${distance}`, dim, distance, data, queries, count, queryCount, truth };
+  const name = `${count.toLocaleString('en')} x ${dim} ${distance}`;
+  const progress = startProgress(`bench dataset ${name}: exact top 10`, queryCount, 'queries');
+  const truth = Array.from({ length: queryCount }, (_, q) => {
+    const top = exactTop10(data, count, queries, q * dim, dim, distance);
+    progress.tick();
+    return top;
+  });
+  progress.end();
+  return { name, dim, distance, data, queries, count, queryCount, truth };
 }
 
 export function recallAt10(truth: Int32Array, got: ArrayLike<number>): number {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { HttpClient } from '../lib/http-client.js';
 import { peakSampler, rssMb } from '../lib/process-memory.js';
 import { exited, spawnServer, type ChildServer } from '../lib/spawn-server.js';
+import { startProgress } from '../lib/progress.js';
 import type { Dataset } from './dataset.js';
 import { fmt } from './table.js';
 
@@ -32,11 +33,14 @@ export async function benchDurability(ds: Dataset, dir: string): Promise<(string
   const server = await spawnServer(dir, { SERVICE_SNAPSHOT_EVERY: '0' });
   let client = new HttpClient(server.url, 4);
   await client.json('PUT', '/collections/big', JSON.stringify({ vectors: { size: ds.dim, distance: ds.distance } }));
+  const loading = startProgress('bench durability: loading', ds.count, 'points');
   for (let b = 0; b < ds.count; b += 1000) {
     const points = [];
     for (let i = b; i < Math.min(ds.count, b + 1000); i++) points.push({ id: i, vector: Array.from(ds.data.subarray(i * ds.dim, (i + 1) * ds.dim)), payload: { i } });
     await client.json('PUT', '/collections/big/points', JSON.stringify({ points }));
+    loading.update(Math.min(ds.count, b + 1000));
   }
+  loading.end();
   await until(async () => ((await client.json('GET', '/collections/big')) as { result: { status: string } }).result.status === 'green');
 
   const before = rssMb(server.child.pid!);

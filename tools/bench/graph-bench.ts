@@ -5,6 +5,7 @@ import { HttpClient } from '../lib/http-client.js';
 import { exited, spawnServer } from '../lib/spawn-server.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
 import { compileQuery, executeQuery } from '../../query/cypher/run-query.js';
+import { startProgress } from '../lib/progress.js';
 import { seeded } from './dataset.js';
 import { fmt, percentile } from './table.js';
 
@@ -39,6 +40,7 @@ async function overHttp(c: Collection, cases: GraphQueryCase[], runs: number, da
     const green = async () => ((await client.json('GET', `/collections/${c.name}`)) as { result: { status: string } }).result.status === 'green';
     while (!(await green())) await new Promise((r) => setTimeout(r, 200));
     const out: [string, string][] = [];
+    const progress = startProgress('bench graph: queries over HTTP', cases.length * runs, 'queries');
     for (const q of cases) {
       const r = seeded(11);
       const times = new Float64Array(runs);
@@ -50,7 +52,9 @@ async function overHttp(c: Collection, cases: GraphQueryCase[], runs: number, da
         times[i] = performance.now() - t0;
       }
       out.push(latencies(times));
+      progress.tick(runs);
     }
+    progress.end();
     return out;
   } finally {
     client.close();
@@ -78,9 +82,12 @@ export async function benchGraph(nodes: number, edges: number, runs: number, dat
   for (let i = 0; i < edges; i++) c.graph.add(Math.floor(rnd() * nodes), Math.floor(rnd() * nodes), RELATIONS[i % RELATIONS.length]!, 1);
   const loadMs = performance.now() - t;
   log(`graph: ${nodes} nodes and ${edges} edges loaded in ${fmt(loadMs)} ms; indexing vectors...`);
+  const indexing = startProgress('bench graph: index build', nodes, 'nodes');
   t = performance.now();
-  while (c.indexSome(10_000));
+  while (c.indexSome(10_000)) indexing.update(nodes - c.pendingCount);
   const indexMs = performance.now() - t;
+  indexing.update(nodes);
+  indexing.end();
 
   const start = (r: () => number) => ({ id: Math.floor(r() * nodes) });
   const cases: GraphQueryCase[] = [
@@ -92,6 +99,7 @@ export async function benchGraph(nodes: number, edges: number, runs: number, dat
   ];
   const http = await overHttp(c, cases, runs, dataDir, log);
   const rows: (string | number)[][] = [[`build: ${fmt(nodes)} nodes, ${fmt(edges)} edges`, `${fmt(loadMs)} ms load + ${fmt(indexMs / 1000, 1)} s HNSW`, '', '', '', '', '']];
+  const progress = startProgress('bench graph: queries in process', cases.length * runs, 'queries');
   cases.forEach((q, n) => {
     const r = seeded(11);
     const times = new Float64Array(runs);
@@ -106,6 +114,8 @@ export async function benchGraph(nodes: number, edges: number, runs: number, dat
       results += Number(out.rows[0]?.[0] ?? 0) || out.rows.length;
     }
     rows.push([q.what, `\`${q.query}\``, ...latencies(times), ...http[n]!, fmt(results / runs, 1)]);
+    progress.tick(runs);
   });
+  progress.end();
   return rows;
 }

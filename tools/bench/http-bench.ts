@@ -1,5 +1,6 @@
 import { exited, spawnServer } from '../lib/spawn-server.js';
 import { HttpClient, runConcurrent } from '../lib/http-client.js';
+import { startProgress } from '../lib/progress.js';
 import type { Dataset } from './dataset.js';
 import { fmt, percentile } from './table.js';
 
@@ -23,6 +24,19 @@ async function waitUntil(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((r) => setTimeout(r, 100));
 }
 
+/** Runs `total` requests `concurrency` at a time under a progress line; answers their latencies. */
+async function phase(what: string, total: number, concurrency: number, request: (i: number) => Promise<unknown>): Promise<Float64Array> {
+  const progress = startProgress(`bench http: ${what}`, total, 'requests');
+  try {
+    return await runConcurrent(total, concurrency, async (i) => {
+      await request(i);
+      progress.tick();
+    });
+  } finally {
+    progress.end();
+  }
+}
+
 /** Durable writes, search latency and start-up replay against the real server over loopback HTTP. */
 export async function benchHttp(ds: Dataset, dataDir: string): Promise<(string | number)[][]> {
   const rows: (string | number)[][] = [];
@@ -34,19 +48,19 @@ export async function benchHttp(ds: Dataset, dataDir: string): Promise<(string |
   const batches = Math.floor(ds.count / BATCH);
   const bodies = Array.from({ length: batches }, (_, b) => pointsJson(ds, b * BATCH, (b + 1) * BATCH, 0));
   let start = performance.now();
-  for (const body of bodies) await client.json('PUT', '/collections/seq/points', body);
+  await phase('upsert batches of 1,000, 1 client', batches, 1, (b) => client.json('PUT', '/collections/seq/points', bodies[b]));
   let seconds = (performance.now() - start) / 1000;
   rows.push(['durable upsert, batches of 1,000, 1 client', `${fmt((batches * BATCH) / seconds)} points/s`, '']);
 
   start = performance.now();
-  let lat = await runConcurrent(batches, 4, async (b) => void (await client.json('PUT', '/collections/par/points', bodies[b])));
+  let lat = await phase('upsert batches of 1,000, 4 clients', batches, 4, (b) => client.json('PUT', '/collections/par/points', bodies[b]));
   seconds = (performance.now() - start) / 1000;
   lat.sort();
   rows.push(['durable upsert, batches of 1,000, 4 clients', `${fmt((batches * BATCH) / seconds)} points/s`, `p50 ${fmt(percentile(lat, 50), 1)} ms, p99 ${fmt(percentile(lat, 99), 1)} ms`]);
 
   const singles = Array.from({ length: 20_000 }, (_, i) => pointsJson(ds, i % ds.count, (i % ds.count) + 1, 0));
   start = performance.now();
-  lat = await runConcurrent(singles.length, 32, async (i) => void (await client.json('PUT', '/collections/single/points', singles[i])));
+  lat = await phase('single-point upserts, 32 clients', singles.length, 32, (i) => client.json('PUT', '/collections/single/points', singles[i]));
   seconds = (performance.now() - start) / 1000;
   lat.sort();
   rows.push(['durable upsert, 32 concurrent single-point writers', `${fmt(singles.length / seconds)} writes/s`, `p50 ${fmt(percentile(lat, 50), 1)} ms, p99 ${fmt(percentile(lat, 99), 1)} ms`]);
@@ -59,7 +73,7 @@ export async function benchHttp(ds: Dataset, dataDir: string): Promise<(string |
   for (const clients of [1, 8]) {
     const total = clients * 500;
     start = performance.now();
-    lat = await runConcurrent(total, clients, async (i) => void (await client.json('POST', '/collections/par/points/query', queries[i % queries.length])));
+    lat = await phase(`search, ${clients} client${clients > 1 ? 's' : ''}`, total, clients, (i) => client.json('POST', '/collections/par/points/query', queries[i % queries.length]));
     seconds = (performance.now() - start) / 1000;
     lat.sort();
     rows.push([`search over HTTP (ef 100, top 10), ${clients} client${clients > 1 ? 's' : ''}`, `${fmt(total / seconds)} QPS`, `p50 ${fmt(percentile(lat, 50), 2)} ms, p99 ${fmt(percentile(lat, 99), 2)} ms`]);

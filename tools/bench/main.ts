@@ -1,92 +1,102 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { oneOf, wholeNumber } from '../lib/args.js';
+import { runTool } from '../lib/run-tool.js';
 import { annTableRows, benchHnswlib, benchOurs, type AnnRow } from './ann.js';
 import { makeDataset } from './dataset.js';
-import { benchBrowser } from './browser-bench.js';
 import { benchDurability } from './durability-bench.js';
 import { benchGraph } from './graph-bench.js';
 import { benchHttp } from './http-bench.js';
 import { table } from './table.js';
 
-/**
- * `npm run bench`: a benchmark, not a test. Prints markdown tables of in-process ANN figures
- * next to hnswlib-node, of the real server over loopback HTTP, of durability, and of Cypher
- * queries on a graph of --points nodes and ten times as many edges, and of the browser library
- * in headless Chromium next to Node (--points / 5 points).
- * Options: --points N (default 100000), --queries N (default 200), --only ann|http|graph|browser|durability.
- */
-const { values } = parseArgs({
-  options: {
-    points: { type: 'string', default: '100000' },
-    queries: { type: 'string', default: '200' },
-    only: { type: 'string' },
+const PARTS = ['ann', 'http', 'graph', 'browser', 'durability'] as const;
+
+const USAGE = `usage: npm run bench -- [--points N] [--queries N] [--only PART]
+A benchmark, not a test: prints markdown tables (stdout) of in-process ANN figures next to
+hnswlib-node, of the real server over loopback HTTP, of Cypher queries on a graph of N nodes and
+ten times as many edges, of the browser library in headless Chromium next to Node (N / 5 points),
+and of durability (snapshots, start-up, export/import on 2 x N points).
+  --points N     dataset size, 10 to 10000000 (default 100000)
+  --queries N    queries per measurement, 1 to 100000 (default 200)
+  --only PART    run one part: ${PARTS.join(', ')} (default: all)
+  -h, --help     this text
+Progress goes to stderr. CHROMIUM_PATH names the browser (default /usr/bin/chromium).
+Exit codes: 0 done, 1 a part failed, 2 bad arguments.`;
+
+const SPEC = {
+  name: 'bench',
+  usage: USAGE,
+  flags: {
+    points: wholeNumber({ min: 10, max: 10_000_000 }, 100_000),
+    queries: wholeNumber({ min: 1, max: 100_000 }, 200),
+    only: oneOf(PARTS),
   },
-});
-const points = Number(values.points);
-const queries = Number(values.queries);
+};
 const log = (message: string): void => void process.stderr.write(`${message}\n`);
 
-console.log(`# vectorgraphdb benchmark\n\nNode ${process.version}, ${new Date().toISOString().slice(0, 10)}, one thread per engine.\n`);
+runTool(SPEC, async ({ values: { points, queries, only } }) => {
+  console.log(`# vectorgraphdb benchmark\n\nNode ${process.version}, ${new Date().toISOString().slice(0, 10)}, one thread per engine.\n`);
 
-if (values.only === undefined || values.only === 'ann') {
-  const rows: AnnRow[] = [];
-  for (const [dim, distance] of [[128, 'Euclid'], [384, 'Cosine']] as const) {
-    log(`generating ${points} x ${dim} ${distance} and exact answers for ${queries} queries...`);
-    const ds = makeDataset(points, dim, distance, queries, dim);
-    log('building ours...');
-    rows.push(benchOurs(ds));
-    log('building hnswlib-node...');
-    rows.push(benchHnswlib(ds));
+  if (only === undefined || only === 'ann') {
+    const rows: AnnRow[] = [];
+    for (const [dim, distance] of [[128, 'Euclid'], [384, 'Cosine']] as const) {
+      log(`generating ${points} x ${dim} ${distance} and exact answers for ${queries} queries...`);
+      const ds = makeDataset(points, dim, distance, queries, dim);
+      rows.push(benchOurs(ds));
+      rows.push(benchHnswlib(ds));
+    }
+    console.log('## In-process HNSW (m = 16, ef_construct = 200), recall@10 and single-thread QPS\n');
+    console.log(table(['dataset', 'engine', 'build points/s', 'ef', 'recall@10', 'QPS'], annTableRows(rows)));
+    console.log();
   }
-  console.log('## In-process HNSW (m = 16, ef_construct = 200), recall@10 and single-thread QPS\n');
-  console.log(table(['dataset', 'engine', 'build points/s', 'ef', 'recall@10', 'QPS'], annTableRows(rows)));
-  console.log();
-}
 
-if (values.only === undefined || values.only === 'http') {
-  const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
-  try {
-    log(`HTTP: generating ${points} x 128 Euclid...`);
-    const ds = makeDataset(points, 128, 'Euclid', queries, 7);
-    log('HTTP: running against the real server...');
-    const rows = await benchHttp(ds, dir);
-    console.log('## Over HTTP on loopback (real server, LMDB, every write durable before it is acknowledged)\n');
-    console.log(table(['what', 'rate', 'latency'], rows));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  if (only === undefined || only === 'http') {
+    const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
+    try {
+      log(`HTTP: generating ${points} x 128 Euclid...`);
+      const ds = makeDataset(points, 128, 'Euclid', queries, 7);
+      log('HTTP: running against the real server...');
+      const rows = await benchHttp(ds, dir);
+      console.log('## Over HTTP on loopback (real server, LMDB, every write durable before it is acknowledged)\n');
+      console.log(table(['what', 'rate', 'latency'], rows));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
-}
 
-if (values.only === undefined || values.only === 'graph') {
-  const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
-  try {
-    const rows = await benchGraph(points, points * 10, queries, dir, log);
-    console.log(`\n## Cypher on a graph (${queries} runs per query, random start nodes; in-process: parse, check, plan, run; HTTP: the real server on loopback)\n`);
-    console.log(table(['query', 'text', 'in-process median ms', 'p99 ms', 'HTTP median ms', 'p99 ms', 'mean result'], rows));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  if (only === undefined || only === 'graph') {
+    const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
+    try {
+      const rows = await benchGraph(points, points * 10, queries, dir, log);
+      console.log(`\n## Cypher on a graph (${queries} runs per query, random start nodes; in-process: parse, check, plan, run; HTTP: the real server on loopback)\n`);
+      console.log(table(['query', 'text', 'in-process median ms', 'p99 ms', 'HTTP median ms', 'p99 ms', 'mean result'], rows));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
-}
 
-if (values.only === undefined || values.only === 'browser') {
-  const count = Math.max(1000, Math.floor(points / 5));
-  log(`browser: generating ${count} x 128 Euclid...`);
-  const rows = await benchBrowser(makeDataset(count, 128, 'Euclid', queries, 3), process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
-  console.log('\n## The browser library: the same calls in headless Chromium and in Node (m = 16, ef_construct = 200, ef 100, top 10)\n');
-  console.log(table(['where', 'dataset', 'build points/s', 'recall@10', 'QPS'], rows));
-}
-
-if (values.only === undefined || values.only === 'durability') {
-  const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
-  try {
-    const count = 2 * points;
-    log(`durability: generating ${count} x 128 Euclid...`);
-    const rows = await benchDurability(makeDataset(count, 128, 'Euclid', 1, 9), dir);
-    console.log(`\n## Snapshots, start-up and export/import (real server, ${count.toLocaleString('en')} points)\n`);
-    console.log(table(['what', 'rate', 'notes'], rows));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  if (only === undefined || only === 'browser') {
+    const count = Math.max(1000, Math.floor(points / 5));
+    log(`browser: generating ${count} x 128 Euclid...`);
+    // Loaded here, not at the top: playwright takes seconds to load, which --help should not wait for.
+    const { benchBrowser } = await import('./browser-bench.js');
+    const rows = await benchBrowser(makeDataset(count, 128, 'Euclid', queries, 3), process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+    console.log('\n## The browser library: the same calls in headless Chromium and in Node (m = 16, ef_construct = 200, ef 100, top 10)\n');
+    console.log(table(['where', 'dataset', 'build points/s', 'recall@10', 'QPS'], rows));
   }
-}
+
+  if (only === undefined || only === 'durability') {
+    const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
+    try {
+      const count = 2 * points;
+      log(`durability: generating ${count} x 128 Euclid...`);
+      const rows = await benchDurability(makeDataset(count, 128, 'Euclid', 1, 9), dir);
+      console.log(`\n## Snapshots, start-up and export/import (real server, ${count.toLocaleString('en')} points)\n`);
+      console.log(table(['what', 'rate', 'notes'], rows));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return 0;
+});

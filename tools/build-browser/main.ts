@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { runTool } from '../lib/run-tool.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const BROWSER_DIST = join(repo, 'dist/browser');
@@ -31,7 +32,16 @@ export async function buildBrowser(): Promise<string> {
   return BROWSER_DIST;
 }
 
+const USAGE = `usage: npm run build:browser
+Builds the in-browser library as one ES module, dist/browser/vectorgraphdb.js, with its type
+declarations (vectorgraphdb.d.ts) and the demo page (index.html) beside it. Takes no flags.
+  -h, --help   this text
+Exit codes: 0 built, 1 the build failed, 2 bad arguments.`;
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const dir = await buildBrowser();
-  console.log(`built ${join(dir, 'vectorgraphdb.js')} (+ .d.ts and the demo page, index.html)`);
+  runTool({ name: 'build-browser', usage: USAGE, flags: {} }, async () => {
+    const dir = await buildBrowser();
+    console.log(`built ${join(dir, 'vectorgraphdb.js')} (+ .d.ts and the demo page, index.html)`);
+    return 0;
+  });
 }

@@ -43,7 +43,7 @@ async function kill(server: ChildServer, client: HttpClient): Promise<void> {
  * rebuild from the log, that a damaged log tail stops start-up until it is repaired, and that
  * a data file cut short stops start-up with a message instead of a crash.
  */
-export async function runCrashTest(dataDir: string, cycles: number, say: (line: string) => void = () => {}): Promise<CrashReport> {
+export async function runCrashTest(dataDir: string, cycles: number, say: (line: string) => void = () => {}, cycleDone: (cycle: number) => void = () => {}): Promise<CrashReport> {
   const model = new Model();
   const problems: string[] = [];
   let acknowledged = 0;
@@ -65,6 +65,7 @@ export async function runCrashTest(dataDir: string, cycles: number, say: (line: 
     problems.push(...check.problems.map((p) => `cycle ${cycle}: ${p}`));
     lost += check.lost;
     problems.push(...(await checkIdsGoOn(client, model)).map((p) => `cycle ${cycle}: ${p}`));
+    cycleDone(cycle);
     say(`cycle ${cycle}: ${model.points.size} points, ${model.edges.size} edges, ${inflight.length} in flight at the kill, ${check.lost} lost`);
   }
 

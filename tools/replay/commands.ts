@@ -8,7 +8,8 @@ import type { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { decodeEntry } from '../../storage/log/record.js';
 import type { DbEvent } from '../../storage/events/types.js';
 import type { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
-import { Progress } from './progress.js';
+import { startProgress } from '../lib/progress.js';
+import { countingReads } from './counting-log.js';
 import { digestOf } from './state-digest.js';
 
 export interface Tool {
@@ -25,9 +26,11 @@ export interface Range {
 
 const collectionOf = (e: DbEvent): string => ('collection' in e ? e.collection : e.name);
 
+const entryCount = (tool: Tool): number => tool.log.lastOperationId - tool.log.firstOperationId + 1;
+
 /** The first damaged entry, or null when every entry decodes. */
 function firstDamaged(tool: Tool): DamagedEntryError | null {
-  const progress = new Progress('scanning', tool.log.lastOperationId - tool.log.firstOperationId + 1);
+  const progress = startProgress('replay repair: scanning', entryCount(tool), 'entries');
   try {
     for (const { opId, record } of tool.log.readRaw()) {
       progress.tick();
@@ -69,7 +72,9 @@ export function stats(tool: Tool): number {
   let entries = 0;
   let bytes = 0;
   let damaged = 0;
+  const progress = startProgress('replay stats', entryCount(tool), 'entries');
   for (const { opId, record } of tool.log.readRaw()) {
+    progress.tick();
     entries++;
     bytes += record.length;
     try {
@@ -80,6 +85,7 @@ export function stats(tool: Tool): number {
       damaged++;
     }
   }
+  progress.end();
   tool.print(`operations ${tool.log.firstOperationId}..${tool.log.lastOperationId}: ${entries} entries, ${bytes} bytes, ${damaged} damaged`);
   for (const [type, n] of [...byType].sort()) tool.print(`  ${type}: ${n}`);
   for (const [name, n] of [...byCollection].sort()) tool.print(`  collection ${name}: ${n}`);
@@ -88,9 +94,15 @@ export function stats(tool: Tool): number {
 }
 
 /** The state as of `until`, from the newest snapshot at or before `snapshotAtMost` (0: none) and the log. */
-function replayTo(tool: Tool, until: number, snapshotAtMost: number): Engine {
-  const engine = new Engine(tool.log, snapshotAtMost > 0 ? { snapshots: tool.snapshots } : {});
-  engine.replay(until, snapshotAtMost);
+function replayTo(tool: Tool, until: number, snapshotAtMost: number, label: string): Engine {
+  const base = snapshotAtMost > 0 ? (tool.snapshots.list().find((opId) => opId <= snapshotAtMost) ?? 0) : 0;
+  const progress = startProgress(label, Math.max(0, Math.min(until, tool.log.lastOperationId) - Math.max(base, tool.log.firstOperationId - 1)), 'entries');
+  const engine = new Engine(countingReads(tool.log, () => progress.tick()), snapshotAtMost > 0 ? { snapshots: tool.snapshots } : {});
+  try {
+    engine.replay(until, snapshotAtMost);
+  } finally {
+    progress.end();
+  }
   return engine;
 }
 
@@ -102,20 +114,20 @@ export function verify(tool: Tool): number {
   let failures = 0;
   let previous = 0;
   let entries = 0;
-  const progress = new Progress('verifying', tool.log.lastOperationId - tool.log.firstOperationId + 1);
+  const progress = startProgress('replay verify: checking entries', entryCount(tool), 'entries');
   for (const { opId, record } of tool.log.readRaw()) {
     progress.tick();
     entries++;
     if (opId <= previous) {
       failures++;
-      tool.print(`FAIL entry ${opId} does not come after ${previous}`);
+      progress.aside(() => tool.print(`FAIL entry ${opId} does not come after ${previous}`));
     }
     previous = opId;
     try {
       decodeEntry(opId, record);
     } catch (err) {
       failures++;
-      tool.print(`FAIL ${(err as Error).message}`);
+      progress.aside(() => tool.print(`FAIL ${(err as Error).message}`));
     }
   }
   progress.end();
@@ -132,7 +144,7 @@ export function verify(tool: Tool): number {
         failures++;
         tool.print(`FAIL snapshot ${newest} does not read back`);
       } else {
-        const rebuilt = replayTo(tool, newest, base);
+        const rebuilt = replayTo(tool, newest, base, `replay verify: replaying to snapshot ${newest}`);
         const names = new Set([...snap.collections.keys(), ...rebuilt.collections.keys()]);
         for (const name of [...names].sort()) {
           const a = snap.collections.get(name);
@@ -152,7 +164,7 @@ export function verify(tool: Tool): number {
 
 /** rebuild --until OP: the state as of an operation_id, written as one export file per collection. */
 export function rebuild(tool: Tool, until: number, outDir: string): number {
-  const engine = replayTo(tool, until, until);
+  const engine = replayTo(tool, until, until, 'replay rebuild');
   mkdirSync(outDir, { recursive: true });
   for (const c of engine.collections.values()) {
     const file = join(outDir, `${c.name}.${FILE_EXTENSION}`);

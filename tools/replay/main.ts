@@ -1,69 +1,70 @@
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
+import { switchFlag, text, UsageError, wholeNumber } from '../lib/args.js';
+import { runTool } from '../lib/run-tool.js';
 import { inspect, rebuild, repair, stats, verify, type Tool } from './commands.js';
+import { checkDataDir } from './data-dir.js';
 
-const USAGE = `usage: npm run replay -- <command> --data-dir DIR [options]
+const USAGE = `usage: npm run replay -- <command> [--data-dir DIR] [options]
   inspect   [--from OP] [--to OP] [--collection NAME]   one line per log entry
   verify                                                 every entry decodes; the newest snapshot equals a replay
   rebuild   --until OP --out DIR                         the state as of OP, as export files (.vgdb)
   stats                                                  counts by type and collection, sizes, snapshots
   repair    [--yes]                                      drop the first damaged entry and all after it
+  --data-dir DIR   the server's data directory (default: $SERVICE_DATA_DIR, else ./data); it must exist and hold a database
+  -h, --help       this text
+Results go to stdout, progress to stderr. Exit codes: 0 fine, 1 problems found (verify, inspect, repair without --yes),
+2 could not run (bad arguments, no database at --data-dir, the data directory in use).
 The server must be stopped: the data directory is locked while it runs.`;
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    'data-dir': { type: 'string', default: process.env.SERVICE_DATA_DIR ?? './data' },
-    from: { type: 'string' },
-    to: { type: 'string' },
-    until: { type: 'string' },
-    collection: { type: 'string' },
-    out: { type: 'string' },
-    yes: { type: 'boolean', default: false },
+const OPERATION_ID = { expects: 'an operation_id (a whole number ≥ 0)' };
+
+const SPEC = {
+  name: 'replay',
+  usage: USAGE,
+  flags: {
+    'data-dir': text('a directory', process.env.SERVICE_DATA_DIR ?? './data'),
+    from: wholeNumber(OPERATION_ID, 1),
+    to: wholeNumber(OPERATION_ID, Number.MAX_SAFE_INTEGER),
+    until: wholeNumber(OPERATION_ID),
+    collection: text('a collection name'),
+    out: text('a directory'),
+    yes: switchFlag,
   },
-});
+  commands: {
+    inspect: ['data-dir', 'from', 'to', 'collection'],
+    verify: ['data-dir'],
+    rebuild: ['data-dir', 'until', 'out'],
+    stats: ['data-dir'],
+    repair: ['data-dir', 'yes'],
+  },
+} as const;
 
-function opArg(raw: string | undefined, name: string, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be an operation_id (a non-negative integer), got "${raw}"`);
-  return n;
-}
-
-async function main(): Promise<number> {
-  const command = positionals[0];
-  if (!command || !['inspect', 'verify', 'rebuild', 'stats', 'repair'].includes(command)) {
-    console.error(USAGE);
-    return 2;
-  }
-  const dir = resolve(values['data-dir']!);
-  const log = LmdbLog.open(dir);
-  const tool: Tool = { log, snapshots: new SnapshotFiles(join(dir, 'snapshots')), print: (line) => console.log(line) };
-  try {
-    switch (command) {
-      case 'inspect':
-        return inspect(tool, { from: opArg(values.from, 'from', 1), to: opArg(values.to, 'to', Number.MAX_SAFE_INTEGER), collection: values.collection ?? null });
-      case 'verify':
-        return verify(tool);
-      case 'rebuild':
-        if (values.until === undefined || values.out === undefined) throw new Error('rebuild needs --until OP and --out DIR');
-        return rebuild(tool, opArg(values.until, 'until', 0), resolve(values.out));
-      case 'stats':
-        return stats(tool);
-      default:
-        return await repair(tool, values.yes!);
+runTool(
+  SPEC,
+  async ({ command, values }) => {
+    if (command === 'rebuild' && (values.until === undefined || values.out === undefined)) throw new UsageError('rebuild needs --until OP and --out DIR');
+    const dir = resolve(values['data-dir']);
+    checkDataDir(dir);
+    const log = LmdbLog.open(dir);
+    const tool: Tool = { log, snapshots: new SnapshotFiles(join(dir, 'snapshots')), print: (line) => console.log(line) };
+    try {
+      switch (command) {
+        case 'inspect':
+          return inspect(tool, { from: values.from, to: values.to, collection: values.collection ?? null });
+        case 'verify':
+          return verify(tool);
+        case 'rebuild':
+          return rebuild(tool, values.until!, resolve(values.out!));
+        case 'stats':
+          return stats(tool);
+        default:
+          return await repair(tool, values.yes);
+      }
+    } finally {
+      await log.close();
     }
-  } finally {
-    await log.close();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (err: Error) => {
-    console.error(`replay: ${err.message}`);
-    process.exit(2);
   },
+  { failureExitCode: 2 },
 );
