@@ -31,7 +31,8 @@ function fileSink(fd: number): LineSink {
 
 /**
  * A pipe, socket or terminal, written asynchronously. Once more than `maxBufferedBytes` wait
- * (nobody reads the other end), lines are dropped until the buffer has drained completely.
+ * (nobody reads the other end), lines are dropped until the buffer has drained completely:
+ * noticed on 'drain', or at the next line when the buffer is smaller than the stream's highWaterMark.
  */
 function streamSink(stream: Writable, maxBufferedBytes: number, onDrained: () => void): LineSink {
   let blocked = false;
@@ -46,7 +47,9 @@ function streamSink(stream: Writable, maxBufferedBytes: number, onDrained: () =>
   });
   return {
     write(line) {
-      if (broken || blocked || stream.destroyed) return false;
+      if (broken || stream.destroyed) return false;
+      if (blocked && stream.writableLength > 0) return false;
+      blocked = false;
       if (stream.writableLength + line.length > maxBufferedBytes) {
         blocked = true;
         return false;
