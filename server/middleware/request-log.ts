@@ -22,6 +22,8 @@ function errorMessage(ctx: Context): string | undefined {
  */
 export function requestLog(logger: Logger, { slowMs, routeOf }: RequestLogOptions): Middleware {
   return async (ctx, next) => {
+    // Read now: once a request body fails midway, Koa may have let go of the socket by the end.
+    const client = ctx.ip;
     try {
       await next();
     } finally {
@@ -33,7 +35,7 @@ export function requestLog(logger: Logger, { slowMs, routeOf }: RequestLogOption
         route: routeOf(ctx) ?? ctx.path,
         status: ctx.status,
         ms: Math.round(ms * 100) / 100,
-        client: ctx.ip,
+        client,
         ...(ctx.status >= 400 ? { error: errorMessage(ctx) } : {}),
       };
       const slow = ms >= slowMs;
