@@ -12,10 +12,13 @@ import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
 import { handlerTiming, serverTiming } from './middleware/server-timing.js';
 import { urlLimit } from './middleware/url-limit.js';
+import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { Readiness } from './readiness.js';
+import { routePatterns } from './route-pattern.js';
 import { collectionRoutes } from './routes/collections.js';
 import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { pointRoutes } from './routes/points.js';
 import { searchRoutes } from './routes/search.js';
 import { transferRoutes } from './routes/transfer.js';
@@ -26,23 +29,30 @@ export interface AppDeps {
   logger: Logger;
   readiness: Readiness;
   version: string;
+  metrics: ServiceMetrics;
 }
 
 /** The whole middleware chain, in order, in one place. */
-export function createApp({ engine, config, logger, readiness, version }: AppDeps): Koa {
+export function createApp({ engine, config, logger, readiness, version, metrics }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
   const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine), graphRoutes(engine), transferRoutes(engine)];
+  const publicRoutes = healthRoutes(readiness, version);
+  const metricsRoute = metricsRoutes(metrics.registry);
+  const routeOf = routePatterns([publicRoutes, metricsRoute, ...resourceRoutes]);
 
   app.use(cors());
   app.use(serverTiming());
   app.use(requestId());
-  app.use(requestLog(logger));
+  app.use(metrics.requests(routeOf));
+  app.use(requestLog(logger, { slowMs: config.slowMs, routeOf }));
   app.use(errorBody(logger));
   if (config.rateLimit) app.use(rateLimit({ rate: 100, burst: 200 }));
   app.use(urlLimit(8192));
-  app.use(healthRoutes(readiness, version).routes());
+  app.use(publicRoutes.routes());
+  if (config.metricsPublic) app.use(metricsRoute.routes());
   app.use(authenticate(config));
+  if (!config.metricsPublic) app.use(metricsRoute.routes());
   app.use(readiness.gate());
   app.use(noteActivity(engine));
   app.use(jsonBody(config.jsonLimit));

@@ -19,6 +19,10 @@ export interface ServiceConfig {
   snapshotEvery: number;
   /** Log entries kept from before the newest snapshot. */
   logRetention: number;
+  /** Requests taking this many milliseconds or more log at warn. */
+  slowMs: number;
+  /** GET /metrics answers without credentials. */
+  metricsPublic: boolean;
 }
 
 /** Comma-separated secrets; empty entries (a trailing comma) are never accepted as a secret. */
@@ -31,6 +35,13 @@ function positiveInt(raw: string | undefined, name: string, fallback: number, ma
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${name} must be an integer from 0 to ${max}, got "${raw}"`);
   return n;
+}
+
+function flag(raw: string | undefined, name: string): boolean {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  throw new Error(`${name} must be one of 1, true, yes, on (or 0, false, no, off), got "${raw}"`);
 }
 
 /** Reads SERVICE_* variables; throws an Error naming the variable when one is malformed. */
@@ -50,5 +61,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     jsonLimit: positiveInt(env.SERVICE_JSON_LIMIT_BYTES, 'SERVICE_JSON_LIMIT_BYTES', 32 * 2 ** 20, 2 ** 31),
     snapshotEvery: positiveInt(env.SERVICE_SNAPSHOT_EVERY, 'SERVICE_SNAPSHOT_EVERY', 10_000, 2 ** 31),
     logRetention: positiveInt(env.SERVICE_LOG_RETENTION, 'SERVICE_LOG_RETENTION', 100_000, Number.MAX_SAFE_INTEGER),
+    slowMs: positiveInt(env.SERVICE_SLOW_MS, 'SERVICE_SLOW_MS', 1000, 2 ** 31),
+    metricsPublic: flag(env.SERVICE_METRICS_PUBLIC, 'SERVICE_METRICS_PUBLIC'),
   };
 }

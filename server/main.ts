@@ -1,6 +1,7 @@
 import { readConfig } from './config.js';
+import { LogOutput } from './log-output.js';
 import { createLogger } from './logger.js';
-import { startService } from './service.js';
+import { startService, type RunningService } from './service.js';
 
 let config;
 try {
@@ -9,25 +10,32 @@ try {
   console.error(`configuration error: ${(err as Error).message}`);
   process.exit(2);
 }
-const logger = createLogger(config.logLevel);
+// Log lines go out without ever blocking: a stdout that cannot take them (full disk, nobody
+// reading the pipe) loses lines, counted, instead of freezing the service.
+const output = LogOutput.stdout();
+const logger = createLogger(config.logLevel, output);
+
+let service: RunningService | null = null;
+const stop = (signal: string): void => {
+  logger.info({ signal }, 'shutting down');
+  // Before start-up has finished nothing has been written yet: the log is only being read.
+  if (!service) process.exit(0);
+  service.close().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    },
+  );
+};
+process.once('SIGTERM', () => stop('SIGTERM'));
+process.once('SIGINT', () => stop('SIGINT'));
+// lmdb reports a failed fsync a second time as an unhandled rejection; the engine has already
+// stopped taking writes by then, so it is logged rather than allowed to kill the process.
+process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
 
 try {
-  const service = await startService(config, logger);
-  const stop = (signal: string): void => {
-    logger.info({ signal }, 'shutting down');
-    service.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
-  // lmdb reports a failed fsync a second time as an unhandled rejection; the engine has already
-  // stopped taking writes by then, so it is logged rather than allowed to kill the process.
-  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
+  service = await startService(config, logger, { droppedLogLines: () => output.dropped });
 } catch (err) {
   logger.fatal({ err }, `could not start: ${(err as Error).message}`);
   process.exit(1);

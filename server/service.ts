@@ -10,6 +10,7 @@ import { SnapshotFiles } from '../storage/snapshot/snapshot-files.js';
 import { createApp } from './app.js';
 import type { ServiceConfig } from './config.js';
 import { createServiceServer } from './listener.js';
+import { createServiceMetrics, type ServiceMetricsOptions } from './metrics/service-metrics.js';
 import { Readiness } from './readiness.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -28,20 +29,25 @@ function packageVersion(): string {
 }
 
 /** Opens the log, listens, replays the log into the views, then reports ready. */
-export async function startService(config: ServiceConfig, logger: Logger): Promise<RunningService> {
+export async function startService(config: ServiceConfig, logger: Logger, metricsOptions: ServiceMetricsOptions = {}): Promise<RunningService> {
+  const metrics = createServiceMetrics(metricsOptions);
   const log = LmdbLog.open(config.dataDir);
-  const snapshots = new SnapshotFiles(join(config.dataDir, 'snapshots'), (file, reason) => logger.warn({ file, reason }, 'skipping a damaged snapshot'));
+  const snapshotDir = join(config.dataDir, 'snapshots');
+  const snapshots = new SnapshotFiles(snapshotDir, (file, reason) => logger.warn({ file, reason }, 'skipping a damaged snapshot'));
   const engine = new Engine(log, {
     snapshots,
     snapshotEvery: config.snapshotEvery,
     logRetention: config.logRetention,
+    observe: metrics.engineObserver,
     onSnapshot: ({ opId, ms, bytes, error }) => {
+      metrics.snapshots.record({ ms, bytes, error });
       if (error) logger.error({ err: error, opId }, 'snapshot failed');
       else logger.info({ opId, ms: Math.round(ms), bytes }, 'snapshot written');
     },
   });
+  metrics.watch(engine);
   const readiness = new Readiness(engine);
-  const app = createApp({ engine, config, logger, readiness, version: packageVersion() });
+  const app = createApp({ engine, config, logger, readiness, version: packageVersion(), metrics });
   let server: Server;
   try {
     server = createServiceServer(config, app.callback());
@@ -71,6 +77,8 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     throw err;
   }
   readiness.markReplayed();
+  metrics.replay.finished(entries, performance.now() - started);
+  if (engine.lastSnapshotOperationId > 0) metrics.snapshots.loadedFrom(snapshotDir);
   const { port } = server.address() as AddressInfo;
   logger.info({ entries, ms: Math.round(performance.now() - started), snapshot: engine.lastSnapshotOperationId, lastOperationId: log.lastOperationId }, 'log replayed');
   const scheme = config.tlsCert ? 'https' : 'http';

@@ -38,6 +38,15 @@ export interface EngineOptions {
   logRetention?: number;
   /** Told about each snapshot written, or failed. */
   onSnapshot?: (report: { opId: number; ms: number; bytes: number; error?: Error }) => void;
+  /** Told about writes as they happen, for metrics. */
+  observe?: EngineObserver;
+}
+
+export interface EngineObserver {
+  /** An append became durable (its commit fsynced) `ms` after it was handed to the log. */
+  appendDurable?(ms: number): void;
+  /** A write was applied to the views (replay is not counted). */
+  applied?(type: DbEvent['type']): void;
 }
 
 export interface Committed {
@@ -128,11 +137,13 @@ export class Engine {
     } catch (err) {
       return Promise.reject(err);
     }
+    const appended = performance.now();
     const { opId, durable } = this.log.append(event);
     return new Promise<Committed>((resolve, reject) => {
       this.waiting.set(opId, { event, durable: false, resolve, reject });
       durable.then(
         () => {
+          this.options.observe?.appendDurable?.(performance.now() - appended);
           const w = this.waiting.get(opId);
           if (w) w.durable = true;
           this.applyDurable();
@@ -155,6 +166,7 @@ export class Engine {
     const result = applyEvent(this.collections, opId, event);
     this.appliedUpTo = opId;
     this.sinceSnapshot++;
+    this.options.observe?.applied?.(event.type);
     this.scheduleIndexing();
     return { opId, result };
   }
@@ -169,6 +181,7 @@ export class Engine {
       const result = applyEvent(this.collections, next, w.event);
       this.appliedUpTo = next;
       this.sinceSnapshot++;
+      this.options.observe?.applied?.(w.event.type);
       w.resolve({ opId: next, result });
     }
     this.scheduleIndexing();

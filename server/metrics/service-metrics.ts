@@ -1,0 +1,51 @@
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import type { Middleware } from 'koa';
+import type { Engine, EngineObserver } from '../../storage/engine/engine.js';
+import type { RouteOf } from '../route-pattern.js';
+import { collectionMetrics } from './collection-metrics.js';
+import { httpMetrics } from './http-metrics.js';
+import { replayMetrics, type ReplayMetrics } from './replay-metrics.js';
+import { snapshotMetrics, type SnapshotMetrics } from './snapshot-metrics.js';
+import { writeMetrics } from './write-metrics.js';
+
+/** Everything one service instance reports, in its own registry (tests run several in one process). */
+export interface ServiceMetrics {
+  readonly registry: Registry;
+  /** Pass to the engine before it takes writes. */
+  readonly engineObserver: EngineObserver;
+  readonly snapshots: SnapshotMetrics;
+  readonly replay: ReplayMetrics;
+  /** Reads the engine's collections on scrape; call once the engine exists. */
+  watch(engine: Engine): void;
+  /** Counts requests by route and status and times them. */
+  requests(routeOf: RouteOf): Middleware;
+}
+
+export interface ServiceMetricsOptions {
+  /** Log lines dropped because stdout could not take them (server/log-output.ts). */
+  droppedLogLines?: () => number;
+}
+
+export function createServiceMetrics({ droppedLogLines = () => 0 }: ServiceMetricsOptions = {}): ServiceMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  let seen = 0;
+  new Counter({
+    name: 'vgdb_log_lines_dropped_total',
+    help: 'Log lines dropped because stdout could not take them (full disk, nobody reading the pipe)',
+    registers: [registry],
+    collect() {
+      const now = droppedLogLines();
+      this.inc(now - seen);
+      seen = now;
+    },
+  });
+  return {
+    registry,
+    engineObserver: writeMetrics(registry),
+    snapshots: snapshotMetrics(registry),
+    replay: replayMetrics(registry),
+    watch: (engine) => collectionMetrics(registry, engine),
+    requests: (routeOf) => httpMetrics(registry, routeOf),
+  };
+}
