@@ -19,6 +19,8 @@ export interface ServiceConfig {
   snapshotEvery: number;
   /** Log entries kept from before the newest snapshot. */
   logRetention: number;
+  /** Start even when the log misses operations known durable, logging each loss (SERVICE_ACCEPT_LOSS=1). */
+  acceptLoss: boolean;
 }
 
 /** Comma-separated secrets; empty entries (a trailing comma) are never accepted as a secret. */
@@ -31,6 +33,12 @@ function positiveInt(raw: string | undefined, name: string, fallback: number, ma
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${name} must be an integer from 0 to ${max}, got "${raw}"`);
   return n;
+}
+
+function flag(raw: string | undefined, name: string): boolean {
+  if (raw === undefined || raw === '' || raw === '0' || raw.toLowerCase() === 'false') return false;
+  if (raw === '1' || raw.toLowerCase() === 'true') return true;
+  throw new Error(`${name} must be 1 (or true) to turn it on, 0 (or false) to leave it off; got "${raw}"`);
 }
 
 /** Reads SERVICE_* variables; throws an Error naming the variable when one is malformed. */
@@ -50,5 +58,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     jsonLimit: positiveInt(env.SERVICE_JSON_LIMIT_BYTES, 'SERVICE_JSON_LIMIT_BYTES', 32 * 2 ** 20, 2 ** 31),
     snapshotEvery: positiveInt(env.SERVICE_SNAPSHOT_EVERY, 'SERVICE_SNAPSHOT_EVERY', 10_000, 2 ** 31),
     logRetention: positiveInt(env.SERVICE_LOG_RETENTION, 'SERVICE_LOG_RETENTION', 100_000, Number.MAX_SAFE_INTEGER),
+    acceptLoss: flag(env.SERVICE_ACCEPT_LOSS, 'SERVICE_ACCEPT_LOSS'),
   };
 }

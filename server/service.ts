@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { Engine } from '../storage/engine/engine.js';
 import { DamagedEntryError } from '../storage/errors.js';
+import { isDamagedFile } from '../storage/log/lmdb-file-check.js';
 import { LmdbLog } from '../storage/log/lmdb-log.js';
+import { LogLossError } from '../storage/log/log-audit.js';
 import { SnapshotFiles } from '../storage/snapshot/snapshot-files.js';
 import { createApp } from './app.js';
 import type { ServiceConfig } from './config.js';
@@ -13,6 +15,26 @@ import { createServiceServer } from './listener.js';
 import { Readiness } from './readiness.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How far the high-water mark may trail the writes: a log that loses its tail later loses at most this much unnoticed. */
+const MARK_EVERY_MS = 1000;
+
+/** What to do when start-up finds acknowledged operations gone. */
+function lossAdvice(dataDir: string): string {
+  return (
+    `To recover, either restore: move ${dataDir} aside, start on an empty data dir and import your exports (.vgdb) of each collection; ` +
+    'or accept the loss: start once with SERVICE_ACCEPT_LOSS=1, which logs exactly what was lost and goes on from what is left'
+  );
+}
+
+function openLog(config: ServiceConfig, logger: Logger): LmdbLog {
+  const onDamagedFile = (reason: string, movedTo: string): void => logger.error({ reason, movedTo }, 'accepting loss: the log file is damaged; it was moved aside and an empty log started (the state comes from the snapshots)');
+  try {
+    return LmdbLog.open(config.dataDir, config.acceptLoss ? { onDamagedFile } : {});
+  } catch (err) {
+    if (isDamagedFile(err)) throw new Error(`the log cannot be opened: ${(err as Error).message}. ${lossAdvice(config.dataDir)}`);
+    throw err;
+  }
+}
 
 export interface RunningService {
   server: Server;
@@ -29,12 +51,16 @@ function packageVersion(): string {
 
 /** Opens the log, listens, replays the log into the views, then reports ready. */
 export async function startService(config: ServiceConfig, logger: Logger): Promise<RunningService> {
-  const log = LmdbLog.open(config.dataDir);
+  const log = openLog(config, logger);
   const snapshots = new SnapshotFiles(join(config.dataDir, 'snapshots'), (file, reason) => logger.warn({ file, reason }, 'skipping a damaged snapshot'));
   const engine = new Engine(log, {
     snapshots,
     snapshotEvery: config.snapshotEvery,
     logRetention: config.logRetention,
+    markEveryMs: MARK_EVERY_MS,
+    onMarkFailed: (err) => logger.warn({ err }, 'the high-water mark could not be written'),
+    acceptLoss: config.acceptLoss,
+    onLoss: ({ from, to, message }) => logger.error({ from, to }, `accepting loss: ${message}`),
     onSnapshot: ({ opId, ms, bytes, error }) => {
       if (error) logger.error({ err: error, opId }, 'snapshot failed');
       else logger.info({ opId, ms: Math.round(ms), bytes }, 'snapshot written');
@@ -61,10 +87,11 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
   const started = performance.now();
   let entries: number;
   try {
-    entries = engine.replay();
+    entries = await engine.start();
   } catch (err) {
     server.close();
     await log.close();
+    if (err instanceof LogLossError) throw new Error(`the log is missing operations that were durable: ${err.message}. ${lossAdvice(config.dataDir)}`);
     if (err instanceof DamagedEntryError) {
       throw new Error(`${err.message}. Operations before ${err.opId} are intact; to drop entry ${err.opId} and everything after it, stop here and run: npm run replay -- repair --data-dir ${config.dataDir} --yes`);
     }

@@ -2,6 +2,7 @@ import type { Collection } from '../collection.js';
 import { DbError } from '../errors.js';
 import type { DbEvent } from '../events/types.js';
 import type { EventLog } from '../log/event-log.js';
+import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log/log-audit.js';
 import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { applyEvent, type ApplyResult } from './apply-event.js';
@@ -38,6 +39,16 @@ export interface EngineOptions {
   logRetention?: number;
   /** Told about each snapshot written, or failed. */
   onSnapshot?: (report: { opId: number; ms: number; bytes: number; error?: Error }) => void;
+  /**
+   * Advance the high-water mark this long after a write is applied (ms; 0: only at snapshots, start
+   * and close), so a log that later loses its tail is noticed at start-up.
+   */
+  markEveryMs?: number;
+  /** Told when the high-water mark could not be written (start-up can then prove less). */
+  onMarkFailed?: (error: Error) => void;
+  /** Start even when the log misses operations known durable: each loss is reported to onLoss, then start-up goes on. */
+  acceptLoss?: boolean;
+  onLoss?: (problem: LogProblem) => void;
 }
 
 export interface Committed {
@@ -68,6 +79,8 @@ export class Engine {
   private sinceSnapshot = 0;
   private snapshotOpId = 0;
   private snapshotting: Promise<number> | null = null;
+  private markPending = false;
+  private lastMarkWrite: Promise<void> = Promise.resolve();
 
   constructor(readonly log: EventLog, private readonly options: EngineOptions = {}) {
     this.schedule = options.schedule ?? defaultScheduler;
@@ -77,25 +90,58 @@ export class Engine {
    * Rebuilds every view: from the newest snapshot when there is one, then the log after it, up
    * to operation `until` (the replay tool rebuilds past states; it may also pass over newer snapshots).
    * Answers how many log entries were applied. A log with entries missing after the snapshot
-   * (or from the start, with no snapshot) is refused with a message naming the gap.
+   * (or from the start, with no snapshot) is refused with a LogLossError naming the gap.
    */
   replay(until = Number.MAX_SAFE_INTEGER, snapshotAtMost = until): number {
-    const snapshot = this.options.snapshots?.loadNewest(snapshotAtMost) ?? null;
-    if (snapshot) {
-      for (const [name, c] of snapshot.collections) this.collections.set(name, c);
-      this.appliedUpTo = this.snapshotOpId = snapshot.opId;
+    this.useSnapshot(snapshotAtMost);
+    const problems = findLogProblems(this.log, { base: this.appliedUpTo, until });
+    if (problems.length > 0) throw new LogLossError(problems);
+    return this.applyLog(until);
+  }
+
+  /**
+   * Start-up: proves the log holds every operation known durable (entries without holes after the
+   * snapshot, up to the high-water mark and the newest snapshot), then replays it. A loss throws a
+   * LogLossError naming it, unless `acceptLoss`: then each loss goes to onLoss, the operation_id
+   * counter moves above every id seen, and a snapshot of what is left becomes the new base (the
+   * log is cut after the last hole), so the next start-up finds nothing missing.
+   */
+  async start(): Promise<number> {
+    const store = this.options.snapshots;
+    this.useSnapshot(Number.MAX_SAFE_INTEGER);
+    const problems = auditLog(this.log, store, this.appliedUpTo);
+    if (problems.length > 0 && !this.options.acceptLoss) throw new LogLossError(problems);
+    for (const problem of problems) this.options.onLoss?.(problem);
+    const count = this.applyLog(Number.MAX_SAFE_INTEGER);
+    if (problems.length > 0) {
+      this.log.reserveThrough(Math.max(...problems.map((p) => p.to)));
+      this.appliedUpTo = Math.max(this.appliedUpTo, this.log.lastOperationId);
+      if (store) {
+        await this.snapshot();
+        const holes = problems.filter((p) => p.from <= p.to && p.to < this.log.lastOperationId);
+        if (holes.length > 0) await this.log.truncateThrough(Math.max(...holes.map((p) => p.to)));
+      }
     }
-    const first = this.log.firstOperationId;
-    if (first > this.appliedUpTo + 1 && first <= this.log.lastOperationId) {
-      throw new Error(`the log starts at operation ${first} but the state ends at ${this.appliedUpTo}: operations ${this.appliedUpTo + 1} to ${first - 1} are missing`);
-    }
+    await this.writeMark();
+    return count;
+  }
+
+  private useSnapshot(atMost: number): void {
+    const snapshot = this.options.snapshots?.loadNewest(atMost) ?? null;
+    if (!snapshot) return;
+    for (const [name, c] of snapshot.collections) this.collections.set(name, c);
+    this.appliedUpTo = this.snapshotOpId = snapshot.opId;
+  }
+
+  /** Applies the log after the state, up to `until`, passing over holes that start() has accepted. */
+  private applyLog(until: number): number {
     let count = 0;
     for (const { opId, event } of this.log.read(this.appliedUpTo + 1, until)) {
       applyEvent(this.collections, opId, event);
       this.appliedUpTo = opId;
       count++;
     }
-    if (until >= this.log.lastOperationId) this.appliedUpTo = this.log.lastOperationId;
+    if (until >= this.log.lastOperationId) this.appliedUpTo = Math.max(this.appliedUpTo, this.log.lastOperationId);
     this.scheduleIndexing();
     return count;
   }
@@ -172,6 +218,7 @@ export class Engine {
       w.resolve({ opId: next, result });
     }
     this.scheduleIndexing();
+    this.markSoon();
     const every = this.options.snapshotEvery ?? 0;
     if (every > 0 && this.sinceSnapshot >= every && !this.snapshotting) void this.snapshot().catch(() => undefined);
   }
@@ -200,6 +247,7 @@ export class Engine {
       try {
         await store.save(opId, chunks);
         this.snapshotOpId = opId;
+        await this.writeMark();
         const drop = opId - (this.options.logRetention ?? 0);
         if (drop > 0) await this.log.truncateThrough(drop);
         this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes });
@@ -214,6 +262,25 @@ export class Engine {
       }
     })();
     return this.snapshotting;
+  }
+
+  /** Records the highest operation applied (so durable) and the newest snapshot, beside the snapshots. */
+  private writeMark(): Promise<void> {
+    const store = this.options.snapshots;
+    if (!store) return Promise.resolve();
+    this.lastMarkWrite = store.writeMark({ opId: this.appliedUpTo, snapshotOpId: this.snapshotOpId }).catch((err: Error) => this.options.onMarkFailed?.(err));
+    return this.lastMarkWrite;
+  }
+
+  /** One mark write markEveryMs after the first write applied since the last one: at most one small fsync per period. */
+  private markSoon(): void {
+    const every = this.options.markEveryMs ?? 0;
+    if (every <= 0 || this.markPending || this.closed || !this.options.snapshots) return;
+    this.markPending = true;
+    this.schedule(() => {
+      this.markPending = false;
+      if (!this.closed) void this.writeMark();
+    }, every);
   }
 
   /** A commit failed: nothing waiting is applied or acknowledged, and no write is taken after. */
@@ -256,11 +323,12 @@ export class Engine {
     for (const c of this.collections.values()) while (c.indexSome(1024));
   }
 
-  /** Stops indexing, writes a last snapshot when there is news since the previous one, closes the log. */
+  /** Stops indexing, writes a last snapshot when there is news since the previous one and the high-water mark, closes the log. */
   async close(): Promise<void> {
     this.closed = true;
     await this.snapshotting?.catch(() => undefined);
     if (this.options.snapshots && !this.failure && this.appliedUpTo > this.snapshotOpId) await this.snapshot().catch(() => undefined);
+    await this.writeMark();
     await this.log.close();
   }
 }
