@@ -80,7 +80,6 @@ export class Engine {
   private snapshotOpId = 0;
   private snapshotting: Promise<number> | null = null;
   private markPending = false;
-  private lastMarkWrite: Promise<void> = Promise.resolve();
 
   constructor(readonly log: EventLog, private readonly options: EngineOptions = {}) {
     this.schedule = options.schedule ?? defaultScheduler;
@@ -122,7 +121,7 @@ export class Engine {
         if (holes.length > 0) await this.log.truncateThrough(Math.max(...holes.map((p) => p.to)));
       }
     }
-    await this.writeMark();
+    await this.markDurable();
     return count;
   }
 
@@ -247,7 +246,7 @@ export class Engine {
       try {
         await store.save(opId, chunks);
         this.snapshotOpId = opId;
-        await this.writeMark();
+        await this.markDurable();
         const drop = opId - (this.options.logRetention ?? 0);
         if (drop > 0) await this.log.truncateThrough(drop);
         this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes });
@@ -264,12 +263,11 @@ export class Engine {
     return this.snapshotting;
   }
 
-  /** Records the highest operation applied (so durable) and the newest snapshot, beside the snapshots. */
-  private writeMark(): Promise<void> {
+  /** Records the highest operation applied (so durable) and the newest snapshot, beside the snapshots; failures go to onMarkFailed. */
+  markDurable(): Promise<void> {
     const store = this.options.snapshots;
     if (!store) return Promise.resolve();
-    this.lastMarkWrite = store.writeMark({ opId: this.appliedUpTo, snapshotOpId: this.snapshotOpId }).catch((err: Error) => this.options.onMarkFailed?.(err));
-    return this.lastMarkWrite;
+    return store.writeMark({ opId: this.appliedUpTo, snapshotOpId: this.snapshotOpId }).catch((err: Error) => this.options.onMarkFailed?.(err));
   }
 
   /** One mark write markEveryMs after the first write applied since the last one: at most one small fsync per period. */
@@ -279,7 +277,7 @@ export class Engine {
     this.markPending = true;
     this.schedule(() => {
       this.markPending = false;
-      if (!this.closed) void this.writeMark();
+      if (!this.closed) void this.markDurable();
     }, every);
   }
 
@@ -328,7 +326,7 @@ export class Engine {
     this.closed = true;
     await this.snapshotting?.catch(() => undefined);
     if (this.options.snapshots && !this.failure && this.appliedUpTo > this.snapshotOpId) await this.snapshot().catch(() => undefined);
-    await this.writeMark();
+    await this.markDurable();
     await this.log.close();
   }
 }
