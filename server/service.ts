@@ -5,36 +5,17 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { Engine } from '../storage/engine/engine.js';
 import { DamagedEntryError } from '../storage/errors.js';
-import { isDamagedFile } from '../storage/log/lmdb-file-check.js';
-import { LmdbLog } from '../storage/log/lmdb-log.js';
 import { LogLossError } from '../storage/log/log-audit.js';
 import { SnapshotFiles } from '../storage/snapshot/snapshot-files.js';
 import { createApp } from './app.js';
 import type { ServiceConfig } from './config.js';
 import { createServiceServer } from './listener.js';
+import { lossAdvice, openLog } from './open-log.js';
 import { Readiness } from './readiness.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How far the high-water mark may trail the writes: a log that loses its tail later loses at most this much unnoticed. */
 const MARK_EVERY_MS = 1000;
-
-/** What to do when start-up finds acknowledged operations gone. */
-function lossAdvice(dataDir: string): string {
-  return (
-    `To recover, either restore: move ${dataDir} aside, start on an empty data dir and import your exports (.vgdb) of each collection; ` +
-    'or accept the loss: start once with SERVICE_ACCEPT_LOSS=1, which logs exactly what was lost and goes on from what is left'
-  );
-}
-
-function openLog(config: ServiceConfig, logger: Logger): LmdbLog {
-  const onDamagedFile = (reason: string, movedTo: string): void => logger.error({ reason, movedTo }, 'accepting loss: the log file is damaged; it was moved aside and an empty log started (the state comes from the snapshots)');
-  try {
-    return LmdbLog.open(config.dataDir, config.acceptLoss ? { onDamagedFile } : {});
-  } catch (err) {
-    if (isDamagedFile(err)) throw new Error(`the log cannot be opened: ${(err as Error).message}. ${lossAdvice(config.dataDir)}`);
-    throw err;
-  }
-}
 
 export interface RunningService {
   server: Server;
@@ -51,8 +32,8 @@ function packageVersion(): string {
 
 /** Opens the log, listens, replays the log into the views, then reports ready. */
 export async function startService(config: ServiceConfig, logger: Logger): Promise<RunningService> {
-  const log = openLog(config, logger);
   const snapshots = new SnapshotFiles(join(config.dataDir, 'snapshots'), (file, reason) => logger.warn({ file, reason }, 'skipping a damaged snapshot'));
+  const log = openLog(config, snapshots, logger);
   const engine = new Engine(log, {
     snapshots,
     snapshotEvery: config.snapshotEvery,
