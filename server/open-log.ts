@@ -21,7 +21,7 @@ function onlyInLog(snapshots: SnapshotFiles): string {
     return 'the high-water mark is damaged too, so what it held is unknown';
   }
   const snapshot = snapshots.list()[0] ?? 0;
-  return mark > snapshot ? `operations ${snapshot + 1} to ${mark} were durable in it and are in no snapshot` : `the newest snapshot (${snapshot}) holds every operation known durable`;
+  return mark > snapshot ? `at least operations ${snapshot + 1} to ${mark} were durable in it and are in no snapshot` : `the newest snapshot (${snapshot}) holds every operation known durable`;
 }
 
 /** Opens the data dir's log; a file too damaged to open is refused with what it held and how to recover (or moved aside with SERVICE_ACCEPT_LOSS). */

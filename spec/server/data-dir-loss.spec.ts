@@ -31,6 +31,10 @@ async function markReaches(dataDir: string, opId: number): Promise<void> {
   while (!existsSync(file) || decodeMark(readFileSync(file)).opId < opId) await new Promise((r) => setTimeout(r, 50));
 }
 
+function reservedThrough(dataDir: string): number {
+  return decodeMark(readFileSync(join(dataDir, 'snapshots', 'high-water-mark'))).reservedThrough;
+}
+
 async function kill(server: ChildServer): Promise<void> {
   server.child.kill('SIGKILL');
   await exited(server.child);
@@ -64,6 +68,8 @@ describe('server start-up proves the log whole', function () {
     await kill(first);
     const snapshot = new SnapshotFiles(join(dir.path, 'snapshots')).list()[0]!;
     expect(snapshot).to.be.within(100, last - 1);
+    const reserved = reservedThrough(dir.path);
+    expect(reserved).to.be.above(last);
 
     const message = await refusal(dir.path);
     expect(message).to.match(/the log cannot be opened: .*data\.mdb is truncated/);
@@ -76,7 +82,7 @@ describe('server start-up proves the log whole', function () {
       expect(accepting.output()).to.include(`accepting loss: the log ends at operation 0 but the high-water mark (newest snapshot ${snapshot}) shows operation ${last} was durable: operations ${snapshot + 1} to ${last} are lost`);
       expect(await count(accepting.url), 'the points of the snapshot').to.equal(snapshot - 1);
       const next = await call(accepting.url, 'PUT', '/collections/c/points?wait=true', { points: [{ id: 10_000, vector: [0, 0] }] });
-      expect(next.body.result.operation_id, 'never below an id already acknowledged').to.equal(last + 1);
+      expect(next.body.result.operation_id, 'above every id handed out before the loss, acknowledged or not').to.equal(reserved + 1);
     } finally {
       accepting.child.kill('SIGTERM');
       await exited(accepting.child);
@@ -99,6 +105,7 @@ describe('server start-up proves the log whole', function () {
     unlinkSync(join(dir.path, 'data.mdb'));
     unlinkSync(join(dir.path, 'lock.mdb'));
     const snapshot = new SnapshotFiles(join(dir.path, 'snapshots')).list()[0]!;
+    const reserved = reservedThrough(dir.path);
 
     const message = await refusal(dir.path);
     expect(message).to.include(`the log is missing operations that were durable: the log ends at operation 0 but the high-water mark (newest snapshot ${snapshot}) shows operation ${last} was durable: operations ${snapshot + 1} to ${last} are lost`);
@@ -109,7 +116,7 @@ describe('server start-up proves the log whole', function () {
       expect(accepting.output()).to.include(`"from":${snapshot + 1},"to":${last}`);
       expect(await count(accepting.url)).to.equal(snapshot - 1);
       const next = await call(accepting.url, 'POST', '/collections/c/points/delete?wait=true', { points: [0] });
-      expect(next.body.result.operation_id).to.equal(last + 1);
+      expect(next.body.result.operation_id).to.equal(reserved + 1);
     } finally {
       await kill(accepting);
     }

@@ -10,6 +10,8 @@ import type { HighWaterMark } from '../../storage/snapshot/high-water-mark.js';
 import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
+/** The reservation a fresh data dir's first start-up writes into the high-water mark. */
+const RESERVED = 1_000_000;
 const config: CollectionConfig = { size: 2, distance: 'Euclid', m: 8, m0: 16, efConstruct: 32, ml: 1 / Math.log(8) };
 
 function engineOn(dir: string, options: EngineOptions = {}): Engine {
@@ -73,7 +75,7 @@ describe('storage/log audit at start-up', function () {
     expect(losses.map((p) => [p.from, p.to])).to.deep.equal([[150, last]]);
     expect(engine.collections.get('c')!.store.liveCount, 'what is left: operations 1..149').to.equal(148);
     const next = await engine.submit({ type: 'delete_points', collection: 'c', ids: [0] });
-    expect(next.opId, 'ids go on above every id known durable').to.equal(last + 1);
+    expect(next.opId, 'ids go on above every id the mark reserved, so none acknowledged before the loss is reused').to.equal(RESERVED + 1);
     await engine.close();
 
     engine = engineOn(dir.path);
@@ -83,7 +85,7 @@ describe('storage/log audit at start-up', function () {
   });
 
   it('refuses a log with a hole after the snapshot; accepting it cuts the log after the hole so the next start-up is clean', async () => {
-    const last = await history(dir.path, 100, 20);
+    await history(dir.path, 100, 20);
     await removeEntries(dir.path, 40, 59);
     const err = await startError(engineOn(dir.path));
     expect(err.message).to.equal('operations 40 to 59 are missing: the log jumps from operation 39 to 60');
@@ -91,7 +93,7 @@ describe('storage/log audit at start-up', function () {
     const engine = engineOn(dir.path, { acceptLoss: true });
     await engine.start();
     expect(engine.collections.get('c')!.store.liveCount).to.equal(100 - 20);
-    expect(engine.lastSnapshotOperationId).to.equal(last);
+    expect(engine.lastSnapshotOperationId, 'a snapshot of what is left, at the new counter').to.equal(RESERVED);
     expect(engine.log.firstOperationId, 'entries up to the hole are dropped').to.equal(60);
     await engine.close();
     const again = engineOn(dir.path);
@@ -138,7 +140,7 @@ describe('storage/log audit at start-up', function () {
     const engine = engineOn(dir.path, { acceptLoss: true });
     await engine.start();
     await engine.close();
-    expect(new SnapshotFiles(join(dir.path, 'snapshots')).readMark()).to.deep.equal({ opId: 11, snapshotOpId: 11 });
+    expect(new SnapshotFiles(join(dir.path, 'snapshots')).readMark()).to.deep.equal({ opId: 11, snapshotOpId: 11, reservedThrough: 11 + RESERVED });
   });
 
   it('advances the high-water mark once per period while writes come in, and never lowers it', async () => {
@@ -167,11 +169,25 @@ describe('storage/log audit at start-up', function () {
     written.length = 0;
     periodic.shift()!();
     await Promise.all(pending);
-    expect(written).to.deep.equal([{ opId: 6, snapshotOpId: 0 }]);
-    expect(files.readMark()).to.deep.equal({ opId: 6, snapshotOpId: 0 });
-    await files.writeMark({ opId: 2, snapshotOpId: 0 });
-    expect(files.readMark()!.opId).to.equal(6);
+    expect(written).to.deep.equal([{ opId: 6, snapshotOpId: 0, reservedThrough: RESERVED }]);
+    expect(files.readMark()).to.deep.equal({ opId: 6, snapshotOpId: 0, reservedThrough: RESERVED });
+    await files.writeMark({ opId: 2, snapshotOpId: 0, reservedThrough: 0 });
+    expect(files.readMark()).to.deep.equal({ opId: 6, snapshotOpId: 0, reservedThrough: RESERVED });
     await engine.log.close();
+  });
+
+  it('writes a new id reservation into the mark once half of the current one is handed out', async () => {
+    const engine = engineOn(dir.path, { reserveIds: 10 });
+    await engine.start();
+    const files = new SnapshotFiles(join(dir.path, 'snapshots'));
+    expect(files.readMark()!.reservedThrough).to.equal(10);
+    await engine.submit({ type: 'create_collection', name: 'c', config });
+    for (let id = 0; id < 4; id++) await engine.submit({ type: 'delete_points', collection: 'c', ids: [id] });
+    expect(files.readMark()!.reservedThrough, 'operation 5 is still within the first half').to.equal(10);
+    await engine.submit({ type: 'delete_points', collection: 'c', ids: [9] });
+    await engine.markDurable();
+    expect(files.readMark()!.reservedThrough, 'operation 6 passed the half: reserved through 6 + 10').to.equal(16);
+    await engine.close();
   });
 
   it('a failed snapshot write leaves no .tmp file behind', async () => {

@@ -29,6 +29,13 @@ const BUSY_SLICE_MS = 2;
 const BUSY_GAP_MS = 4;
 const IDLE_SLICE_MS = 8;
 
+/**
+ * operation_ids handed out per reservation in the high-water mark. A new reservation is written
+ * when half is used, so writes would have to outrun one small fsync by 500,000 operations
+ * for an id to pass an unwritten reservation.
+ */
+const RESERVE_IDS = 1_000_000;
+
 export interface EngineOptions {
   schedule?: Scheduler;
   /** Where snapshots go; without it the engine replays the whole log at start-up. */
@@ -49,6 +56,8 @@ export interface EngineOptions {
   /** Start even when the log misses operations known durable: each loss is reported to onLoss, then start-up goes on. */
   acceptLoss?: boolean;
   onLoss?: (problem: LogProblem) => void;
+  /** operation_ids reserved in the high-water mark at a time (default 1,000,000). */
+  reserveIds?: number;
 }
 
 export interface Committed {
@@ -80,9 +89,12 @@ export class Engine {
   private snapshotOpId = 0;
   private snapshotting: Promise<number> | null = null;
   private markPending = false;
+  private reservedThrough = 0;
+  private readonly reserveIds: number;
 
   constructor(readonly log: EventLog, private readonly options: EngineOptions = {}) {
     this.schedule = options.schedule ?? defaultScheduler;
+    this.reserveIds = options.reserveIds ?? RESERVE_IDS;
   }
 
   /**
@@ -108,12 +120,13 @@ export class Engine {
   async start(): Promise<number> {
     const store = this.options.snapshots;
     this.useSnapshot(Number.MAX_SAFE_INTEGER);
-    const problems = auditLog(this.log, store, this.appliedUpTo);
+    const { problems, reservedThrough } = auditLog(this.log, store, this.appliedUpTo);
     if (problems.length > 0 && !this.options.acceptLoss) throw new LogLossError(problems);
     for (const problem of problems) this.options.onLoss?.(problem);
     const count = this.applyLog(Number.MAX_SAFE_INTEGER);
     if (problems.length > 0) {
-      this.log.reserveThrough(Math.max(...problems.map((p) => p.to)));
+      // Above every id that may have been acknowledged, not only those the mark saw durable.
+      this.log.reserveThrough(Math.max(reservedThrough, ...problems.map((p) => p.to)));
       this.appliedUpTo = Math.max(this.appliedUpTo, this.log.lastOperationId);
       if (store) {
         await this.snapshot();
@@ -121,6 +134,7 @@ export class Engine {
         if (holes.length > 0) await this.log.truncateThrough(Math.max(...holes.map((p) => p.to)));
       }
     }
+    this.reservedThrough = Math.max(reservedThrough, this.log.lastOperationId + this.reserveIds);
     await this.markDurable();
     return count;
   }
@@ -174,6 +188,7 @@ export class Engine {
       return Promise.reject(err);
     }
     const { opId, durable } = this.log.append(event);
+    this.reserveAhead(opId);
     return new Promise<Committed>((resolve, reject) => {
       this.waiting.set(opId, { event, durable: false, resolve, reject });
       durable.then(
@@ -263,11 +278,22 @@ export class Engine {
     return this.snapshotting;
   }
 
-  /** Records the highest operation applied (so durable) and the newest snapshot, beside the snapshots; failures go to onMarkFailed. */
+  /**
+   * Records the highest operation applied (so durable), the newest snapshot and the id reservation,
+   * beside the snapshots; failures go to onMarkFailed.
+   */
   markDurable(): Promise<void> {
     const store = this.options.snapshots;
     if (!store) return Promise.resolve();
-    return store.writeMark({ opId: this.appliedUpTo, snapshotOpId: this.snapshotOpId }).catch((err: Error) => this.options.onMarkFailed?.(err));
+    const mark = { opId: this.appliedUpTo, snapshotOpId: this.snapshotOpId, reservedThrough: this.reservedThrough };
+    return store.writeMark(mark).catch((err: Error) => this.options.onMarkFailed?.(err));
+  }
+
+  /** Writes a new id reservation once half of the current one is handed out. */
+  private reserveAhead(opId: number): void {
+    if (!this.options.snapshots || opId <= this.reservedThrough - this.reserveIds / 2) return;
+    this.reservedThrough = opId + this.reserveIds;
+    void this.markDurable();
   }
 
   /** One mark write markEveryMs after the first write applied since the last one: at most one small fsync per period. */

@@ -67,23 +67,33 @@ export function findLogProblems(log: EventLog, input: LogAuditInput): LogProblem
  * What the snapshot store knows was durable: the high-water mark and the snapshot files. A damaged
  * mark is a problem of its own (it can no longer prove the log whole).
  */
-export function knownDurable(store: SnapshotStore | undefined): { known: KnownDurable[]; problems: LogProblem[] } {
-  if (!store) return { known: [], problems: [] };
+export function knownDurable(store: SnapshotStore | undefined): { known: KnownDurable[]; problems: LogProblem[]; reservedThrough: number } {
+  if (!store) return { known: [], problems: [], reservedThrough: 0 };
   const known: KnownDurable[] = [];
   const problems: LogProblem[] = [];
+  let reservedThrough = 0;
   try {
     const mark = store.readMark();
-    if (mark) known.push({ opId: mark.opId, source: `the high-water mark (newest snapshot ${mark.snapshotOpId || 'none'})` });
+    if (mark) {
+      known.push({ opId: mark.opId, source: `the high-water mark (newest snapshot ${mark.snapshotOpId || 'none'})` });
+      reservedThrough = mark.reservedThrough;
+    }
   } catch (err) {
     problems.push({ from: 1, to: 0, message: `${(err as Error).message}; it can no longer show which operations were durable` });
   }
   const newestSnapshot = store.list()[0];
   if (newestSnapshot !== undefined) known.push({ opId: newestSnapshot, source: `snapshot ${newestSnapshot}` });
-  return { known, problems };
+  return { known, problems, reservedThrough };
+}
+
+export interface LogAudit {
+  problems: LogProblem[];
+  /** Where the operation_id counter must start above once a loss is accepted (the mark's reservation). */
+  reservedThrough: number;
 }
 
 /** The audit both start-up and `replay verify` run: the log against itself and against the snapshot store. */
-export function auditLog(log: EventLog, store: SnapshotStore | undefined, base: number, scanFrom = base + 1): LogProblem[] {
-  const { known, problems } = knownDurable(store);
-  return [...problems, ...findLogProblems(log, { base, scanFrom, known })];
+export function auditLog(log: EventLog, store: SnapshotStore | undefined, base: number, scanFrom = base + 1): LogAudit {
+  const { known, problems, reservedThrough } = knownDurable(store);
+  return { problems: [...problems, ...findLogProblems(log, { base, scanFrom, known })], reservedThrough };
 }

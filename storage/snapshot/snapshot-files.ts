@@ -86,7 +86,9 @@ export class SnapshotFiles implements SnapshotStore {
   /** Writes one at a time, in call order. */
   writeMark(mark: HighWaterMark): Promise<void> {
     const held = this.heldMark ?? this.markOnDisk();
-    const next = held ? { opId: Math.max(held.opId, mark.opId), snapshotOpId: Math.max(held.snapshotOpId, mark.snapshotOpId) } : mark;
+    const next = held
+      ? { opId: Math.max(held.opId, mark.opId), snapshotOpId: Math.max(held.snapshotOpId, mark.snapshotOpId), reservedThrough: Math.max(held.reservedThrough, mark.reservedThrough) }
+      : mark;
     this.heldMark = next;
     const write = this.markWrites.then(() => writeFileDurably(this.dir, MARK, [encodeMark(next)]));
     this.markWrites = write.catch(() => undefined);

@@ -123,7 +123,7 @@ export function verify(tool: Tool): number {
   progress.end();
   tool.print(`${entries} entries checked (${tool.log.firstOperationId}..${tool.log.lastOperationId})`);
   const [newest, older] = tool.snapshots.list();
-  for (const problem of auditLog(tool.log, tool.snapshots, newest ?? 0, 1)) {
+  for (const problem of auditLog(tool.log, tool.snapshots, newest ?? 0, 1).problems) {
     failures++;
     tool.print(`FAIL ${problem.message}`);
   }
@@ -191,7 +191,7 @@ export async function repair(tool: Tool, yes: boolean, acceptLoss = false): Prom
 }
 
 async function acceptLosses(tool: Tool, yes: boolean): Promise<number> {
-  const problems = auditLog(tool.log, tool.snapshots, tool.snapshots.loadNewest()?.opId ?? 0);
+  const { problems } = auditLog(tool.log, tool.snapshots, tool.snapshots.loadNewest()?.opId ?? 0);
   if (problems.length === 0) {
     tool.print('the log holds every operation known durable: no loss to accept');
     return 0;
