@@ -41,7 +41,7 @@ function openEnvironment(dir: string, mapSize: number): OpenedEnvironment {
     for (const key of entries.getKeys({ reverse: true, limit: 1 })) last = Math.max(last, key);
     return { env, entries, meta, last };
   } catch (err) {
-    void env.close();
+    env.close().catch(() => undefined);
     throw err;
   }
 }
