@@ -25,6 +25,9 @@ const AT = { magic: 24, pageSize: 48, lastPage: 144, txnId: 152 } as const;
  * LMDB keeps no checksums, and a data file cut short kills the process with SIGBUS when a
  * missing page is touched. Before opening, this reads both meta pages, takes the newer one and
  * refuses a file shorter than the pages it claims. A layout it does not recognise is let through.
+ * It cannot see a cut that the file grew back over: a commit after the cut writes its pages past
+ * the hole, which then reads as zeros at the full length. LMDB may then fail, or lose entries
+ * without an error; the start-up audit (log-audit.ts) is what notices the lost entries.
  */
 export function checkLmdbFileLength(dir: string): void {
   const path = join(dir, 'data.mdb');
