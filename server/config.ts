@@ -23,6 +23,8 @@ export interface ServiceConfig {
   slowMs: number;
   /** GET /metrics answers without credentials. */
   metricsPublic: boolean;
+  /** Start even when the log misses operations known durable, logging each loss (SERVICE_ACCEPT_LOSS=1). */
+  acceptLoss: boolean;
 }
 
 /** Comma-separated secrets; empty entries (a trailing comma) are never accepted as a secret. */
@@ -63,5 +65,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     logRetention: positiveInt(env.SERVICE_LOG_RETENTION, 'SERVICE_LOG_RETENTION', 100_000, Number.MAX_SAFE_INTEGER),
     slowMs: positiveInt(env.SERVICE_SLOW_MS, 'SERVICE_SLOW_MS', 1000, 2 ** 31),
     metricsPublic: flag(env.SERVICE_METRICS_PUBLIC, 'SERVICE_METRICS_PUBLIC'),
+    acceptLoss: flag(env.SERVICE_ACCEPT_LOSS, 'SERVICE_ACCEPT_LOSS'),
   };
 }

@@ -5,15 +5,18 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { Engine } from '../storage/engine/engine.js';
 import { DamagedEntryError } from '../storage/errors.js';
-import { LmdbLog } from '../storage/log/lmdb-log.js';
+import { LogLossError } from '../storage/log/log-audit.js';
 import { SnapshotFiles } from '../storage/snapshot/snapshot-files.js';
 import { createApp } from './app.js';
 import type { ServiceConfig } from './config.js';
 import { createServiceServer } from './listener.js';
 import { createServiceMetrics, type ServiceMetricsOptions } from './metrics/service-metrics.js';
+import { lossAdvice, openLog } from './open-log.js';
 import { Readiness } from './readiness.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How far the high-water mark may trail the writes: a log that loses its tail later loses at most this much unnoticed. */
+const MARK_EVERY_MS = 1000;
 
 export interface RunningService {
   server: Server;
@@ -31,14 +34,18 @@ function packageVersion(): string {
 /** Opens the log, listens, replays the log into the views, then reports ready. */
 export async function startService(config: ServiceConfig, logger: Logger, metricsOptions: ServiceMetricsOptions = {}): Promise<RunningService> {
   const metrics = createServiceMetrics(metricsOptions);
-  const log = LmdbLog.open(config.dataDir);
   const snapshotDir = join(config.dataDir, 'snapshots');
   const snapshots = new SnapshotFiles(snapshotDir, (file, reason) => logger.warn({ file, reason }, 'skipping a damaged snapshot'));
+  const log = openLog(config, snapshots, logger);
   const engine = new Engine(log, {
     snapshots,
     snapshotEvery: config.snapshotEvery,
     logRetention: config.logRetention,
     observe: metrics.engineObserver,
+    markEveryMs: MARK_EVERY_MS,
+    onMarkFailed: (err) => logger.warn({ err }, 'the high-water mark could not be written'),
+    acceptLoss: config.acceptLoss,
+    onLoss: ({ from, to, message }) => logger.error({ from, to }, `accepting loss: ${message}`),
     onSnapshot: ({ opId, ms, bytes, error }) => {
       metrics.snapshots.record({ ms, bytes, error });
       if (error) logger.error({ err: error, opId }, 'snapshot failed');
@@ -67,10 +74,11 @@ export async function startService(config: ServiceConfig, logger: Logger, metric
   const started = performance.now();
   let entries: number;
   try {
-    entries = engine.replay();
+    entries = await engine.start();
   } catch (err) {
     server.close();
     await log.close();
+    if (err instanceof LogLossError) throw new Error(`the log is missing operations that were durable: ${err.message}. ${lossAdvice(config.dataDir)}`);
     if (err instanceof DamagedEntryError) {
       throw new Error(`${err.message}. Operations before ${err.opId} are intact; to drop entry ${err.opId} and everything after it, stop here and run: npm run replay -- repair --data-dir ${config.dataDir} --yes`);
     }

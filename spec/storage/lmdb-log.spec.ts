@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { statSync, truncateSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, statSync, truncateSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import type { DbEvent } from '../../storage/events/types.js';
+import { checkLmdbFileLength, isDamagedFile } from '../../storage/log/lmdb-file-check.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -65,5 +66,53 @@ describe('storage/log LmdbLog', () => {
     expect(() => LmdbLog.open(dir.path)).to.throw(/data\.mdb is truncated: \d+ bytes, but its last commit uses \d+/);
     truncateSync(file, 100);
     expect(() => LmdbLog.open(dir.path)).to.throw(/too short to be a database/);
+  });
+
+  it('a file cut short and grown back, as a commit after the cut leaves it, passes the length check; it is refused as damaged, or moved aside when the loss is accepted', async () => {
+    let log = LmdbLog.open(dir.path);
+    for (let i = 0; i < 3000; i += 50) await Promise.all(Array.from({ length: 50 }, (_, j) => log.append(del(`collection-${i + j}-${'x'.repeat(100)}`)).durable));
+    await log.close();
+    const file = join(dir.path, 'data.mdb');
+    const size = statSync(file).size;
+    truncateSync(file, Math.floor(size / 2 / 4096) * 4096);
+    truncateSync(file, size);
+    expect(() => checkLmdbFileLength(dir.path), 'the length is what the meta page claims').not.to.throw();
+    let refused: unknown = null;
+    try {
+      await LmdbLog.open(dir.path).close();
+    } catch (err) {
+      refused = err;
+    }
+    expect(isDamagedFile(refused), String(refused)).to.equal(true);
+
+    const moved: string[] = [];
+    log = LmdbLog.open(dir.path, { onDamagedFile: (_reason, movedTo) => moved.push(movedTo) });
+    expect(log.lastOperationId, 'an empty log').to.equal(0);
+    await log.close();
+    expect(moved).to.have.length(1);
+    expect(existsSync(moved[0]!)).to.equal(true);
+    const aside = basename(moved[0]!);
+    expect(readdirSync(dir.path).filter((f) => f.startsWith('data.mdb.damaged-')).sort(), 'with its LMDB lock file').to.deep.equal([aside, `${aside}.lock`]);
+  });
+
+  it('opens a data dir whose name has a dot as a directory, and the same dir by a relative path', async () => {
+    const dotted = join(dir.path, 'tmp.AbC123');
+    let log = LmdbLog.open(dotted);
+    await log.append(del('a')).durable;
+    await log.close();
+    expect(existsSync(join(dotted, 'data.mdb'))).to.equal(true);
+    log = LmdbLog.open(relative(process.cwd(), dotted));
+    expect(log.lastOperationId).to.equal(1);
+    await log.close();
+  });
+
+  it('refuses to open the same data dir twice in one process (flock alone would let the second in)', async () => {
+    const log = LmdbLog.open(dir.path);
+    try {
+      expect(() => LmdbLog.open(dir.path)).to.throw(new RegExp(`in use by process ${process.pid} \\(this process has it open already\\)`));
+    } finally {
+      await log.close();
+    }
+    await LmdbLog.open(dir.path).close();
   });
 });

@@ -83,7 +83,7 @@ describe('storage/snapshot', () => {
 
   it('reports a snapshot that cannot be encoded once, without retrying on every write', async () => {
     const reports: { error?: Error }[] = [];
-    const failing = { loadNewest: () => null, save: async () => undefined };
+    const failing = { loadNewest: () => null, save: async () => undefined, list: () => [], readMark: () => null, writeMark: async () => undefined };
     const engine = new Engine(new MemoryLog(), { snapshots: failing, snapshotEvery: 2, onSnapshot: (r) => reports.push(r) });
     engine.replay();
     await engine.submit({ type: 'create_collection', name: 'c', config: config('Euclid') });

@@ -2,6 +2,7 @@ import type { Collection } from '../collection.js';
 import { DbError } from '../errors.js';
 import type { DbEvent } from '../events/types.js';
 import type { EventLog } from '../log/event-log.js';
+import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log/log-audit.js';
 import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { applyEvent, type ApplyResult } from './apply-event.js';
@@ -28,6 +29,13 @@ const BUSY_SLICE_MS = 2;
 const BUSY_GAP_MS = 4;
 const IDLE_SLICE_MS = 8;
 
+/**
+ * operation_ids handed out per reservation in the high-water mark. A new reservation is written
+ * when half is used, so writes would have to outrun one small fsync by 500,000 operations
+ * for an id to pass an unwritten reservation.
+ */
+const RESERVE_IDS = 1_000_000;
+
 export interface EngineOptions {
   schedule?: Scheduler;
   /** Where snapshots go; without it the engine replays the whole log at start-up. */
@@ -40,6 +48,18 @@ export interface EngineOptions {
   onSnapshot?: (report: { opId: number; ms: number; bytes: number; error?: Error }) => void;
   /** Told about writes as they happen, for metrics. */
   observe?: EngineObserver;
+  /**
+   * Advance the high-water mark this long after a write is applied (ms; 0: only at snapshots, start
+   * and close), so a log that later loses its tail is noticed at start-up.
+   */
+  markEveryMs?: number;
+  /** Told when the high-water mark could not be written (start-up can then prove less). */
+  onMarkFailed?: (error: Error) => void;
+  /** Start even when the log misses operations known durable: each loss is reported to onLoss, then start-up goes on. */
+  acceptLoss?: boolean;
+  onLoss?: (problem: LogProblem) => void;
+  /** operation_ids reserved in the high-water mark at a time (default 1,000,000). */
+  reserveIds?: number;
 }
 
 export interface EngineObserver {
@@ -77,34 +97,73 @@ export class Engine {
   private sinceSnapshot = 0;
   private snapshotOpId = 0;
   private snapshotting: Promise<number> | null = null;
+  private markPending = false;
+  private reservedThrough = 0;
+  private readonly reserveIds: number;
 
   constructor(readonly log: EventLog, private readonly options: EngineOptions = {}) {
     this.schedule = options.schedule ?? defaultScheduler;
+    this.reserveIds = options.reserveIds ?? RESERVE_IDS;
   }
 
   /**
    * Rebuilds every view: from the newest snapshot when there is one, then the log after it, up
    * to operation `until` (the replay tool rebuilds past states; it may also pass over newer snapshots).
    * Answers how many log entries were applied. A log with entries missing after the snapshot
-   * (or from the start, with no snapshot) is refused with a message naming the gap.
+   * (or from the start, with no snapshot) is refused with a LogLossError naming the gap.
    */
   replay(until = Number.MAX_SAFE_INTEGER, snapshotAtMost = until): number {
-    const snapshot = this.options.snapshots?.loadNewest(snapshotAtMost) ?? null;
-    if (snapshot) {
-      for (const [name, c] of snapshot.collections) this.collections.set(name, c);
-      this.appliedUpTo = this.snapshotOpId = snapshot.opId;
+    this.useSnapshot(snapshotAtMost);
+    const problems = findLogProblems(this.log, { base: this.appliedUpTo, until });
+    if (problems.length > 0) throw new LogLossError(problems);
+    return this.applyLog(until);
+  }
+
+  /**
+   * Start-up: proves the log holds every operation known durable (entries without holes after the
+   * snapshot, up to the high-water mark and the newest snapshot), then replays it. A loss throws a
+   * LogLossError naming it, unless `acceptLoss`: then each loss goes to onLoss, the operation_id
+   * counter moves above every id seen, and a snapshot of what is left becomes the new base (the
+   * log is cut after the last hole), so the next start-up finds nothing missing.
+   */
+  async start(): Promise<number> {
+    const store = this.options.snapshots;
+    this.useSnapshot(Number.MAX_SAFE_INTEGER);
+    const { problems, reservedThrough } = auditLog(this.log, store, this.appliedUpTo);
+    if (problems.length > 0 && !this.options.acceptLoss) throw new LogLossError(problems);
+    for (const problem of problems) this.options.onLoss?.(problem);
+    const count = this.applyLog(Number.MAX_SAFE_INTEGER);
+    if (problems.length > 0) {
+      // Above every id that may have been acknowledged, not only those the mark saw durable.
+      this.log.reserveThrough(Math.max(reservedThrough, ...problems.map((p) => p.to)));
+      this.appliedUpTo = Math.max(this.appliedUpTo, this.log.lastOperationId);
+      if (store) {
+        await this.snapshot();
+        const holes = problems.filter((p) => p.from <= p.to && p.to < this.log.lastOperationId);
+        if (holes.length > 0) await this.log.truncateThrough(Math.max(...holes.map((p) => p.to)));
+      }
     }
-    const first = this.log.firstOperationId;
-    if (first > this.appliedUpTo + 1 && first <= this.log.lastOperationId) {
-      throw new Error(`the log starts at operation ${first} but the state ends at ${this.appliedUpTo}: operations ${this.appliedUpTo + 1} to ${first - 1} are missing`);
-    }
+    this.reservedThrough = Math.max(reservedThrough, this.log.lastOperationId + this.reserveIds);
+    await this.markDurable();
+    return count;
+  }
+
+  private useSnapshot(atMost: number): void {
+    const snapshot = this.options.snapshots?.loadNewest(atMost) ?? null;
+    if (!snapshot) return;
+    for (const [name, c] of snapshot.collections) this.collections.set(name, c);
+    this.appliedUpTo = this.snapshotOpId = snapshot.opId;
+  }
+
+  /** Applies the log after the state, up to `until`, passing over holes that start() has accepted. */
+  private applyLog(until: number): number {
     let count = 0;
     for (const { opId, event } of this.log.read(this.appliedUpTo + 1, until)) {
       applyEvent(this.collections, opId, event);
       this.appliedUpTo = opId;
       count++;
     }
-    if (until >= this.log.lastOperationId) this.appliedUpTo = this.log.lastOperationId;
+    if (until >= this.log.lastOperationId) this.appliedUpTo = Math.max(this.appliedUpTo, this.log.lastOperationId);
     this.scheduleIndexing();
     return count;
   }
@@ -139,6 +198,7 @@ export class Engine {
     }
     const appended = performance.now();
     const { opId, durable } = this.log.append(event);
+    this.reserveAhead(opId);
     return new Promise<Committed>((resolve, reject) => {
       this.waiting.set(opId, { event, durable: false, resolve, reject });
       durable.then(
@@ -185,6 +245,7 @@ export class Engine {
       w.resolve({ opId: next, result });
     }
     this.scheduleIndexing();
+    this.markSoon();
     const every = this.options.snapshotEvery ?? 0;
     if (every > 0 && this.sinceSnapshot >= every && !this.snapshotting) void this.snapshot().catch(() => undefined);
   }
@@ -213,6 +274,7 @@ export class Engine {
       try {
         await store.save(opId, chunks);
         this.snapshotOpId = opId;
+        await this.markDurable();
         const drop = opId - (this.options.logRetention ?? 0);
         if (drop > 0) await this.log.truncateThrough(drop);
         this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes });
@@ -227,6 +289,35 @@ export class Engine {
       }
     })();
     return this.snapshotting;
+  }
+
+  /**
+   * Records the highest operation applied (so durable), the newest snapshot and the id reservation,
+   * beside the snapshots; failures go to onMarkFailed.
+   */
+  markDurable(): Promise<void> {
+    const store = this.options.snapshots;
+    if (!store) return Promise.resolve();
+    const mark = { opId: this.appliedUpTo, snapshotOpId: this.snapshotOpId, reservedThrough: this.reservedThrough };
+    return store.writeMark(mark).catch((err: Error) => this.options.onMarkFailed?.(err));
+  }
+
+  /** Writes a new id reservation once half of the current one is handed out. */
+  private reserveAhead(opId: number): void {
+    if (!this.options.snapshots || opId <= this.reservedThrough - this.reserveIds / 2) return;
+    this.reservedThrough = opId + this.reserveIds;
+    void this.markDurable();
+  }
+
+  /** One mark write markEveryMs after the first write applied since the last one: at most one small fsync per period. */
+  private markSoon(): void {
+    const every = this.options.markEveryMs ?? 0;
+    if (every <= 0 || this.markPending || this.closed || !this.options.snapshots) return;
+    this.markPending = true;
+    this.schedule(() => {
+      this.markPending = false;
+      if (!this.closed) void this.markDurable();
+    }, every);
   }
 
   /** A commit failed: nothing waiting is applied or acknowledged, and no write is taken after. */
@@ -269,11 +360,12 @@ export class Engine {
     for (const c of this.collections.values()) while (c.indexSome(1024));
   }
 
-  /** Stops indexing, writes a last snapshot when there is news since the previous one, closes the log. */
+  /** Stops indexing, writes a last snapshot when there is news since the previous one and the high-water mark, closes the log. */
   async close(): Promise<void> {
     this.closed = true;
     await this.snapshotting?.catch(() => undefined);
     if (this.options.snapshots && !this.failure && this.appliedUpTo > this.snapshotOpId) await this.snapshot().catch(() => undefined);
+    await this.markDurable();
     await this.log.close();
   }
 }

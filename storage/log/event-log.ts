@@ -32,8 +32,12 @@ export interface EventLog {
   append(event: DbEvent): Appended;
   /** Entries with from <= opId <= to, in order; a damaged entry throws CorruptDataError naming it. */
   read(from?: number, to?: number): Iterable<LogEntry>;
+  /** The operation_ids held with from <= opId <= to, in order (no record is read). */
+  keys(from?: number, to?: number): Iterable<number>;
   /** The same entries undecoded, for tools that look at damage. */
   readRaw(from?: number, to?: number): Iterable<RawEntry>;
+  /** Raises the counter so the next operation_id is above `opId` (no-op when it is already). */
+  reserveThrough(opId: number): void;
   /** Drops the entries up to and including opId (a snapshot holds their effect). */
   truncateThrough(opId: number): Promise<void>;
   close(): Promise<void>;

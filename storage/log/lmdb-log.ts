@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { encodeEvent } from '../events/codec.js';
 import type { DbEvent } from '../events/types.js';
 import { DbError } from '../errors.js';
 import { DataDirLock } from './data-dir-lock.js';
-import { checkLmdbFileLength } from './lmdb-file-check.js';
+import { checkLmdbFileLength, isDamagedFile } from './lmdb-file-check.js';
 import type { Appended, EventLog, LogEntry, RawEntry } from './event-log.js';
 import { decodeEntry, frameRecord } from './record.js';
 
@@ -14,6 +15,35 @@ const FLOOR = 'floor';
 export interface LmdbLogOptions {
   /** LMDB map size in bytes: the most the log file may grow to. */
   mapSize?: number;
+  /**
+   * When the data file is too damaged to open, move it aside and start an empty log (what it held
+   * is lost beyond the snapshots); told the reason and where the file went. Without it, open throws.
+   */
+  onDamagedFile?: (reason: string, movedTo: string) => void;
+}
+
+interface OpenedEnvironment {
+  env: RootDatabase;
+  entries: Database<Uint8Array, number>;
+  meta: Database<number, string>;
+  /** The highest operation_id ever assigned: the newest key, or the floor when higher. */
+  last: number;
+}
+
+function openEnvironment(dir: string, mapSize: number): OpenedEnvironment {
+  checkLmdbFileLength(dir);
+  // The path is a directory whatever its name: lmdb-js would take a name with a dot for a file.
+  const env = open({ path: dir, noSubdir: false, overlappingSync: false, mapSize });
+  try {
+    const entries = env.openDB<Uint8Array, number>({ name: 'log', encoding: 'binary' });
+    const meta = env.openDB<number, string>({ name: 'meta', encoding: 'msgpack' });
+    let last = meta.get(FLOOR) ?? 0;
+    for (const key of entries.getKeys({ reverse: true, limit: 1 })) last = Math.max(last, key);
+    return { env, entries, meta, last };
+  } catch (err) {
+    env.close().catch(() => undefined);
+    throw err;
+  }
 }
 
 /**
@@ -25,29 +55,35 @@ export interface LmdbLogOptions {
  */
 export class LmdbLog implements EventLog {
   readonly synchronous = false;
+  private readonly env: RootDatabase;
+  private readonly entries: Database<Uint8Array, number>;
+  private readonly meta: Database<number, string>;
   private last: number;
   private failure: Error | null = null;
 
-  private constructor(
-    private readonly env: RootDatabase,
-    private readonly entries: Database<Uint8Array, number>,
-    private readonly meta: Database<number, string>,
-    private readonly lock: DataDirLock,
-  ) {
-    let last = meta.get(FLOOR) ?? 0;
-    for (const key of entries.getKeys({ reverse: true, limit: 1 })) last = Math.max(last, key);
-    this.last = last;
+  private constructor(opened: OpenedEnvironment, private readonly lock: DataDirLock) {
+    this.env = opened.env;
+    this.entries = opened.entries;
+    this.meta = opened.meta;
+    this.last = opened.last;
   }
 
-  static open(dir: string, options: LmdbLogOptions = {}): LmdbLog {
+  static open(path: string, options: LmdbLogOptions = {}): LmdbLog {
+    const dir = resolve(path);
     mkdirSync(dir, { recursive: true });
     const lock = DataDirLock.acquire(dir);
+    const mapSize = options.mapSize ?? 64 * 2 ** 30;
     try {
-      checkLmdbFileLength(dir);
-      const env = open({ path: dir, overlappingSync: false, mapSize: options.mapSize ?? 64 * 2 ** 30 });
-      const entries = env.openDB<Uint8Array, number>({ name: 'log', encoding: 'binary' });
-      const meta = env.openDB<number, string>({ name: 'meta', encoding: 'msgpack' });
-      return new LmdbLog(env, entries, meta, lock);
+      let opened;
+      try {
+        opened = openEnvironment(dir, mapSize);
+      } catch (err) {
+        if (!options.onDamagedFile || !isDamagedFile(err)) throw err;
+        const movedTo = setAside(dir);
+        options.onDamagedFile((err as Error).message, movedTo);
+        opened = openEnvironment(dir, mapSize);
+      }
+      return new LmdbLog(opened, lock);
     } catch (err) {
       lock.release();
       throw err;
@@ -61,6 +97,16 @@ export class LmdbLog implements EventLog {
   get firstOperationId(): number {
     for (const key of this.entries.getKeys({ limit: 1 })) return key;
     return this.last + 1;
+  }
+
+  /**
+   * Raises the counter so the next operation_id is above `opId` (ids that a snapshot or the
+   * high-water mark has seen are never handed out again), durably.
+   */
+  reserveThrough(opId: number): void {
+    if (opId <= this.last) return;
+    this.meta.putSync(FLOOR, Math.max(opId, this.meta.get(FLOOR) ?? 0));
+    this.last = opId;
   }
 
   /** Records the new floor and drops the entries at or below it, in one transaction. */
@@ -96,6 +142,10 @@ export class LmdbLog implements EventLog {
     for (const { key, value } of this.entries.getRange({ start: from, end: to + 1 })) yield { opId: key, record: value };
   }
 
+  *keys(from = 1, to = Number.MAX_SAFE_INTEGER): Iterable<number> {
+    yield* this.entries.getKeys({ start: from, end: to + 1 });
+  }
+
   *read(from = 1, to = Number.MAX_SAFE_INTEGER): Iterable<LogEntry> {
     for (const { opId, record } of this.readRaw(from, to)) yield { opId, event: decodeEntry(opId, record) };
   }
@@ -117,4 +167,12 @@ export class LmdbLog implements EventLog {
     await this.env.close();
     this.lock.release();
   }
+}
+
+/** Moves a data file that cannot be opened (and LMDB's lock file beside it) out of the way, keeping it for inspection. */
+function setAside(dir: string): string {
+  const movedTo = join(dir, `data.mdb.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  renameSync(join(dir, 'data.mdb'), movedTo);
+  if (existsSync(join(dir, 'lock.mdb'))) renameSync(join(dir, 'lock.mdb'), `${movedTo}.lock`);
+  return movedTo;
 }

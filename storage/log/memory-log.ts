@@ -24,6 +24,10 @@ export class MemoryLog implements EventLog {
     for (const key of [...this.records.keys()]) if (key <= opId) this.records.delete(key);
   }
 
+  reserveThrough(opId: number): void {
+    this.last = Math.max(this.last, opId);
+  }
+
   append(event: DbEvent): Appended {
     const opId = ++this.last;
     this.records.set(opId, frameRecord(encodeEvent(event)));
@@ -35,6 +39,10 @@ export class MemoryLog implements EventLog {
       const record = this.records.get(opId);
       if (record) yield { opId, record };
     }
+  }
+
+  *keys(from = 1, to = Number.MAX_SAFE_INTEGER): Iterable<number> {
+    for (const { opId } of this.readRaw(from, to)) yield opId;
   }
 
   *read(from = 1, to = Number.MAX_SAFE_INTEGER): Iterable<LogEntry> {

@@ -1,8 +1,15 @@
+import type { HighWaterMark } from './high-water-mark.js';
 import type { Snapshot } from './snapshot-codec.js';
 
-/** Where the engine keeps snapshots (files on the server; none in the browser). */
+/** Where the engine keeps snapshots and the high-water mark (files on the server; none in the browser). */
 export interface SnapshotStore {
   /** The newest snapshot at or before `atMost` that reads back whole, or null. */
   loadNewest(atMost?: number): Snapshot | null;
   save(opId: number, chunks: readonly Uint8Array[]): Promise<void>;
+  /** The operation_ids of the snapshots held (damaged ones too), newest first. */
+  list(): number[];
+  /** The mark as last written, null when there is none; throws CorruptDataError when it is damaged. */
+  readMark(): HighWaterMark | null;
+  /** Replaces the mark durably; a mark lower than the one held is raised to it. */
+  writeMark(mark: HighWaterMark): Promise<void>;
 }

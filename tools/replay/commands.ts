@@ -5,6 +5,7 @@ import { DamagedEntryError } from '../../storage/errors.js';
 import { exportCollection } from '../../storage/export/export-writer.js';
 import { FILE_EXTENSION } from '../../storage/export/format.js';
 import type { LmdbLog } from '../../storage/log/lmdb-log.js';
+import { auditLog } from '../../storage/log/log-audit.js';
 import { decodeEntry } from '../../storage/log/record.js';
 import type { DbEvent } from '../../storage/events/types.js';
 import type { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
@@ -107,7 +108,8 @@ function replayTo(tool: Tool, until: number, snapshotAtMost: number, label: stri
 }
 
 /**
- * verify: every entry decodes and ids strictly increase; the newest snapshot equals the state
+ * verify: every entry decodes and ids follow each other without a hole; the log reaches the
+ * high-water mark and the newest snapshot (the check start-up makes); the newest snapshot equals the state
  * rebuilt without it (from an older snapshot, or the log from operation 1) at its operation_id.
  */
 export function verify(tool: Tool): number {
@@ -133,10 +135,14 @@ export function verify(tool: Tool): number {
   progress.end();
   tool.print(`${entries} entries checked (${tool.log.firstOperationId}..${tool.log.lastOperationId})`);
   const [newest, older] = tool.snapshots.list();
+  for (const problem of auditLog(tool.log, tool.snapshots, newest ?? 0, 1).problems) {
+    failures++;
+    tool.print(`FAIL ${problem.message}`);
+  }
   if (newest === undefined) tool.print('no snapshot to cross-check');
   else {
     const base = older ?? 0;
-    if (base === 0 && tool.log.firstOperationId > 1) {
+    if (tool.log.firstOperationId > base + 1) {
       tool.print(`snapshot ${newest}: not cross-checked (the log starts at ${tool.log.firstOperationId} and there is no older snapshot)`);
     } else if (failures === 0) {
       const snap = tool.snapshots.loadNewest(newest);
@@ -175,12 +181,15 @@ export function rebuild(tool: Tool, until: number, outDir: string): number {
   return 0;
 }
 
-/** repair: drops the first damaged entry and everything after it (only with --yes). */
-export async function repair(tool: Tool, yes: boolean): Promise<number> {
+/**
+ * repair: drops the first damaged entry and everything after it; with acceptLoss, then accepts
+ * what start-up would find missing, as SERVICE_ACCEPT_LOSS=1 does (only with --yes).
+ */
+export async function repair(tool: Tool, yes: boolean, acceptLoss = false): Promise<number> {
   const damaged = firstDamaged(tool);
   if (!damaged) {
     tool.print('every entry decodes: nothing to repair');
-    return 0;
+    return acceptLoss ? acceptLosses(tool, yes) : 0;
   }
   const count = tool.log.lastOperationId - damaged.opId + 1;
   tool.print(damaged.message);
@@ -190,5 +199,22 @@ export async function repair(tool: Tool, yes: boolean): Promise<number> {
   }
   const dropped = await tool.log.truncateFrom(damaged.opId);
   tool.print(`dropped ${dropped} entries from operation ${damaged.opId}; the state now ends at operation ${damaged.opId - 1}`);
+  return acceptLoss ? acceptLosses(tool, yes) : 0;
+}
+
+async function acceptLosses(tool: Tool, yes: boolean): Promise<number> {
+  const { problems } = auditLog(tool.log, tool.snapshots, tool.snapshots.loadNewest()?.opId ?? 0);
+  if (problems.length === 0) {
+    tool.print('the log holds every operation known durable: no loss to accept');
+    return 0;
+  }
+  if (!yes) {
+    for (const p of problems) tool.print(`would accept: ${p.message}`);
+    tool.print('run again with --yes to accept the loss');
+    return 1;
+  }
+  const engine = new Engine(tool.log, { snapshots: tool.snapshots, logRetention: Number.MAX_SAFE_INTEGER, acceptLoss: true, onLoss: (p) => tool.print(`accepted loss: ${p.message}`) });
+  await engine.start();
+  tool.print(`the state now ends at operation ${engine.lastAppliedOperationId} (snapshot ${engine.lastSnapshotOperationId}); new operations get ids above it`);
   return 0;
 }

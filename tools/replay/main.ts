@@ -11,7 +11,8 @@ const USAGE = `usage: npm run replay -- <command> [--data-dir DIR] [options]
   verify                                                 every entry decodes; the newest snapshot equals a replay
   rebuild   --until OP --out DIR                         the state as of OP, as export files (.vgdb)
   stats                                                  counts by type and collection, sizes, snapshots
-  repair    [--yes]                                      drop the first damaged entry and all after it
+  repair    [--yes] [--accept-loss]                      drop the first damaged entry and all after it;
+            with --accept-loss, also accept operations the log lost (as SERVICE_ACCEPT_LOSS=1 does)
   --data-dir DIR   the server's data directory (default: $SERVICE_DATA_DIR, else ./data); it must exist and hold a database
   -h, --help       this text
 Results go to stdout, progress to stderr. Exit codes: 0 fine, 1 problems found (verify, inspect, repair without --yes),
@@ -31,13 +32,14 @@ const SPEC = {
     collection: text('a collection name'),
     out: text('a directory'),
     yes: switchFlag,
+    'accept-loss': switchFlag,
   },
   commands: {
     inspect: ['data-dir', 'from', 'to', 'collection'],
     verify: ['data-dir'],
     rebuild: ['data-dir', 'until', 'out'],
     stats: ['data-dir'],
-    repair: ['data-dir', 'yes'],
+    repair: ['data-dir', 'yes', 'accept-loss'],
   },
 } as const;
 
@@ -47,7 +49,8 @@ runTool(
     if (command === 'rebuild' && (values.until === undefined || values.out === undefined)) throw new UsageError('rebuild needs --until OP and --out DIR');
     const dir = resolve(values['data-dir']);
     checkDataDir(dir);
-    const log = LmdbLog.open(dir);
+    const acceptingLoss = command === 'repair' && values['accept-loss'] && values.yes;
+    const log = LmdbLog.open(dir, acceptingLoss ? { onDamagedFile: (reason, movedTo) => console.log(`accepted loss: the log file is damaged (${reason}); moved to ${movedTo}`) } : {});
     const tool: Tool = { log, snapshots: new SnapshotFiles(join(dir, 'snapshots')), print: (line) => console.log(line) };
     try {
       switch (command) {
@@ -60,7 +63,7 @@ runTool(
         case 'stats':
           return stats(tool);
         default:
-          return await repair(tool, values.yes);
+          return await repair(tool, values.yes, values['accept-loss']);
       }
     } finally {
       await log.close();
