@@ -1,0 +1,17 @@
+import type * as z from 'zod';
+
+/**
+ * Says what is wrong with `value` at `where` in words a person can act on, or answers
+ * undefined to leave it to the generic message. May throw its own 400 instead.
+ */
+export type Explainer = (where: string, value: unknown) => string | undefined;
+
+const explainers = new WeakMap<z.ZodType, Explainer>();
+
+/** Gives `schema` a message of its own for values it refuses (the generic one is "<where> must be <description>, got <value>"). */
+export function explainedBy<T extends z.ZodType>(schema: T, explain: Explainer): T {
+  explainers.set(schema, explain);
+  return schema;
+}
+
+export const explainerOf = (schema: z.ZodType): Explainer | undefined => explainers.get(schema);
