@@ -16,6 +16,7 @@ import type { Readiness } from './readiness.js';
 import { collectionRoutes } from './routes/collections.js';
 import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { pointRoutes } from './routes/points.js';
 import { searchRoutes } from './routes/search.js';
 import { transferRoutes } from './routes/transfer.js';
@@ -42,6 +43,7 @@ export function createApp({ engine, config, logger, readiness, version }: AppDep
   if (config.rateLimit) app.use(rateLimit({ rate: 100, burst: 200 }));
   app.use(urlLimit(8192));
   app.use(healthRoutes(readiness, version).routes());
+  app.use(openApiRoutes(version).routes());
   app.use(authenticate(config));
   app.use(readiness.gate());
   app.use(noteActivity(engine));
