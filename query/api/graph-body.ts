@@ -44,7 +44,7 @@ export function parsePointIdParam(raw: string): number {
 
 export function parseDirection(raw: unknown): Direction {
   if (raw === undefined) return 'outgoing';
-  if (typeof raw !== 'string' || !DIRECTIONS.includes(raw as Direction)) throw badRequest(`direction must be one of ${DIRECTIONS.join(', ')}`);
+  if (typeof raw !== 'string' || !DIRECTIONS.includes(raw as Direction)) throw badRequest(`direction must be one of ${DIRECTIONS.join(', ')}, got ${JSON.stringify(raw)}`);
   return raw as Direction;
 }
 
