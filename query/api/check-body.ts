@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { badRequest } from '../../storage/errors.js';
-import { explainerOf, type Explainer } from './schemas/explainers.js';
+import { explainerOf, quote, type Explainer } from './schemas/explainers.js';
 
 type Path = readonly PropertyKey[];
 
@@ -9,13 +9,6 @@ export type FieldNamer = (path: Path) => string;
 
 export const fieldName: FieldNamer = (path) =>
   path.reduce<string>((out, step) => (typeof step === 'number' ? `${out}[${step}]` : out ? `${out}.${String(step)}` : String(step)), '');
-
-/** A refused value quoted in a message, cut short so a huge body does not come back whole. */
-function quote(value: unknown): string {
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
 
 interface ZodDef {
   type: string;
@@ -124,11 +117,36 @@ function explain(schema: z.ZodType, issue: z.core.$ZodIssue, raw: unknown, name:
   return described.value === undefined ? `${where} is required: ${description}` : `${where} must be ${description}, got ${quote(described.value)}`;
 }
 
+/** Deepest nesting of objects and arrays a body may have: the filter schema is recursive, and checking recurses with it. */
+export const MAX_BODY_NESTING = 256;
+
+/** Whether `value` nests objects and arrays more than `max` levels deep; walked with stacks of its own, not the call stack. */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const nodes: unknown[] = [value];
+  const depths = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop() as object;
+    const depth = depths.pop()!;
+    if (depth > max) return true;
+    const children: unknown[] = Array.isArray(node) ? node : Object.values(node);
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
+      if (typeof child === 'object' && child !== null && !ArrayBuffer.isView(child)) {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * Checks a request body against its schema and answers it typed, or throws a 400 naming the
  * first part that is wrong, what it must be (the schema's description), and the value sent.
  */
 export function checkBody<S extends z.ZodType>(schema: S, raw: unknown, name: FieldNamer = fieldName): z.output<S> {
+  if (nestedDeeperThan(raw, MAX_BODY_NESTING)) throw badRequest(`request body is nested more than ${MAX_BODY_NESTING} levels deep`);
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   throw badRequest(explain(schema, result.error.issues[0]!, raw, name));

@@ -15,3 +15,16 @@ export function explainedBy<T extends z.ZodType>(schema: T, explain: Explainer):
 }
 
 export const explainerOf = (schema: z.ZodType): Explainer | undefined => explainers.get(schema);
+
+/** A refused value quoted in a message, cut short so a huge body does not come back whole. */
+export function quote(value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // nested too deep to write out
+    text = Array.isArray(value) ? '[...]' : '{...}';
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

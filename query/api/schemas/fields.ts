@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { checkPointId, MAX_POINT_ID } from '../../../storage/engine/validate-event.js';
-import { explainedBy } from './explainers.js';
+import { explainedBy, quote } from './explainers.js';
 
 /**
  * Field schemas shared by the request bodies. Each `description` is written to finish the
@@ -40,7 +40,7 @@ export const vector = () =>
     (where, value) => {
       const items: unknown[] = Array.isArray(value) ? value : [];
       const bad = items.findIndex((x) => typeof x !== 'number');
-      return bad >= 0 ? `${where}[${bad}] must be a number, got ${JSON.stringify(items[bad]) ?? String(items[bad])}` : undefined;
+      return bad >= 0 ? `${where}[${bad}] must be a number, got ${quote(items[bad])}` : undefined;
     },
   );
 

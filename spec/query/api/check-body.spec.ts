@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { MAX_BODY_NESTING } from '../../../query/api/check-body.js';
 import { parseCollectionBody } from '../../../query/api/collection-body.js';
 import { parseEdgeBody, parseTraverseBody } from '../../../query/api/graph-body.js';
 import { parseDeleteBody, parseRetrieveBody, parseScrollBody, parseUpsertBody } from '../../../query/api/points-body.js';
@@ -62,6 +63,18 @@ describe('query/api: request bodies checked by their schemas', () => {
     expect(refusal(() => parseDeleteBody({ points: [1], filter: { must: [] } }))).to.equal('send points (an array of ids) or filter, not both');
     expect(refusal(() => parseSearchBody({ vector: [1], ef: 10, params: { hnsw_ef: 20 } }, 'vector'))).to.match(/ef, params\.ef and params\.hnsw_ef name the same setting/);
     expect(parseSearchBody({ vector: [1], ef: 10, params: { hnsw_ef: 10 } }, 'vector').ef).to.equal(10);
+  });
+
+  it('refuses a body nested deeper than it can check, without overflowing the stack', () => {
+    let filter: object = { key: 'a', match: { value: 1 } };
+    for (let i = 0; i < 100_000; i++) filter = { must: [filter] };
+    expect(refusal(() => parseDeleteBody({ filter }))).to.equal(`request body is nested more than ${MAX_BODY_NESTING} levels deep`);
+    let deepValue: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deepValue = [deepValue];
+    expect(refusal(() => parseCollectionBody({ vectors: { size: 2, distance: 'Dot' }, hnsw_config: deepValue }))).to.match(/nested more than 256 levels/);
+    let shallow: object = { key: 'a', match: { value: 1 } };
+    for (let i = 0; i < 100; i++) shallow = { must: [shallow] };
+    expect(parseDeleteBody({ filter: shallow })).to.have.property('filter');
   });
 
   it('answers the typed request with the defaults', () => {
