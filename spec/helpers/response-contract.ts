@@ -41,7 +41,7 @@ function validatorFor(schema: Json): ValidateFunction {
 }
 
 /** The documented operation for a request, or undefined when the document has none. */
-export function operationFor(method: string, path: string): Route | undefined {
+function operationFor(method: string, path: string): Route | undefined {
   const bare = path.split('?')[0]!;
   return routes.find((r) => r.method === method.toUpperCase() && r.pattern.test(bare));
 }

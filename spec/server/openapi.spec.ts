@@ -8,7 +8,7 @@ import { Readiness } from '../../server/readiness.js';
 import { Engine } from '../../storage/engine/engine.js';
 import { MemoryLog } from '../../storage/log/memory-log.js';
 import { call, useTestServer } from '../helpers/http.js';
-import { bodyMatchesDocument } from '../helpers/response-contract.js';
+import { bodyMatchesDocument, checkResponse } from '../helpers/response-contract.js';
 
 type Json = Record<string, any>;
 
@@ -96,6 +96,15 @@ describe('server: GET /openapi.json', () => {
         expect(res.status, `${op.operationId}: ${JSON.stringify(res.body)}`).to.equal(200);
       }
     }
+  });
+
+  it('fails a test whose response differs from the document, naming method, path, status and the difference', () => {
+    expect(() => checkResponse('POST', '/collections/c/points/query', 200, { status: 'ok', result: [{ id: 1 }], time: 0 })).to.throw(
+      /POST \/collections\/c\/points\/query 200 .*result\/0 must have required property 'score'/,
+    );
+    expect(() => checkResponse('GET', '/collections/c', 404, { status: 'error', message: 'x' })).to.throw(/GET \/collections\/c 404 .*must have required property 'code'/);
+    expect(() => checkResponse('GET', '/nowhere', 200, { status: 'ok' })).to.throw(/no JSON response for GET \/nowhere 200/);
+    expect(() => checkResponse('GET', '/nowhere', 404, { status: 'error', message: 'no endpoint GET /nowhere', code: 404 })).to.not.throw();
   });
 
   it('documents the binary import and export', async () => {

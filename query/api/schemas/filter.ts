@@ -19,7 +19,7 @@ const range = z.strictObject({ gt: bound, gte: bound, lt: bound, lte: bound }).m
 
 const keyOnly = z.strictObject({ key });
 
-export const condition: z.ZodType = z
+const condition: z.ZodType = z
   .union([
     z.strictObject({ key, match }),
     z.strictObject({ key, range }),
