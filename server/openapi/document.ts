@@ -54,7 +54,7 @@ function successResponse(op: Operation): Json {
     return { description: 'the collection as a binary file (points, edges and config)', headers, content: { 'application/octet-stream': {} } };
   }
   if (op.answer === 'openapi-document') return { description: 'this document', content: jsonContent({ type: 'object', required: ['openapi', 'paths'] }) };
-  return { description: 'done', content: jsonContent(refTo(op.answer)) };
+  return { description: op.summary, content: jsonContent(refTo(op.answer)) };
 }
 
 function parametersOf(op: Operation): Json[] {

@@ -23,7 +23,7 @@ export const createCollectionBody = z
       .strictObject({
         m: intIn(2, 128),
         ef_construct: intIn(4, 4096),
-        m0: intIn(2, MAX_M0).nullish().meta({ description: `layer-0 connections: an integer from m to ${MAX_M0} (default 2*m)` }),
+        m0: intIn(2, MAX_M0).nullish().meta({ description: `an integer from m to ${MAX_M0} (default 2*m)` }),
         ml: z.number().gt(0).lte(10).nullish().meta({ description: 'a number above 0 and at most 10 (default 1/ln(m))' }),
       })
       .nullish()
