@@ -13,7 +13,8 @@ import { parseCollectionBody } from '../query/api/collection-body.js';
 import { cypherJson, traverseJson } from '../query/api/graph-json.js';
 import { parseEdgeBody, parseGraphQueryBody, parseTraverseBody } from '../query/api/graph-body.js';
 import { retrievedJson, scoredJson } from '../query/api/point-json.js';
-import { parseSearchBody, parseUpsertBody } from '../query/api/points-body.js';
+import { parseUpsertBody } from '../query/api/points-body.js';
+import { parseSearchBody } from '../query/api/search-body.js';
 import { importEvent, importResultJson, parseImportMode, readingImport } from '../query/api/transfer.js';
 import { compileQuery, executeQuery } from '../query/cypher/run-query.js';
 

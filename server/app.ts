@@ -19,6 +19,7 @@ import { collectionRoutes } from './routes/collections.js';
 import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { pointRoutes } from './routes/points.js';
 import { searchRoutes } from './routes/search.js';
 import { transferRoutes } from './routes/transfer.js';
@@ -38,8 +39,9 @@ export function createApp({ engine, config, logger, readiness, version, metrics 
   app.silent = true;
   const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine), graphRoutes(engine), transferRoutes(engine)];
   const publicRoutes = healthRoutes(readiness, version);
+  const openApiRoute = openApiRoutes(version);
   const metricsRoute = metricsRoutes(metrics.registry);
-  const routeOf = routePatterns([publicRoutes, metricsRoute, ...resourceRoutes]);
+  const routeOf = routePatterns([publicRoutes, openApiRoute, metricsRoute, ...resourceRoutes]);
 
   app.use(cors());
   app.use(serverTiming());
@@ -50,6 +52,7 @@ export function createApp({ engine, config, logger, readiness, version, metrics 
   if (config.rateLimit) app.use(rateLimit({ rate: 100, burst: 200 }));
   app.use(urlLimit(8192));
   app.use(publicRoutes.routes());
+  app.use(openApiRoute.routes());
   if (config.metricsPublic) app.use(metricsRoute.routes());
   app.use(authenticate(config));
   if (!config.metricsPublic) app.use(metricsRoute.routes());

@@ -1,18 +1,17 @@
+import { checkPointId } from '../../storage/engine/validate-event.js';
 import { badRequest } from '../../storage/errors.js';
 import type { Direction } from '../../storage/views/graph-store.js';
-import { MAX_TRAVERSE_DEPTH } from '../graph/traverse.js';
-import { bodyObject, pointIdField, type JsonObject } from './fields.js';
+import { checkBody } from './check-body.js';
+import { bodyObject, type JsonObject } from './fields.js';
+import { edgeBody, graphQueryBody, traverseBody } from './schemas/graph.js';
 
-const DIRECTIONS: readonly Direction[] = ['outgoing', 'incoming', 'both'];
-
+export const DIRECTIONS: readonly Direction[] = ['outgoing', 'incoming', 'both'];
 
 /** `from_id`, or its alias `source_id`; naming both with different values is a 400. */
-function aliased(obj: JsonObject, name: string, alias: string): number {
-  const a = obj[name];
-  const b = obj[alias];
+function aliased(a: number | undefined, b: number | undefined, name: string, alias: string): number {
   if (a === undefined && b === undefined) throw badRequest(`${name} (or ${alias}) is required`);
   if (a !== undefined && b !== undefined && a !== b) throw badRequest(`${name} and ${alias} name different points; send one of them`);
-  return pointIdField(a ?? b, a !== undefined ? name : alias);
+  return (a ?? b)!;
 }
 
 export interface EdgeRequest {
@@ -23,26 +22,29 @@ export interface EdgeRequest {
 }
 
 export function parseEdgeBody(body: unknown): EdgeRequest {
-  const obj = bodyObject(body);
-  const from = aliased(obj, 'from_id', 'source_id');
-  const to = aliased(obj, 'to_id', 'target_id');
-  const { relation, weight } = obj;
-  if (typeof relation !== 'string' || relation.length === 0) throw badRequest('relation is required: a non-empty string such as "KNOWS"');
-  if (weight !== undefined && weight !== null && (typeof weight !== 'number' || !Number.isFinite(weight))) {
-    throw badRequest(`weight must be a finite number, got ${JSON.stringify(weight)}`);
-  }
-  return { from, to, relation, weight: typeof weight === 'number' ? weight : 1 };
+  const edge = checkBody(edgeBody, bodyObject(body));
+  return {
+    from: aliased(edge.from_id, edge.source_id, 'from_id', 'source_id'),
+    to: aliased(edge.to_id, edge.target_id, 'to_id', 'target_id'),
+    relation: edge.relation,
+    weight: edge.weight ?? 1,
+  };
 }
 
 /** A point id from a path segment: decimal digits only. */
 export function parsePointIdParam(raw: string): number {
-  if (!/^\d{1,16}$/.test(raw)) throw badRequest(`invalid point id "${raw.slice(0, 40)}": ids are integers from 0 to ${Number.MAX_SAFE_INTEGER}`);
-  return pointIdField(Number(raw), 'point id');
+  const id = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+  try {
+    checkPointId(id);
+  } catch {
+    throw badRequest(`invalid point id "${raw.slice(0, 40)}": ids are integers from 0 to ${Number.MAX_SAFE_INTEGER}`);
+  }
+  return id;
 }
 
 export function parseDirection(raw: unknown): Direction {
   if (raw === undefined) return 'outgoing';
-  if (typeof raw !== 'string' || !DIRECTIONS.includes(raw as Direction)) throw badRequest(`direction must be one of ${DIRECTIONS.join(', ')}`);
+  if (typeof raw !== 'string' || !DIRECTIONS.includes(raw as Direction)) throw badRequest(`direction must be one of ${DIRECTIONS.join(', ')}, got ${JSON.stringify(raw)}`);
   return raw as Direction;
 }
 
@@ -53,18 +55,8 @@ export interface TraverseRequest {
 }
 
 export function parseTraverseBody(body: unknown): TraverseRequest {
-  const obj = bodyObject(body);
-  if (obj.start_id === undefined) throw badRequest('start_id is required');
-  const start = pointIdField(obj.start_id, 'start_id');
-  const depth = obj.max_depth;
-  if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 0 || depth > MAX_TRAVERSE_DEPTH) {
-    throw badRequest(`max_depth is required: an integer from 0 to ${MAX_TRAVERSE_DEPTH}, got ${JSON.stringify(depth)}`);
-  }
-  const rel = obj.relations;
-  if (rel !== undefined && rel !== null && (!Array.isArray(rel) || !rel.every((r) => typeof r === 'string'))) {
-    throw badRequest('relations must be an array of relation names, or null for all');
-  }
-  return { start, maxDepth: depth, relations: Array.isArray(rel) ? new Set(rel as string[]) : null };
+  const { start_id, max_depth, relations } = checkBody(traverseBody, bodyObject(body));
+  return { start: start_id, maxDepth: max_depth, relations: relations ? new Set(relations) : null };
 }
 
 export interface GraphQueryRequest {
@@ -74,13 +66,9 @@ export interface GraphQueryRequest {
 
 /** `query` and its parameters, under `parameters` or `params` (DECISIONS accepts both). */
 export function parseGraphQueryBody(body: unknown): GraphQueryRequest {
-  const obj = bodyObject(body);
-  if (typeof obj.query !== 'string' || obj.query.trim() === '') throw badRequest('query is required: a Cypher text such as "MATCH (n) RETURN n LIMIT 10"');
-  const { parameters, params } = obj;
-  if (parameters !== undefined && params !== undefined && JSON.stringify(parameters) !== JSON.stringify(params)) {
+  const { query, parameters, params } = checkBody(graphQueryBody, bodyObject(body));
+  if (parameters && params && JSON.stringify(parameters) !== JSON.stringify(params)) {
     throw badRequest('parameters and params are two names for the same object; send one of them');
   }
-  const given = parameters ?? params ?? {};
-  if (given === null || typeof given !== 'object' || Array.isArray(given)) throw badRequest('parameters must be a JSON object mapping names to values');
-  return { query: obj.query, parameters: given as JsonObject };
+  return { query, parameters: parameters ?? params ?? {} };
 }

@@ -1,5 +1,5 @@
-import { badRequest } from '../../storage/errors.js';
-import { isObject, optionalBool, type JsonObject } from './fields.js';
+import type * as z from 'zod';
+import type { withPayload } from './schemas/fields.js';
 
 /** Which payload keys a response carries: all, none, only some, or all but some (Qdrant's with_payload). */
 export type PayloadSelector = boolean | { include: string[] } | { exclude: string[] };
@@ -9,18 +9,8 @@ export interface OutputOptions {
   withVector: boolean;
 }
 
-function stringList(raw: unknown, where: string): string[] {
-  if (!Array.isArray(raw) || !raw.every((k) => typeof k === 'string')) throw badRequest(`${where} must be an array of payload keys`);
-  return raw as string[];
-}
-
-export function outputOptions(obj: JsonObject): OutputOptions {
-  const raw = obj.with_payload;
-  let payload: PayloadSelector = true;
-  if (typeof raw === 'boolean') payload = raw;
-  else if (Array.isArray(raw)) payload = { include: stringList(raw, 'with_payload') };
-  else if (isObject(raw) && 'include' in raw) payload = { include: stringList(raw.include, 'with_payload.include') };
-  else if (isObject(raw) && 'exclude' in raw) payload = { exclude: stringList(raw.exclude, 'with_payload.exclude') };
-  else if (raw !== undefined && raw !== null) throw badRequest('with_payload must be a boolean, a list of keys, or {"include"|"exclude": [keys]}');
-  return { withPayload: payload, withVector: optionalBool(obj, 'with_vector', false) };
+/** with_payload (default true) and with_vector (default false), already checked by a body schema. */
+export function outputOptions(body: { with_payload?: z.output<typeof withPayload> | null; with_vector?: boolean | null }): OutputOptions {
+  const raw = body.with_payload ?? true;
+  return { withPayload: Array.isArray(raw) ? { include: raw } : raw, withVector: body.with_vector ?? false };
 }

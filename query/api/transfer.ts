@@ -7,7 +7,9 @@ import type { DbEvent, ImportMode } from '../../storage/events/types.js';
 export const IMPORT_MODES: readonly ImportMode[] = ['create', 'replace', 'merge'];
 
 export function parseImportMode(mode: unknown): ImportMode {
-  if (typeof mode !== 'string' || !IMPORT_MODES.includes(mode as ImportMode)) throw badRequest(`mode must be one of ${IMPORT_MODES.join(', ')}`);
+  const allowed = IMPORT_MODES.join(', ');
+  if (mode === undefined) throw badRequest(`mode is required: one of ${allowed}, as ?mode=create`);
+  if (typeof mode !== 'string' || !IMPORT_MODES.includes(mode as ImportMode)) throw badRequest(`mode must be one of ${allowed}, got ${JSON.stringify(mode)}`);
   return mode as ImportMode;
 }
 

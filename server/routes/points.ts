@@ -2,16 +2,12 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
-import { badRequest } from '../../storage/errors.js';
 import type { DbEvent } from '../../storage/events/types.js';
-import { parseOptionalFilter } from '../../query/filter/parse-filter.js';
 import { countMatching, forEachMatchingSlot } from '../../query/search/matching-slots.js';
 import { scrollCollection } from '../../query/search/scroll.js';
 import { pointJson, retrievedJson } from '../../query/api/point-json.js';
 import { ok } from '../state.js';
-import { bodyObject, optionalInt } from '../../query/api/fields.js';
-import { outputOptions } from '../../query/api/output-options.js';
-import { MAX_LIMIT, parseIdList, parseUpsertBody } from '../../query/api/points-body.js';
+import { parseCountBody, parseDeleteBody, parseRetrieveBody, parseScrollBody, parseUpsertBody } from '../../query/api/points-body.js';
 
 /**
  * Logs a write and answers with its operation_id once it is durable and applied. Qdrant's
@@ -34,37 +30,32 @@ export function pointRoutes(engine: Engine): Router {
 
   router.post('/points', (ctx) => {
     const c = collectionOf(ctx);
-    const body = bodyObject(ctx.request.body);
-    ok(ctx, retrievedJson(c, parseIdList(body.ids, 'ids'), outputOptions(body)));
+    const req = parseRetrieveBody(ctx.request.body);
+    ok(ctx, retrievedJson(c, req.ids, req));
   });
 
   router.post('/points/delete', async (ctx) => {
     const c = collectionOf(ctx);
-    const body = bodyObject(ctx.request.body);
+    const req = parseDeleteBody(ctx.request.body);
     let ids: number[];
-    if (body.points !== undefined) ids = parseIdList(body.points, 'points');
-    else if (body.filter !== undefined) {
-      const filter = parseOptionalFilter(body.filter);
+    if ('ids' in req) ids = req.ids;
+    else {
       ids = [];
-      forEachMatchingSlot(c, filter, (slot) => ids.push(c.store.ids[slot]!));
-    } else throw badRequest('points (an array of ids) or filter is required');
+      forEachMatchingSlot(c, req.filter, (slot) => ids.push(c.store.ids[slot]!));
+    }
     await commit(ctx, engine, { type: 'delete_points', collection: c.name, ids });
   });
 
   router.post('/points/scroll', (ctx) => {
     const c = collectionOf(ctx);
-    const body = bodyObject(ctx.request.body);
-    const limit = optionalInt(body, 'limit', 10, 1, MAX_LIMIT);
-    const offset = optionalInt(body, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-    const options = outputOptions(body);
-    const page = scrollCollection(c, offset, limit, parseOptionalFilter(body.filter));
-    ok(ctx, { points: page.slots.map((slot) => pointJson(c, slot, options)), next_page_offset: page.nextOffset });
+    const req = parseScrollBody(ctx.request.body);
+    const page = scrollCollection(c, req.offset, req.limit, req.filter);
+    ok(ctx, { points: page.slots.map((slot) => pointJson(c, slot, req)), next_page_offset: page.nextOffset });
   });
 
   router.post('/points/count', (ctx) => {
     const c = collectionOf(ctx);
-    const body = bodyObject(ctx.request.body);
-    ok(ctx, { count: countMatching(c, parseOptionalFilter(body.filter)) });
+    ok(ctx, { count: countMatching(c, parseCountBody(ctx.request.body)) });
   });
 
   return router;

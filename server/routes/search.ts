@@ -2,13 +2,9 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
-import { badRequest } from '../../storage/errors.js';
 import { scoredJson } from '../../query/api/point-json.js';
 import { ok } from '../state.js';
-import { bodyObject } from '../../query/api/fields.js';
-import { parseSearchBody } from '../../query/api/points-body.js';
-
-export const MAX_BATCH = 1_000;
+import { parseBatchSearchBody, parseSearchBody } from '../../query/api/search-body.js';
 
 /** Vector Search (`query`), Qdrant's search (`vector`) and batch search. */
 export function searchRoutes(engine: Engine): Router {
@@ -27,12 +23,7 @@ export function searchRoutes(engine: Engine): Router {
 
   router.post('/search/batch', (ctx) => {
     const c = collectionOf(ctx);
-    const { searches } = bodyObject(ctx.request.body);
-    if (!Array.isArray(searches) || searches.length > MAX_BATCH) {
-      throw badRequest(`searches must be an array of at most ${MAX_BATCH} search requests`);
-    }
-    const requests = searches.map((s, i) => parseSearchBody(s, 'vector', `searches[${i}]`));
-    ok(ctx, requests.map((req) => scoredJson(c, req)));
+    ok(ctx, parseBatchSearchBody(ctx.request.body).map((req) => scoredJson(c, req)));
   });
 
   return router;

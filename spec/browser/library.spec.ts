@@ -69,7 +69,7 @@ describe('browser library, in Node over the in-memory log', () => {
       searchBadLimit: [400, /limit must be an integer from 1/],
       getPointsTooBig: [400, /invalid point id 1152921504606846976/],
       addEdgeMissing: [404, /point 77777 not found/],
-      addEdgeNoRelation: [400, /relation is required/],
+      addEdgeNoRelation: [400, /relation must be a non-empty string/],
       traverseTooDeep: [400, /max_depth/],
       querySyntax: [400, /line 2, column 1/],
       queryMerge: [400, /MERGE is not supported/],

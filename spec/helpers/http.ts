@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { readConfig } from '../../server/config.js';
 import { startService, type RunningService } from '../../server/service.js';
+import { checkResponse } from './response-contract.js';
 import { tempDir } from './temp-dir.js';
 
 export interface TestServer {
@@ -71,6 +72,7 @@ export interface JsonResponse {
   body: any;
 }
 
+/** One request; a JSON answer is checked against the OpenAPI document (spec/helpers/response-contract.ts) and fails the test when it differs. */
 export async function call(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
@@ -85,5 +87,6 @@ export async function call(url: string, method: string, path: string, body?: unk
   } catch {
     // not JSON: the raw text is returned for the assertion to look at
   }
+  if (parsed !== undefined && res.headers.get('content-type')?.includes('json')) checkResponse(method, path, res.status, parsed);
   return { status: res.status, headers: res.headers, body: parsed };
 }

@@ -97,7 +97,7 @@ describe('server: points', () => {
       [{ points: [{ id: 2 ** 53, vector: [1, 2, 3] }] }, /invalid point id 9007199254740992/],
       [{ points: [{ id: 2, vector: [1, 2, 3], payload: [1] }] }, /point 2: payload must be a JSON object/],
       [{ points: [{ id: 2, vector: [1, 2, 3], labels: [''] }] }, /point 2: labels must be an array of non-empty strings/],
-      [{ points: [{ id: 2 }] }, /point 2: vector must be a non-empty array/],
+      [{ points: [{ id: 2 }] }, /point 2: vector is required: a non-empty array of numbers/],
       [{ points: [{ id: 2, vector: [1, 2, 3] }, { id: 1, vector: [1] }] }, /point 1: vector has 1 dimensions/],
       [{ points: ['x'] }, /points\[0\] must be an object/],
       [{ batch: { ids: [1], vectors: [] } }, /batch\.ids and batch\.vectors/],

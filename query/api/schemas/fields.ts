@@ -1,0 +1,57 @@
+import * as z from 'zod';
+import { checkPointId, MAX_POINT_ID } from '../../../storage/engine/validate-event.js';
+import { explainedBy, quote } from './explainers.js';
+
+/**
+ * Field schemas shared by the request bodies. Each `description` is written to finish the
+ * sentence "<field> must be …": it documents the field and is the 400's message when refused.
+ */
+
+export const intIn = (min: number, max: number) => z.int().min(min).max(max).meta({ description: `an integer from ${min} to ${max}` });
+
+export const finiteNumber = () => z.number().meta({ description: 'a finite number' });
+
+export const pointId = explainedBy(
+  z.int().min(0).max(MAX_POINT_ID).meta({ id: 'PointId', description: `a point id: an integer from 0 to ${MAX_POINT_ID}` }),
+  (where, value) => {
+    try {
+      checkPointId(value);
+      return undefined;
+    } catch (err) {
+      return `${where}: ${(err as Error).message}`;
+    }
+  },
+);
+
+export const pointIdList = () => z.array(pointId).meta({ description: 'an array of point ids' });
+
+type VectorInput = number[] | Float32Array | Float64Array;
+
+const isVector = (v: unknown): v is VectorInput =>
+  v instanceof Float32Array || v instanceof Float64Array ? v.length > 0 : Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number');
+
+/**
+ * A vector: checked in one pass without a copy (vectors are the bulk of an upsert), so its JSON
+ * Schema is written out in its meta. The browser library may pass a typed array.
+ */
+export const vector = () =>
+  explainedBy(
+    z.custom<VectorInput>(isVector).meta({ type: 'array', items: { type: 'number' }, minItems: 1, description: 'a non-empty array of numbers' }),
+    (where, value) => {
+      const items: unknown[] = Array.isArray(value) ? value : [];
+      const bad = items.findIndex((x) => typeof x !== 'number');
+      return bad >= 0 ? `${where}[${bad}] must be a number, got ${quote(items[bad])}` : undefined;
+    },
+  );
+
+export const payload = z.record(z.string(), z.unknown()).meta({ id: 'Payload', description: 'a JSON object' });
+
+export const labels = z.array(z.string().min(1)).meta({ description: 'an array of non-empty strings' });
+
+const payloadKeys = () => z.array(z.string()).meta({ description: 'an array of payload keys' });
+
+export const withPayload = z
+  .union([z.boolean(), payloadKeys(), z.strictObject({ include: payloadKeys() }), z.strictObject({ exclude: payloadKeys() })])
+  .meta({ id: 'WithPayload', description: 'a boolean, a list of keys, or {"include"|"exclude": [keys]}' });
+
+export const withVector = z.boolean().meta({ description: 'true or false' });

@@ -1,0 +1,50 @@
+import * as z from 'zod';
+import { filter } from './filter.js';
+import { intIn, labels, payload, pointId, pointIdList, vector, withPayload, withVector } from './fields.js';
+
+export const MAX_LIMIT = 10_000;
+
+const point = z
+  .strictObject({ id: pointId, vector: vector(), payload: payload.nullish(), labels: labels.nullish() })
+  .meta({ id: 'PointInput', description: 'an object {id, vector, payload}' });
+
+/** Upsert Points, as a list of points. */
+export const upsertPointsBody = z
+  .strictObject({ points: z.array(point).min(1).meta({ description: 'a non-empty array of {id, vector, payload}' }) })
+  .meta({ id: 'UpsertPointsBody' });
+
+/** Upsert Points in Qdrant's columnar form. */
+export const upsertBatchBody = z
+  .strictObject({
+    batch: z
+      .strictObject({
+        ids: z.array(pointId).min(1).meta({ description: 'a non-empty array of point ids' }),
+        vectors: z.array(vector()).meta({ description: 'an array of vectors, one per id' }),
+        payloads: z.array(payload.nullable()).nullish().meta({ description: 'an array of payloads (objects or null), one per id' }),
+      })
+      .meta({ description: 'an object {ids, vectors, payloads}' }),
+  })
+  .meta({ id: 'UpsertBatchBody' });
+
+export const upsertBody = z.union([upsertPointsBody, upsertBatchBody]).meta({ id: 'UpsertBody' });
+
+const output = { with_payload: withPayload.nullish(), with_vector: withVector.nullish() };
+
+/** Get Points by ids. */
+export const retrieveBody = z.strictObject({ ids: pointIdList(), ...output }).meta({ id: 'RetrieveBody' });
+
+/** Delete Points, by ids or by filter. */
+export const deleteBody = z.strictObject({ points: pointIdList().nullish(), filter: filter.nullish() }).meta({ id: 'DeleteBody' });
+
+/** Scroll. */
+export const scrollBody = z
+  .strictObject({
+    limit: intIn(1, MAX_LIMIT).nullish(),
+    offset: intIn(0, Number.MAX_SAFE_INTEGER).nullish().meta({ description: 'the smallest point id to return' }),
+    filter: filter.nullish(),
+    ...output,
+  })
+  .meta({ id: 'ScrollBody' });
+
+/** Count; counts are always exact, so Qdrant's `exact` changes nothing. */
+export const countBody = z.strictObject({ filter: filter.nullish(), exact: z.boolean().nullish() }).meta({ id: 'CountBody' });

@@ -1,0 +1,76 @@
+import * as z from 'zod';
+import { DISTANCES } from '../../../storage/events/types.js';
+import { IMPORT_MODES } from '../transfer.js';
+import { payload } from './fields.js';
+
+/** What the HTTP API answers, for the OpenAPI document: the envelope around each result, and the error body. */
+
+const id = z.int().min(0);
+const count = z.int().min(0);
+
+/** Every error: {status: "error", message, code} with code = the HTTP status (server/middleware/error-body.ts). */
+export const errorBody = z
+  .strictObject({ status: z.literal('error'), message: z.string(), code: z.int().min(400).max(599) })
+  .meta({ id: 'ErrorBody', description: 'every error: the message says what is wrong; code repeats the HTTP status' });
+
+/** The success envelope (server/state.ts ok()): `time` is the seconds spent on the request. */
+export const envelope = (name: string, result: z.ZodType) =>
+  z.strictObject({ status: z.literal('ok'), result, time: z.number().min(0) }).meta({ id: name });
+
+export const operationResult = z
+  .strictObject({ operation_id: count, status: z.literal('completed') })
+  .meta({ id: 'OperationResult', description: 'a write, acknowledged once durable and applied' });
+
+const vectorParams = z.strictObject({ size: z.int().min(1), distance: z.enum(DISTANCES as [string, ...string[]]) });
+
+export const collectionInfo = z
+  .strictObject({
+    name: z.string(),
+    status: z.enum(['green', 'yellow']).meta({ description: 'yellow while points still wait for the background indexer' }),
+    vectors_count: count,
+    points_count: count,
+    indexed_vectors_count: count,
+    config: z.strictObject({
+      vectors: vectorParams,
+      hnsw_config: z.strictObject({ m: z.int(), ef_construct: z.int(), m0: z.int(), ml: z.number() }),
+      params: z.strictObject({ vectors: vectorParams }),
+    }),
+  })
+  .meta({ id: 'CollectionInfo' });
+
+const pointFields = {
+  id,
+  payload: payload.optional(),
+  labels: z.array(z.string()).optional(),
+  vector: z.array(z.number()).nullable().optional().meta({ description: 'null for a point without a vector (made by Cypher CREATE)' }),
+};
+
+export const retrievedPoint = z.strictObject(pointFields).meta({ id: 'RetrievedPoint', description: 'payload and labels unless with_payload is false; vector when with_vector is true' });
+
+export const scoredPoint = z
+  .strictObject({ ...pointFields, score: z.number().meta({ description: 'higher is more similar' }) })
+  .meta({ id: 'ScoredPoint' });
+
+export const edge = z.strictObject({ from_id: id, to_id: id, relation: z.string(), weight: z.number() }).meta({ id: 'Edge' });
+
+export const neighbor = z.strictObject({ id, weight: z.number(), relation: z.string() }).meta({ id: 'Neighbor' });
+
+export const traversal = z
+  .strictObject({ visited: z.array(id), edges: z.array(edge), max_depth_reached: count })
+  .meta({ id: 'Traversal', description: 'breadth-first: visited in visit order, start first; each edge that discovered a point' });
+
+export const cypherResult = z
+  .strictObject({
+    columns: z.array(z.string()),
+    rows: z.array(z.array(z.unknown())).meta({ description: 'one array per row, one value per column; nodes, relationships and paths as DECISIONS.md shows' }),
+    stats: z.strictObject({ nodes_scanned: count, rows_returned: count, execution_time_ms: z.number().min(0) }),
+  })
+  .meta({ id: 'CypherResult' });
+
+export const importResult = z
+  .strictObject({ points_imported: count, points_skipped: count, dimension: z.int().min(1), mode: z.enum(IMPORT_MODES as [string, ...string[]]) })
+  .meta({ id: 'ImportResult' });
+
+export const serviceInfo = z.strictObject({ title: z.string(), version: z.string() }).meta({ id: 'ServiceInfo' });
+
+export const healthy = z.strictObject({ status: z.literal('ok') }).meta({ id: 'Healthy' });

@@ -1,0 +1,42 @@
+import * as z from 'zod';
+import { filter } from './filter.js';
+import { finiteNumber, intIn, vector, withPayload, withVector } from './fields.js';
+import { MAX_LIMIT } from './points.js';
+
+export const MAX_EF = 10_000;
+export const MAX_BATCH = 1_000;
+
+const ef = () => intIn(1, MAX_EF).nullish();
+
+const searchFields = {
+  limit: intIn(1, MAX_LIMIT).nullish(),
+  offset: intIn(0, MAX_LIMIT).nullish(),
+  ef: ef(),
+  params: z
+    .strictObject({ hnsw_ef: ef(), ef: ef() })
+    .nullish()
+    .meta({ description: 'an object {hnsw_ef} (Qdrant\'s name for ef)' }),
+  filter: filter.nullish(),
+  score_threshold: finiteNumber().nullish(),
+  with_payload: withPayload.nullish(),
+  with_vector: withVector.nullish(),
+};
+
+/** Vector Search: the query vector, or Qdrant's query API form {"nearest": vector}. */
+export const queryBody = z
+  .strictObject({
+    query: z
+      .union([vector(), z.strictObject({ nearest: vector() })])
+      .meta({ description: 'the query vector: a non-empty array of numbers (or {"nearest": [numbers]})' }),
+    ...searchFields,
+  })
+  .meta({ id: 'QueryBody' });
+
+/** Qdrant's search, and each entry of a batch search. */
+export const searchBody = z
+  .strictObject({ vector: vector().meta({ description: 'the query vector: a non-empty array of numbers' }), ...searchFields })
+  .meta({ id: 'SearchBody', description: 'an object {vector, limit, filter, params, with_payload, with_vector}' });
+
+export const batchSearchBody = z
+  .strictObject({ searches: z.array(searchBody).max(MAX_BATCH).meta({ description: `an array of at most ${MAX_BATCH} search requests` }) })
+  .meta({ id: 'BatchSearchBody' });

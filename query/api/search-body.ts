@@ -1,0 +1,49 @@
+import type * as z from 'zod';
+import { badRequest } from '../../storage/errors.js';
+import { parseOptionalFilter } from '../filter/parse-filter.js';
+import type { VectorQuery } from '../search/vector-search.js';
+import { checkBody } from './check-body.js';
+import { bodyObject } from './fields.js';
+import { outputOptions, type OutputOptions } from './output-options.js';
+import { batchSearchBody, queryBody, searchBody } from './schemas/search.js';
+
+export const DEFAULT_EF = 100;
+
+export interface SearchRequest extends VectorQuery, OutputOptions {}
+
+type SearchFields = z.output<typeof searchBody>;
+
+/** `ef` may come as `ef`, `params.ef` or Qdrant's `params.hnsw_ef`: one value. */
+function efOf(body: SearchFields, where: string): number {
+  const given = [body.ef, body.params?.ef, body.params?.hnsw_ef].filter((v): v is number => v !== undefined && v !== null);
+  if (new Set(given).size > 1) throw badRequest(`${where}ef, ${where}params.ef and ${where}params.hnsw_ef name the same setting; send one of them`);
+  return given[0] ?? DEFAULT_EF;
+}
+
+function searchRequest(body: Omit<SearchFields, 'vector'>, vector: ArrayLike<number>, where = ''): SearchRequest {
+  return {
+    vector: Float32Array.from(vector),
+    limit: body.limit ?? 10,
+    offset: body.offset ?? 0,
+    ef: efOf(body as SearchFields, where),
+    filter: parseOptionalFilter(body.filter, `${where}filter`),
+    scoreThreshold: body.score_threshold ?? null,
+    ...outputOptions(body),
+  };
+}
+
+/** A search body: `query` for Vector Search (also as Qdrant's `{"nearest": vector}`), `vector` for Qdrant's search. */
+export function parseSearchBody(raw: unknown, vectorKey: 'query' | 'vector'): SearchRequest {
+  const body = bodyObject(raw);
+  if (vectorKey === 'vector') {
+    const checked = checkBody(searchBody, body);
+    return searchRequest(checked, checked.vector);
+  }
+  const checked = checkBody(queryBody, body);
+  return searchRequest(checked, 'nearest' in checked.query ? checked.query.nearest : checked.query);
+}
+
+/** Batch search: one request per entry of `searches`, in order. */
+export function parseBatchSearchBody(raw: unknown): SearchRequest[] {
+  return checkBody(batchSearchBody, bodyObject(raw)).searches.map((s, i) => searchRequest(s, s.vector, `searches[${i}].`));
+}

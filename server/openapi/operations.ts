@@ -1,0 +1,100 @@
+import * as z from 'zod';
+import { DIRECTIONS } from '../../query/api/graph-body.js';
+import { createCollectionBody } from '../../query/api/schemas/collection.js';
+import { edgeBody, graphQueryBody, traverseBody } from '../../query/api/schemas/graph.js';
+import { countBody, deleteBody, retrieveBody, scrollBody, upsertBody } from '../../query/api/schemas/points.js';
+import * as out from '../../query/api/schemas/responses.js';
+import { batchSearchBody, queryBody, searchBody } from '../../query/api/schemas/search.js';
+import { IMPORT_MODES } from '../../query/api/transfer.js';
+
+/** One endpoint as the OpenAPI document describes it; `path` uses OpenAPI's {param} templates. */
+export interface Operation {
+  method: 'get' | 'put' | 'post' | 'delete';
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: 'collections' | 'points' | 'search' | 'graph' | 'transfer' | 'service';
+  /** Never behind credentials. */
+  isPublic?: boolean;
+  query?: QueryParameter[];
+  /** A JSON body schema, or the binary export file. */
+  body?: z.ZodType | 'export-file';
+  bodyRequired?: boolean;
+  /** The 200 answer: a JSON schema, Prometheus text, or the binary export file. */
+  answer: z.ZodType | 'prometheus-text' | 'export-file' | 'openapi-document';
+  /** Error statuses worth naming beside the ones every operation can answer. */
+  errors: number[];
+}
+
+export interface QueryParameter {
+  name: string;
+  description: string;
+  required?: boolean;
+  schema: Record<string, unknown>;
+}
+
+const wait: QueryParameter = {
+  name: 'wait',
+  description: "Qdrant's parameter, accepted: every write is answered only once it is durable and applied",
+  schema: { type: 'boolean' },
+};
+
+const collection = '/collections/{collection_name}';
+const ok = out.envelope;
+
+export const OPERATIONS: readonly Operation[] = [
+  { method: 'get', path: '/', operationId: 'serviceInfo', summary: 'Service title and version', tag: 'service', isPublic: true, answer: out.serviceInfo, errors: [] },
+  { method: 'get', path: '/health', operationId: 'health', summary: 'Liveness', tag: 'service', isPublic: true, answer: out.healthy, errors: [] },
+  { method: 'get', path: '/healthz', operationId: 'healthz', summary: 'Liveness (Kubernetes name)', tag: 'service', isPublic: true, answer: out.healthy, errors: [] },
+  { method: 'get', path: '/ready', operationId: 'ready', summary: 'Readiness: 503 until the log is replayed', tag: 'service', isPublic: true, answer: out.healthy, errors: [503] },
+  { method: 'get', path: '/readyz', operationId: 'readyz', summary: 'Readiness (Kubernetes name)', tag: 'service', isPublic: true, answer: out.healthy, errors: [503] },
+  { method: 'get', path: '/openapi.json', operationId: 'openapi', summary: 'This document (OpenAPI 3.1)', tag: 'service', isPublic: true, answer: 'openapi-document', errors: [] },
+  { method: 'get', path: '/metrics', operationId: 'metrics', summary: 'Prometheus metrics (public when SERVICE_METRICS_PUBLIC is set)', tag: 'service', answer: 'prometheus-text', errors: [] },
+
+  { method: 'get', path: '/collections', operationId: 'listCollections', summary: 'List collections', tag: 'collections', answer: ok('CollectionListResponse', z.strictObject({ collections: z.array(z.strictObject({ name: z.string() })) })), errors: [] },
+  { method: 'put', path: collection, operationId: 'createCollection', summary: 'Create a collection', tag: 'collections', body: createCollectionBody, bodyRequired: true, answer: ok('CreatedResponse', z.literal(true)), errors: [400, 409] },
+  { method: 'get', path: collection, operationId: 'getCollection', summary: 'Collection info', tag: 'collections', answer: ok('CollectionInfoResponse', out.collectionInfo), errors: [404] },
+  { method: 'get', path: `${collection}/exists`, operationId: 'collectionExists', summary: 'Whether a collection exists', tag: 'collections', answer: ok('ExistsResponse', z.strictObject({ exists: z.boolean() })), errors: [] },
+  { method: 'delete', path: collection, operationId: 'deleteCollection', summary: 'Delete a collection with its points and edges', tag: 'collections', answer: ok('DeletedResponse', z.literal(true)), errors: [404] },
+
+  { method: 'put', path: `${collection}/points`, operationId: 'upsertPoints', summary: 'Upsert points (one atomic operation)', tag: 'points', query: [wait], body: upsertBody, bodyRequired: true, answer: ok('UpsertResponse', out.operationResult), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points`, operationId: 'getPoints', summary: 'Get points by id (missing ids are left out)', tag: 'points', body: retrieveBody, bodyRequired: true, answer: ok('RetrievedPointsResponse', z.array(out.retrievedPoint)), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/delete`, operationId: 'deletePoints', summary: 'Delete points by id or by filter, with their edges', tag: 'points', query: [wait], body: deleteBody, bodyRequired: true, answer: ok('DeletePointsResponse', out.operationResult), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/scroll`, operationId: 'scrollPoints', summary: 'Page through points in ascending id order', tag: 'points', body: scrollBody, answer: ok('ScrollResponse', z.strictObject({ points: z.array(out.retrievedPoint), next_page_offset: z.int().min(0).nullable().meta({ description: 'the offset of the next page; null on the last page' }) })), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/count`, operationId: 'countPoints', summary: 'Count the points a filter matches (always exact)', tag: 'points', body: countBody, answer: ok('CountResponse', z.strictObject({ count: z.int().min(0) })), errors: [400, 404] },
+
+  { method: 'post', path: `${collection}/points/query`, operationId: 'queryPoints', summary: 'Vector search, best first', tag: 'search', body: queryBody, bodyRequired: true, answer: ok('ScoredPointsResponse', z.array(out.scoredPoint)), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/search`, operationId: 'searchPoints', summary: "Vector search in Qdrant's shape (`vector`)", tag: 'search', body: searchBody, bodyRequired: true, answer: ok('SearchResponse', z.array(out.scoredPoint)), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/search/batch`, operationId: 'searchBatch', summary: 'Many searches at once, answered in order', tag: 'search', body: batchSearchBody, bodyRequired: true, answer: ok('BatchSearchResponse', z.array(z.array(out.scoredPoint))), errors: [400, 404] },
+
+  { method: 'post', path: `${collection}/graph/edges`, operationId: 'addEdge', summary: 'Add an edge, or set the weight of an existing one', tag: 'graph', body: edgeBody, bodyRequired: true, answer: ok('EdgeResponse', z.strictObject({ created: z.boolean() })), errors: [400, 404] },
+  {
+    method: 'get',
+    path: `${collection}/graph/neighbors/{point_id}`,
+    operationId: 'getNeighbors',
+    summary: 'Neighbours of a point',
+    tag: 'graph',
+    query: [
+      { name: 'relation', description: 'only edges of this relation', schema: { type: 'string' } },
+      { name: 'direction', description: 'which edges to follow (default outgoing)', schema: { type: 'string', enum: [...DIRECTIONS] } },
+    ],
+    answer: ok('NeighborsResponse', z.strictObject({ neighbors: z.array(out.neighbor) })),
+    errors: [400, 404],
+  },
+  { method: 'post', path: `${collection}/graph/traverse`, operationId: 'traverse', summary: 'Breadth-first traversal', tag: 'graph', body: traverseBody, bodyRequired: true, answer: ok('TraverseResponse', out.traversal), errors: [400, 404] },
+  { method: 'post', path: `${collection}/graph/query`, operationId: 'graphQuery', summary: 'Run a Cypher query (reads, and writes applied atomically)', tag: 'graph', body: graphQueryBody, bodyRequired: true, answer: ok('CypherResponse', out.cypherResult), errors: [400, 404] },
+
+  { method: 'get', path: `${collection}/export`, operationId: 'exportCollection', summary: 'The whole collection as a binary file', tag: 'transfer', answer: 'export-file', errors: [404] },
+  {
+    method: 'post',
+    path: `${collection}/import`,
+    operationId: 'importCollection',
+    summary: 'Import an export file',
+    tag: 'transfer',
+    query: [{ name: 'mode', required: true, description: 'create (409 if it exists), replace (drops an existing one) or merge (adds, skipping ids it has)', schema: { type: 'string', enum: [...IMPORT_MODES] } }],
+    body: 'export-file',
+    bodyRequired: true,
+    answer: ok('ImportResponse', out.importResult),
+    errors: [400, 404, 409, 413],
+  },
+];
