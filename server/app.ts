@@ -32,7 +32,7 @@ export interface AppDeps {
 export function createApp({ engine, config, logger, readiness, version }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
-  const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine), graphRoutes(engine), transferRoutes(engine)];
+  const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine), graphRoutes(engine, config.queryMemoryBytes), transferRoutes(engine)];
 
   app.use(cors());
   app.use(serverTiming());

@@ -19,6 +19,8 @@ export interface ServiceConfig {
   snapshotEvery: number;
   /** Log entries kept from before the newest snapshot. */
   logRetention: number;
+  /** The memory one Cypher query may build (lists, strings, held rows, its result), in bytes. */
+  queryMemoryBytes: number;
 }
 
 /** Comma-separated secrets; empty entries (a trailing comma) are never accepted as a secret. */
@@ -31,6 +33,16 @@ function positiveInt(raw: string | undefined, name: string, fallback: number, ma
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${name} must be an integer from 0 to ${max}, got "${raw}"`);
   return n;
+}
+
+/**
+ * SERVICE_QUERY_MEMORY_MB: 256 by default, 1/16 of Node's usual 4 GB heap, so that the estimate's
+ * undercount and the rest of the process (views, vectors, other requests) stay well inside it.
+ */
+function queryMemoryMb(raw: string | undefined): number {
+  const mb = positiveInt(raw, 'SERVICE_QUERY_MEMORY_MB', 256, 65_536);
+  if (mb === 0) throw new Error('SERVICE_QUERY_MEMORY_MB must be at least 1 (a query needs some memory), got "0"');
+  return mb;
 }
 
 /** Reads SERVICE_* variables; throws an Error naming the variable when one is malformed. */
@@ -50,5 +62,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     jsonLimit: positiveInt(env.SERVICE_JSON_LIMIT_BYTES, 'SERVICE_JSON_LIMIT_BYTES', 32 * 2 ** 20, 2 ** 31),
     snapshotEvery: positiveInt(env.SERVICE_SNAPSHOT_EVERY, 'SERVICE_SNAPSHOT_EVERY', 10_000, 2 ** 31),
     logRetention: positiveInt(env.SERVICE_LOG_RETENTION, 'SERVICE_LOG_RETENTION', 100_000, Number.MAX_SAFE_INTEGER),
+    queryMemoryBytes: queryMemoryMb(env.SERVICE_QUERY_MEMORY_MB) * 2 ** 20,
   };
 }

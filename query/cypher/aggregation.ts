@@ -3,7 +3,7 @@ import { containsAggregate, isAggregateCall, walkExpr } from './binder.js';
 import { runtimeError } from './errors.js';
 import { evaluate, type EvalContext, type Row } from './evaluate.js';
 import { listBytes, rowBytes, SLOT_BYTES, sizeOf, stringBytes } from './sizes.js';
-import { keyOf, orderCompare, typeName, type Value } from './values.js';
+import { keyOf, orderCompare, setEntry, typeName, type Value } from './values.js';
 
 type Call = Extract<Expr, { kind: 'call' }>;
 
@@ -85,15 +85,15 @@ export interface GroupRow {
   aggregates: Map<Expr, Value>;
 }
 
-/** Every aggregate call of a projection, in its items and its ORDER BY. */
-function aggregateCalls(p: Projection): Call[] {
-  const calls: Call[] = [];
-  const collect = (e: Expr) =>
+/** Every aggregate call of a projection, in its items and its ORDER BY, with the column it computes. */
+function aggregateCalls(p: Projection): { call: Call; column: string }[] {
+  const calls: { call: Call; column: string }[] = [];
+  const collect = (e: Expr, column: string) =>
     walkExpr(e, (x) => {
-      if (isAggregateCall(x)) calls.push(x as Call);
+      if (isAggregateCall(x)) calls.push({ call: x as Call, column });
     });
-  p.items.forEach((i) => collect(i.expr));
-  p.orderBy.forEach((s) => collect(s.expr));
+  p.items.forEach((i) => collect(i.expr, i.name));
+  p.orderBy.forEach((s) => collect(s.expr, 'ORDER BY'));
   return calls;
 }
 
@@ -103,11 +103,14 @@ function aggregateCalls(p: Projection): Call[] {
  */
 export class Grouping {
   private readonly calls: Call[];
+  private readonly columns: string[];
   private readonly keys: Expr[];
   private readonly groups = new Map<string, Group>();
 
   constructor(private readonly p: Projection, private readonly ctx: EvalContext) {
-    this.calls = aggregateCalls(p);
+    const calls = aggregateCalls(p);
+    this.calls = calls.map((c) => c.call);
+    this.columns = calls.map((c) => c.column);
     this.keys = p.items.filter((i) => !containsAggregate(i.expr)).map((i) => i.expr);
   }
 
@@ -123,7 +126,10 @@ export class Grouping {
       group = { first: row, accumulators: this.calls.map((c) => new Accumulator(c, this.ctx)) };
       this.groups.set(k, group);
     }
-    for (const a of group.accumulators) a.add(row);
+    for (let i = 0; i < group.accumulators.length; i++) {
+      guard.building = this.columns[i]!;
+      group.accumulators[i]!.add(row);
+    }
   }
 
   /** The groups' rows, one at a time (with no input and no keys, the one empty group). */
@@ -136,7 +142,7 @@ export class Grouping {
       const out: Row = {};
       for (const item of this.p.items) {
         this.ctx.guard.building = item.name;
-        out[item.name] = evaluate(item.expr, group.first, groupCtx);
+        setEntry(out, item.name, evaluate(item.expr, group.first, groupCtx));
       }
       yield { out, aggregates };
     }

@@ -18,7 +18,7 @@ export interface GuardOptions {
   clock?: () => number;
 }
 
-const mb = (bytes: number) => `${+(bytes / 2 ** 20).toFixed(2)} MB`;
+const human = (bytes: number) => (bytes >= 2 ** 20 || !Number.isFinite(bytes) ? `${+(bytes / 2 ** 20).toFixed(1)} MB` : `${+(bytes / 2 ** 10).toFixed(1)} KB`);
 
 /**
  * The limits one query runs under: a deadline, read every STEPS_PER_CHECK units of work (a row,
@@ -63,7 +63,7 @@ export class QueryGuard {
       throw runtimeError(
         'TransientError',
         'MemoryLimitExceeded',
-        `the query needs more than its memory budget of ${mb(this.memoryBytes)} (SERVICE_QUERY_MEMORY_MB): ${what}${target} would take about ${mb(bytes)} more on top of ${mb(this.used)}; aggregate, filter or add a LIMIT earlier`,
+        `the query needs more than its memory budget of ${human(this.memoryBytes)} (SERVICE_QUERY_MEMORY_MB): ${what}${target} would take about ${human(bytes)} more on top of ${human(this.used)}; aggregate, filter or add a LIMIT earlier`,
       );
     }
     this.used = next;

@@ -21,27 +21,24 @@ export class Ordering<T> {
 
   constructor(private readonly sort: SortItem[], private readonly capacity: number | null, private readonly guard: QueryGuard) {}
 
-  /** Offers a row with its sort keys; `bytes` is charged if it is kept. */
-  add(item: T, keys: Value[], bytes: number): void {
-    const held: Held<T> = { item, keys, seq: this.seq++, bytes };
-    if (this.capacity === null) {
-      this.guard.charge(bytes, 'the rows ORDER BY holds');
-      this.heap.push(held);
-      return;
-    }
+  /** Offers a row with its sort keys; its size (measured only if it is kept) is charged while it is held. */
+  add(item: T, keys: Value[], size: () => number): void {
+    const held: Held<T> = { item, keys, seq: this.seq++, bytes: 0 };
     if (this.capacity === 0) return;
-    if (this.heap.length < this.capacity) {
-      this.guard.charge(bytes, 'the rows ORDER BY holds');
+    const full = this.capacity !== null && this.heap.length >= this.capacity;
+    if (full && this.compare(held, this.heap[0]!) >= 0) return;
+    held.bytes = size();
+    if (full) this.guard.release(this.heap[0]!.bytes);
+    this.guard.charge(held.bytes, 'the rows ORDER BY holds');
+    if (this.capacity === null) {
+      this.heap.push(held);
+    } else if (full) {
+      this.heap[0] = held;
+      this.siftDown(0);
+    } else {
       this.heap.push(held);
       this.siftUp(this.heap.length - 1);
-      return;
     }
-    const worst = this.heap[0]!;
-    if (this.compare(held, worst) >= 0) return;
-    this.guard.release(worst.bytes);
-    this.guard.charge(bytes, 'the rows ORDER BY holds');
-    this.heap[0] = held;
-    this.siftDown(0);
   }
 
   /** The rows kept, in order, and the bytes charged for them (the caller releases them once it has sent them on). */

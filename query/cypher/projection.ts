@@ -109,10 +109,12 @@ export class ProjectionSink implements Sink {
       const column = this.sortColumns[i];
       return column !== undefined ? x.out[column]! : evaluate(s.expr, scope, sortCtx);
     });
-    let bytes = rowBytes(x.out) + listBytes(keys.length);
-    if (x.scope !== NO_SCOPE) bytes += rowBytes(x.scope);
-    for (let i = 0; i < keys.length; i++) if (this.sortColumns[i] === undefined) bytes += sizeOf(keys[i]!);
-    this.ordering.add(x, keys, bytes);
+    this.ordering.add(x, keys, () => {
+      let bytes = rowBytes(x.out) + listBytes(keys.length);
+      if (x.scope !== NO_SCOPE) bytes += rowBytes(x.scope);
+      for (let i = 0; i < keys.length; i++) if (this.sortColumns[i] === undefined) bytes += sizeOf(keys[i]!);
+      return bytes;
+    });
     return true;
   }
 
