@@ -3,7 +3,7 @@ import { containsAggregate, isAggregateCall, walkExpr } from './binder.js';
 import { runtimeError } from './errors.js';
 import { evaluate, type EvalContext, type Row } from './evaluate.js';
 import { listBytes, rowBytes, SLOT_BYTES, sizeOf, stringBytes } from './sizes.js';
-import { keyOf, orderCompare, setEntry, typeName, type Value } from './values.js';
+import { keyOf, orderCompare, typeName, type Value } from './values.js';
 
 type Call = Extract<Expr, { kind: 'call' }>;
 
@@ -79,9 +79,9 @@ interface Group {
   accumulators: Accumulator[];
 }
 
-/** A projected group: its output row and its aggregate values (ORDER BY and WHERE read them). */
-export interface GroupRow {
-  out: Row;
+/** A finished group: the row its items are evaluated on, and its aggregate values. */
+export interface GroupResult {
+  first: Row;
   aggregates: Map<Expr, Value>;
 }
 
@@ -107,7 +107,7 @@ export class Grouping {
   private readonly keys: Expr[];
   private readonly groups = new Map<string, Group>();
 
-  constructor(private readonly p: Projection, private readonly ctx: EvalContext) {
+  constructor(p: Projection, private readonly ctx: EvalContext) {
     const calls = aggregateCalls(p);
     this.calls = calls.map((c) => c.call);
     this.columns = calls.map((c) => c.column);
@@ -121,7 +121,7 @@ export class Grouping {
     guard.release(guard.used - before);
     let group = this.groups.get(k);
     if (!group) {
-      guard.building = 'a group';
+      guard.building = '';
       guard.charge(stringBytes(k.length) + rowBytes(row) + listBytes(this.calls.length) * 4, 'the groups of an aggregation');
       group = { first: row, accumulators: this.calls.map((c) => new Accumulator(c, this.ctx)) };
       this.groups.set(k, group);
@@ -132,19 +132,13 @@ export class Grouping {
     }
   }
 
-  /** The groups' rows, one at a time (with no input and no keys, the one empty group). */
-  *rows(): Iterable<GroupRow> {
+  /** The groups, one at a time (with no input and no keys, the one empty group). */
+  *results(): Iterable<GroupResult> {
     if (this.groups.size === 0 && this.keys.length === 0) this.groups.set('', { first: {}, accumulators: this.calls.map((c) => new Accumulator(c, this.ctx)) });
     for (const group of this.groups.values()) {
       const aggregates = new Map<Expr, Value>();
       this.calls.forEach((c, i) => aggregates.set(c, group.accumulators[i]!.result()));
-      const groupCtx = { ...this.ctx, aggregates };
-      const out: Row = {};
-      for (const item of this.p.items) {
-        this.ctx.guard.building = item.name;
-        setEntry(out, item.name, evaluate(item.expr, group.first, groupCtx));
-      }
-      yield { out, aggregates };
+      yield { first: group.first, aggregates };
     }
   }
 }

@@ -119,9 +119,10 @@ function stringPredicate(op: string, a: Value, b: Value): Value {
   return op === 'starts' ? a.startsWith(b) : op === 'ends' ? a.endsWith(b) : a.includes(b);
 }
 
-function inList(item: Value, list: Value): Value {
+function inList(item: Value, list: Value, guard: QueryGuard): Value {
   if (list === null) return null;
   if (!Array.isArray(list)) throw typeError(`IN takes a list on its right, got a ${typeName(list)}`);
+  guard.step(list.length);
   let unknown = false;
   for (const x of list) {
     const e = equals(item, x);
@@ -200,7 +201,7 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
         case 'contains':
           return stringPredicate(e.op, a, b);
         case 'in':
-          return inList(a, b);
+          return inList(a, b, ctx.guard);
         case '<->':
           return rawDistance(a, b, ctx.distance);
         default:

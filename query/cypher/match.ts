@@ -41,13 +41,15 @@ export class PatternMatcher {
     const { guard } = this.ctx;
     // The seek's list (ids, a query vector) is held while its candidates are tried.
     const before = guard.used;
-    for (const id of this.candidates(plan.seek, part.nodes[anchor]!, row)) {
+    const candidates = this.candidates(plan.seek, part.nodes[anchor]!, row);
+    const held = guard.used - before;
+    for (const id of candidates) {
       this.withNode(part.nodes[anchor]!, id, row, () => {
         nodes[anchor] = id;
         this.growRight(plan, anchor, nodes, hops, row, () => this.growLeft(plan, anchor, nodes, hops, row, finish));
       });
     }
-    guard.release(guard.used - before);
+    guard.release(held);
   }
 
   private pathOf(nodes: number[], hops: Hop[]): PathValue {

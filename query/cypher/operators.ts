@@ -59,7 +59,7 @@ export class MatchSink implements Sink {
   push(row: Row): boolean {
     const { guard } = this.ctx;
     const { where, optional } = this.clause;
-    guard.building = 'WHERE';
+    guard.building = '';
     let more = true;
     let matched = false;
     try {
@@ -111,7 +111,7 @@ export class UpdateSink implements Sink {
 
   push(row: Row): boolean {
     const bytes = rowBytes(row);
-    this.ctx.guard.building = this.clause.kind.toUpperCase();
+    this.ctx.guard.building = '';
     this.ctx.guard.charge(bytes, `the rows ${this.clause.kind.toUpperCase()} holds`);
     this.held += bytes;
     this.rows.push(row);
@@ -141,7 +141,7 @@ export class ResultSink implements Sink {
 
   push(row: Row): boolean {
     if (!this.keep) return true;
-    this.ctx.guard.building = 'the result';
+    this.ctx.guard.building = '';
     this.ctx.guard.charge(rowBytes(row, this.ctx.tx), 'the rows returned');
     this.rows.push(row);
     return true;

@@ -65,22 +65,27 @@ export class ProjectionSink implements Sink {
       this.grouping.add(row);
       return true;
     }
+    return this.projectRow(row, row, this.ctx);
+  }
+
+  /** Evaluates the items on `row` and sends the result on; what the items built is released once it has gone on. */
+  private projectRow(row: Row, scope: Row, ctx: EvalContext, aggregates?: Map<Expr, Value>): boolean {
     const { guard } = this.ctx;
     const before = guard.used;
     const out: Row = {};
     for (const item of this.p.items) {
       guard.building = item.name;
-      setEntry(out, item.name, evaluate(item.expr, row, this.ctx));
+      setEntry(out, item.name, evaluate(item.expr, row, ctx));
     }
     const built = guard.used - before;
-    const more = this.projected({ out, scope: row });
+    const more = this.projected({ out, scope, aggregates });
     guard.release(built);
     return more;
   }
 
   close(): void {
     if (this.grouping) {
-      for (const { out, aggregates } of this.grouping.rows()) if (!this.projected({ out, scope: NO_SCOPE, aggregates })) break;
+      for (const { first, aggregates } of this.grouping.results()) if (!this.projectRow(first, NO_SCOPE, { ...this.ctx, aggregates }, aggregates)) break;
     }
     if (this.ordering) {
       const { items, bytes } = this.ordering.drain();
@@ -96,25 +101,28 @@ export class ProjectionSink implements Sink {
     if (this.seen) {
       const k = this.p.items.map((i) => keyOf(x.out[i.name]!)).join('|');
       if (this.seen.has(k)) return true;
-      guard.building = 'DISTINCT';
+      guard.building = '';
       guard.charge(SLOT_BYTES + stringBytes(k.length), 'the rows DISTINCT has seen');
       this.seen.add(k);
       x.scope = NO_SCOPE;
     }
     if (!this.ordering) return this.window(x);
-    guard.building = 'ORDER BY';
+    guard.building = '';
+    const before = guard.used;
     const scope = this.sortNeedsScope ? { ...x.scope, ...x.out } : x.out;
     const sortCtx = x.aggregates ? { ...this.ctx, aggregates: x.aggregates } : this.ctx;
     const keys = this.p.orderBy.map((s, i) => {
       const column = this.sortColumns[i];
       return column !== undefined ? x.out[column]! : evaluate(s.expr, scope, sortCtx);
     });
+    const built = guard.used - before;
     this.ordering.add(x, keys, () => {
       let bytes = rowBytes(x.out) + listBytes(keys.length);
       if (x.scope !== NO_SCOPE) bytes += rowBytes(x.scope);
       for (let i = 0; i < keys.length; i++) if (this.sortColumns[i] === undefined) bytes += sizeOf(keys[i]!);
       return bytes;
     });
+    guard.release(built);
     return true;
   }
 
@@ -139,7 +147,7 @@ export class ProjectionSink implements Sink {
   private passes(x: Projected): boolean {
     if (!this.where) return true;
     const { guard } = this.ctx;
-    guard.building = 'WHERE';
+    guard.building = '';
     const before = guard.used;
     const ok = isTrue(this.where, { ...x.scope, ...x.out }, x.aggregates ? { ...this.ctx, aggregates: x.aggregates } : this.ctx);
     guard.release(guard.used - before);
