@@ -63,6 +63,13 @@ describe('query/cypher limits: memory budget, deadline, nesting', () => {
       expect(e.message).to.include('memory budget of 64 KB (SERVICE_QUERY_MEMORY_MB)').and.include('ORDER BY');
     });
 
+    it('keeps charging the rows ORDER BY holds while a MATCH before it runs once per input row', () => {
+      const c = withNodes(100);
+      const query = 'UNWIND range(1, 100) AS k MATCH (n:N) RETURN k, n.i AS i ORDER BY i, k';
+      expect(run(c, `${query} LIMIT 2`, small)).to.deep.equal([[1, 1], [2, 1]]);
+      expect(fails(() => run(c, query, small)).message).to.include('ORDER BY');
+    });
+
     it('keeps equal sort keys in their input order, as a full stable sort does', () => {
       const c = collection();
       const query = 'UNWIND range(1, 50) AS i RETURN i % 4 AS k, i ORDER BY k';
