@@ -6,7 +6,7 @@ import { PatternMatcher } from './match.js';
 import type { PartPlan } from './planner.js';
 import type { Sink } from './sink.js';
 import { rowBytes } from './sizes.js';
-import type { Value } from './values.js';
+import { setEntry, type Value } from './values.js';
 import type { Writer } from './writes.js';
 
 /** Thrown from inside the matcher to stop it once the next stage wants no more rows. */
@@ -79,7 +79,7 @@ export class MatchSink implements Sink {
     }
     if (more && optional && !matched) {
       const nulls: Row = { ...row };
-      for (const name of this.introduced) if (!Object.hasOwn(row, name)) nulls[name] = null;
+      for (const name of this.introduced) if (!Object.hasOwn(row, name)) setEntry(nulls, name, null);
       more = this.next.push(nulls);
     }
     return more;
