@@ -12,7 +12,11 @@ export const nestingTooDeep = (line: number, column: number): CypherError =>
 
 /** A query or value whose recursion would overflow the stack. */
 export const tooDeep = (): CypherError =>
-  new CypherError('SyntaxError', 'NestingTooDeep', 'SyntaxError (NestingTooDeep): the query or one of its values nests too deeply to run; flatten it or split the query');
+  new CypherError(
+    'SyntaxError',
+    'NestingTooDeep',
+    'SyntaxError (NestingTooDeep): the query nests too deeply to run (a pattern of hundreds of hops, a variable-length path thousands of hops deep, thousands of clauses, or a deeply nested value); bound the path length (e.g. *1..100), flatten the value or split the query',
+  );
 
 function clauseExprs(c: Clause): Expr[] {
   const props = (parts: Extract<Clause, { kind: 'match' | 'create' }>['patterns']) =>
