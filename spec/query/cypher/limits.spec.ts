@@ -187,6 +187,15 @@ describe('query/cypher limits: memory budget, deadline, nesting', () => {
       for (let i = 0; i < 200_000; i++) deep = [deep];
       expect(fails(() => run(c, 'RETURN $p AS p', {}, { p: deep })).detail).to.equal('NestingTooDeep');
     });
+    it('turns a stack overflow on a variable-length path thousands of hops deep into a 400, and walks 1,000 hops', () => {
+      const chain = collection();
+      chain.upsert(Array.from({ length: 20_000 }, (_, id) => ({ id, vector: Float32Array.of(id, 0), payload: {}, labels: [] })));
+      for (let i = 0; i < 19_999; i++) chain.graph.add(i, i + 1, 'NEXT', 1);
+      expect(run(chain, 'MATCH p = (a)-[:NEXT*..1000]->() WHERE id(a) = 0 RETURN max(length(p))')).to.deep.equal([[1000]]);
+      const e = fails(() => run(chain, 'MATCH p = (a)-[:NEXT*]->() WHERE id(a) = 0 RETURN max(length(p))'));
+      expect(e.detail).to.equal('NestingTooDeep');
+      expect(e.message).to.include('bound the path length');
+    });
   });
 
   describe('own properties only', () => {
