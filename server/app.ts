@@ -37,7 +37,7 @@ export interface AppDeps {
 export function createApp({ engine, config, logger, readiness, version, metrics }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
-  const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine), graphRoutes(engine), transferRoutes(engine)];
+  const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine), graphRoutes(engine, config.queryMemoryBytes), transferRoutes(engine)];
   const publicRoutes = healthRoutes(readiness, version);
   const openApiRoute = openApiRoutes(version);
   const metricsRoute = metricsRoutes(metrics.registry);

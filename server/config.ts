@@ -25,6 +25,8 @@ export interface ServiceConfig {
   metricsPublic: boolean;
   /** Start even when the log misses operations known durable, logging each loss (SERVICE_ACCEPT_LOSS=1). */
   acceptLoss: boolean;
+  /** The memory one Cypher query may build (lists, strings, held rows, its result), in bytes. */
+  queryMemoryBytes: number;
 }
 
 /** Comma-separated secrets; empty entries (a trailing comma) are never accepted as a secret. */
@@ -44,6 +46,16 @@ function flag(raw: string | undefined, name: string): boolean {
   if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
   if (['1', 'true', 'yes', 'on'].includes(value)) return true;
   throw new Error(`${name} must be one of 1, true, yes, on (or 0, false, no, off), got "${raw}"`);
+}
+
+/**
+ * SERVICE_QUERY_MEMORY_MB: 256 by default, 1/16 of Node's usual 4 GB heap, so that the estimate's
+ * undercount and the rest of the process (views, vectors, other requests) stay well inside it.
+ */
+function queryMemoryMb(raw: string | undefined): number {
+  const mb = positiveInt(raw, 'SERVICE_QUERY_MEMORY_MB', 256, 65_536);
+  if (mb === 0) throw new Error('SERVICE_QUERY_MEMORY_MB must be at least 1 (a query needs some memory), got "0"');
+  return mb;
 }
 
 /** Reads SERVICE_* variables; throws an Error naming the variable when one is malformed. */
@@ -66,5 +78,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     slowMs: positiveInt(env.SERVICE_SLOW_MS, 'SERVICE_SLOW_MS', 1000, 2 ** 31),
     metricsPublic: flag(env.SERVICE_METRICS_PUBLIC, 'SERVICE_METRICS_PUBLIC'),
     acceptLoss: flag(env.SERVICE_ACCEPT_LOSS, 'SERVICE_ACCEPT_LOSS'),
+    queryMemoryBytes: queryMemoryMb(env.SERVICE_QUERY_MEMORY_MB) * 2 ** 20,
   };
 }

@@ -3,14 +3,18 @@ import type { Expr } from './ast.js';
 import { runtimeError } from './errors.js';
 import { FUNCTIONS } from './functions.js';
 import type { GraphTx } from './graph-tx.js';
-import { compare, equals, isMap, NodeRef, RelRef, typeName, type Value } from './values.js';
+import type { QueryGuard } from './guard.js';
+import { listBytes, ROW_BYTES, stringBytes } from './sizes.js';
+import { compare, equals, isMap, NodeRef, ownEntry, RelRef, setEntry, typeName, type Value } from './values.js';
 
 /** One binding of variables to values. */
 export type Row = Record<string, Value>;
 
 export interface EvalContext {
   tx: GraphTx;
+  /** Own properties only: a missing `$constructor` is missing. */
   params: Record<string, Value>;
+  guard: QueryGuard;
   distance: Distance;
   /** While projecting an aggregation: each aggregate call's value for the current group. */
   aggregates?: Map<Expr, Value>;
@@ -34,15 +38,15 @@ export function property(v: Value, key: string, ctx: EvalContext): Value {
       const vector = ctx.tx.node(v.id)!.vector;
       if (vector) return Array.from(vector);
     }
-    return (payload[key] as Value | undefined) ?? null;
+    return (ownEntry(payload, key) as Value | undefined) ?? null;
   }
   if (v instanceof RelRef) {
     const e = ctx.tx.edge(v.id);
     if (!e) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `relationship ${v.id} was deleted; its properties cannot be read`);
     if (key === 'weight') return e.weight;
-    return (e.properties[key] as Value | undefined) ?? null;
+    return (ownEntry(e.properties, key) as Value | undefined) ?? null;
   }
-  if (isMap(v)) return v[key] ?? null;
+  if (isMap(v)) return ownEntry(v, key) ?? null;
   throw typeError(`cannot read property "${key}" of a ${typeName(v)}`);
 }
 
@@ -69,13 +73,23 @@ export function rawDistance(a: Value, b: Value, distance: Distance): Value {
   return na === 0 || nb === 0 ? 1 : 1 - dot / Math.sqrt(na * nb);
 }
 
-function arithmetic(op: string, a: Value, b: Value): Value {
+function arithmetic(op: string, a: Value, b: Value, guard: QueryGuard): Value {
   if (a === null || b === null) return null;
   if (op === '+') {
-    if (Array.isArray(a)) return Array.isArray(b) ? [...a, ...b] : [...a, b];
-    if (Array.isArray(b)) return [a, ...b];
+    if (Array.isArray(a) || Array.isArray(b)) {
+      const length = (Array.isArray(a) ? a.length : 1) + (Array.isArray(b) ? b.length : 1);
+      guard.charge(listBytes(length), 'a list concatenation');
+      guard.step(length);
+      if (Array.isArray(a)) return Array.isArray(b) ? [...a, ...b] : [...a, b];
+      return [a, ...(b as Value[])];
+    }
     if (typeof a === 'string' || typeof b === 'string') {
-      if ((typeof a === 'string' || typeof a === 'number') && (typeof b === 'string' || typeof b === 'number')) return String(a) + String(b);
+      if ((typeof a === 'string' || typeof a === 'number') && (typeof b === 'string' || typeof b === 'number')) {
+        const left = String(a);
+        const right = String(b);
+        guard.charge(stringBytes(left.length + right.length), 'a string concatenation');
+        return left + right;
+      }
     }
   }
   if (typeof a !== 'number' || typeof b !== 'number') throw typeError(`${op} cannot combine a ${typeName(a)} and a ${typeName(b)}`);
@@ -105,9 +119,10 @@ function stringPredicate(op: string, a: Value, b: Value): Value {
   return op === 'starts' ? a.startsWith(b) : op === 'ends' ? a.endsWith(b) : a.includes(b);
 }
 
-function inList(item: Value, list: Value): Value {
+function inList(item: Value, list: Value, guard: QueryGuard): Value {
   if (list === null) return null;
   if (!Array.isArray(list)) throw typeError(`IN takes a list on its right, got a ${typeName(list)}`);
+  guard.step(list.length);
   let unknown = false;
   for (const x of list) {
     const e = equals(item, x);
@@ -142,18 +157,20 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
     case 'literal':
       return e.value;
     case 'param': {
-      if (!(e.name in ctx.params)) throw runtimeError('ParameterMissing', 'MissingParameter', `parameter $${e.name} was not given`);
+      if (!Object.hasOwn(ctx.params, e.name)) throw runtimeError('ParameterMissing', 'MissingParameter', `parameter $${e.name} was not given`);
       return ctx.params[e.name]!;
     }
     case 'var':
-      return row[e.name] ?? null;
+      return ownEntry(row, e.name) ?? null;
     case 'prop':
       return property(evaluate(e.object, row, ctx), e.key, ctx);
     case 'list':
+      ctx.guard.charge(listBytes(e.items.length), 'a list literal');
       return e.items.map((x) => evaluate(x, row, ctx));
     case 'map': {
+      ctx.guard.charge(ROW_BYTES + listBytes(2 * e.entries.length), 'a map literal');
       const m: Record<string, Value> = {};
-      for (const [k, x] of e.entries) m[k] = evaluate(x, row, ctx);
+      for (const [k, x] of e.entries) setEntry(m, k, evaluate(x, row, ctx));
       return m;
     }
     case 'unary': {
@@ -184,11 +201,11 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
         case 'contains':
           return stringPredicate(e.op, a, b);
         case 'in':
-          return inList(a, b);
+          return inList(a, b, ctx.guard);
         case '<->':
           return rawDistance(a, b, ctx.distance);
         default:
-          return arithmetic(e.op, a, b);
+          return arithmetic(e.op, a, b, ctx.guard);
       }
     }
     case 'compare':
@@ -221,7 +238,7 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
       if (e.name === 'exists') return evaluate(e.args[0]!, row, ctx) !== null;
       const fn = FUNCTIONS[e.name];
       if (!fn?.call) throw runtimeError('SyntaxError', 'InvalidAggregation', `${e.name}() cannot be used here`);
-      return fn.call(e.args.map((x) => evaluate(x, row, ctx)), ctx.tx);
+      return fn.call(e.args.map((x) => evaluate(x, row, ctx)), ctx);
     }
   }
 }

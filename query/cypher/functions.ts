@@ -1,15 +1,16 @@
 import { runtimeError } from './errors.js';
+import type { EvalContext } from './evaluate.js';
 import type { GraphTx } from './graph-tx.js';
+import type { QueryGuard } from './guard.js';
+import { listBytes, sizeOf, stringBytes } from './sizes.js';
 import { isMap, NodeRef, PathValue, RelRef, typeName, type Value } from './values.js';
 
 export interface FunctionDef {
   minArgs: number;
   maxArgs: number;
   /** Scalar functions; aggregates are computed by the projection. */
-  call?: (args: Value[], tx: GraphTx) => Value;
+  call?: (args: Value[], ctx: EvalContext) => Value;
 }
-
-const MAX_RANGE = 1_000_000;
 
 /** The aggregating functions: they fold many rows into one value. */
 export const AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max', 'collect']);
@@ -17,10 +18,10 @@ export const AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max', 'collect
 const badArg = (fn: string, v: Value) => runtimeError('TypeError', 'InvalidArgumentType', `${fn}() cannot take a ${typeName(v)}`);
 
 /** Wraps a one-argument function so that null in gives null out. */
-const nullSafe = (f: (v: Exclude<Value, null>, tx: GraphTx) => Value): FunctionDef => ({
+const nullSafe = (f: (v: Exclude<Value, null>, tx: GraphTx, guard: QueryGuard) => Value): FunctionDef => ({
   minArgs: 1,
   maxArgs: 1,
-  call: ([v], tx) => (v === null || v === undefined ? null : f(v, tx)),
+  call: ([v], ctx) => (v === null || v === undefined ? null : f(v, ctx.tx, ctx.guard)),
 });
 
 const num = (fn: string, f: (x: number) => number) => nullSafe((v) => {
@@ -28,10 +29,34 @@ const num = (fn: string, f: (x: number) => number) => nullSafe((v) => {
   return f(v);
 });
 
-const str = (fn: string, f: (s: string) => Value) => nullSafe((v) => {
+/** A function from a string to a string of about its length (charged before it is built). */
+const str = (fn: string, f: (s: string) => Value) => nullSafe((v, _tx, guard) => {
   if (typeof v !== 'string') throw badArg(fn, v);
+  guard.charge(stringBytes(v.length), `${fn}()`);
   return f(v);
 });
+
+/** Reserves room for a list of `length` elements that `fn` is about to build. */
+function chargeList(guard: QueryGuard, length: number, fn: string): void {
+  guard.charge(listBytes(length), `${fn}()`);
+  guard.step(length);
+}
+
+/** range(from, to, step) without building it: how many values, and the values one by one. */
+export function rangeOf(args: Value[]): { length: number; values: () => Iterable<number> } {
+  const [from, to, step = 1] = args;
+  if (typeof from !== 'number' || typeof to !== 'number' || typeof step !== 'number' || step === 0 || ![from, to, step].every(Number.isFinite)) {
+    throw runtimeError('TypeError', 'InvalidArgumentType', 'range() takes finite integers and a non-zero step');
+  }
+  const length = Math.max(0, Math.floor((to - from) / step) + 1);
+  const first = from;
+  const by = step;
+  function* values(): Iterable<number> {
+    let x = first;
+    for (let i = 0; i < length; i++, x += by) yield x;
+  }
+  return { length, values };
+}
 
 function nodeProps(tx: GraphTx, v: NodeRef): Value {
   return (tx.payloadOf(v.id) ?? tx.deletedNode(v.id)?.payload ?? {}) as Value;
@@ -68,16 +93,19 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     if (!(v instanceof RelRef)) throw badArg('type', v);
     return (tx.edge(v.id) ?? tx.deletedEdge(v.id))?.type ?? null;
   }),
-  properties: nullSafe((v, tx) => {
-    if (v instanceof NodeRef || v instanceof RelRef) return propertiesOf(v, tx);
+  properties: nullSafe((v, tx, guard) => {
+    if (v instanceof NodeRef || v instanceof RelRef) {
+      guard.charge(sizeOf(v, tx), 'properties()');
+      return propertiesOf(v, tx);
+    }
     if (isMap(v)) return v;
     throw badArg('properties', v);
   }),
-  keys: nullSafe((v, tx) => {
-    if (v instanceof NodeRef) return Object.keys(nodeProps(tx, v) as object);
-    if (v instanceof RelRef) return Object.keys(relProps(tx, v) as object);
-    if (isMap(v)) return Object.keys(v);
-    throw badArg('keys', v);
+  keys: nullSafe((v, tx, guard) => {
+    const map = v instanceof NodeRef ? nodeProps(tx, v) : v instanceof RelRef ? relProps(tx, v) : v;
+    if (!isMap(map)) throw badArg('keys', v);
+    guard.charge(sizeOf(map), 'keys()');
+    return Object.keys(map);
   }),
   startnode: nullSafe((v, tx) => {
     if (!(v instanceof RelRef)) throw badArg('startNode', v);
@@ -87,12 +115,14 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     if (!(v instanceof RelRef)) throw badArg('endNode', v);
     return new NodeRef(tx.edgeTo(v.id));
   }),
-  nodes: nullSafe((v) => {
+  nodes: nullSafe((v, _tx, guard) => {
     if (!(v instanceof PathValue)) throw badArg('nodes', v);
+    chargeList(guard, 3 * v.nodes.length, 'nodes');
     return v.nodes.map((id) => new NodeRef(id));
   }),
-  relationships: nullSafe((v) => {
+  relationships: nullSafe((v, _tx, guard) => {
     if (!(v instanceof PathValue)) throw badArg('relationships', v);
+    chargeList(guard, 3 * v.rels.length, 'relationships');
     return v.rels.map((id) => new RelRef(id));
   }),
   length: nullSafe((v) => {
@@ -113,24 +143,30 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     if (!Array.isArray(v)) throw badArg('last', v);
     return v[v.length - 1] ?? null;
   }),
-  tail: nullSafe((v) => {
+  tail: nullSafe((v, _tx, guard) => {
     if (!Array.isArray(v)) throw badArg('tail', v);
+    chargeList(guard, v.length, 'tail');
     return v.slice(1);
   }),
-  reverse: nullSafe((v) => {
-    if (typeof v === 'string') return [...v].reverse().join('');
-    if (Array.isArray(v)) return [...v].reverse();
-    throw badArg('reverse', v);
+  reverse: nullSafe((v, _tx, guard) => {
+    if (typeof v === 'string') {
+      // The string is split into one-character strings before it is joined again.
+      chargeList(guard, 3 * v.length, 'reverse');
+      return [...v].reverse().join('');
+    }
+    if (!Array.isArray(v)) throw badArg('reverse', v);
+    chargeList(guard, v.length, 'reverse');
+    return [...v].reverse();
   }),
   range: {
     minArgs: 2,
     maxArgs: 3,
-    call: (args) => {
-      const [from, to, step = 1] = args;
-      if (typeof from !== 'number' || typeof to !== 'number' || typeof step !== 'number' || step === 0) throw runtimeError('TypeError', 'InvalidArgumentType', 'range() takes integers and a non-zero step');
-      if ((to - from) / step > MAX_RANGE) throw runtimeError('TypeError', 'InvalidArgumentValue', `range() makes at most ${MAX_RANGE.toLocaleString('en')} values`);
-      const out: number[] = [];
-      for (let i = from; step > 0 ? i <= to : i >= to; i += step) out.push(i);
+    call: (args, { guard }) => {
+      const range = rangeOf(args);
+      chargeList(guard, range.length, 'range');
+      const out = new Array<number>(range.length);
+      let i = 0;
+      for (const x of range.values()) out[i++] = x;
       return out;
     },
   },

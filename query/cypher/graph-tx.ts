@@ -19,9 +19,6 @@ export interface EdgeData {
   properties: Payload;
 }
 
-/** How long one query may run. */
-export const QUERY_TIMEOUT_MS = 30_000;
-
 /**
  * A query's view of one collection's graph: reads go to the collection's views, writes go to an
  * overlay that later reads see, so a write query sees its own changes. `changes()` turns the
@@ -30,8 +27,6 @@ export const QUERY_TIMEOUT_MS = 30_000;
 export class GraphTx {
   /** Node candidates looked at (stats.nodes_scanned). */
   scanned = 0;
-  private steps = 0;
-  private readonly deadline: number;
   private readonly nodes = new Map<number, NodeData | null>();
   private readonly edges = new Map<number, EdgeData | null>();
   private readonly createdNodes: number[] = [];
@@ -43,21 +38,9 @@ export class GraphTx {
   private nextNode: number;
   private nextEdge: number;
 
-  constructor(readonly collection: Collection, private readonly timeoutMs = QUERY_TIMEOUT_MS) {
+  constructor(readonly collection: Collection) {
     this.nextNode = collection.nextNodeId;
     this.nextEdge = collection.graph.nextEdgeId;
-    this.deadline = performance.now() + timeoutMs;
-  }
-
-  /**
-   * Counts a unit of matching work; past the deadline the query stops with an error, so a
-   * runaway pattern (a Cartesian product, an unbounded path on a dense graph) cannot hold the
-   * process. The clock is read once every 1,024 steps.
-   */
-  step(): void {
-    if ((++this.steps & 1023) === 0 && performance.now() > this.deadline) {
-      throw runtimeError('TransientError', 'QueryTimeout', `the query ran for more than ${this.timeoutMs / 1000} s and was stopped; narrow its patterns or add a LIMIT`);
-    }
   }
 
   get dirty(): boolean {

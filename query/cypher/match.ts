@@ -2,7 +2,8 @@ import { searchCollection } from '../search/vector-search.js';
 import type { NodePattern, RelPattern } from './ast.js';
 import { evaluate, property, type EvalContext, type Row } from './evaluate.js';
 import type { PartPlan, Seek } from './planner.js';
-import { equals, NodeRef, PathValue, RelRef, type Value } from './values.js';
+import { listBytes } from './sizes.js';
+import { equals, NodeRef, PathValue, RelRef, setEntry, type Value } from './values.js';
 
 /** The relationships one step (or variable-length run) crossed, with the nodes inside it. */
 interface Hop {
@@ -33,16 +34,22 @@ export class PatternMatcher {
     const hops = new Array<Hop>(part.rels.length);
     const finish = () => {
       if (part.pathVariable === null) return this.matchPart(index + 1, row, emit);
-      row[part.pathVariable] = this.pathOf(nodes, hops);
+      setEntry(row, part.pathVariable, this.pathOf(nodes, hops));
       this.matchPart(index + 1, row, emit);
       delete row[part.pathVariable];
     };
-    for (const id of this.candidates(plan.seek, part.nodes[anchor]!, row)) {
+    const { guard } = this.ctx;
+    // The seek's list (ids, a query vector) is held while its candidates are tried.
+    const before = guard.used;
+    const candidates = this.candidates(plan.seek, part.nodes[anchor]!, row);
+    const held = guard.used - before;
+    for (const id of candidates) {
       this.withNode(part.nodes[anchor]!, id, row, () => {
         nodes[anchor] = id;
         this.growRight(plan, anchor, nodes, hops, row, () => this.growLeft(plan, anchor, nodes, hops, row, finish));
       });
     }
+    guard.release(held);
   }
 
   private pathOf(nodes: number[], hops: Hop[]): PathValue {
@@ -57,8 +64,14 @@ export class PatternMatcher {
     return new PathValue(ns, rs);
   }
 
-  /** Node ids to try at the anchor. */
+  /** Node ids to try at the anchor, charged to the budget while they are tried. */
   private candidates(seek: Seek, node: NodePattern, row: Row): Iterable<number> {
+    const ids = this.seekIds(seek, node, row);
+    if (Array.isArray(ids)) this.ctx.guard.charge(listBytes(ids.length), 'the start nodes of a MATCH');
+    return ids;
+  }
+
+  private seekIds(seek: Seek, node: NodePattern, row: Row): Iterable<number> {
     const { tx } = this.ctx;
     switch (seek.kind) {
       case 'bound': {
@@ -116,7 +129,7 @@ export class PatternMatcher {
   private withNode(pattern: NodePattern, id: number, row: Row, then: () => void): void {
     const { tx } = this.ctx;
     tx.scanned++;
-    tx.step();
+    this.ctx.guard.step();
     const labels = tx.labelsOf(id);
     if (labels === null) return;
     for (const l of pattern.labels) if (!labels.includes(l)) return;
@@ -125,15 +138,19 @@ export class PatternMatcher {
     if (was !== undefined && !(was instanceof NodeRef && was.id === id)) return;
     if (pattern.properties && !this.propertiesMatch(new NodeRef(id), pattern.properties, row)) return;
     if (name === null || was !== undefined) return then();
-    row[name] = new NodeRef(id);
+    setEntry(row, name, new NodeRef(id));
     then();
     delete row[name];
   }
 
   private propertiesMatch(entity: Value, props: NonNullable<NodePattern['properties']>, row: Row): boolean {
     if (props.kind !== 'map') return false;
+    const { guard } = this.ctx;
     for (const [key, expr] of props.entries) {
-      if (equals(property(entity, key, this.ctx), evaluate(expr, row, this.ctx)) !== true) return false;
+      const before = guard.used;
+      const wanted = evaluate(expr, row, this.ctx);
+      guard.release(guard.used - before);
+      if (equals(property(entity, key, this.ctx), wanted) !== true) return false;
     }
     return true;
   }
@@ -147,7 +164,7 @@ export class PatternMatcher {
   /** Calls visit(edge, otherEnd) for each edge leaving `node` along the pattern's direction. */
   private forEachStep(node: number, pattern: RelPattern, forward: boolean, visit: (edge: number, other: number) => void): void {
     const { tx } = this.ctx;
-    tx.step();
+    this.ctx.guard.step();
     const dir = pattern.direction === 'both' ? 'both' : (pattern.direction === 'out') === forward ? 'out' : 'in';
     if (dir !== 'in') for (const e of tx.outgoing(node)) visit(e, tx.edgeTo(e));
     if (dir !== 'out') {
@@ -220,7 +237,7 @@ export class PatternMatcher {
   private bindRel(pattern: RelPattern, hop: Hop, row: Row, then: () => void): void {
     const name = pattern.variable;
     if (name === null || (!pattern.length && row[name] !== undefined)) return then();
-    row[name] = pattern.length ? hop.edges.map((e) => new RelRef(e)) : new RelRef(hop.edges[0]!);
+    setEntry(row, name, pattern.length ? hop.edges.map((e) => new RelRef(e)) : new RelRef(hop.edges[0]!));
     then();
     delete row[name];
   }

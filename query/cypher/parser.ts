@@ -1,4 +1,5 @@
 import type { BinaryOp, Clause, CompareOp, Expr, NodePattern, PatternPart, Projection, ProjectionItem, Query, RelPattern, SetItem, SortItem } from './ast.js';
+import { MAX_NESTING, nestingTooDeep } from './depth.js';
 import { compileError, unsupported, type Position } from './errors.js';
 import { tokenize, type Token } from './lexer.js';
 
@@ -12,6 +13,8 @@ const describe = (t: Token): string => (t.kind === 'eof' ? 'the end of the query
 /** Recursive descent over the tokens, building the AST; each error names where and what was expected. */
 class Parser {
   private i = 0;
+  /** How many expressions the parser is inside (its recursion depth, bounded by MAX_NESTING). */
+  private depth = 0;
 
   constructor(private readonly source: string, private readonly tokens: Token[]) {}
 
@@ -306,7 +309,17 @@ class Parser {
   // ---- expressions, loosest binding first ----
 
   expr(): Expr {
-    return this.or();
+    return this.nested(() => this.or());
+  }
+
+  private nested(parse: () => Expr): Expr {
+    if (this.depth >= MAX_NESTING) throw nestingTooDeep(this.tok.line, this.tok.column);
+    this.depth++;
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
   }
 
   private binaryChain(next: () => Expr, word: string, op: BinaryOp): Expr {
@@ -335,7 +348,7 @@ class Parser {
     if (this.isKeyword('NOT')) {
       const pos = this.pos();
       this.i++;
-      return { kind: 'unary', op: 'not', arg: this.not(), pos };
+      return { kind: 'unary', op: 'not', arg: this.nested(() => this.not()), pos };
     }
     return this.comparison();
   }
@@ -406,7 +419,7 @@ class Parser {
     if (this.isOp('-') || this.isOp('+')) {
       const pos = this.pos();
       const op = this.tokens[this.i++]!.value as '-' | '+';
-      const arg = this.unary();
+      const arg = this.nested(() => this.unary());
       // Fold -literal so that the smallest integers and `-0.0` come out as written.
       if (op === '-' && arg.kind === 'literal' && typeof arg.value === 'number') return { ...arg, value: -arg.value, pos };
       return { kind: 'unary', op, arg, pos };

@@ -1,5 +1,5 @@
 import type { GraphTx } from './graph-tx.js';
-import { isMap, NodeRef, PathValue, RelRef, type Value } from './values.js';
+import { isMap, NodeRef, PathValue, RelRef, setEntry, type Value } from './values.js';
 
 /**
  * A result value as DECISIONS fixes it: a node is {id, labels, properties}, a relationship
@@ -23,7 +23,7 @@ export function toJson(v: Value, tx: GraphTx): unknown {
   }
   if (isMap(v)) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = toJson(x, tx);
+    for (const [k, x] of Object.entries(v)) setEntry(out, k, toJson(x, tx));
     return out;
   }
   return null;

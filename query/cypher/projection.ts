@@ -1,62 +1,22 @@
 import type { Expr, Projection } from './ast.js';
-import { containsAggregate, exprKey, isAggregateCall, walkExpr } from './binder.js';
+import { containsAggregate, exprKey } from './binder.js';
 import { runtimeError } from './errors.js';
+import { Grouping } from './aggregation.js';
 import { evaluate, isTrue, type EvalContext, type Row } from './evaluate.js';
-import { keyOf, orderCompare, typeName, type Value } from './values.js';
+import { Ordering } from './ordering.js';
+import type { Sink } from './sink.js';
+import { listBytes, rowBytes, SLOT_BYTES, sizeOf, stringBytes } from './sizes.js';
+import { keyOf, setEntry, type Value } from './values.js';
 
+/** A projected row, with what ORDER BY and WITH's WHERE read beside it. */
 interface Projected {
   out: Row;
-  /** The scope ORDER BY reads beside the projected names. */
+  /** The incoming row (empty once rows were merged by DISTINCT or aggregation). */
   scope: Row;
   aggregates?: Map<Expr, Value>;
 }
 
-function aggregateCalls(p: Projection): Expr[] {
-  const calls: Expr[] = [];
-  const collect = (e: Expr) =>
-    walkExpr(e, (x) => {
-      if (isAggregateCall(x)) calls.push(x);
-    });
-  p.items.forEach((i) => collect(i.expr));
-  p.orderBy.forEach((s) => collect(s.expr));
-  return calls;
-}
-
-/** Folds one aggregate call over a group's rows. */
-function aggregate(call: Extract<Expr, { kind: 'call' }>, rows: Row[], ctx: EvalContext): Value {
-  if (call.star) return rows.length;
-  let values = rows.map((r) => evaluate(call.args[0]!, r, ctx)).filter((v) => v !== null);
-  if (call.distinct) {
-    const seen = new Set<string>();
-    values = values.filter((v) => {
-      const k = keyOf(v);
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    });
-  }
-  switch (call.name) {
-    case 'count':
-      return values.length;
-    case 'collect':
-      return values;
-    case 'sum':
-    case 'avg': {
-      let sum = 0;
-      for (const v of values) {
-        if (typeof v !== 'number') throw runtimeError('TypeError', 'InvalidArgumentType', `${call.name}() takes numbers, got a ${typeName(v)}`);
-        sum += v;
-      }
-      if (call.name === 'sum') return sum;
-      return values.length === 0 ? null : sum / values.length;
-    }
-    default: {
-      if (values.length === 0) return null;
-      const sign = call.name === 'min' ? 1 : -1;
-      return values.reduce((best, v) => (sign * orderCompare(v, best) < 0 ? v : best));
-    }
-  }
-}
+const NO_SCOPE: Row = Object.freeze({}) as Row;
 
 /** A non-negative integer from SKIP or LIMIT (literal or parameter). */
 export function count(e: Expr | null, what: string, ctx: EvalContext): number | null {
@@ -68,79 +28,129 @@ export function count(e: Expr | null, what: string, ctx: EvalContext): number | 
 }
 
 /**
- * RETURN and WITH: evaluates the items per row or per group (grouping by the items that are
- * not aggregates), then DISTINCT, ORDER BY, SKIP, LIMIT and WITH's WHERE (which, like ORDER BY,
- * also sees the incoming variables). Answers the rows of the new scope.
+ * RETURN and WITH over a stream: evaluates the items per row (or folds the rows into groups),
+ * then DISTINCT, ORDER BY, SKIP, LIMIT and WITH's WHERE (which, like ORDER BY, also sees the
+ * incoming variables). Rows flow straight through unless something must see them all: an
+ * aggregation keeps one state per group, ORDER BY holds every row or, under a LIMIT, the best
+ * SKIP + LIMIT rows. Once LIMIT has its rows it answers false, so the stages before it stop.
  */
-export function project(rows: Row[], p: Projection, ctx: EvalContext, where: Expr | null = null): Row[] {
-  const calls = aggregateCalls(p);
-  const aggregating = p.items.some((i) => containsAggregate(i.expr));
-  let projected: Projected[] = [];
-  if (!aggregating) {
-    for (const row of rows) {
-      const out: Row = {};
-      for (const item of p.items) out[item.name] = evaluate(item.expr, row, ctx);
-      projected.push({ out, scope: row });
-    }
-  } else {
-    const keys = p.items.filter((i) => !containsAggregate(i.expr));
-    const groups = new Map<string, Row[]>();
-    for (const row of rows) {
-      const k = keys.map((i) => keyOf(evaluate(i.expr, row, ctx))).join('|');
-      const g = groups.get(k);
-      if (g) g.push(row);
-      else groups.set(k, [row]);
-    }
-    if (groups.size === 0 && keys.length === 0) groups.set('', []);
-    for (const group of groups.values()) {
-      const aggregates = new Map<Expr, Value>();
-      for (const call of calls) aggregates.set(call, aggregate(call as Extract<Expr, { kind: 'call' }>, group, ctx));
-      const groupCtx = { ...ctx, aggregates };
-      const first = group[0] ?? {};
-      const out: Row = {};
-      for (const item of p.items) out[item.name] = evaluate(item.expr, first, groupCtx);
-      projected.push({ out, scope: {}, aggregates });
-    }
-  }
-  if (p.distinct) {
-    const seen = new Set<string>();
-    projected = projected.filter(({ out }) => {
-      const k = p.items.map((i) => keyOf(out[i.name]!)).join('|');
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    });
-    for (const x of projected) x.scope = {};
-  }
-  if (p.orderBy.length > 0) {
-    // A sort key that is a projected expression reads its column; others are evaluated per row.
+export class ProjectionSink implements Sink {
+  private readonly grouping: Grouping | null;
+  private readonly ordering: Ordering<Projected> | null;
+  private readonly seen: Set<string> | null;
+  private readonly skip: number;
+  /** The rows past which nothing more is wanted (SKIP + LIMIT), or null with no LIMIT. */
+  private readonly end: number | null;
+  /** ORDER BY keys that are projected columns read the column; the others are evaluated. */
+  private readonly sortColumns: (string | undefined)[];
+  private readonly sortNeedsScope: boolean;
+  private position = 0;
+  private stopped = false;
+
+  constructor(private readonly p: Projection, private readonly ctx: EvalContext, private readonly where: Expr | null, private readonly next: Sink) {
+    this.skip = count(p.skip, 'SKIP', ctx) ?? 0;
+    const limit = count(p.limit, 'LIMIT', ctx);
+    this.end = limit === null ? null : this.skip + limit;
+    this.grouping = p.items.some((i) => containsAggregate(i.expr)) ? new Grouping(p, ctx) : null;
+    this.ordering = p.orderBy.length > 0 ? new Ordering<Projected>(p.orderBy, this.end, ctx.guard) : null;
+    this.seen = p.distinct ? new Set() : null;
     const columns = new Map(p.items.map((i) => [exprKey(i.expr), i.name]));
-    const sortColumns = p.orderBy.map((s) => columns.get(exprKey(s.expr)));
-    const needsScope = sortColumns.some((c) => c === undefined);
-    const keyed = projected.map((x) => {
-      const scope = needsScope ? { ...x.scope, ...x.out } : x.out;
-      const sortCtx = x.aggregates ? { ...ctx, aggregates: x.aggregates } : ctx;
-      const keys = p.orderBy.map((s, i) => {
-        const column = sortColumns[i];
-        return column !== undefined ? x.out[column]! : evaluate(s.expr, scope, sortCtx);
-      });
-      return { x, keys };
-    });
-    keyed.sort((a, b) => {
-      for (let i = 0; i < p.orderBy.length; i++) {
-        const c = orderCompare(a.keys[i]!, b.keys[i]!);
-        if (c !== 0) return p.orderBy[i]!.descending ? -c : c;
-      }
-      return 0;
-    });
-    projected = keyed.map((k) => k.x);
+    this.sortColumns = p.orderBy.map((s) => columns.get(exprKey(s.expr)));
+    this.sortNeedsScope = this.sortColumns.some((c) => c === undefined);
   }
-  const skip = count(p.skip, 'SKIP', ctx) ?? 0;
-  const limit = count(p.limit, 'LIMIT', ctx);
-  const end = limit === null ? projected.length : skip + limit;
-  projected = projected.slice(skip, end);
-  if (where) {
-    projected = projected.filter((x) => isTrue(where, { ...x.scope, ...x.out }, x.aggregates ? { ...ctx, aggregates: x.aggregates } : ctx));
+
+  push(row: Row): boolean {
+    if (this.stopped) return false;
+    if (this.grouping) {
+      this.grouping.add(row);
+      return true;
+    }
+    return this.projectRow(row, row, this.ctx);
   }
-  return projected.map((x) => x.out);
+
+  /** Evaluates the items on `row` and sends the result on; what the items built is released once it has gone on. */
+  private projectRow(row: Row, scope: Row, ctx: EvalContext, aggregates?: Map<Expr, Value>): boolean {
+    const { guard } = this.ctx;
+    const before = guard.used;
+    const out: Row = {};
+    for (const item of this.p.items) {
+      guard.building = item.name;
+      setEntry(out, item.name, evaluate(item.expr, row, ctx));
+    }
+    const built = guard.used - before;
+    const more = this.projected({ out, scope, aggregates });
+    guard.release(built);
+    return more;
+  }
+
+  close(): void {
+    if (this.grouping) {
+      for (const { first, aggregates } of this.grouping.results()) if (!this.projectRow(first, NO_SCOPE, { ...this.ctx, aggregates }, aggregates)) break;
+    }
+    if (this.ordering) {
+      const { items, bytes } = this.ordering.drain();
+      for (const x of items) if (!this.window(x)) break;
+      this.ctx.guard.release(bytes);
+    }
+    this.next.close();
+  }
+
+  /** DISTINCT, then ORDER BY (which holds the row) or straight on to SKIP/LIMIT. */
+  private projected(x: Projected): boolean {
+    const { guard } = this.ctx;
+    if (this.seen) {
+      const k = this.p.items.map((i) => keyOf(x.out[i.name]!)).join('|');
+      if (this.seen.has(k)) return true;
+      guard.building = '';
+      guard.charge(SLOT_BYTES + stringBytes(k.length), 'the rows DISTINCT has seen');
+      this.seen.add(k);
+      x.scope = NO_SCOPE;
+    }
+    if (!this.ordering) return this.window(x);
+    guard.building = '';
+    const before = guard.used;
+    const scope = this.sortNeedsScope ? { ...x.scope, ...x.out } : x.out;
+    const sortCtx = x.aggregates ? { ...this.ctx, aggregates: x.aggregates } : this.ctx;
+    const keys = this.p.orderBy.map((s, i) => {
+      const column = this.sortColumns[i];
+      return column !== undefined ? x.out[column]! : evaluate(s.expr, scope, sortCtx);
+    });
+    const built = guard.used - before;
+    this.ordering.add(x, keys, () => {
+      let bytes = rowBytes(x.out) + listBytes(keys.length);
+      if (x.scope !== NO_SCOPE) bytes += rowBytes(x.scope);
+      for (let i = 0; i < keys.length; i++) if (this.sortColumns[i] === undefined) bytes += sizeOf(keys[i]!);
+      return bytes;
+    });
+    guard.release(built);
+    return true;
+  }
+
+  /** SKIP, LIMIT and WITH's WHERE; answers whether more rows are wanted. */
+  private window(x: Projected): boolean {
+    if (this.end !== null && this.position >= this.end) {
+      this.stopped = true;
+      return false;
+    }
+    const index = this.position++;
+    if (index >= this.skip && this.passes(x) && !this.next.push(x.out)) {
+      this.stopped = true;
+      return false;
+    }
+    if (this.end !== null && this.position >= this.end) {
+      this.stopped = true;
+      return false;
+    }
+    return true;
+  }
+
+  private passes(x: Projected): boolean {
+    if (!this.where) return true;
+    const { guard } = this.ctx;
+    guard.building = '';
+    const before = guard.used;
+    const ok = isTrue(this.where, { ...x.scope, ...x.out }, x.aggregates ? { ...this.ctx, aggregates: x.aggregates } : this.ctx);
+    guard.release(guard.used - before);
+    return ok;
+  }
 }

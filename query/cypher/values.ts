@@ -58,7 +58,7 @@ export function equals(a: Value, b: Value): boolean | null {
     if (keys.length !== Object.keys(b).length) return false;
     let unknown = false;
     for (const k of keys) {
-      if (!(k in b)) return false;
+      if (!Object.hasOwn(b, k)) return false;
       const e = equals(a[k]!, b[k]!);
       if (e === false) return false;
       if (e === null) unknown = true;
@@ -169,4 +169,15 @@ export function keyOf(v: Value): string {
 export function fromJson(v: unknown): Value {
   if (v === undefined) return null;
   return v as Value;
+}
+
+/** A map's, payload's or row's own entry: never one its prototype lends (`constructor`, `toString`). */
+export function ownEntry<T>(m: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(m, key) ? m[key] : undefined;
+}
+
+/** Sets an own entry, `__proto__` included (plain assignment would change the prototype instead). */
+export function setEntry<T>(m: Record<string, T>, key: string, value: NoInfer<T>): void {
+  if (key === '__proto__') Object.defineProperty(m, key, { value, enumerable: true, writable: true, configurable: true });
+  else m[key] = value;
 }

@@ -9,8 +9,8 @@ import { compileQuery, executeQuery, isWriteQuery, type CypherResult } from '../
 import { ok } from '../state.js';
 import { parseDirection, parseEdgeBody, parseGraphQueryBody, parsePointIdParam, parseTraverseBody } from '../../query/api/graph-body.js';
 
-/** Add Edge, Get Neighbors, Traverse and Graph Query. */
-export function graphRoutes(engine: Engine): Router {
+/** Add Edge, Get Neighbors, Traverse and Graph Query; each Cypher query may build `queryMemoryBytes`. */
+export function graphRoutes(engine: Engine, queryMemoryBytes: number): Router {
   const router = new Router({ prefix: '/collections/:name/graph' });
   const collectionOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!);
   // Cypher writes run one at a time, each against the state its predecessor left, so the ids
@@ -47,11 +47,11 @@ export function graphRoutes(engine: Engine): Router {
     const query = compileQuery(req.query);
     let result: CypherResult;
     if (!isWriteQuery(query)) {
-      result = executeQuery(collectionOf(ctx), query, req.parameters);
+      result = executeQuery(collectionOf(ctx), query, req.parameters, { memoryBytes: queryMemoryBytes });
     } else {
       const run = writes.then(async () => {
         const c = collectionOf(ctx);
-        const r = executeQuery(c, query, req.parameters);
+        const r = executeQuery(c, query, req.parameters, { memoryBytes: queryMemoryBytes });
         if (r.changes.length > 0) {
           const { result: applied } = await engine.submit({ type: 'graph_write', collection: c.name, changes: r.changes });
           if (applied.error) throw applied.error;

@@ -1,0 +1,144 @@
+import type { Expr, Projection } from './ast.js';
+import { containsAggregate, isAggregateCall, walkExpr } from './binder.js';
+import { runtimeError } from './errors.js';
+import { evaluate, type EvalContext, type Row } from './evaluate.js';
+import { listBytes, rowBytes, SLOT_BYTES, sizeOf, stringBytes } from './sizes.js';
+import { keyOf, orderCompare, typeName, type Value } from './values.js';
+
+type Call = Extract<Expr, { kind: 'call' }>;
+
+/** The running state of one aggregate call for one group: a count, a sum, the best value, a list. */
+class Accumulator {
+  private count = 0;
+  private sum = 0;
+  private best: Value = null;
+  private readonly list: Value[] = [];
+  private readonly seen: Set<string> | null;
+
+  constructor(private readonly call: Call, private readonly ctx: EvalContext) {
+    this.seen = call.distinct ? new Set() : null;
+  }
+
+  add(row: Row): void {
+    const { call, ctx } = this;
+    if (call.star) {
+      this.count++;
+      return;
+    }
+    const { guard } = ctx;
+    const before = guard.used;
+    const v = evaluate(call.args[0]!, row, ctx);
+    guard.release(guard.used - before);
+    if (v === null) return;
+    if (this.seen) {
+      const k = keyOf(v);
+      if (this.seen.has(k)) return;
+      guard.charge(SLOT_BYTES + stringBytes(k.length), `${call.name}(DISTINCT ...)`);
+      this.seen.add(k);
+    }
+    switch (call.name) {
+      case 'count':
+        this.count++;
+        return;
+      case 'collect':
+        guard.charge(SLOT_BYTES + sizeOf(v), 'collect()');
+        this.list.push(v);
+        return;
+      case 'sum':
+      case 'avg':
+        if (typeof v !== 'number') throw runtimeError('TypeError', 'InvalidArgumentType', `${call.name}() takes numbers, got a ${typeName(v)}`);
+        this.sum += v;
+        this.count++;
+        return;
+      default: {
+        const sign = call.name === 'min' ? 1 : -1;
+        if (this.count++ === 0 || sign * orderCompare(v, this.best) < 0) this.best = v;
+      }
+    }
+  }
+
+  result(): Value {
+    switch (this.call.name) {
+      case 'count':
+        return this.count;
+      case 'collect':
+        return this.list;
+      case 'sum':
+        return this.sum;
+      case 'avg':
+        return this.count === 0 ? null : this.sum / this.count;
+      default:
+        return this.count === 0 ? null : this.best;
+    }
+  }
+}
+
+interface Group {
+  /** The group's first row: the items are evaluated on it once the aggregates are known. */
+  first: Row;
+  accumulators: Accumulator[];
+}
+
+/** A finished group: the row its items are evaluated on, and its aggregate values. */
+export interface GroupResult {
+  first: Row;
+  aggregates: Map<Expr, Value>;
+}
+
+/** Every aggregate call of a projection, in its items and its ORDER BY, with the column it computes. */
+function aggregateCalls(p: Projection): { call: Call; column: string }[] {
+  const calls: { call: Call; column: string }[] = [];
+  const collect = (e: Expr, column: string) =>
+    walkExpr(e, (x) => {
+      if (isAggregateCall(x)) calls.push({ call: x as Call, column });
+    });
+  p.items.forEach((i) => collect(i.expr, i.name));
+  p.orderBy.forEach((s) => collect(s.expr, 'ORDER BY'));
+  return calls;
+}
+
+/**
+ * Aggregation over a stream: one state per group key (the items that are not aggregates), fed
+ * row by row, so `count(*)` over any number of rows holds one number. Each new group is charged.
+ */
+export class Grouping {
+  private readonly calls: Call[];
+  private readonly columns: string[];
+  private readonly keys: Expr[];
+  private readonly groups = new Map<string, Group>();
+
+  constructor(p: Projection, private readonly ctx: EvalContext) {
+    const calls = aggregateCalls(p);
+    this.calls = calls.map((c) => c.call);
+    this.columns = calls.map((c) => c.column);
+    this.keys = p.items.filter((i) => !containsAggregate(i.expr)).map((i) => i.expr);
+  }
+
+  add(row: Row): void {
+    const { guard } = this.ctx;
+    const before = guard.used;
+    const k = this.keys.length === 0 ? '' : this.keys.map((e) => keyOf(evaluate(e, row, this.ctx))).join('|');
+    guard.release(guard.used - before);
+    let group = this.groups.get(k);
+    if (!group) {
+      guard.building = '';
+      guard.charge(stringBytes(k.length) + rowBytes(row) + listBytes(this.calls.length) * 4, 'the groups of an aggregation');
+      group = { first: row, accumulators: this.calls.map((c) => new Accumulator(c, this.ctx)) };
+      this.groups.set(k, group);
+    }
+    for (let i = 0; i < group.accumulators.length; i++) {
+      guard.building = this.columns[i]!;
+      group.accumulators[i]!.add(row);
+    }
+  }
+
+  /** The groups, one at a time (with no input and no keys, the one empty group). */
+  *results(): Iterable<GroupResult> {
+    if (this.groups.size === 0 && this.keys.length === 0) this.groups.set('', { first: {}, accumulators: this.calls.map((c) => new Accumulator(c, this.ctx)) });
+    for (const group of this.groups.values()) {
+      const aggregates = new Map<Expr, Value>();
+      this.calls.forEach((c, i) => aggregates.set(c, group.accumulators[i]!.result()));
+      yield { first: group.first, aggregates };
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import type { Clause, Expr, Query } from './ast.js';
+import { CypherError, compileError } from './errors.js';
+
+/** Brackets, lists, maps, NOT and signs nested inside one another deeper than this are refused while parsing. */
+export const MAX_NESTING = 200;
+
+/** Expressions deeper than this (long operator chains such as `a + a + ...` included) are refused after parsing. */
+export const MAX_EXPRESSION_DEPTH = 1000;
+
+export const nestingTooDeep = (line: number, column: number): CypherError =>
+  compileError('NestingTooDeep', `expressions nest more than ${MAX_NESTING} levels deep (brackets, lists, maps, NOT or signs inside one another); flatten the expression or pass the value as a parameter`, { line, column });
+
+/** A query or value whose recursion would overflow the stack. */
+export const tooDeep = (): CypherError =>
+  new CypherError(
+    'SyntaxError',
+    'NestingTooDeep',
+    'SyntaxError (NestingTooDeep): the query nests too deeply to run (a pattern of hundreds of hops, a variable-length path thousands of hops deep, thousands of clauses, or a deeply nested value); bound the path length (e.g. *1..100), flatten the value or split the query',
+  );
+
+function clauseExprs(c: Clause): Expr[] {
+  const props = (parts: Extract<Clause, { kind: 'match' | 'create' }>['patterns']) =>
+    parts.flatMap((part) => [...part.nodes, ...part.rels].map((x) => x.properties).filter((e): e is Expr => e !== null));
+  switch (c.kind) {
+    case 'match':
+      return [...props(c.patterns), ...(c.where ? [c.where] : [])];
+    case 'create':
+      return props(c.patterns);
+    case 'unwind':
+      return [c.expr];
+    case 'with':
+    case 'return': {
+      const p = c.projection;
+      const extra = [p.skip, p.limit, c.kind === 'with' ? c.where : null].filter((e): e is Expr => e !== null);
+      return [...p.items.map((i) => i.expr), ...p.orderBy.map((s) => s.expr), ...extra];
+    }
+    case 'set':
+    case 'remove':
+      return c.items.flatMap((i) => (i.value ? [i.target, i.value] : [i.target]));
+    case 'delete':
+      return c.exprs;
+  }
+}
+
+function children(e: Expr): Expr[] {
+  switch (e.kind) {
+    case 'prop':
+      return [e.object];
+    case 'list':
+      return e.items;
+    case 'map':
+      return e.entries.map(([, x]) => x);
+    case 'unary':
+    case 'isNull':
+    case 'hasLabels':
+      return [e.arg];
+    case 'binary':
+      return [e.left, e.right];
+    case 'compare':
+    case 'call':
+      return e.args;
+    case 'index':
+      return [e.object, e.index];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Refuses an expression deeper than MAX_EXPRESSION_DEPTH, naming where it goes too deep. It walks
+ * with its own stack, so the check itself cannot overflow; everything after it (binder, planner,
+ * evaluator) recurses at most that deep.
+ */
+export function checkDepth(query: Query): void {
+  const stack: [Expr, number][] = [];
+  for (const clause of query.clauses) for (const e of clauseExprs(clause)) stack.push([e, 1]);
+  while (stack.length > 0) {
+    const [e, depth] = stack.pop()!;
+    if (depth > MAX_EXPRESSION_DEPTH) {
+      throw compileError('NestingTooDeep', `the expression nests more than ${MAX_EXPRESSION_DEPTH} levels deep (operators chained one after another count as nesting); use IN [...] or a list parameter instead of long chains`, e.pos);
+    }
+    for (const child of children(e)) stack.push([child, depth + 1]);
+  }
+}

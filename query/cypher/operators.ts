@@ -1,0 +1,154 @@
+import type { Clause, PatternPart } from './ast.js';
+import { runtimeError } from './errors.js';
+import { evaluate, isTrue, type EvalContext, type Row } from './evaluate.js';
+import { rangeOf } from './functions.js';
+import { PatternMatcher } from './match.js';
+import type { PartPlan } from './planner.js';
+import type { Sink } from './sink.js';
+import { rowBytes } from './sizes.js';
+import { setEntry, type Value } from './values.js';
+import type { Writer } from './writes.js';
+
+/** Thrown from inside the matcher to stop it once the next stage wants no more rows. */
+const ENOUGH = Symbol('enough rows');
+
+/** UNWIND: one row per element; `range(...)` is walked without building the list. */
+export class UnwindSink implements Sink {
+  constructor(private readonly ctx: EvalContext, private readonly clause: Extract<Clause, { kind: 'unwind' }>, private readonly next: Sink) {}
+
+  push(row: Row): boolean {
+    const { guard } = this.ctx;
+    const { expr, alias } = this.clause;
+    guard.building = alias;
+    const before = guard.used;
+    let items: Iterable<Value>;
+    if (expr.kind === 'call' && expr.name === 'range') {
+      items = rangeOf(expr.args.map((a) => evaluate(a, row, this.ctx))).values();
+    } else {
+      const v = evaluate(expr, row, this.ctx);
+      items = v === null ? [] : Array.isArray(v) ? v : [v];
+    }
+    const built = guard.used - before;
+    let more = true;
+    for (const item of items) {
+      guard.step();
+      if (!this.next.push({ ...row, [alias]: item })) {
+        more = false;
+        break;
+      }
+    }
+    guard.release(built);
+    return more;
+  }
+
+  close(): void {
+    this.next.close();
+  }
+}
+
+/** MATCH and OPTIONAL MATCH: every fit of the patterns (filtered by WHERE) for each input row. */
+export class MatchSink implements Sink {
+  private readonly matcher: PatternMatcher;
+  private readonly introduced: string[];
+
+  constructor(private readonly ctx: EvalContext, private readonly clause: Extract<Clause, { kind: 'match' }>, plans: PartPlan[], private readonly next: Sink) {
+    this.matcher = new PatternMatcher(ctx, plans);
+    this.introduced = [...new Set(clause.patterns.flatMap(variablesOf))];
+  }
+
+  push(row: Row): boolean {
+    const { guard } = this.ctx;
+    const { where, optional } = this.clause;
+    guard.building = '';
+    let more = true;
+    let matched = false;
+    try {
+      this.matcher.run(row, (m) => {
+        const before = guard.used;
+        const keep = !where || isTrue(where, m, this.ctx);
+        guard.release(guard.used - before);
+        if (!keep) return;
+        matched = true;
+        if (!this.next.push({ ...m })) {
+          more = false;
+          throw ENOUGH;
+        }
+      });
+    } catch (err) {
+      if (err !== ENOUGH) throw err;
+    }
+    if (more && optional && !matched) {
+      const nulls: Row = { ...row };
+      for (const name of this.introduced) if (!Object.hasOwn(row, name)) setEntry(nulls, name, null);
+      more = this.next.push(nulls);
+    }
+    return more;
+  }
+
+  close(): void {
+    this.next.close();
+  }
+}
+
+export function variablesOf(part: PatternPart): string[] {
+  const names: string[] = [];
+  for (const n of part.nodes) if (n.variable) names.push(n.variable);
+  for (const r of part.rels) if (r.variable) names.push(r.variable);
+  if (part.pathVariable) names.push(part.pathVariable);
+  return names;
+}
+
+/**
+ * CREATE, SET, REMOVE, DELETE. The clause sees its whole input before it writes, and writes it
+ * all before the next clause reads, as when each clause ran over a complete table: a MATCH
+ * upstream never sees this clause's writes half done. The rows it holds are charged.
+ */
+export class UpdateSink implements Sink {
+  private readonly rows: Row[] = [];
+  private held = 0;
+
+  constructor(private readonly ctx: EvalContext, private readonly clause: Extract<Clause, { kind: 'create' | 'set' | 'remove' | 'delete' }>, private readonly writer: Writer, private readonly next: Sink) {}
+
+  push(row: Row): boolean {
+    const bytes = rowBytes(row);
+    this.ctx.guard.building = '';
+    this.ctx.guard.charge(bytes, `the rows ${this.clause.kind.toUpperCase()} holds`);
+    this.held += bytes;
+    this.rows.push(row);
+    return true;
+  }
+
+  close(): void {
+    const { clause, writer, ctx } = this;
+    for (const row of this.rows) {
+      ctx.guard.step();
+      if (clause.kind === 'create') for (const part of clause.patterns) writer.create(part, row);
+      else if (clause.kind === 'delete') for (const e of clause.exprs) writer.delete(e, row, clause.detach);
+      else for (const item of clause.items) writer.set(item, row, clause.kind === 'remove');
+    }
+    for (const row of this.rows) if (!this.next.push(row)) break;
+    this.rows.length = 0;
+    ctx.guard.release(this.held);
+    this.next.close();
+  }
+}
+
+/** The end of the pipeline: keeps a RETURN's rows (charged with the properties the client will see). */
+export class ResultSink implements Sink {
+  readonly rows: Row[] = [];
+
+  constructor(private readonly ctx: EvalContext, private readonly keep: boolean) {}
+
+  push(row: Row): boolean {
+    if (!this.keep) return true;
+    this.ctx.guard.building = '';
+    this.ctx.guard.charge(rowBytes(row, this.ctx.tx), 'the rows returned');
+    this.rows.push(row);
+    return true;
+  }
+
+  close(): void {}
+}
+
+export const connectedDeleteError = (id: number) =>
+  runtimeError('ConstraintValidationFailed', 'DeleteConnectedNode', `node ${id} still has relationships; use DETACH DELETE to delete them with it`);

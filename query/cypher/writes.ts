@@ -1,0 +1,154 @@
+import type { Payload } from '../../storage/events/types.js';
+import type { Expr, PatternPart, SetItem } from './ast.js';
+import { runtimeError } from './errors.js';
+import { evaluate, type EvalContext, type Row } from './evaluate.js';
+import type { NodeData } from './graph-tx.js';
+import { propertiesOf } from './functions.js';
+import { ENTITY_BYTES, sizeOf } from './sizes.js';
+import { isMap, NodeRef, PathValue, RelRef, setEntry, typeName, type Value } from './values.js';
+
+const typeError = (message: string) => runtimeError('TypeError', 'InvalidPropertyType', message);
+
+/** A value a property can hold: a scalar or a list of scalars (as Neo4j allows). */
+function storable(key: string, v: Value): unknown {
+  const scalar = (x: Value) => typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
+  if (scalar(v)) return v;
+  if (Array.isArray(v) && v.every((x) => scalar(x))) return v;
+  throw typeError(`property "${key}" cannot hold a ${typeName(v)}${typeof v === 'number' ? ` (${v})` : ''}: use a string, number, boolean or a list of them`);
+}
+
+/** The embedding property as a vector of the collection's dimension. */
+function vectorFrom(v: Value, dim: number): Float32Array {
+  if (!Array.isArray(v) || v.length !== dim || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    throw typeError(`embedding must be a list of ${dim} finite numbers (the collection's dimension)`);
+  }
+  return Float32Array.from(v as number[]);
+}
+
+/**
+ * CREATE, SET, REMOVE and DELETE for one row, into the query's GraphTx overlay. Every node or
+ * relationship written is charged to the memory budget: the overlay holds it until the end.
+ */
+export class Writer {
+  constructor(private readonly ctx: EvalContext) {}
+
+  private properties(e: Expr | null, row: Row): Payload {
+    const out: Payload = {};
+    if (!e) return out;
+    const m = evaluate(e, row, this.ctx);
+    if (!isMap(m)) throw typeError('properties must be a map');
+    for (const [k, v] of Object.entries(m)) if (v !== null) setEntry(out, k, k === 'embedding' ? v : storable(k, v));
+    this.ctx.guard.charge(ENTITY_BYTES + sizeOf(out as Value), 'the properties written');
+    return out;
+  }
+
+  create(part: PatternPart, row: Row): void {
+    const { tx } = this.ctx;
+    const dim = tx.collection.config.size;
+    const ids = part.nodes.map((n) => {
+      const existing = n.variable === null ? undefined : row[n.variable];
+      if (existing !== undefined && existing !== null) {
+        if (!(existing instanceof NodeRef)) throw typeError(`variable \`${n.variable}\` is a ${typeName(existing)}, not a node`);
+        if (!tx.hasNode(existing.id)) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${existing.id} was deleted earlier in this query`);
+        return existing.id;
+      }
+      if (existing === null) throw runtimeError('SemanticError', 'CreateOnNull', `cannot create a relationship to \`${n.variable}\`, which is null`);
+      const payload = this.properties(n.properties, row);
+      let vector: Float32Array | null = null;
+      if (payload.embedding !== undefined) {
+        vector = vectorFrom(payload.embedding as Value, dim);
+        delete payload.embedding;
+      }
+      const id = tx.createNode([...new Set(n.labels)], payload, vector);
+      if (n.variable) setEntry(row, n.variable, new NodeRef(id));
+      return id;
+    });
+    const rels: number[] = [];
+    part.rels.forEach((r, i) => {
+      const [from, to] = r.direction === 'in' ? [ids[i + 1]!, ids[i]!] : [ids[i]!, ids[i + 1]!];
+      const props = this.properties(r.properties, row);
+      let weight = 1;
+      if (props.weight !== undefined) {
+        if (typeof props.weight !== 'number') throw typeError('weight must be a number');
+        weight = props.weight;
+        delete props.weight;
+      }
+      const id = tx.createEdge(from, to, r.types[0]!, weight, props);
+      rels.push(id);
+      if (r.variable) setEntry(row, r.variable, new RelRef(id));
+    });
+    if (part.pathVariable) setEntry(row, part.pathVariable, new PathValue(ids, rels));
+  }
+
+  /**
+   * SET n.p = v, SET n = {map}, SET n += {map}, SET n:L, REMOVE n.p (a null value), REMOVE n:L.
+   * A null value removes a property. `embedding` is the node's vector and `weight` the
+   * relationship's weight; `SET n = {map}` replaces the other properties and leaves those two
+   * unless the map names them.
+   */
+  set(item: SetItem, row: Row, removing: boolean): void {
+    const { tx } = this.ctx;
+    const target = evaluate(item.target, row, this.ctx);
+    if (target === null) return;
+    const gone = (kind: string, id: number) => runtimeError('EntityNotFound', 'DeletedEntityAccess', `${kind} ${id} was deleted earlier in this query`);
+    if (item.kind === 'labels') {
+      if (!(target instanceof NodeRef)) throw typeError(`labels belong to nodes, not a ${typeName(target)}`);
+      const data = tx.node(target.id);
+      if (!data) throw gone('node', target.id);
+      const labels = removing ? data.labels.filter((l) => !item.labels.includes(l)) : [...new Set([...data.labels, ...item.labels])];
+      tx.updateNode(target.id, { ...data, labels });
+      return;
+    }
+    const value = item.value ? evaluate(item.value, row, this.ctx) : null;
+    let assignments: [string, Value][];
+    if (item.kind === 'property') assignments = [[item.key, value]];
+    else {
+      const map = value instanceof NodeRef || value instanceof RelRef ? propertiesOf(value, tx) : value;
+      if (!isMap(map)) throw typeError(`SET ${item.kind === 'replace' ? '=' : '+='} takes a map, got a ${typeName(value)}`);
+      assignments = Object.entries(map);
+    }
+    const replace = item.kind === 'replace';
+    if (target instanceof NodeRef) {
+      const data = tx.node(target.id);
+      if (!data) throw gone('node', target.id);
+      const next: NodeData = { ...data, payload: replace ? {} : { ...data.payload } };
+      for (const [key, v] of assignments) {
+        if (key === 'embedding') {
+          next.vector = v === null ? null : vectorFrom(v, tx.collection.config.size);
+          next.vectorChanged = true;
+        } else if (v === null) delete next.payload[key];
+        else setEntry(next.payload, key, storable(key, v));
+      }
+      this.ctx.guard.charge(ENTITY_BYTES + sizeOf(next.payload as Value), 'the properties written');
+      tx.updateNode(target.id, next);
+    } else if (target instanceof RelRef) {
+      const e = tx.edge(target.id);
+      if (!e) throw gone('relationship', target.id);
+      const next = { ...e, properties: replace ? {} : { ...e.properties } };
+      for (const [key, v] of assignments) {
+        if (key === 'weight') {
+          if (typeof v !== 'number' || !Number.isFinite(v)) throw typeError('weight must be a finite number (every relationship has one)');
+          next.weight = v;
+        } else if (v === null) delete next.properties[key];
+        else setEntry(next.properties, key, storable(key, v));
+      }
+      this.ctx.guard.charge(ENTITY_BYTES + sizeOf(next.properties as Value), 'the properties written');
+      tx.updateEdge(target.id, next);
+    } else {
+      throw typeError(`SET needs a node or relationship, got a ${typeName(target)}`);
+    }
+  }
+
+  delete(e: Expr, row: Row, detach: boolean): void {
+    const { tx } = this.ctx;
+    const v = evaluate(e, row, this.ctx);
+    if (v === null) return;
+    this.ctx.guard.charge(ENTITY_BYTES, 'the deletions');
+    if (v instanceof NodeRef) tx.deleteNode(v.id, detach);
+    else if (v instanceof RelRef) tx.deleteEdge(v.id);
+    else if (v instanceof PathValue) {
+      for (const r of v.rels) tx.deleteEdge(r);
+      for (const n of v.nodes) tx.deleteNode(n, detach);
+    } else throw runtimeError('TypeError', 'InvalidArgumentType', `DELETE takes nodes, relationships or paths, got a ${typeName(v)}`);
+  }
+}
