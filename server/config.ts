@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DEFAULT_WRITE_LIMITS, MAX_PAYLOAD_DEPTH_CEILING, type WriteLimits } from '../storage/engine/write-limits.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace';
 const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug', 'trace'];
@@ -19,6 +20,8 @@ export interface ServiceConfig {
   snapshotEvery: number;
   /** Log entries kept from before the newest snapshot. */
   logRetention: number;
+  /** Payload depth and size, points per collection, collections per database. */
+  writeLimits: WriteLimits;
 }
 
 /** Comma-separated secrets; empty entries (a trailing comma) are never accepted as a secret. */
@@ -31,6 +34,22 @@ function positiveInt(raw: string | undefined, name: string, fallback: number, ma
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${name} must be an integer from 0 to ${max}, got "${raw}"`);
   return n;
+}
+
+function atLeastOne(raw: string | undefined, name: string, fallback: number, max: number): number {
+  const n = positiveInt(raw, name, fallback, max);
+  if (n === 0) throw new Error(`${name} must be at least 1, got "${raw}"`);
+  return n;
+}
+
+function writeLimits(env: NodeJS.ProcessEnv): WriteLimits {
+  const d = DEFAULT_WRITE_LIMITS;
+  return {
+    maxPayloadDepth: atLeastOne(env.SERVICE_MAX_PAYLOAD_DEPTH, 'SERVICE_MAX_PAYLOAD_DEPTH', d.maxPayloadDepth, MAX_PAYLOAD_DEPTH_CEILING),
+    maxPayloadBytes: atLeastOne(env.SERVICE_MAX_PAYLOAD_BYTES, 'SERVICE_MAX_PAYLOAD_BYTES', d.maxPayloadBytes, 2 ** 31),
+    maxPointsPerCollection: atLeastOne(env.SERVICE_MAX_POINTS_PER_COLLECTION, 'SERVICE_MAX_POINTS_PER_COLLECTION', d.maxPointsPerCollection, d.maxPointsPerCollection),
+    maxCollections: atLeastOne(env.SERVICE_MAX_COLLECTIONS, 'SERVICE_MAX_COLLECTIONS', d.maxCollections, d.maxCollections),
+  };
 }
 
 /** Reads SERVICE_* variables; throws an Error naming the variable when one is malformed. */
@@ -50,5 +69,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     jsonLimit: positiveInt(env.SERVICE_JSON_LIMIT_BYTES, 'SERVICE_JSON_LIMIT_BYTES', 32 * 2 ** 20, 2 ** 31),
     snapshotEvery: positiveInt(env.SERVICE_SNAPSHOT_EVERY, 'SERVICE_SNAPSHOT_EVERY', 10_000, 2 ** 31),
     logRetention: positiveInt(env.SERVICE_LOG_RETENTION, 'SERVICE_LOG_RETENTION', 100_000, Number.MAX_SAFE_INTEGER),
+    writeLimits: writeLimits(env),
   };
 }

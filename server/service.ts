@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { ApplyFailedError } from '../storage/engine/apply-failure.js';
 import { Engine } from '../storage/engine/engine.js';
 import { DamagedEntryError } from '../storage/errors.js';
 import { LmdbLog } from '../storage/log/lmdb-log.js';
@@ -35,6 +36,9 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     snapshots,
     snapshotEvery: config.snapshotEvery,
     logRetention: config.logRetention,
+    limits: config.writeLimits,
+    onApplyFailure: (f) => logger.fatal({ err: f.cause, opId: f.opId, kind: f.kind, collection: f.collection }, `log entry ${f.opId} (${f.kind}) could not be applied: writes are stopped`),
+    onSkipped: (opId, note) => logger.warn({ opId, ...note }, `log entry ${opId} (${note.kind}) skipped: set aside by repair --skip`),
     onSnapshot: ({ opId, ms, bytes, error }) => {
       if (error) logger.error({ err: error, opId }, 'snapshot failed');
       else logger.info({ opId, ms: Math.round(ms), bytes }, 'snapshot written');
@@ -67,6 +71,9 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     await log.close();
     if (err instanceof DamagedEntryError) {
       throw new Error(`${err.message}. Operations before ${err.opId} are intact; to drop entry ${err.opId} and everything after it, stop here and run: npm run replay -- repair --data-dir ${config.dataDir} --yes`);
+    }
+    if (err instanceof ApplyFailedError) {
+      throw new Error(`${err.message}. To start without that one entry (every other stays), run: npm run replay -- repair --skip ${err.opId} --data-dir ${config.dataDir} --yes`);
     }
     throw err;
   }

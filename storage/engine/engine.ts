@@ -4,8 +4,11 @@ import type { DbEvent } from '../events/types.js';
 import type { EventLog } from '../log/event-log.js';
 import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
+import type { SkipNote } from '../log/event-log.js';
 import { applyEvent, type ApplyResult } from './apply-event.js';
+import { ApplyFailedError } from './apply-failure.js';
 import { validateEvent } from './validate-event.js';
+import { DEFAULT_WRITE_LIMITS, type WriteLimits } from './write-limits.js';
 
 /** Runs a task after `delayMs`, or as soon as the event loop is free when 0. */
 export type Scheduler = (task: () => void, delayMs: number) => void;
@@ -38,6 +41,12 @@ export interface EngineOptions {
   logRetention?: number;
   /** Told about each snapshot written, or failed. */
   onSnapshot?: (report: { opId: number; ms: number; bytes: number; error?: Error }) => void;
+  /** Limits every write is checked against before it is logged. */
+  limits?: WriteLimits;
+  /** Told once when a logged entry fails to apply (writes stop at it). */
+  onApplyFailure?: (failure: ApplyFailedError) => void;
+  /** Told about each entry replay passes over because repair --skip set it aside. */
+  onSkipped?: (opId: number, note: SkipNote) => void;
 }
 
 export interface Committed {
@@ -69,15 +78,20 @@ export class Engine {
   private snapshotOpId = 0;
   private snapshotting: Promise<number> | null = null;
 
+  readonly limits: WriteLimits;
+
   constructor(readonly log: EventLog, private readonly options: EngineOptions = {}) {
     this.schedule = options.schedule ?? defaultScheduler;
+    this.limits = options.limits ?? DEFAULT_WRITE_LIMITS;
   }
 
   /**
    * Rebuilds every view: from the newest snapshot when there is one, then the log after it, up
    * to operation `until` (the replay tool rebuilds past states; it may also pass over newer snapshots).
    * Answers how many log entries were applied. A log with entries missing after the snapshot
-   * (or from the start, with no snapshot) is refused with a message naming the gap.
+   * (or from the start, with no snapshot) is refused with a message naming the gap; an entry
+   * whose apply throws, with an ApplyFailedError naming it. Entries set aside by repair --skip
+   * are passed over (and reported to onSkipped).
    */
   replay(until = Number.MAX_SAFE_INTEGER, snapshotAtMost = until): number {
     const snapshot = this.options.snapshots?.loadNewest(snapshotAtMost) ?? null;
@@ -89,9 +103,18 @@ export class Engine {
     if (first > this.appliedUpTo + 1 && first <= this.log.lastOperationId) {
       throw new Error(`the log starts at operation ${first} but the state ends at ${this.appliedUpTo}: operations ${this.appliedUpTo + 1} to ${first - 1} are missing`);
     }
+    const skipped = this.log.skippedOperations?.() ?? new Map<number, SkipNote>();
     let count = 0;
     for (const { opId, event } of this.log.read(this.appliedUpTo + 1, until)) {
-      applyEvent(this.collections, opId, event);
+      const skip = skipped.get(opId);
+      if (skip) this.options.onSkipped?.(opId, skip);
+      else {
+        try {
+          applyEvent(this.collections, opId, event);
+        } catch (err) {
+          throw new ApplyFailedError(opId, event, err as Error);
+        }
+      }
       this.appliedUpTo = opId;
       count++;
     }
@@ -109,7 +132,7 @@ export class Engine {
     return this.appliedUpTo;
   }
 
-  /** The first durability failure; after it the engine takes no writes. */
+  /** The first durability or apply failure (an ApplyFailedError); after it the engine takes no writes. */
   get failed(): Error | null {
     return this.failure;
   }
@@ -122,9 +145,9 @@ export class Engine {
   /** Logs the event and applies it once durable. Bad input throws a DbError before anything is logged. */
   submit(event: DbEvent): Promise<Committed> {
     this.noteActivity();
-    if (this.failure) return Promise.reject(new DbError(503, `writes are stopped after a log failure: ${this.failure.message}`));
+    if (this.failure) return Promise.reject(this.stoppedError());
     try {
-      validateEvent(this.collections, event);
+      validateEvent(this.collections, event, this.limits);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -150,23 +173,36 @@ export class Engine {
     if (!this.log.synchronous) throw new Error('submitSync needs a log whose appends are durable at once');
     if (this.waiting.size > 0) throw new Error('submitSync cannot run while asynchronous writes wait to be applied');
     this.noteActivity();
-    validateEvent(this.collections, event);
+    if (this.failure) throw this.stoppedError();
+    validateEvent(this.collections, event, this.limits);
     const { opId } = this.log.append(event);
-    const result = applyEvent(this.collections, opId, event);
+    let result: ApplyResult;
+    try {
+      result = applyEvent(this.collections, opId, event);
+    } catch (err) {
+      throw this.stopAfterApplyFailure(new ApplyFailedError(opId, event, err as Error));
+    }
     this.appliedUpTo = opId;
     this.sinceSnapshot++;
     this.scheduleIndexing();
     return { opId, result };
   }
 
-  /** Applies, in order, every waiting entry whose durability is confirmed. */
+  /** Applies, in order, every waiting entry whose durability is confirmed; nothing once writes stopped. */
   private applyDurable(): void {
     for (;;) {
+      if (this.failure) return;
       const next = this.appliedUpTo + 1;
       const w = this.waiting.get(next);
       if (!w || !w.durable) break;
       this.waiting.delete(next);
-      const result = applyEvent(this.collections, next, w.event);
+      let result: ApplyResult;
+      try {
+        result = applyEvent(this.collections, next, w.event);
+      } catch (err) {
+        w.reject(this.stopAfterApplyFailure(new ApplyFailedError(next, w.event, err as Error)));
+        return;
+      }
       this.appliedUpTo = next;
       this.sinceSnapshot++;
       w.resolve({ opId: next, result });
@@ -183,6 +219,8 @@ export class Engine {
   snapshot(): Promise<number> {
     const store = this.options.snapshots;
     if (!store) return Promise.reject(new Error('no snapshot store configured'));
+    // After a failed apply the views may hold part of an entry: such a state is never saved.
+    if (this.failure) return Promise.reject(new Error(`no snapshot while writes are stopped: ${this.failure.message}`));
     if (this.snapshotting) return this.snapshotting;
     const started = performance.now();
     const opId = this.appliedUpTo;
@@ -214,6 +252,29 @@ export class Engine {
       }
     })();
     return this.snapshotting;
+  }
+
+  private stoppedError(): DbError {
+    const f = this.failure!;
+    const why = f instanceof ApplyFailedError ? `${f.message}; restart the server, and follow what it says` : `a log failure: ${f.message}`;
+    return new DbError(503, `writes are stopped after ${why}`);
+  }
+
+  /**
+   * A logged entry failed to apply: no later entry is applied (order is never broken), every
+   * waiting request is answered at once, and no write is taken after. Answers the error for the
+   * failed entry's own request.
+   */
+  private stopAfterApplyFailure(failure: ApplyFailedError): DbError {
+    this.failure ??= failure;
+    this.options.onApplyFailure?.(failure);
+    const later = new DbError(
+      503,
+      `writes stopped before this one was applied: ${failure.message}. It is in the log and applies at the next start once entry ${failure.opId} is dealt with`,
+    );
+    for (const w of this.waiting.values()) w.reject(later);
+    this.waiting.clear();
+    return new DbError(503, `${failure.message}; writes are stopped`);
   }
 
   /** A commit failed: nothing waiting is applied or acknowledged, and no write is taken after. */

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
-import { inspect, rebuild, repair, stats, verify, type Tool } from './commands.js';
+import { inspect, rebuild, repair, repairSkip, stats, verify, type Tool } from './commands.js';
 
 const USAGE = `usage: npm run replay -- <command> --data-dir DIR [options]
   inspect   [--from OP] [--to OP] [--collection NAME]   one line per log entry
@@ -10,6 +10,7 @@ const USAGE = `usage: npm run replay -- <command> --data-dir DIR [options]
   rebuild   --until OP --out DIR                         the state as of OP, as export files (.vgdb)
   stats                                                  counts by type and collection, sizes, snapshots
   repair    [--yes]                                      drop the first damaged entry and all after it
+  repair    --skip OP [--yes]                            set aside one entry whose apply fails; replay passes over it
 The server must be stopped: the data directory is locked while it runs.`;
 
 const { values, positionals } = parseArgs({
@@ -22,6 +23,7 @@ const { values, positionals } = parseArgs({
     collection: { type: 'string' },
     out: { type: 'string' },
     yes: { type: 'boolean', default: false },
+    skip: { type: 'string' },
   },
 });
 
@@ -53,6 +55,7 @@ async function main(): Promise<number> {
       case 'stats':
         return stats(tool);
       default:
+        if (values.skip !== undefined) return await repairSkip(tool, opArg(values.skip, 'skip', 0), values.yes!);
         return await repair(tool, values.yes!);
     }
   } finally {
