@@ -208,7 +208,14 @@ export async function repairSkip(tool: Tool, opId: number, yes: boolean): Promis
     tool.print(`entry ${opId} is already ${skipLine(opId, tool)}`);
     return 0;
   }
-  const engine = replayTo(tool, opId - 1, opId - 1);
+  let engine: Engine;
+  try {
+    engine = replayTo(tool, opId - 1, opId - 1);
+  } catch (err) {
+    if (!(err instanceof ApplyFailedError)) throw err;
+    tool.print(`entry ${opId} cannot be tried: an earlier one fails first (${err.message}); run repair --skip ${err.opId} first`);
+    return 1;
+  }
   try {
     applyEvent(engine.collections, opId, entry.event);
     tool.print(`entry ${opId} (${entry.event.type} on "${collectionOf(entry.event)}") applies: nothing to skip`);
