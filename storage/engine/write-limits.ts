@@ -23,7 +23,7 @@ export const DEFAULT_WRITE_LIMITS: WriteLimits = Object.freeze({
   maxPayloadDepth: 64,
   maxPayloadBytes: 1024 * 1024,
   maxPointsPerCollection: 16_000_000,
-  maxCollections: 10_000,
+  maxCollections: 100_000,
 });
 
 /** The variable that raises each limit, for error messages. */
