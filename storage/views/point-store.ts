@@ -3,6 +3,7 @@ import type { ByteWriter } from '../codec/byte-writer.js';
 import { readRaw, writeRaw } from '../codec/raw-arrays.js';
 import { CorruptDataError } from '../errors.js';
 import type { Payload } from '../events/types.js';
+import { IdSlotMap } from './id-slot-map.js';
 import { kernelsFor, type Kernels } from './simd-kernels.js';
 
 /** Slot states. A removed slot stays REMOVED until the index has unlinked it, then it is FREE. */
@@ -60,7 +61,7 @@ export class PointStore {
   /** One past the highest slot ever handed out. */
   slotCount = 0;
   liveCount = 0;
-  private readonly idToSlot = new Map<number, number>();
+  private readonly idToSlot = new IdSlotMap();
   private readonly freeSlots: number[] = [];
   private sorted: Float64Array | null = null;
 
@@ -89,7 +90,7 @@ export class PointStore {
   }
 
   slotOf(id: number): number {
-    return this.idToSlot.get(id) ?? -1;
+    return this.idToSlot.get(id);
   }
 
   has(id: number): boolean {
@@ -233,9 +234,9 @@ export class PointStore {
   /** Live ids in ascending order, cached until the next change. */
   sortedIds(): Float64Array {
     if (!this.sorted) {
-      const out = new Float64Array(this.idToSlot.size);
+      const out = new Float64Array(this.liveCount);
       let i = 0;
-      for (const id of this.idToSlot.keys()) out[i++] = id;
+      for (let slot = 0; slot < this.slotCount; slot++) if (this.state[slot] === LIVE) out[i++] = this.ids[slot]!;
       this.sorted = out.sort();
     }
     return this.sorted;
