@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { DEFAULT_WRITE_LIMITS, MAX_PAYLOAD_DEPTH_CEILING, type WriteLimits } from '../storage/engine/write-limits.js';
+import { DEFAULT_WRITE_LIMITS, MAX_COLLECTIONS_CEILING, MAX_PAYLOAD_DEPTH_CEILING, MAX_POINTS_CEILING, type WriteLimits } from '../storage/engine/write-limits.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace';
 const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug', 'trace'];
@@ -47,8 +47,8 @@ function writeLimits(env: NodeJS.ProcessEnv): WriteLimits {
   return {
     maxPayloadDepth: atLeastOne(env.SERVICE_MAX_PAYLOAD_DEPTH, 'SERVICE_MAX_PAYLOAD_DEPTH', d.maxPayloadDepth, MAX_PAYLOAD_DEPTH_CEILING),
     maxPayloadBytes: atLeastOne(env.SERVICE_MAX_PAYLOAD_BYTES, 'SERVICE_MAX_PAYLOAD_BYTES', d.maxPayloadBytes, 2 ** 31),
-    maxPointsPerCollection: atLeastOne(env.SERVICE_MAX_POINTS_PER_COLLECTION, 'SERVICE_MAX_POINTS_PER_COLLECTION', d.maxPointsPerCollection, d.maxPointsPerCollection),
-    maxCollections: atLeastOne(env.SERVICE_MAX_COLLECTIONS, 'SERVICE_MAX_COLLECTIONS', d.maxCollections, d.maxCollections),
+    maxPointsPerCollection: atLeastOne(env.SERVICE_MAX_POINTS_PER_COLLECTION, 'SERVICE_MAX_POINTS_PER_COLLECTION', d.maxPointsPerCollection, MAX_POINTS_CEILING),
+    maxCollections: atLeastOne(env.SERVICE_MAX_COLLECTIONS, 'SERVICE_MAX_COLLECTIONS', d.maxCollections, MAX_COLLECTIONS_CEILING),
   };
 }
 

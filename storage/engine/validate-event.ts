@@ -1,6 +1,7 @@
 import type { Collection } from '../collection.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import type { CollectionConfig, DbEvent, EdgeRecord, GraphWriteEvent, ImportCollectionEvent, Payload, PointRecord } from '../events/types.js';
+import { ShardedSet } from '../views/sharded.js';
 import { nestsDeeperThan, utf8Length } from './payload-shape.js';
 import { DEFAULT_WRITE_LIMITS, LIMIT_VARIABLES, type WriteLimits } from './write-limits.js';
 
@@ -84,7 +85,7 @@ function checkRoomForPoints(name: string, total: number, limits: WriteLimits): v
 
 /** How many distinct ids of `ids` the collection does not hold yet (null: none, a new collection). */
 function newIdCount(ids: Iterable<number>, target: Collection | null): number {
-  const fresh = new Set<number>();
+  const fresh = new ShardedSet<number>();
   for (const id of ids) if (!target?.store.has(id)) fresh.add(id);
   return fresh.size;
 }
@@ -111,7 +112,7 @@ function checkImport(collections: ReadonlyMap<string, Collection>, event: Import
       throw badRequest(`dimension mismatch: the file holds ${event.config.size}-dimensional vectors, collection "${event.name}" has ${target.config.size}`);
     }
   }
-  const ids = new Set<number>();
+  const ids = new ShardedSet<number>();
   for (const p of event.points) {
     checkPoint(event.name, event.config.size, p, limits);
     ids.add(p.id);

@@ -18,11 +18,14 @@ export interface WriteLimits {
  * V8 overflows its stack at about 4,000 levels, so the depth may be raised at most to 1,000.
  */
 export const MAX_PAYLOAD_DEPTH_CEILING = 1000;
+/** Slots are int32 in the id map. */
+export const MAX_POINTS_CEILING = 2 ** 31 - 1;
+export const MAX_COLLECTIONS_CEILING = 10_000_000;
 
 export const DEFAULT_WRITE_LIMITS: WriteLimits = Object.freeze({
   maxPayloadDepth: 64,
   maxPayloadBytes: 1024 * 1024,
-  maxPointsPerCollection: 16_000_000,
+  maxPointsPerCollection: 100_000_000,
   maxCollections: 100_000,
 });
 
