@@ -1,10 +1,9 @@
 import type { Collection } from '../collection.js';
 import { DbError } from '../errors.js';
 import type { DbEvent } from '../events/types.js';
-import type { EventLog } from '../log/event-log.js';
+import type { EventLog, SkipNote } from '../log/event-log.js';
 import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
-import type { SkipNote } from '../log/event-log.js';
 import { applyEvent, type ApplyResult } from './apply-event.js';
 import { ApplyFailedError } from './apply-failure.js';
 import { validateEvent } from './validate-event.js';
