@@ -22,7 +22,7 @@ export const MAX_MEMORY_BYTES = 65536 * PAGE;
  * of them in a database of many, stay in plain ArrayBuffers, where they are searched by the
  * scalar twins of the kernels (scalar-kernels.ts: the same results bit for bit).
  */
-export const SIMD_FROM_BYTES = 1 << 20;
+export const SIMD_FROM_BYTES = 1 << 18;
 const INITIAL_CAPACITY = 16;
 
 /** A memory for `bytes`, or null when the process can create no more (the caller stays scalar). */
