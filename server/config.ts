@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DEFAULT_WRITE_LIMITS, MAX_COLLECTIONS_CEILING, MAX_PAYLOAD_DEPTH_CEILING, MAX_POINTS_CEILING, type WriteLimits } from '../storage/engine/write-limits.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace';
 const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug', 'trace'];
@@ -27,6 +28,8 @@ export interface ServiceConfig {
   acceptLoss: boolean;
   /** The memory one Cypher query may build (lists, strings, held rows, its result), in bytes. */
   queryMemoryBytes: number;
+  /** Payload depth and size, points per collection, collections per database. */
+  writeLimits: WriteLimits;
 }
 
 /** Comma-separated secrets; empty entries (a trailing comma) are never accepted as a secret. */
@@ -58,6 +61,22 @@ function queryMemoryMb(raw: string | undefined): number {
   return mb;
 }
 
+function atLeastOne(raw: string | undefined, name: string, fallback: number, max: number): number {
+  const n = positiveInt(raw, name, fallback, max);
+  if (n === 0) throw new Error(`${name} must be at least 1, got "${raw}"`);
+  return n;
+}
+
+function writeLimits(env: NodeJS.ProcessEnv): WriteLimits {
+  const d = DEFAULT_WRITE_LIMITS;
+  return {
+    maxPayloadDepth: atLeastOne(env.SERVICE_MAX_PAYLOAD_DEPTH, 'SERVICE_MAX_PAYLOAD_DEPTH', d.maxPayloadDepth, MAX_PAYLOAD_DEPTH_CEILING),
+    maxPayloadBytes: atLeastOne(env.SERVICE_MAX_PAYLOAD_BYTES, 'SERVICE_MAX_PAYLOAD_BYTES', d.maxPayloadBytes, 2 ** 31),
+    maxPointsPerCollection: atLeastOne(env.SERVICE_MAX_POINTS_PER_COLLECTION, 'SERVICE_MAX_POINTS_PER_COLLECTION', d.maxPointsPerCollection, MAX_POINTS_CEILING),
+    maxCollections: atLeastOne(env.SERVICE_MAX_COLLECTIONS, 'SERVICE_MAX_COLLECTIONS', d.maxCollections, MAX_COLLECTIONS_CEILING),
+  };
+}
+
 /** Reads SERVICE_* variables; throws an Error naming the variable when one is malformed. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const logLevel = (env.SERVICE_LOG_LEVEL ?? 'info').toLowerCase() as LogLevel;
@@ -79,5 +98,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     metricsPublic: flag(env.SERVICE_METRICS_PUBLIC, 'SERVICE_METRICS_PUBLIC'),
     acceptLoss: flag(env.SERVICE_ACCEPT_LOSS, 'SERVICE_ACCEPT_LOSS'),
     queryMemoryBytes: queryMemoryMb(env.SERVICE_QUERY_MEMORY_MB) * 2 ** 20,
+    writeLimits: writeLimits(env),
   };
 }

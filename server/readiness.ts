@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { DbError } from '../storage/errors.js';
 import type { Engine } from '../storage/engine/engine.js';
+import { ApplyFailedError } from '../storage/engine/apply-failure.js';
 
 /** Ready once the log has been replayed, and as long as the log takes writes. */
 export class Readiness {
@@ -16,7 +17,9 @@ export class Readiness {
   problem(): string | null {
     if (!this.replayed) return 'starting: the log is being replayed';
     const failure = this.engine.failed;
-    return failure ? `writes are stopped after a log failure: ${failure.message}` : null;
+    if (!failure) return null;
+    if (failure instanceof ApplyFailedError) return `writes are stopped: ${failure.message}`;
+    return `writes are stopped after a log failure: ${failure.message}`;
   }
 
   /** Holds collection routes back with a 503 until the views are rebuilt. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { ApplyFailedError } from '../storage/engine/apply-failure.js';
 import { Engine } from '../storage/engine/engine.js';
 import { DamagedEntryError } from '../storage/errors.js';
 import { LogLossError } from '../storage/log/log-audit.js';
@@ -46,6 +47,9 @@ export async function startService(config: ServiceConfig, logger: Logger, metric
     onMarkFailed: (err) => logger.warn({ err }, 'the high-water mark could not be written'),
     acceptLoss: config.acceptLoss,
     onLoss: ({ from, to, message }) => logger.error({ from, to }, `accepting loss: ${message}`),
+    limits: config.writeLimits,
+    onApplyFailure: (f) => logger.fatal({ err: f.cause, opId: f.opId, kind: f.kind, collection: f.collection }, `log entry ${f.opId} (${f.kind}) could not be applied: writes are stopped`),
+    onSkipped: (opId, note) => logger.warn({ opId, ...note }, `log entry ${opId} (${note.kind}) skipped: set aside by repair --skip`),
     onSnapshot: ({ opId, ms, bytes, error }) => {
       metrics.snapshots.record({ ms, bytes, error });
       if (error) logger.error({ err: error, opId }, 'snapshot failed');
@@ -81,6 +85,9 @@ export async function startService(config: ServiceConfig, logger: Logger, metric
     if (err instanceof LogLossError) throw new Error(`the log is missing operations that were durable: ${err.message}. ${lossAdvice(config.dataDir)}`);
     if (err instanceof DamagedEntryError) {
       throw new Error(`${err.message}. Operations before ${err.opId} are intact; to drop entry ${err.opId} and everything after it, stop here and run: npm run replay -- repair --data-dir ${config.dataDir} --yes`);
+    }
+    if (err instanceof ApplyFailedError) {
+      throw new Error(`${err.message}. To start without that one entry (every other stays), run: npm run replay -- repair --skip ${err.opId} --data-dir ${config.dataDir} --yes`);
     }
     throw err;
   }

@@ -33,7 +33,7 @@ export class Collection {
 
   /** `seed` (the creating operation_id) seeds the HNSW level draws. */
   constructor(readonly name: string, readonly config: CollectionConfig, readonly seed: number, maxMemoryBytes?: number) {
-    this.store = new PointStore(config.size, 1024, maxMemoryBytes);
+    this.store = new PointStore(config.size, undefined, maxMemoryBytes);
     this.space = new VectorSpace(this.store, config.distance);
     this.index = new HnswIndex(this.space, config, seed);
     this.scratch = new Float32Array(config.size);

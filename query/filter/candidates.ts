@@ -1,4 +1,5 @@
 import type { Collection } from '../../storage/collection.js';
+import { ShardedSet } from '../../storage/views/sharded.js';
 import type { Filter } from './types.js';
 
 /**
@@ -13,11 +14,11 @@ export function candidateSlots(filter: Filter, c: Collection): ReadonlySet<numbe
   for (const cond of filter.must) {
     if (cond.kind === 'match') consider(c.payloadIndex.lookup(cond.path.join('.'), cond.value));
     else if (cond.kind === 'match_any') {
-      const union = new Set<number>();
+      const union = new ShardedSet<number>();
       for (const v of cond.values) for (const s of c.payloadIndex.lookup(cond.path.join('.'), v)) union.add(s);
       consider(union);
     } else if (cond.kind === 'has_id') {
-      const slots = new Set<number>();
+      const slots = new ShardedSet<number>();
       for (const id of cond.ids) {
         const slot = c.store.slotOf(id);
         if (slot >= 0) slots.add(slot);

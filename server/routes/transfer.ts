@@ -39,7 +39,7 @@ export function transferRoutes(engine: Engine): Router {
     const mode = parseImportMode(ctx.query.mode);
     checkCollectionName(name);
     if ((ctx.request.length ?? 0) > IMPORT_LIMIT_BYTES) throw tooLarge(ctx);
-    const reader = new ImportReader();
+    const reader = new ImportReader(engine.limits);
     let bytes = 0;
     for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
       bytes += chunk.length;

@@ -24,14 +24,17 @@ function applyImport(collections: Map<string, Collection>, opId: number, event: 
     collections.set(event.name, c);
   }
   const fresh = event.points.filter((p) => !c.store.has(p.id));
+  const before = c.store.liveCount;
+  // A file that repeats an id stores its last copy (upsert order); every other copy counts as skipped.
   c.upsert(fresh);
+  const imported = c.store.liveCount - before;
   // The file's parallel edges all come back; a merge leaves out an edge its target already has.
   const merging = event.mode === 'merge';
   for (const e of event.edges) {
     if (merging && (!c.store.has(e.from) || !c.store.has(e.to) || c.graph.find(e.from, e.to, e.relation) >= 0)) continue;
     c.graph.add(e.from, e.to, e.relation, e.weight, e.properties);
   }
-  return { changed: fresh.length, imported: fresh.length, skipped: event.points.length - fresh.length };
+  return { changed: imported, imported, skipped: event.points.length - imported };
 }
 
 /**

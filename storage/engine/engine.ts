@@ -1,12 +1,14 @@
 import type { Collection } from '../collection.js';
 import { DbError } from '../errors.js';
 import type { DbEvent } from '../events/types.js';
-import type { EventLog } from '../log/event-log.js';
+import type { EventLog, SkipNote } from '../log/event-log.js';
 import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log/log-audit.js';
 import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { applyEvent, type ApplyResult } from './apply-event.js';
+import { ApplyFailedError } from './apply-failure.js';
 import { validateEvent } from './validate-event.js';
+import { DEFAULT_WRITE_LIMITS, type WriteLimits } from './write-limits.js';
 
 /** Runs a task after `delayMs`, or as soon as the event loop is free when 0. */
 export type Scheduler = (task: () => void, delayMs: number) => void;
@@ -60,6 +62,12 @@ export interface EngineOptions {
   onLoss?: (problem: LogProblem) => void;
   /** operation_ids reserved in the high-water mark at a time (default 1,000,000). */
   reserveIds?: number;
+  /** Limits every write is checked against before it is logged. */
+  limits?: WriteLimits;
+  /** Told once when a logged entry fails to apply (writes stop at it). */
+  onApplyFailure?: (failure: ApplyFailedError) => void;
+  /** Told about each entry replay passes over because repair --skip set it aside. */
+  onSkipped?: (opId: number, note: SkipNote) => void;
 }
 
 export interface EngineObserver {
@@ -101,16 +109,21 @@ export class Engine {
   private reservedThrough = 0;
   private readonly reserveIds: number;
 
+  readonly limits: WriteLimits;
+
   constructor(readonly log: EventLog, private readonly options: EngineOptions = {}) {
     this.schedule = options.schedule ?? defaultScheduler;
     this.reserveIds = options.reserveIds ?? RESERVE_IDS;
+    this.limits = options.limits ?? DEFAULT_WRITE_LIMITS;
   }
 
   /**
    * Rebuilds every view: from the newest snapshot when there is one, then the log after it, up
    * to operation `until` (the replay tool rebuilds past states; it may also pass over newer snapshots).
    * Answers how many log entries were applied. A log with entries missing after the snapshot
-   * (or from the start, with no snapshot) is refused with a LogLossError naming the gap.
+   * (or from the start, with no snapshot) is refused with a LogLossError naming the gap; an entry
+   * whose apply throws, with an ApplyFailedError naming it. Entries set aside by repair --skip
+   * are passed over (and reported to onSkipped).
    */
   replay(until = Number.MAX_SAFE_INTEGER, snapshotAtMost = until): number {
     this.useSnapshot(snapshotAtMost);
@@ -157,9 +170,18 @@ export class Engine {
 
   /** Applies the log after the state, up to `until`, passing over holes that start() has accepted. */
   private applyLog(until: number): number {
+    const skipped = this.log.skippedOperations?.() ?? new Map<number, SkipNote>();
     let count = 0;
     for (const { opId, event } of this.log.read(this.appliedUpTo + 1, until)) {
-      applyEvent(this.collections, opId, event);
+      const skip = skipped.get(opId);
+      if (skip) this.options.onSkipped?.(opId, skip);
+      else {
+        try {
+          applyEvent(this.collections, opId, event);
+        } catch (err) {
+          throw new ApplyFailedError(opId, event, err as Error);
+        }
+      }
       this.appliedUpTo = opId;
       count++;
     }
@@ -177,7 +199,7 @@ export class Engine {
     return this.appliedUpTo;
   }
 
-  /** The first durability failure; after it the engine takes no writes. */
+  /** The first durability or apply failure (an ApplyFailedError); after it the engine takes no writes. */
   get failed(): Error | null {
     return this.failure;
   }
@@ -190,9 +212,9 @@ export class Engine {
   /** Logs the event and applies it once durable. Bad input throws a DbError before anything is logged. */
   submit(event: DbEvent): Promise<Committed> {
     this.noteActivity();
-    if (this.failure) return Promise.reject(new DbError(503, `writes are stopped after a log failure: ${this.failure.message}`));
+    if (this.failure) return Promise.reject(this.stoppedError());
     try {
-      validateEvent(this.collections, event);
+      validateEvent(this.collections, event, this.limits);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -221,9 +243,15 @@ export class Engine {
     if (!this.log.synchronous) throw new Error('submitSync needs a log whose appends are durable at once');
     if (this.waiting.size > 0) throw new Error('submitSync cannot run while asynchronous writes wait to be applied');
     this.noteActivity();
-    validateEvent(this.collections, event);
+    if (this.failure) throw this.stoppedError();
+    validateEvent(this.collections, event, this.limits);
     const { opId } = this.log.append(event);
-    const result = applyEvent(this.collections, opId, event);
+    let result: ApplyResult;
+    try {
+      result = applyEvent(this.collections, opId, event);
+    } catch (err) {
+      throw this.stopAfterApplyFailure(new ApplyFailedError(opId, event, err as Error));
+    }
     this.appliedUpTo = opId;
     this.sinceSnapshot++;
     this.options.observe?.applied?.(event.type);
@@ -231,14 +259,21 @@ export class Engine {
     return { opId, result };
   }
 
-  /** Applies, in order, every waiting entry whose durability is confirmed. */
+  /** Applies, in order, every waiting entry whose durability is confirmed; nothing once writes stopped. */
   private applyDurable(): void {
     for (;;) {
+      if (this.failure) return;
       const next = this.appliedUpTo + 1;
       const w = this.waiting.get(next);
       if (!w || !w.durable) break;
       this.waiting.delete(next);
-      const result = applyEvent(this.collections, next, w.event);
+      let result: ApplyResult;
+      try {
+        result = applyEvent(this.collections, next, w.event);
+      } catch (err) {
+        w.reject(this.stopAfterApplyFailure(new ApplyFailedError(next, w.event, err as Error)));
+        return;
+      }
       this.appliedUpTo = next;
       this.sinceSnapshot++;
       this.options.observe?.applied?.(w.event.type);
@@ -257,6 +292,8 @@ export class Engine {
   snapshot(): Promise<number> {
     const store = this.options.snapshots;
     if (!store) return Promise.reject(new Error('no snapshot store configured'));
+    // After a failed apply the views may hold part of an entry: such a state is never saved.
+    if (this.failure) return Promise.reject(new Error(`no snapshot while writes are stopped: ${this.failure.message}`));
     if (this.snapshotting) return this.snapshotting;
     const started = performance.now();
     const opId = this.appliedUpTo;
@@ -318,6 +355,29 @@ export class Engine {
       this.markPending = false;
       if (!this.closed) void this.markDurable();
     }, every);
+  }
+
+  private stoppedError(): DbError {
+    const f = this.failure!;
+    const why = f instanceof ApplyFailedError ? `${f.message}; restart the server, and follow what it says` : `a log failure: ${f.message}`;
+    return new DbError(503, `writes are stopped after ${why}`);
+  }
+
+  /**
+   * A logged entry failed to apply: no later entry is applied (order is never broken), every
+   * waiting request is answered at once, and no write is taken after. Answers the error for the
+   * failed entry's own request.
+   */
+  private stopAfterApplyFailure(failure: ApplyFailedError): DbError {
+    this.failure ??= failure;
+    this.options.onApplyFailure?.(failure);
+    const later = new DbError(
+      503,
+      `writes stopped before this one was applied: ${failure.message}. It is in the log and applies at the next start once entry ${failure.opId} is dealt with`,
+    );
+    for (const w of this.waiting.values()) w.reject(later);
+    this.waiting.clear();
+    return new DbError(503, `${failure.message}; writes are stopped`);
   }
 
   /** A commit failed: nothing waiting is applied or acknowledged, and no write is taken after. */

@@ -1,6 +1,9 @@
 import type { Collection } from '../collection.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import type { CollectionConfig, DbEvent, EdgeRecord, ImportCollectionEvent, PointRecord } from '../events/types.js';
+import type { CollectionConfig, DbEvent, EdgeRecord, GraphWriteEvent, ImportCollectionEvent, Payload, PointRecord } from '../events/types.js';
+import { ShardedSet } from '../views/sharded.js';
+import { nestsDeeperThan, utf8Length } from './payload-shape.js';
+import { DEFAULT_WRITE_LIMITS, LIMIT_VARIABLES, type WriteLimits } from './write-limits.js';
 
 export const MAX_POINT_ID = Number.MAX_SAFE_INTEGER;
 const NAME_PATTERN = /^[A-Za-z0-9_\-][A-Za-z0-9_.\-]{0,254}$/;
@@ -23,7 +26,23 @@ export function requireCollection(collections: ReadonlyMap<string, Collection>, 
   return c;
 }
 
-function checkPoint(name: string, size: number, p: PointRecord): void {
+/**
+ * A payload (or edge properties) within the limits: an object, nested at most maxPayloadDepth
+ * levels (checked first, so the JSON encoding that measures the size cannot overflow the stack),
+ * and at most maxPayloadBytes as UTF-8 JSON.
+ */
+export function checkPayload(payload: unknown, what: string, limits: WriteLimits): asserts payload is Payload {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest(`${what} must be a JSON object`);
+  if (nestsDeeperThan(payload, limits.maxPayloadDepth)) {
+    throw badRequest(`${what} nests objects and arrays more than ${limits.maxPayloadDepth} levels deep, the limit (${LIMIT_VARIABLES.maxPayloadDepth})`);
+  }
+  const bytes = utf8Length(JSON.stringify(payload));
+  if (bytes > limits.maxPayloadBytes) {
+    throw badRequest(`${what} is ${bytes} bytes as JSON, more than the limit of ${limits.maxPayloadBytes} bytes (${LIMIT_VARIABLES.maxPayloadBytes})`);
+  }
+}
+
+function checkPoint(name: string, size: number, p: PointRecord, limits: WriteLimits): void {
   checkPointId(p.id);
   if (p.vector) {
     if (p.vector.length !== size) {
@@ -33,9 +52,7 @@ function checkPoint(name: string, size: number, p: PointRecord): void {
       if (!Number.isFinite(p.vector[i])) throw badRequest(`point ${p.id}: vector element ${i} is not a finite 32-bit float`);
     }
   }
-  if (p.payload === null || typeof p.payload !== 'object' || Array.isArray(p.payload)) {
-    throw badRequest(`point ${p.id}: payload must be a JSON object`);
-  }
+  checkPayload(p.payload, `point ${p.id}: payload`, limits);
   for (const label of p.labels) {
     if (typeof label !== 'string' || label.length === 0) throw badRequest(`point ${p.id}: labels must be non-empty strings`);
   }
@@ -45,11 +62,32 @@ function checkWeight(weight: number): void {
   if (typeof weight !== 'number' || !Number.isFinite(weight)) throw badRequest(`weight must be a finite number, got ${weight}`);
 }
 
-function checkEdgeFields(e: EdgeRecord): void {
+function checkEdgeFields(e: EdgeRecord, limits: WriteLimits): void {
   if (typeof e.relation !== 'string' || e.relation.length === 0 || e.relation.length > 255) {
     throw badRequest('relation must be a non-empty string of at most 255 characters');
   }
   checkWeight(e.weight);
+  if (e.properties !== undefined) checkPayload(e.properties, `the properties of an edge ${e.from} -> ${e.to}`, limits);
+}
+
+function checkRoomForCollection(collections: ReadonlyMap<string, Collection>, limits: WriteLimits): void {
+  if (collections.size >= limits.maxCollections) {
+    throw badRequest(`the database holds ${collections.size} collections, the limit (${LIMIT_VARIABLES.maxCollections}): delete one or raise the limit`);
+  }
+}
+
+/** Refuses a write that would leave `name` holding more than maxPointsPerCollection points. */
+function checkRoomForPoints(name: string, total: number, limits: WriteLimits): void {
+  if (total > limits.maxPointsPerCollection) {
+    throw badRequest(`collection "${name}" would hold ${total} points, more than the limit of ${limits.maxPointsPerCollection} (${LIMIT_VARIABLES.maxPointsPerCollection})`);
+  }
+}
+
+/** How many distinct ids of `ids` the collection does not hold yet (null: none, a new collection). */
+function newIdCount(ids: Iterable<number>, target: Collection | null): number {
+  const fresh = new ShardedSet<number>();
+  for (const id of ids) if (!target?.store.has(id)) fresh.add(id);
+  return fresh.size;
 }
 
 export function checkConfig(c: CollectionConfig): void {
@@ -59,24 +97,30 @@ export function checkConfig(c: CollectionConfig): void {
   }
 }
 
-function checkImport(collections: ReadonlyMap<string, Collection>, event: ImportCollectionEvent): void {
+function checkImport(collections: ReadonlyMap<string, Collection>, event: ImportCollectionEvent, limits: WriteLimits): void {
   checkCollectionName(event.name);
   checkConfig(event.config);
   const target = collections.get(event.name);
   if (event.mode === 'create' && target) throw conflict(`collection "${event.name}" already exists`);
+  if (!target) checkRoomForCollection(collections, limits);
+  if (event.points.length > limits.maxPointsPerCollection) {
+    throw badRequest(`the file holds ${event.points.length} points, more than the limit of ${limits.maxPointsPerCollection} per collection (${LIMIT_VARIABLES.maxPointsPerCollection})`);
+  }
   if (event.mode === 'merge') {
     if (!target) throw notFound(`collection "${event.name}" not found: merge needs an existing collection`);
     if (target.config.size !== event.config.size) {
       throw badRequest(`dimension mismatch: the file holds ${event.config.size}-dimensional vectors, collection "${event.name}" has ${target.config.size}`);
     }
   }
-  const ids = new Set<number>();
+  const ids = new ShardedSet<number>();
   for (const p of event.points) {
-    checkPoint(event.name, event.config.size, p);
+    checkPoint(event.name, event.config.size, p, limits);
     ids.add(p.id);
   }
+  const merged = event.mode === 'merge' ? target! : null;
+  checkRoomForPoints(event.name, (merged?.store.liveCount ?? 0) + newIdCount(ids, merged), limits);
   for (const e of event.edges) {
-    checkEdgeFields(e);
+    checkEdgeFields(e, limits);
     for (const id of [e.from, e.to]) {
       checkPointId(id);
       if (!ids.has(id) && !(event.mode === 'merge' && target!.store.has(id))) throw badRequest(`an edge names point ${id}, which is not in the file`);
@@ -84,22 +128,51 @@ function checkImport(collections: ReadonlyMap<string, Collection>, event: Import
   }
 }
 
+function checkGraphWrite(c: Collection, event: GraphWriteEvent, limits: WriteLimits): void {
+  const created: number[] = [];
+  for (const change of event.changes) {
+    if (change.kind === 'create_node' || change.kind === 'update_node') {
+      checkPoint(c.name, c.config.size, change.point, limits);
+      if (change.kind === 'create_node') created.push(change.point.id);
+    } else if (change.kind === 'set_node') checkPoint(c.name, c.config.size, { id: change.id, vector: null, payload: change.payload, labels: change.labels }, limits);
+    else if (change.kind === 'create_edge') {
+      checkPointId(change.edge.from);
+      checkPointId(change.edge.to);
+      checkEdgeFields(change.edge, limits);
+    } else if (change.kind === 'update_edge') {
+      checkWeight(change.weight);
+      checkPayload(change.properties, `the properties of edge ${change.id}`, limits);
+    } else checkPointId(change.id);
+  }
+  if (created.length > 0) checkRoomForPoints(c.name, c.store.liveCount + newIdCount(created, c), limits);
+}
+
 /**
- * Checks an event against the current state before it is logged, so that what reaches the
- * log applies whole. Throws a DbError (4xx) naming what is wrong.
+ * Checks an event against the current state and the limits before it is logged, so that what
+ * reaches the log applies whole. Throws a DbError (4xx) naming what is wrong.
  */
-export function validateEvent(collections: ReadonlyMap<string, Collection>, event: DbEvent): void {
+export function validateEvent(collections: ReadonlyMap<string, Collection>, event: DbEvent, limits: WriteLimits = DEFAULT_WRITE_LIMITS): void {
   switch (event.type) {
     case 'create_collection':
       checkCollectionName(event.name);
+      checkConfig(event.config);
       if (collections.has(event.name)) throw conflict(`collection "${event.name}" already exists`);
+      checkRoomForCollection(collections, limits);
       return;
     case 'delete_collection':
       requireCollection(collections, event.name);
       return;
     case 'upsert_points': {
       const c = requireCollection(collections, event.collection);
-      for (const p of event.points) checkPoint(c.name, c.config.size, p);
+      let unseen = 0;
+      for (const p of event.points) {
+        checkPoint(c.name, c.config.size, p, limits);
+        if (!c.store.has(p.id)) unseen++;
+      }
+      // Counting the request's repeated ids once matters only at the limit.
+      if (c.store.liveCount + unseen > limits.maxPointsPerCollection) {
+        checkRoomForPoints(c.name, c.store.liveCount + newIdCount(event.points.map((p) => p.id), c), limits);
+      }
       if (c.store.usedSlots + event.points.length > c.store.maxSlots) {
         throw badRequest(`collection "${c.name}" is full: it holds at most ${c.store.maxSlots} vectors of dimension ${c.config.size}`);
       }
@@ -115,25 +188,14 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
         checkPointId(id);
         if (!c.store.has(id)) throw notFound(`point ${id} not found in collection "${c.name}"`);
       }
-      checkEdgeFields(event);
+      checkEdgeFields(event, limits);
       return;
     }
     case 'import_collection':
-      checkImport(collections, event);
+      checkImport(collections, event, limits);
       return;
-    case 'graph_write': {
-      const c = requireCollection(collections, event.collection);
-      for (const change of event.changes) {
-        if (change.kind === 'create_node' || change.kind === 'update_node') checkPoint(c.name, c.config.size, change.point);
-        else if (change.kind === 'set_node') checkPoint(c.name, c.config.size, { id: change.id, vector: null, payload: change.payload, labels: change.labels });
-        else if (change.kind === 'create_edge') {
-          checkPointId(change.edge.from);
-          checkPointId(change.edge.to);
-          checkEdgeFields(change.edge);
-        } else if (change.kind === 'update_edge') checkWeight(change.weight);
-        else checkPointId(change.id);
-      }
+    case 'graph_write':
+      checkGraphWrite(requireCollection(collections, event.collection), event, limits);
       return;
-    }
   }
 }

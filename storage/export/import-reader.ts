@@ -1,7 +1,9 @@
 import { ByteReader } from '../codec/byte-reader.js';
 import { joinChunks } from '../codec/join-chunks.js';
 import { crc32 } from '../codec/crc32.js';
-import { CorruptDataError } from '../errors.js';
+import { checkPayload } from '../engine/validate-event.js';
+import { LIMIT_VARIABLES, type WriteLimits } from '../engine/write-limits.js';
+import { badRequest, CorruptDataError } from '../errors.js';
 import { readConfig, readEdge, readPoint } from '../events/codec.js';
 import type { CollectionConfig, EdgeRecord, PointRecord } from '../events/types.js';
 import { BLOCK, BLOCK_HEADER, FILE_PREAMBLE, FORMAT_VERSION, MAGIC } from './format.js';
@@ -16,6 +18,9 @@ export interface ParsedExport {
 /**
  * Reads an export file as it arrives, a chunk at a time: checks the magic, the version, every
  * block's CRC and the trailer's counts, and throws CorruptDataError naming the first problem.
+ * With `limits`, a file that breaks one (too many points, a payload too deep or too large) is
+ * refused with a 400 at the block that shows it, before the rest is read; the engine checks the
+ * whole operation against the same limits again before logging it.
  * Nothing is applied here; the caller logs the parsed content as one operation.
  */
 export class ImportReader {
@@ -31,6 +36,8 @@ export class ImportReader {
   private readonly edges: EdgeRecord[] = [];
   private blocks = 0;
   private done = false;
+
+  constructor(private readonly limits: WriteLimits | null = null) {}
 
   /**
    * Takes the next chunk. Chunks are joined only once the next step has all its bytes, so a
@@ -80,9 +87,16 @@ export class ImportReader {
       case BLOCK.header:
         if (this.header) throw new CorruptDataError('a second header block');
         this.header = { name: r.str(), config: readConfig(r), points: r.f64(), edges: r.f64() };
+        if (this.limits && this.header.points > this.limits.maxPointsPerCollection) {
+          throw badRequest(`the file holds ${this.header.points} points, more than the limit of ${this.limits.maxPointsPerCollection} per collection (${LIMIT_VARIABLES.maxPointsPerCollection})`);
+        }
         break;
       case BLOCK.points:
-        for (let n = r.u32(), i = 0; i < n; i++) this.points.push(readPoint(r));
+        for (let n = r.u32(), i = 0; i < n; i++) {
+          const point = readPoint(r);
+          if (this.limits) checkPayload(point.payload, `point ${point.id}: payload`, this.limits);
+          this.points.push(point);
+        }
         break;
       case BLOCK.edges:
         // Version 1 edges have a float32 weight and no properties, as version 1 log entries do.

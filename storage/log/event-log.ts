@@ -17,6 +17,16 @@ export interface Appended {
   durable: Promise<void>;
 }
 
+/** Why a logged entry is passed over at replay (recorded by `npm run replay -- repair --skip OP`). */
+export interface SkipNote {
+  kind: string;
+  collection: string;
+  /** The error its apply threw. */
+  reason: string;
+  /** When the skip was recorded (ISO-8601). */
+  at: string;
+}
+
 /**
  * The write-ahead log: every mutation is one entry keyed by its operation_id, one counter
  * for the whole database that only goes up.
@@ -38,6 +48,8 @@ export interface EventLog {
   readRaw(from?: number, to?: number): Iterable<RawEntry>;
   /** Raises the counter so the next operation_id is above `opId` (no-op when it is already). */
   reserveThrough(opId: number): void;
+  /** Entries set aside by repair --skip, which replay passes over; absent: none. */
+  skippedOperations?(): ReadonlyMap<number, SkipNote>;
   /** Drops the entries up to and including opId (a snapshot holds their effect). */
   truncateThrough(opId: number): Promise<void>;
   close(): Promise<void>;

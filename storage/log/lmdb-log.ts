@@ -6,7 +6,7 @@ import type { DbEvent } from '../events/types.js';
 import { DbError } from '../errors.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { checkLmdbFileLength, isDamagedFile } from './lmdb-file-check.js';
-import type { Appended, EventLog, LogEntry, RawEntry } from './event-log.js';
+import type { Appended, EventLog, LogEntry, RawEntry, SkipNote } from './event-log.js';
 import { decodeEntry, frameRecord } from './record.js';
 
 /** The meta key holding the highest dropped operation_id, so the counter survives truncation. */
@@ -60,6 +60,7 @@ export class LmdbLog implements EventLog {
   private readonly meta: Database<number, string>;
   private last: number;
   private failure: Error | null = null;
+  private skipsDb: Database<SkipNote, number> | null = null;
 
   private constructor(opened: OpenedEnvironment, private readonly lock: DataDirLock) {
     this.env = opened.env;
@@ -161,6 +162,26 @@ export class LmdbLog implements EventLog {
       }
     });
     return dropped;
+  }
+
+  /**
+   * Skip markers live in their own named database beside the log, keyed by operation_id: the
+   * entry itself stays as it was written (its checksum, and the record of what was asked), and
+   * replay, verify and inspect read the markers. Opened on first use.
+   */
+  private skips(): Database<SkipNote, number> {
+    return (this.skipsDb ??= this.env.openDB<SkipNote, number>({ name: 'skips', encoding: 'msgpack' }));
+  }
+
+  skippedOperations(): ReadonlyMap<number, SkipNote> {
+    const out = new Map<number, SkipNote>();
+    for (const { key, value } of this.skips().getRange()) out.set(key, value);
+    return out;
+  }
+
+  /** Durably marks entry opId as skipped at replay. */
+  async markSkipped(opId: number, note: SkipNote): Promise<void> {
+    await this.skips().put(opId, note);
   }
 
   async close(): Promise<void> {

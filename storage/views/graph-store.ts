@@ -2,6 +2,7 @@ import type { ByteReader } from '../codec/byte-reader.js';
 import type { ByteWriter } from '../codec/byte-writer.js';
 import { readRaw, writeRaw } from '../codec/raw-arrays.js';
 import type { Payload } from '../events/types.js';
+import { ShardedMap } from './sharded.js';
 
 /** One directed, weighted, typed edge; `properties` holds every property but the weight. */
 export interface Edge {
@@ -22,21 +23,22 @@ const NO_EDGES: readonly number[] = Object.freeze([]);
 /**
  * The edges of one collection: a multigraph with an id per edge, kept in columns (endpoints,
  * interned relation, weight), with outgoing and incoming edge-id lists per point id. Other
- * relationship properties (rare: Cypher's) sit in a sparse map by edge id.
+ * relationship properties (rare: Cypher's) sit in a sparse map by edge id. The maps are sharded, so
+ * more than 2^24 points may have edges.
  * Edge ids are handed out in apply order, so a replay gives every edge the same id.
  */
 export class GraphStore {
   private from = new Float64Array(256);
   private to = new Float64Array(256);
   private weight = new Float64Array(256);
-  private readonly extra = new Map<number, Payload>();
+  private readonly extra = new ShardedMap<number, Payload>();
   private relationOf = new Int32Array(256);
   private alive = new Uint8Array(256);
   private nextId = 0;
   private readonly relations: string[] = [];
   private readonly relationIds = new Map<string, number>();
-  private readonly out = new Map<number, number[]>();
-  private readonly in = new Map<number, number[]>();
+  private readonly out = new ShardedMap<number, number[]>();
+  private readonly in = new ShardedMap<number, number[]>();
   edgeCount = 0;
 
   private grow(): void {
@@ -63,13 +65,13 @@ export class GraphStore {
     return id;
   }
 
-  private static link(lists: Map<number, number[]>, point: number, edge: number): void {
+  private static link(lists: ShardedMap<number, number[]>, point: number, edge: number): void {
     const list = lists.get(point);
     if (list) list.push(edge);
     else lists.set(point, [edge]);
   }
 
-  private static unlink(lists: Map<number, number[]>, point: number, edge: number): void {
+  private static unlink(lists: ShardedMap<number, number[]>, point: number, edge: number): void {
     const list = lists.get(point);
     if (!list) return;
     const at = list.indexOf(edge);

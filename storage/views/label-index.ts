@@ -1,13 +1,15 @@
+import { ShardedSet } from './sharded.js';
+
 const NONE: ReadonlySet<number> = new Set();
 
-/** Label → the ids of the points that carry it. */
+/** Label → the ids of the points that carry it (sharded: a label may be on more than 2^24 points). */
 export class LabelIndex {
-  private readonly byLabel = new Map<string, Set<number>>();
+  private readonly byLabel = new Map<string, ShardedSet<number>>();
 
   add(id: number, labels: readonly string[]): void {
     for (const label of labels) {
       let ids = this.byLabel.get(label);
-      if (!ids) this.byLabel.set(label, (ids = new Set()));
+      if (!ids) this.byLabel.set(label, (ids = new ShardedSet()));
       ids.add(id);
     }
   }

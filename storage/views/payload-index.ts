@@ -1,18 +1,23 @@
 import type { Payload } from '../events/types.js';
 import { forEachIndexedValue, type Scalar } from './payload-paths.js';
+import { ShardedMap, ShardedSet } from './sharded.js';
 
 const NONE: ReadonlySet<number> = new Set();
 
-/** Equality index over every scalar payload value (strings, numbers, booleans): path → value → slots. */
+/**
+ * Equality index over every scalar payload value (strings, numbers, booleans): path → value →
+ * slots. Values and slots are sharded: a path may hold more than 2^24 distinct values, a value
+ * more than 2^24 points.
+ */
 export class PayloadIndex {
-  private readonly byPath = new Map<string, Map<Scalar, Set<number>>>();
+  private readonly byPath = new Map<string, ShardedMap<Scalar, ShardedSet<number>>>();
 
   add(slot: number, payload: Payload): void {
     forEachIndexedValue(payload, (path, value) => {
       let values = this.byPath.get(path);
-      if (!values) this.byPath.set(path, (values = new Map()));
+      if (!values) this.byPath.set(path, (values = new ShardedMap()));
       let slots = values.get(value);
-      if (!slots) values.set(value, (slots = new Set()));
+      if (!slots) values.set(value, (slots = new ShardedSet()));
       slots.add(slot);
     });
   }

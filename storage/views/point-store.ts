@@ -3,6 +3,7 @@ import type { ByteWriter } from '../codec/byte-writer.js';
 import { readRaw, writeRaw } from '../codec/raw-arrays.js';
 import { CorruptDataError } from '../errors.js';
 import type { Payload } from '../events/types.js';
+import { IdSlotMap } from './id-slot-map.js';
 import { kernelsFor, type Kernels } from './simd-kernels.js';
 
 /** Slot states. A removed slot stays REMOVED until the index has unlinked it, then it is FREE. */
@@ -15,22 +16,43 @@ const EMPTY_LABELS: readonly string[] = Object.freeze([]);
 const PAGE = 65536;
 /** A wasm32 memory holds at most 65,536 pages (4 GiB). */
 export const MAX_MEMORY_BYTES = 65536 * PAGE;
+/**
+ * Vectors move into a WebAssembly memory once they take this many bytes. A process can create
+ * only about 12,800 memories (each reserves a large virtual range), so small collections, most
+ * of them in a database of many, stay in plain ArrayBuffers, where they are searched by the
+ * scalar twins of the kernels (scalar-kernels.ts: the same results bit for bit).
+ */
+export const SIMD_FROM_BYTES = 1 << 18;
+const INITIAL_CAPACITY = 16;
+
+/** A memory for `bytes`, or null when the process can create no more (the caller stays scalar). */
+function tryMemory(bytes: number, maxBytes: number): WebAssembly.Memory | null {
+  try {
+    return new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE), maximum: maxBytes / PAGE });
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The points of one collection in slots: all vectors in one contiguous Float32Array
  * (slot * dim), ids in a Float64Array, payloads and labels beside them, freed slots reused.
- * The vectors live in a WebAssembly memory, after a scratch area for the query vector, so the
- * SIMD distance kernels read them in place.
+ * Small stores keep the vectors in a plain ArrayBuffer; from SIMD_FROM_BYTES on they live in a
+ * WebAssembly memory, after a scratch area for the query vector, so the SIMD distance kernels
+ * read them in place. The move happens as the store grows, and calls onRelocate.
  */
 export class PointStore {
-  /** A view of the vectors; replaced when the memory grows, so never hold on to it across writes. */
+  /** A view of the vectors; replaced when the store grows, so never hold on to it across writes. */
   vectors: Float32Array;
-  /** The query scratch area (byte offset 0), dim floats. */
+  /** The query scratch area (byte offset 0 of the memory when there is one), dim floats. */
   query: Float32Array;
   /** Byte offset of slot 0's vector in the memory. */
   readonly base: number;
-  readonly kernels: Kernels;
-  private readonly memory: WebAssembly.Memory;
+  /** The SIMD kernels over the memory; null while the vectors are in a plain ArrayBuffer. */
+  kernels: Kernels | null = null;
+  /** Told when the vectors move into a WebAssembly memory (the distance functions rebind). */
+  onRelocate: (() => void) | null = null;
+  private memory: WebAssembly.Memory | null = null;
   ids: Float64Array;
   state: Uint8Array;
   hasVector: Uint8Array;
@@ -39,21 +61,20 @@ export class PointStore {
   /** One past the highest slot ever handed out. */
   slotCount = 0;
   liveCount = 0;
-  private readonly idToSlot = new Map<number, number>();
+  private readonly idToSlot = new IdSlotMap();
   private readonly freeSlots: number[] = [];
   private sorted: Float64Array | null = null;
 
   /** The most slots the memory can hold. */
   readonly maxSlots: number;
 
-  constructor(readonly dim: number, capacity = 1024, maxMemoryBytes = MAX_MEMORY_BYTES) {
+  constructor(readonly dim: number, capacity = INITIAL_CAPACITY, private readonly maxMemoryBytes = MAX_MEMORY_BYTES) {
     this.base = Math.ceil((dim * 4) / 16) * 16;
     this.maxSlots = Math.floor((maxMemoryBytes - this.base) / (dim * 4));
     capacity = Math.min(capacity, this.maxSlots);
-    this.memory = new WebAssembly.Memory({ initial: Math.ceil((this.base + capacity * dim * 4) / PAGE), maximum: maxMemoryBytes / PAGE });
-    this.kernels = kernelsFor(this.memory);
-    this.query = new Float32Array(this.memory.buffer, 0, dim);
-    this.vectors = new Float32Array(this.memory.buffer, this.base, capacity * dim);
+    this.query = new Float32Array(dim);
+    this.vectors = new Float32Array(0);
+    this.placeVectors(capacity);
     this.ids = new Float64Array(capacity);
     this.state = new Uint8Array(capacity);
     this.hasVector = new Uint8Array(capacity);
@@ -69,19 +90,42 @@ export class PointStore {
   }
 
   slotOf(id: number): number {
-    return this.idToSlot.get(id) ?? -1;
+    return this.idToSlot.get(id);
   }
 
   has(id: number): boolean {
     return this.idToSlot.has(id);
   }
 
-  private grow(): void {
-    const cap = Math.min(this.capacity * 2, this.maxSlots);
-    const needed = Math.ceil((this.base + cap * this.dim * 4) / PAGE) - this.memory.buffer.byteLength / PAGE;
+  /** Where the vectors live: room for `cap` slots, in a WebAssembly memory from SIMD_FROM_BYTES on. */
+  private placeVectors(cap: number): void {
+    const bytes = this.base + cap * this.dim * 4;
+    const old = this.vectors;
+    const oldQuery = this.query;
+    let moved = false;
+    if (!this.memory && bytes >= SIMD_FROM_BYTES) {
+      this.memory = tryMemory(bytes, this.maxMemoryBytes);
+      moved = this.memory !== null;
+    }
+    if (!this.memory) {
+      this.vectors = new Float32Array(cap * this.dim);
+      this.vectors.set(old);
+      return;
+    }
+    const needed = Math.ceil(bytes / PAGE) - this.memory.buffer.byteLength / PAGE;
     if (needed > 0) this.memory.grow(needed);
     this.vectors = new Float32Array(this.memory.buffer, this.base, cap * this.dim);
     this.query = new Float32Array(this.memory.buffer, 0, this.dim);
+    if (!moved) return;
+    this.vectors.set(old);
+    this.query.set(oldQuery);
+    this.kernels = kernelsFor(this.memory);
+    this.onRelocate?.();
+  }
+
+  private grow(): void {
+    const cap = Math.min(this.capacity * 2, this.maxSlots);
+    this.placeVectors(cap);
     const ids = new Float64Array(cap);
     ids.set(this.ids);
     this.ids = ids;
@@ -190,9 +234,9 @@ export class PointStore {
   /** Live ids in ascending order, cached until the next change. */
   sortedIds(): Float64Array {
     if (!this.sorted) {
-      const out = new Float64Array(this.idToSlot.size);
+      const out = new Float64Array(this.liveCount);
       let i = 0;
-      for (const id of this.idToSlot.keys()) out[i++] = id;
+      for (let slot = 0; slot < this.slotCount; slot++) if (this.state[slot] === LIVE) out[i++] = this.ids[slot]!;
       this.sorted = out.sort();
     }
     return this.sorted;

@@ -1,20 +1,42 @@
 import type { Distance } from '../events/types.js';
 import type { PointStore } from './point-store.js';
+import { dotScalar, l2Scalar } from './scalar-kernels.js';
 
 /**
- * Internal distances over a store's vectors with its SIMD kernels (smaller is closer):
- * Cosine 1 - a·b on unit vectors, Dot -a·b, Euclid the squared distance.
+ * Internal distances over a store's vectors (smaller is closer): Cosine 1 - a·b on unit
+ * vectors, Dot -a·b, Euclid the squared distance. With the store's SIMD kernels when its
+ * vectors are in a WebAssembly memory, else with their scalar twins; rebound when they move.
  */
 export class VectorSpace {
   /** From the query in the store's scratch area to slot x. */
-  readonly toQuery: (x: number) => number;
+  toQuery!: (x: number) => number;
   /** Between slots a and b. */
-  readonly between: (a: number, b: number) => number;
+  between!: (a: number, b: number) => number;
   /** Squared Euclidean distance between slots a and b, whatever the metric. */
-  readonly l2Between: (a: number, b: number) => number;
+  l2Between!: (a: number, b: number) => number;
 
   constructor(readonly store: PointStore, readonly metric: Distance) {
+    this.bind();
+    store.onRelocate = () => this.bind();
+  }
+
+  private bind(): void {
+    const { store, metric } = this;
     const { kernels, base, dim } = store;
+    if (!kernels) {
+      this.l2Between = (a, b) => l2Scalar(store.vectors, a * dim, store.vectors, b * dim, dim);
+      if (metric === 'Euclid') {
+        this.toQuery = (x) => l2Scalar(store.query, 0, store.vectors, x * dim, dim);
+        this.between = this.l2Between;
+      } else if (metric === 'Cosine') {
+        this.toQuery = (x) => 1 - dotScalar(store.query, 0, store.vectors, x * dim, dim);
+        this.between = (a, b) => 1 - dotScalar(store.vectors, a * dim, store.vectors, b * dim, dim);
+      } else {
+        this.toQuery = (x) => -dotScalar(store.query, 0, store.vectors, x * dim, dim);
+        this.between = (a, b) => -dotScalar(store.vectors, a * dim, store.vectors, b * dim, dim);
+      }
+      return;
+    }
     const stride = dim * 4;
     const { l2, dot } = kernels;
     this.l2Between = (a, b) => l2(base + a * stride, base + b * stride, dim);

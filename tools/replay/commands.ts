@@ -1,5 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { applyEvent } from '../../storage/engine/apply-event.js';
+import { ApplyFailedError } from '../../storage/engine/apply-failure.js';
 import { Engine } from '../../storage/engine/engine.js';
 import { DamagedEntryError } from '../../storage/errors.js';
 import { exportCollection } from '../../storage/export/export-writer.js';
@@ -48,16 +50,23 @@ function firstDamaged(tool: Tool): DamagedEntryError | null {
   }
 }
 
-/** inspect: one line per entry (operation_id, type, collection, bytes), damaged ones marked. */
+const skipLine = (opId: number, tool: Tool): string => {
+  const note = tool.log.skippedOperations().get(opId);
+  return note ? `SKIPPED by repair --skip at ${note.at}: ${note.reason}` : '';
+};
+
+/** inspect: one line per entry (operation_id, type, collection, bytes), damaged and skipped ones marked. */
 export function inspect(tool: Tool, range: Range): number {
   let damaged = 0;
+  const skipped = tool.log.skippedOperations();
   for (const { opId, record } of tool.log.readRaw(range.from, range.to)) {
     try {
       const event = decodeEntry(opId, record);
       if (range.collection !== null && collectionOf(event) !== range.collection) continue;
       const extra =
         event.type === 'upsert_points' ? ` points=${event.points.length}` : event.type === 'delete_points' ? ` ids=${event.ids.length}` : event.type === 'graph_write' ? ` changes=${event.changes.length}` : '';
-      tool.print(`${opId}\t${event.type}\t${collectionOf(event)}\t${record.length} B${extra}`);
+      const skip = skipped.has(opId) ? `\t${skipLine(opId, tool)}` : '';
+      tool.print(`${opId}\t${event.type}\t${collectionOf(event)}\t${record.length} B${extra}${skip}`);
     } catch (err) {
       damaged++;
       tool.print(`${opId}\tDAMAGED\t-\t${record.length} B\t${(err as Error).message}`);
@@ -134,6 +143,10 @@ export function verify(tool: Tool): number {
   }
   progress.end();
   tool.print(`${entries} entries checked (${tool.log.firstOperationId}..${tool.log.lastOperationId})`);
+  for (const opId of tool.log.skippedOperations().keys()) {
+    if (opId >= tool.log.firstOperationId) tool.print(`entry ${opId} is ${skipLine(opId, tool)}`);
+  }
+  if (failures === 0) failures += checkEveryEntryApplies(tool);
   const [newest, older] = tool.snapshots.list();
   for (const problem of auditLog(tool.log, tool.snapshots, newest ?? 0, 1).problems) {
     failures++;
@@ -168,6 +181,22 @@ export function verify(tool: Tool): number {
   return failures === 0 ? 0 : 1;
 }
 
+/**
+ * Replays the whole log (from the newest snapshot when the log no longer starts at 1) and
+ * reports an entry whose apply throws, which would stop the server from starting.
+ */
+function checkEveryEntryApplies(tool: Tool): number {
+  const fromSnapshot = tool.log.firstOperationId > 1 ? Number.MAX_SAFE_INTEGER : 0;
+  try {
+    replayTo(tool, Number.MAX_SAFE_INTEGER, fromSnapshot, 'replay verify: applying every entry');
+    return 0;
+  } catch (err) {
+    const fix = err instanceof ApplyFailedError ? `: run repair --skip ${err.opId} --yes` : '';
+    tool.print(`FAIL ${(err as Error).message}; the server will not start${fix}`);
+    return 1;
+  }
+}
+
 /** rebuild --until OP: the state as of an operation_id, written as one export file per collection. */
 export function rebuild(tool: Tool, until: number, outDir: string): number {
   const engine = replayTo(tool, until, until, 'replay rebuild');
@@ -179,6 +208,47 @@ export function rebuild(tool: Tool, until: number, outDir: string): number {
   }
   tool.print(`state as of operation ${Math.min(until, tool.log.lastOperationId)}: ${engine.collections.size} collection(s)`);
   return 0;
+}
+
+/**
+ * repair --skip OP: sets aside one entry whose apply throws, so that replay passes over it
+ * (only with --yes). The entry stays in the log; a skip marker beside it (LmdbLog.markSkipped)
+ * records its kind, the error and the time, and start-up, verify and inspect report it. An
+ * entry that applies is refused: skipping it would change the state for nothing.
+ */
+export async function repairSkip(tool: Tool, opId: number, yes: boolean): Promise<number> {
+  const [entry] = tool.log.read(opId, opId);
+  if (!entry) {
+    tool.print(`there is no log entry ${opId} (the log holds ${tool.log.firstOperationId}..${tool.log.lastOperationId})`);
+    return 1;
+  }
+  if (tool.log.skippedOperations().has(opId)) {
+    tool.print(`entry ${opId} is already ${skipLine(opId, tool)}`);
+    return 0;
+  }
+  let engine: Engine;
+  try {
+    engine = replayTo(tool, opId - 1, opId - 1, `replay repair: replaying up to entry ${opId}`);
+  } catch (err) {
+    if (!(err instanceof ApplyFailedError)) throw err;
+    tool.print(`entry ${opId} cannot be tried: an earlier one fails first (${err.message}); run repair --skip ${err.opId} first`);
+    return 1;
+  }
+  try {
+    applyEvent(engine.collections, opId, entry.event);
+    tool.print(`entry ${opId} (${entry.event.type} on "${collectionOf(entry.event)}") applies: nothing to skip`);
+    return 1;
+  } catch (err) {
+    const failure = new ApplyFailedError(opId, entry.event, err as Error);
+    tool.print(failure.message);
+    if (!yes) {
+      tool.print(`would set entry ${opId} aside so that replay passes over it; run again with --yes to do it`);
+      return 1;
+    }
+    await tool.log.markSkipped(opId, { kind: failure.kind, collection: failure.collection, reason: failure.cause.message, at: new Date().toISOString() });
+    tool.print(`entry ${opId} is set aside: the server starts without it, and verify and inspect report it`);
+    return 0;
+  }
 }
 
 /**

@@ -20,6 +20,7 @@ export function countingReads(log: EventLog, onEntry: () => void): EventLog {
     readRaw: (from, to) => log.readRaw(from, to),
     keys: (from, to) => log.keys(from, to),
     reserveThrough: (opId) => log.reserveThrough(opId),
+    skippedOperations: () => log.skippedOperations?.() ?? new Map(),
     truncateThrough: (opId) => log.truncateThrough(opId),
     close: () => log.close(),
   };

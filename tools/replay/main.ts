@@ -3,7 +3,7 @@ import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
 import { switchFlag, text, UsageError, wholeNumber } from '../lib/args.js';
 import { runTool } from '../lib/run-tool.js';
-import { inspect, rebuild, repair, stats, verify, type Tool } from './commands.js';
+import { inspect, rebuild, repair, repairSkip, stats, verify, type Tool } from './commands.js';
 import { checkDataDir } from './data-dir.js';
 
 const USAGE = `usage: npm run replay -- <command> [--data-dir DIR] [options]
@@ -13,6 +13,7 @@ const USAGE = `usage: npm run replay -- <command> [--data-dir DIR] [options]
   stats                                                  counts by type and collection, sizes, snapshots
   repair    [--yes] [--accept-loss]                      drop the first damaged entry and all after it;
             with --accept-loss, also accept operations the log lost (as SERVICE_ACCEPT_LOSS=1 does)
+  repair    --skip OP [--yes]                            set aside one entry whose apply fails; replay passes over it
   --data-dir DIR   the server's data directory (default: $SERVICE_DATA_DIR, else ./data); it must exist and hold a database
   -h, --help       this text
 Results go to stdout, progress to stderr. Exit codes: 0 fine, 1 problems found (verify, inspect, repair without --yes),
@@ -33,13 +34,14 @@ const SPEC = {
     out: text('a directory'),
     yes: switchFlag,
     'accept-loss': switchFlag,
+    skip: wholeNumber(OPERATION_ID),
   },
   commands: {
     inspect: ['data-dir', 'from', 'to', 'collection'],
     verify: ['data-dir'],
     rebuild: ['data-dir', 'until', 'out'],
     stats: ['data-dir'],
-    repair: ['data-dir', 'yes', 'accept-loss'],
+    repair: ['data-dir', 'yes', 'accept-loss', 'skip'],
   },
 } as const;
 
@@ -63,6 +65,10 @@ runTool(
         case 'stats':
           return stats(tool);
         default:
+          if (values.skip !== undefined) {
+            if (values['accept-loss']) throw new UsageError('--skip and --accept-loss are separate repairs: run one, then the other');
+            return await repairSkip(tool, values.skip, values.yes);
+          }
           return await repair(tool, values.yes, values['accept-loss']);
       }
     } finally {

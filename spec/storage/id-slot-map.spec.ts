@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { IdSlotMap } from '../../storage/views/id-slot-map.js';
+
+describe('storage/views: id → slot map', function () {
+  this.timeout(120_000);
+
+  it('behaves as a Map under any mix of sets and deletes (clustered ids force long probe runs)', () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('set' as const), id: fc.integer({ min: 0, max: 300 }), slot: fc.integer({ min: 0, max: 2 ** 31 - 1 }) }),
+      fc.record({ kind: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 300 }) }),
+      fc.record({ kind: fc.constant('set' as const), id: fc.constantFrom(0, 2 ** 32, 2 ** 32 + 1, 2 ** 53 - 1), slot: fc.nat() }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 600 }), (ops) => {
+        const map = new IdSlotMap();
+        const model = new Map<number, number>();
+        for (const o of ops) {
+          if (o.kind === 'set') {
+            map.set(o.id, o.slot);
+            model.set(o.id, o.slot);
+          } else expect(map.delete(o.id)).to.equal(model.delete(o.id));
+        }
+        expect(map.size).to.equal(model.size);
+        for (let id = 0; id <= 300; id++) expect(map.get(id)).to.equal(model.get(id) ?? -1);
+        for (const id of [2 ** 32, 2 ** 32 + 1, 2 ** 53 - 1]) expect(map.has(id)).to.equal(model.has(id));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('holds more than 2^24 ids, where a JS Map stops', () => {
+    const n = 2 ** 24 + 100_000;
+    const idOf = (i: number): number => i * 2_654_435 + (i % 7) * 2 ** 40;
+    const map = new IdSlotMap();
+    for (let i = 0; i < n; i++) map.set(idOf(i), i);
+    expect(map.size).to.equal(n);
+    for (let i = 0; i < n; i += 9973) expect(map.get(idOf(i))).to.equal(i);
+    expect(map.get(idOf(n - 1))).to.equal(n - 1);
+    expect(map.get(1)).to.equal(-1);
+    for (let i = 0; i < n; i += 2) map.delete(idOf(i));
+    expect(map.size).to.equal(n / 2);
+    for (let i = 0; i < 200_000; i++) expect(map.get(idOf(i))).to.equal(i % 2 === 0 ? -1 : i);
+  });
+});
