@@ -3,15 +3,11 @@ import type { Payload } from '../../storage/events/types.js';
 import { searchCollection, type VectorQuery } from '../search/vector-search.js';
 import type { OutputOptions, PayloadSelector } from './output-options.js';
 
+/** Own keys only, built with fromEntries so that a key like `__proto__` stays an ordinary key. */
 function selectPayload(payload: Payload, selector: PayloadSelector): Payload {
   if (selector === true || selector === false) return payload;
-  const out: Payload = {};
-  if ('include' in selector) {
-    for (const key of selector.include) if (key in payload) out[key] = payload[key];
-    return out;
-  }
-  for (const [key, value] of Object.entries(payload)) if (!selector.exclude.includes(key)) out[key] = value;
-  return out;
+  if ('include' in selector) return Object.fromEntries(selector.include.filter((key) => Object.hasOwn(payload, key)).map((key) => [key, payload[key]]));
+  return Object.fromEntries(Object.entries(payload).filter(([key]) => !selector.exclude.includes(key)));
 }
 
 /** A retrieved or scored point as JSON: id, [score], then payload and labels, vector, as asked. */
