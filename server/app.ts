@@ -26,10 +26,12 @@ export interface AppDeps {
   logger: Logger;
   readiness: Readiness;
   version: string;
+  /** The rate limiter's clock in seconds (default: the process's monotonic clock). */
+  now?: () => number;
 }
 
 /** The whole middleware chain, in order, in one place. */
-export function createApp({ engine, config, logger, readiness, version }: AppDeps): Koa {
+export function createApp({ engine, config, logger, readiness, version, now }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
   const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine), graphRoutes(engine), transferRoutes(engine)];
@@ -39,7 +41,7 @@ export function createApp({ engine, config, logger, readiness, version }: AppDep
   app.use(requestId());
   app.use(requestLog(logger));
   app.use(errorBody(logger));
-  if (config.rateLimit) app.use(rateLimit({ rate: 100, burst: 200 }));
+  if (config.rateLimit) app.use(rateLimit({ rate: 100, burst: 200, now }));
   app.use(urlLimit(8192));
   app.use(healthRoutes(readiness, version).routes());
   app.use(authenticate(config));

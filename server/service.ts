@@ -14,6 +14,11 @@ import { Readiness } from './readiness.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+export interface ServiceOptions {
+  /** The clock the rate limiter reads, in seconds; tests pass a fake one to control time. */
+  now?: () => number;
+}
+
 export interface RunningService {
   server: Server;
   engine: Engine;
@@ -28,7 +33,7 @@ function packageVersion(): string {
 }
 
 /** Opens the log, listens, replays the log into the views, then reports ready. */
-export async function startService(config: ServiceConfig, logger: Logger): Promise<RunningService> {
+export async function startService(config: ServiceConfig, logger: Logger, { now }: ServiceOptions = {}): Promise<RunningService> {
   const log = LmdbLog.open(config.dataDir);
   const snapshots = new SnapshotFiles(join(config.dataDir, 'snapshots'), (file, reason) => logger.warn({ file, reason }, 'skipping a damaged snapshot'));
   const engine = new Engine(log, {
@@ -41,7 +46,7 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     },
   });
   const readiness = new Readiness(engine);
-  const app = createApp({ engine, config, logger, readiness, version: packageVersion() });
+  const app = createApp({ engine, config, logger, readiness, version: packageVersion(), now });
   let server: Server;
   try {
     server = createServiceServer(config, app.callback());
