@@ -11,7 +11,7 @@ describe('tools/crash-test (a short run)', function () {
       const report = await runCrashTest(dir.path, 3);
       expect(report.problems).to.deep.equal([]);
       expect(report.lost).to.equal(0);
-      expect(report.acknowledged).to.be.greaterThan(50);
+      expect(report.acknowledged, 'each kill waits for 20 acknowledged writes').to.be.at.least(60);
     } finally {
       dir.remove();
     }

@@ -18,6 +18,7 @@ export interface CrashReport {
 }
 
 const WORKERS = 4;
+const ACKNOWLEDGED_BEFORE_KILL = 20;
 const SPAN = 150;
 const QUERIES = [
   [1, 0, 0, 0],
@@ -54,8 +55,11 @@ export async function runCrashTest(dataDir: string, cycles: number, say: (line: 
   for (let cycle = 1; cycle <= cycles; cycle++) {
     const inflight: InFlight[] = [];
     let stopped = false;
-    const runs = Promise.allSettled(Array.from({ length: WORKERS }, (_, w) => worker(client, model, w * SPAN, SPAN, () => stopped, inflight, cycle * 1000 + w)));
-    await new Promise((r) => setTimeout(r, 100 + Math.random() * 500));
+    let workersEnded = false;
+    const runs = Promise.allSettled(Array.from({ length: WORKERS }, (_, w) => worker(client, model, w * SPAN, SPAN, () => stopped, inflight, cycle * 1000 + w))).finally(() => (workersEnded = true));
+    // The kill falls at a random moment once the cycle has acknowledged writes, however slow the machine.
+    while (!workersEnded && model.acknowledgedUncounted < ACKNOWLEDGED_BEFORE_KILL) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, Math.random() * 500));
     await kill(server, client);
     stopped = true;
     await runs;
