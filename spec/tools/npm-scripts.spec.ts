@@ -21,8 +21,24 @@ interface NpmRun {
   closed: Promise<void>;
 }
 
+/** Every process a test saw under npm, so a failed test leaves none behind. */
+const seen = new Set<number>();
+
+function killLeftovers(): void {
+  for (const pid of seen) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  seen.clear();
+}
+
+/** Notes `root`'s whole tree as it is now, and answers it. */
+function noteTree(root: number): number[] {
+  const tree = processTree(root);
+  for (const pid of tree) seen.add(pid);
+  return tree;
+}
+
 function npm(args: string[], cwd: string, env: Record<string, string> = {}): NpmRun {
   const child = spawn('npm', args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  seen.add(child.pid!);
   let out = '';
   child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
@@ -70,10 +86,7 @@ async function answers(url: string, path: string): Promise<number | undefined> {
 
 describe('npm scripts: signals sent to npm stop the whole process tree cleanly (Linux /proc)', function () {
   this.timeout(300_000);
-  const leftovers: number[] = [];
-  afterEach(() => {
-    for (const pid of leftovers.splice(0).filter(isAlive)) process.kill(pid, 'SIGKILL');
-  });
+  afterEach(killLeftovers);
 
   it('SIGTERM to `npm start` shuts the server down: tree gone, port free, data dir unlocked, shutdown snapshot written', async () => {
     const data = tempDir('vgdb-npm-start-');
@@ -81,12 +94,14 @@ describe('npm scripts: signals sent to npm stop the whole process tree cleanly (
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
       const run = npm(['start'], repo, { SERVICE_DATA_DIR: data.path, SERVICE_PORT: String(port), SERVICE_HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'warn' });
-      await until(run, 'the server was ready', async () => ((await answers(url, '/readyz')) === 200 ? true : undefined));
+      await until(run, 'the server was ready', async () => {
+        noteTree(run.child.pid!);
+        return (await answers(url, '/readyz')) === 200 ? true : undefined;
+      });
       expect((await call(url, 'PUT', '/collections/c', { vectors: { size: 2, distance: 'Dot' } })).status).to.equal(200);
       const written = await call(url, 'PUT', '/collections/c/points', { points: [{ id: 1, vector: [1, 2] }] });
       expect(written.status).to.equal(200);
-      const tree = processTree(run.child.pid!);
-      leftovers.push(...tree);
+      const tree = noteTree(run.child.pid!);
       expect(tree.map(commandLine).some((c) => c.includes('dist/server/main.js')), `the server runs under npm: ${tree.map(commandLine).join(' | ')}`).to.equal(true);
 
       run.child.kill('SIGTERM');
@@ -104,13 +119,12 @@ describe('npm scripts: signals sent to npm stop the whole process tree cleanly (
   it('SIGINT to `npm run load` stops the tool and the server it started, which shuts down cleanly', async () => {
     const run = npm(['run', 'load', '--', '--seconds', '600'], repo);
     const server = await until(run, 'the load tool was writing to its server', async () => {
-      const pid = processTree(run.child.pid!).find((p) => commandLine(p).includes('dist/server/main.js'));
+      const pid = noteTree(run.child.pid!).find((p) => commandLine(p).includes('dist/server/main.js'));
       const port = pid === undefined ? undefined : listeningPorts(pid)[0];
       if (pid === undefined || port === undefined) return undefined;
       return (await answers(`http://127.0.0.1:${port}`, '/collections/load')) === 200 ? { pid, port, dataDir: environmentOf(pid).SERVICE_DATA_DIR! } : undefined;
     });
-    const tree = processTree(run.child.pid!);
-    leftovers.push(...tree);
+    const tree = noteTree(run.child.pid!);
     try {
       run.child.kill('SIGINT');
       const ended = await run.ended;
@@ -126,6 +140,7 @@ describe('npm scripts: signals sent to npm stop the whole process tree cleanly (
 
 describe('npm scripts: build only when a source changed', function () {
   this.timeout(300_000);
+  afterEach(killLeftovers);
 
   it('builds a fresh checkout, leaves dist/ untouched when nothing changed, and rebuilds a changed source', async () => {
     const clone = tempDir('vgdb-clone-');
