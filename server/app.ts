@@ -31,10 +31,12 @@ export interface AppDeps {
   readiness: Readiness;
   version: string;
   metrics: ServiceMetrics;
+  /** The rate limiter's clock in seconds (default: the process's monotonic clock). */
+  now?: () => number;
 }
 
 /** The whole middleware chain, in order, in one place. */
-export function createApp({ engine, config, logger, readiness, version, metrics }: AppDeps): Koa {
+export function createApp({ engine, config, logger, readiness, version, metrics, now }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
   const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine), graphRoutes(engine, config.queryMemoryBytes), transferRoutes(engine)];
@@ -49,7 +51,7 @@ export function createApp({ engine, config, logger, readiness, version, metrics 
   app.use(metrics.requests(routeOf));
   app.use(requestLog(logger, { slowMs: config.slowMs, routeOf }));
   app.use(errorBody(logger));
-  if (config.rateLimit) app.use(rateLimit({ rate: 100, burst: 200 }));
+  if (config.rateLimit) app.use(rateLimit({ rate: 100, burst: 200, now }));
   app.use(urlLimit(8192));
   app.use(publicRoutes.routes());
   app.use(openApiRoute.routes());

@@ -19,6 +19,11 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** How far the high-water mark may trail the writes: a log that loses its tail later loses at most this much unnoticed. */
 const MARK_EVERY_MS = 1000;
 
+export interface ServiceOptions extends ServiceMetricsOptions {
+  /** The clock the rate limiter reads, in seconds; tests pass a fake one to control time. */
+  now?: () => number;
+}
+
 export interface RunningService {
   server: Server;
   engine: Engine;
@@ -33,8 +38,8 @@ function packageVersion(): string {
 }
 
 /** Opens the log, listens, replays the log into the views, then reports ready. */
-export async function startService(config: ServiceConfig, logger: Logger, metricsOptions: ServiceMetricsOptions = {}): Promise<RunningService> {
-  const metrics = createServiceMetrics(metricsOptions);
+export async function startService(config: ServiceConfig, logger: Logger, options: ServiceOptions = {}): Promise<RunningService> {
+  const metrics = createServiceMetrics(options);
   const snapshotDir = join(config.dataDir, 'snapshots');
   const snapshots = new SnapshotFiles(snapshotDir, (file, reason) => logger.warn({ file, reason }, 'skipping a damaged snapshot'));
   const log = openLog(config, snapshots, logger);
@@ -58,7 +63,7 @@ export async function startService(config: ServiceConfig, logger: Logger, metric
   });
   metrics.watch(engine);
   const readiness = new Readiness(engine);
-  const app = createApp({ engine, config, logger, readiness, version: packageVersion(), metrics });
+  const app = createApp({ engine, config, logger, readiness, version: packageVersion(), metrics, now: options.now });
   let server: Server;
   try {
     server = createServiceServer(config, app.callback());

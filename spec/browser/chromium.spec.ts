@@ -7,6 +7,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { VectorGraphDB } from '../../browser/database.js';
 import { buildBrowser } from '../../tools/build-browser/main.js';
 import { startTestServer } from '../helpers/http.js';
+import { isExecutable, requirePrerequisite } from '../helpers/prerequisite.js';
 import { exerciseLibrary } from './scenario.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,8 +42,8 @@ describe('browser library, in headless Chromium', function () {
   let site: { server: Server; url: string };
   let page: Page;
 
+  requirePrerequisite({ what: `Chromium at ${CHROMIUM}`, present: () => isExecutable(CHROMIUM), install: 'apt-get install -y chromium (as root; .ci/run does it), or set CHROMIUM_PATH' });
   before(async () => {
-    expect(existsSync(CHROMIUM), `Chromium is expected at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`).to.equal(true);
     const dir = await buildBrowser();
     site = await serve(dir);
     browser = await chromium.launch({

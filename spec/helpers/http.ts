@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { readConfig } from '../../server/config.js';
-import { startService, type RunningService } from '../../server/service.js';
+import { startService, type RunningService, type ServiceOptions } from '../../server/service.js';
 import { checkResponse } from './response-contract.js';
 import { tempDir } from './temp-dir.js';
 
@@ -14,10 +14,10 @@ export interface TestServer {
 }
 
 /** The real service, in process, on a random loopback port with its own temp data dir. */
-export async function startTestServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, dataDir?: string, options: ServiceOptions = {}): Promise<TestServer> {
   const dir = dataDir ? { path: dataDir, remove: () => {} } : tempDir();
   const config = readConfig({ SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_DATA_DIR: dir.path, ...env });
-  const service = await startService(config, pino({ level: 'silent' }));
+  const service = await startService(config, pino({ level: 'silent' }), options);
   return { url: service.url, dataDir: dir.path, service, stop: () => service.close(), remove: dir.remove };
 }
 

@@ -1,31 +1,51 @@
 import { expect } from 'chai';
-import { call, startTestServer, useTestServer } from '../helpers/http.js';
+import { call, startTestServer, type JsonResponse, type TestServer } from '../helpers/http.js';
 
-describe('server: rate limiting', () => {
-  const s = useTestServer({ SERVICE_RATE_LIMIT: '1' });
+/** Sends `count` requests at once and answers how many passed and the first refusal. */
+async function burst(url: string, count: number): Promise<{ passed: number; limited: number; refused: JsonResponse | undefined }> {
+  const answers = await Promise.all(Array.from({ length: count }, () => call(url, 'GET', '/collections')));
+  const refusals = answers.filter((a) => a.status === 429);
+  expect(refusals.length + answers.filter((a) => a.status === 200).length, 'every answer is a 200 or a 429').to.equal(count);
+  return { passed: count - refusals.length, limited: refusals.length, refused: refusals[0] };
+}
 
-  it('sends the rate headers, answers 429 with Retry-After past the burst, and recovers', async () => {
+describe('server: rate limiting (100/s, bursts of 200), on a fake clock', () => {
+  // Steps of whole binary fractions of a second keep the refilled token counts exact.
+  let seconds = 1000;
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ SERVICE_RATE_LIMIT: '1' }, undefined, { now: () => seconds });
+  });
+  after(async () => {
+    await s.stop();
+    s.remove();
+  });
+
+  it('lets exactly the burst through, then answers 429 with Retry-After and the error body', async () => {
     const first = await call(s.url, 'GET', '/health');
     expect(first.headers.get('x-ratelimit-limit')).to.equal('100');
-    expect(Number(first.headers.get('x-ratelimit-remaining'))).to.be.within(190, 199);
-    expect(Number(first.headers.get('x-ratelimit-reset'))).to.be.at.least(0);
+    expect(first.headers.get('x-ratelimit-remaining')).to.equal('199');
+    expect(first.headers.get('x-ratelimit-reset'), 'seconds until the bucket is full again').to.equal('1');
 
-    const answers = await Promise.all(Array.from({ length: 400 }, () => call(s.url, 'GET', '/collections')));
-    const limited = answers.filter((a) => a.status === 429);
-    const passed = answers.filter((a) => a.status === 200);
-    expect(passed.length).to.be.within(199, 260);
-    expect(limited.length).to.be.greaterThan(100);
-    const refused = limited[0]!;
-    expect(refused.body.status).to.equal('error');
-    expect(refused.body.code).to.equal(429);
-    expect(refused.body.message).to.match(/too many requests/);
-    expect(Number(refused.headers.get('retry-after'))).to.be.at.least(1);
-    expect(refused.headers.get('x-ratelimit-remaining')).to.equal('0');
+    const { passed, limited, refused } = await burst(s.url, 400);
+    expect(passed).to.equal(199);
+    expect(limited).to.equal(201);
+    expect(refused!.body).to.deep.equal({ status: 'error', code: 429, message: 'too many requests: the limit is 100 per second with bursts of 200; retry after 1 s' });
+    expect(refused!.headers.get('retry-after')).to.equal('1');
+    expect(refused!.headers.get('x-ratelimit-remaining')).to.equal('0');
+    expect(refused!.headers.get('x-ratelimit-reset')).to.equal('2');
+  });
 
-    await new Promise((r) => setTimeout(r, 1100));
-    const again = await call(s.url, 'GET', '/collections');
-    expect(again.status).to.equal(200);
-    expect(Number(again.headers.get('x-ratelimit-remaining'))).to.be.at.least(50);
+  it('lets through exactly the tokens refilled as the clock advances, never more than the burst', async () => {
+    seconds += 0.5;
+    expect(await burst(s.url, 100)).to.include({ passed: 50, limited: 50 });
+
+    seconds += 0.25;
+    expect(await burst(s.url, 40)).to.include({ passed: 25, limited: 15 });
+    expect((await call(s.url, 'GET', '/collections')).status, 'no time passed: no token').to.equal(429);
+
+    seconds += 60;
+    expect(await burst(s.url, 250)).to.include({ passed: 200, limited: 50 });
   });
 });
 

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { startTestServer } from '../helpers/http.js';
+import { commandOnPath, requirePrerequisite } from '../helpers/prerequisite.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 function httpsGet(url: string, ca: Buffer): Promise<{ status: number; body: string }> {
@@ -33,6 +34,7 @@ describe('server: TLS', () => {
   const certs = tempDir('vgdb-tls-');
   const cert = join(certs.path, 'cert.pem');
   const key = join(certs.path, 'key.pem');
+  requirePrerequisite({ what: 'the openssl command (it makes the test certificate)', present: () => commandOnPath('openssl'), install: 'apt-get install -y openssl (as root; .ci/run does it)' });
   before(() => {
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
   });

@@ -148,17 +148,25 @@ describe('storage/snapshot', () => {
   it('snapshots every N operations, truncates the log, and restarts from snapshot plus tail with ids going on', async () => {
     const dir = tempDir();
     try {
-      const open = () => new Engine(LmdbLog.open(join(dir.path, 'log')), { snapshots: new SnapshotFiles(join(dir.path, 'snap')), snapshotEvery: 5, logRetention: 0 });
+      let tenReached!: () => void;
+      const tenSnapshotted = new Promise<void>((resolve) => (tenReached = resolve));
+      const onSnapshot = ({ opId }: { opId: number }): void => {
+        if (opId >= 10) tenReached();
+      };
+      const open = () => new Engine(LmdbLog.open(join(dir.path, 'log')), { snapshots: new SnapshotFiles(join(dir.path, 'snap')), snapshotEvery: 5, logRetention: 0, onSnapshot });
       let engine = open();
       engine.replay();
       await engine.submit({ type: 'create_collection', name: 'c', config: config('Euclid') });
       const vectors = randomVectors(12, DIM, 1);
       for (let id = 0; id < 12; id++) await engine.submit({ type: 'upsert_points', collection: 'c', points: [{ id, vector: vectors[id]!, payload: { id }, labels: [] }] });
-      await new Promise((r) => setTimeout(r, 50));
+      // Snapshots are written in the background; the one at (or past) operation 10 comes however slow the disk.
+      await tenSnapshotted;
       expect(engine.lastSnapshotOperationId).to.be.at.least(10);
       expect(engine.log.firstOperationId).to.be.above(engine.lastSnapshotOperationId);
       const tail = engine.log.lastOperationId - engine.lastSnapshotOperationId;
       expect(tail).to.be.below(5);
+      // Index what the background indexer has not reached yet, so the closing snapshot holds no pending point however slow the machine.
+      engine.flushIndex();
       await engine.close();
 
       engine = open();

@@ -25,7 +25,7 @@ export async function buildBrowser(): Promise<string> {
     sourcemap: true,
     logLevel: 'warning',
   });
-  execFileSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', join(repo, 'tsconfig.browser.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-b', join(repo, 'tsconfig.browser.json')], { stdio: 'inherit' });
   writeFileSync(join(BROWSER_DIST, 'vectorgraphdb.d.ts'), "export * from './types/browser/index.js';\n");
   const demo = join(repo, 'browser/demo');
   for (const file of readdirSync(demo)) copyFileSync(join(demo, file), join(BROWSER_DIST, file));

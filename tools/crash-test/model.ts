@@ -22,6 +22,11 @@ export class Model {
     this.acked++;
   }
 
+  /** Writes acknowledged since the last count, leaving the count as it is. */
+  get acknowledgedUncounted(): number {
+    return this.acked;
+  }
+
   acknowledgedSinceCount(): number {
     const n = this.acked;
     this.acked = 0;

@@ -18,6 +18,7 @@ export interface CrashReport {
 }
 
 const WORKERS = 4;
+const ACKNOWLEDGED_BEFORE_KILL = 20;
 const SPAN = 150;
 const QUERIES = [
   [1, 0, 0, 0],
@@ -54,8 +55,11 @@ export async function runCrashTest(dataDir: string, cycles: number, say: (line: 
   for (let cycle = 1; cycle <= cycles; cycle++) {
     const inflight: InFlight[] = [];
     let stopped = false;
-    const runs = Promise.allSettled(Array.from({ length: WORKERS }, (_, w) => worker(client, model, w * SPAN, SPAN, () => stopped, inflight, cycle * 1000 + w)));
-    await new Promise((r) => setTimeout(r, 100 + Math.random() * 500));
+    let workersEnded = false;
+    const runs = Promise.allSettled(Array.from({ length: WORKERS }, (_, w) => worker(client, model, w * SPAN, SPAN, () => stopped, inflight, cycle * 1000 + w))).finally(() => (workersEnded = true));
+    // The kill falls at a random moment once the cycle has acknowledged writes, however slow the machine.
+    while (!workersEnded && model.acknowledgedUncounted < ACKNOWLEDGED_BEFORE_KILL) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, Math.random() * 500));
     await kill(server, client);
     stopped = true;
     await runs;
@@ -94,7 +98,7 @@ export async function runCrashTest(dataDir: string, cycles: number, say: (line: 
 
 /** Flips the newest entry: start-up must refuse, naming it; after `replay repair` it starts without it. */
 async function damagedTail(dataDir: string, last: number, model: Model): Promise<string[]> {
-  const env = open({ path: dataDir });
+  const env = open({ path: dataDir, noSubdir: false });
   const db = env.openDB({ name: 'log', encoding: 'binary' });
   const record = Buffer.from(db.get(last) as Uint8Array);
   record[record.length - 1]! ^= 0xff;

@@ -53,6 +53,20 @@ async function healthy(url: string, child: ChildProcess): Promise<void> {
 }
 
 /**
+ * A tool stopped by SIGINT or SIGTERM (Ctrl-C, or `kill` on `npm run …`) passes the signal on,
+ * so its servers shut down cleanly and release their ports and data dirs, then dies of it.
+ */
+function stopServersOn(signal: NodeJS.Signals): void {
+  process.once(signal, () => {
+    const children = [...running];
+    for (const child of children) child.kill(signal);
+    void Promise.all(children.map(exited)).then(() => process.kill(process.pid, signal));
+  });
+}
+stopServersOn('SIGINT');
+stopServersOn('SIGTERM');
+
+/**
  * The real server as its own process; resolves once its "listening" log line appears (port 0
  * picks a free one), so SERVICE_LOG_LEVEL must be info or finer. With `stdout` given, a free
  * port is picked here and the server is ready once /healthz answers.
