@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildBrowser } from '../../tools/build-browser/main.js';
 import { startTestServer, type TestServer } from '../helpers/http.js';
+import { commandOnPath, requirePrerequisite } from '../helpers/prerequisite.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { outputMismatch } from './output-match.js';
 import { readmeExamples } from './readme-examples.js';
@@ -34,13 +34,9 @@ describe('README examples, run in order against a real server', function () {
   let ran = 0;
   let compared = 0;
 
+  requirePrerequisite({ what: 'the curl command (the README examples use it)', present: () => commandOnPath('curl'), install: 'apt-get install -y curl (as root; .ci/run does it)' });
   before(async function () {
     this.timeout(180_000);
-    try {
-      execFileSync('curl', ['--version'], { stdio: 'ignore' });
-    } catch {
-      throw new Error('the README examples need curl on the PATH (apt-get install curl)');
-    }
     work = tempDir('vgdb-readme-');
     const bundle = await buildBrowser();
     copyFileSync(join(bundle, 'vectorgraphdb.js'), join(work.path, 'vectorgraphdb.js'));
