@@ -55,6 +55,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
     limits: config.writeLimits,
     onApplyFailure: (f) => logger.fatal({ err: f.cause, opId: f.opId, kind: f.kind, collection: f.collection }, `log entry ${f.opId} (${f.kind}) could not be applied: writes are stopped`),
     onSkipped: (opId, note) => logger.warn({ opId, ...note }, `log entry ${opId} (${note.kind}) skipped: set aside by repair --skip`),
+    onReplayProgress: (applied, total) => metrics.replay.progress(applied, total),
     onSnapshot: ({ opId, ms, bytes, error }) => {
       metrics.snapshots.record({ ms, bytes, error });
       if (error) logger.error({ err: error, opId }, 'snapshot failed');

@@ -1,12 +1,13 @@
 import { Gauge, type Registry } from 'prom-client';
 
 export interface ReplayMetrics {
+  progress(applied: number, total: number): void;
   finished(entries: number, ms: number): void;
 }
 
 /**
- * Start-up replay. The replay runs in one synchronous pass, so a scrape sees it either not
- * started or done: the gauges hold the final figures and whether it is done.
+ * Start-up replay. It applies the log a slice at a time and answers requests between slices, so
+ * a scrape during a long replay sees how far it has come.
  */
 export function replayMetrics(registry: Registry): ReplayMetrics {
   const gauge = (name: string, help: string): Gauge => new Gauge({ name, help, registers: [registry] });
@@ -15,6 +16,10 @@ export function replayMetrics(registry: Registry): ReplayMetrics {
   const toApply = gauge('vgdb_replay_entries_total', 'Log entries the start-up replay had to apply (after the snapshot it loaded)');
   const duration = gauge('vgdb_replay_duration_seconds', 'How long the start-up replay took, snapshot loading included');
   return {
+    progress(entries, total) {
+      applied.set(entries);
+      toApply.set(total);
+    },
     finished(entries, ms) {
       applied.set(entries);
       toApply.set(entries);

@@ -38,6 +38,14 @@ const IDLE_SLICE_MS = 8;
  */
 const RESERVE_IDS = 1_000_000;
 
+/**
+ * Log entries start-up applies between two turns of the event loop, so that health checks and
+ * /metrics (replay progress) are answered while a long log replays.
+ */
+const START_SLICE_ENTRIES = 2_000;
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
+
 export interface EngineOptions {
   schedule?: Scheduler;
   /** Where snapshots go; without it the engine replays the whole log at start-up. */
@@ -62,6 +70,10 @@ export interface EngineOptions {
   onLoss?: (problem: LogProblem) => void;
   /** operation_ids reserved in the high-water mark at a time (default 1,000,000). */
   reserveIds?: number;
+  /** Told how far start-up's replay has come: after each slice of entries, and once at the end. */
+  onReplayProgress?: (applied: number, total: number) => void;
+  /** Log entries start-up applies between two turns of the event loop (default 2,000). */
+  startSliceEntries?: number;
   /** Limits every write is checked against before it is logged. */
   limits?: WriteLimits;
   /** Told once when a logged entry fails to apply (writes stop at it). */
@@ -145,7 +157,7 @@ export class Engine {
     const { problems, reservedThrough } = auditLog(this.log, store, this.appliedUpTo);
     if (problems.length > 0 && !this.options.acceptLoss) throw new LogLossError(problems);
     for (const problem of problems) this.options.onLoss?.(problem);
-    const count = this.applyLog(Number.MAX_SAFE_INTEGER);
+    const count = await this.applyLogInSlices();
     if (problems.length > 0) {
       // Above every id that may have been acknowledged, not only those the mark saw durable.
       this.log.reserveThrough(Math.max(reservedThrough, ...problems.map((p) => p.to)));
@@ -170,9 +182,33 @@ export class Engine {
 
   /** Applies the log after the state, up to `until`, passing over holes that start() has accepted. */
   private applyLog(until: number): number {
+    const count = this.applyRange(this.appliedUpTo + 1, until, this.log.skippedOperations?.() ?? new Map<number, SkipNote>());
+    this.finishLog(until);
+    return count;
+  }
+
+  /** applyLog for start-up: a slice of entries at a time, reporting progress and yielding between slices. */
+  private async applyLogInSlices(): Promise<number> {
     const skipped = this.log.skippedOperations?.() ?? new Map<number, SkipNote>();
+    const slice = this.options.startSliceEntries ?? START_SLICE_ENTRIES;
+    const last = this.log.lastOperationId;
+    const total = Math.max(0, last - this.appliedUpTo);
     let count = 0;
-    for (const { opId, event } of this.log.read(this.appliedUpTo + 1, until)) {
+    this.options.onReplayProgress?.(0, total);
+    for (let from = this.appliedUpTo + 1; from <= last; from += slice) {
+      count += this.applyRange(from, Math.min(last, from + slice - 1), skipped);
+      if (from + slice > last) break;
+      this.options.onReplayProgress?.(count, total);
+      await yieldToEventLoop();
+    }
+    this.finishLog(Number.MAX_SAFE_INTEGER);
+    this.options.onReplayProgress?.(count, total);
+    return count;
+  }
+
+  private applyRange(from: number, to: number, skipped: ReadonlyMap<number, SkipNote>): number {
+    let count = 0;
+    for (const { opId, event } of this.log.read(from, to)) {
       const skip = skipped.get(opId);
       if (skip) this.options.onSkipped?.(opId, skip);
       else {
@@ -185,9 +221,12 @@ export class Engine {
       this.appliedUpTo = opId;
       count++;
     }
+    return count;
+  }
+
+  private finishLog(until: number): void {
     if (until >= this.log.lastOperationId) this.appliedUpTo = Math.max(this.appliedUpTo, this.log.lastOperationId);
     this.scheduleIndexing();
-    return count;
   }
 
   /** The operation_id of the newest snapshot written or loaded (0: none). */
