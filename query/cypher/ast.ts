@@ -92,3 +92,28 @@ export type Clause =
 export interface Query {
   clauses: Clause[];
 }
+
+/** The expressions directly inside `e`, in source order. */
+export function subExpressions(e: Expr): Expr[] {
+  switch (e.kind) {
+    case 'prop':
+      return [e.object];
+    case 'list':
+      return e.items;
+    case 'map':
+      return e.entries.map(([, x]) => x);
+    case 'unary':
+    case 'isNull':
+    case 'hasLabels':
+      return [e.arg];
+    case 'binary':
+      return [e.left, e.right];
+    case 'compare':
+    case 'call':
+      return e.args;
+    case 'index':
+      return [e.object, e.index];
+    default:
+      return [];
+  }
+}

@@ -1,4 +1,4 @@
-import type { Clause, Expr, PatternPart, Projection } from './ast.js';
+import { subExpressions, type Clause, type Expr, type PatternPart, type Projection } from './ast.js';
 import { compileError, type Position } from './errors.js';
 import { AGGREGATES, FUNCTIONS } from './functions.js';
 
@@ -12,30 +12,7 @@ export const isAggregateCall = (e: Expr): boolean => e.kind === 'call' && AGGREG
 /** Calls `visit` on every sub-expression, outermost first. */
 export function walkExpr(e: Expr, visit: (e: Expr) => void): void {
   visit(e);
-  switch (e.kind) {
-    case 'prop':
-      return walkExpr(e.object, visit);
-    case 'list':
-      return e.items.forEach((x) => walkExpr(x, visit));
-    case 'map':
-      return e.entries.forEach(([, x]) => walkExpr(x, visit));
-    case 'unary':
-    case 'isNull':
-    case 'hasLabels':
-      return walkExpr(e.arg, visit);
-    case 'binary':
-      walkExpr(e.left, visit);
-      return walkExpr(e.right, visit);
-    case 'compare':
-      return e.args.forEach((x) => walkExpr(x, visit));
-    case 'index':
-      walkExpr(e.object, visit);
-      return walkExpr(e.index, visit);
-    case 'call':
-      return e.args.forEach((x) => walkExpr(x, visit));
-    default:
-      return;
-  }
+  for (const child of subExpressions(e)) walkExpr(child, visit);
 }
 
 export const containsAggregate = (e: Expr): boolean => {
@@ -255,7 +232,7 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
       return;
     }
     default: {
-      for (const child of directChildren(e)) checkExpr(scope, child, clause, aggregatesAllowed, insideAggregate);
+      for (const child of subExpressions(e)) checkExpr(scope, child, clause, aggregatesAllowed, insideAggregate);
       if (e.kind === 'binary' && e.op !== 'and' && e.op !== 'or' && e.op !== 'xor') return;
       if (e.kind === 'unary' && e.op === 'not') requireBoolean(scope, e.arg, 'NOT');
       if (e.kind === 'binary') for (const side of [e.left, e.right]) requireBoolean(scope, side, e.op.toUpperCase());
@@ -278,22 +255,3 @@ function checkPredicate(scope: Scope, e: Expr, clause: string): void {
   requireBoolean(scope, e, clause);
 }
 
-function directChildren(e: Expr): Expr[] {
-  switch (e.kind) {
-    case 'list':
-      return e.items;
-    case 'map':
-      return e.entries.map(([, x]) => x);
-    case 'unary':
-    case 'isNull':
-      return [e.arg];
-    case 'binary':
-      return [e.left, e.right];
-    case 'compare':
-      return e.args;
-    case 'index':
-      return [e.object, e.index];
-    default:
-      return [];
-  }
-}

@@ -1,4 +1,4 @@
-import type { Clause, Expr, Query } from './ast.js';
+import { subExpressions, type Clause, type Expr, type Query } from './ast.js';
 import { CypherError, compileError } from './errors.js';
 
 /** Brackets, lists, maps, NOT and signs nested inside one another deeper than this are refused while parsing. */
@@ -42,30 +42,6 @@ function clauseExprs(c: Clause): Expr[] {
   }
 }
 
-function children(e: Expr): Expr[] {
-  switch (e.kind) {
-    case 'prop':
-      return [e.object];
-    case 'list':
-      return e.items;
-    case 'map':
-      return e.entries.map(([, x]) => x);
-    case 'unary':
-    case 'isNull':
-    case 'hasLabels':
-      return [e.arg];
-    case 'binary':
-      return [e.left, e.right];
-    case 'compare':
-    case 'call':
-      return e.args;
-    case 'index':
-      return [e.object, e.index];
-    default:
-      return [];
-  }
-}
-
 /**
  * Refuses an expression deeper than MAX_EXPRESSION_DEPTH, naming where it goes too deep. It walks
  * with its own stack, so the check itself cannot overflow; everything after it (binder, planner,
@@ -79,6 +55,6 @@ export function checkDepth(query: Query): void {
     if (depth > MAX_EXPRESSION_DEPTH) {
       throw compileError('NestingTooDeep', `the expression nests more than ${MAX_EXPRESSION_DEPTH} levels deep (operators chained one after another count as nesting); use IN [...] or a list parameter instead of long chains`, e.pos);
     }
-    for (const child of children(e)) stack.push([child, depth + 1]);
+    for (const child of subExpressions(e)) stack.push([child, depth + 1]);
   }
 }
