@@ -90,12 +90,12 @@ describe('connection limits', function () {
 
     it('answers 408 and closes a socket that sends its headers a byte at a time', async () => {
       const slow = await open(server.url);
-      let open_ = true;
-      void slow.closed.then(() => (open_ = false));
+      let stillOpen = true;
+      void slow.closed.then(() => (stillOpen = false));
       slow.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
       let sent = 0;
       // Each byte arrives well inside the limit; only the whole head is late. At most 160 bytes.
-      while (open_ && sent < 160) {
+      while (stillOpen && sent < 160) {
         slow.socket.write('a');
         sent++;
         await new Promise((resolve) => setTimeout(resolve, 25));
