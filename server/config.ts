@@ -30,6 +30,12 @@ export interface ServiceConfig {
   queryMemoryBytes: number;
   /** Payload depth and size, points per collection, collections per database. */
   writeLimits: WriteLimits;
+  /** Open client sockets at most; a connection past it is closed at once. */
+  maxConnections: number;
+  /** A client must send its whole request head within this many milliseconds (408, then closed). */
+  headersTimeoutMs: number;
+  /** A keep-alive socket with no request in flight is closed after this many milliseconds. */
+  idleTimeoutMs: number;
 }
 
 /** Comma-separated secrets; empty entries (a trailing comma) are never accepted as a secret. */
@@ -77,6 +83,19 @@ function writeLimits(env: NodeJS.ProcessEnv): WriteLimits {
   };
 }
 
+/**
+ * SERVICE_MAX_CONNECTIONS: 10,000 by default, half of the usual 20,000 file-descriptor limit, so
+ * that LMDB, the log, snapshots and the listening socket always find a descriptor and /healthz can
+ * still be answered when clients open sockets without end.
+ */
+function connectionLimits(env: NodeJS.ProcessEnv): Pick<ServiceConfig, 'maxConnections' | 'headersTimeoutMs' | 'idleTimeoutMs'> {
+  return {
+    maxConnections: atLeastOne(env.SERVICE_MAX_CONNECTIONS, 'SERVICE_MAX_CONNECTIONS', 10_000, 1_000_000),
+    headersTimeoutMs: atLeastOne(env.SERVICE_HEADERS_TIMEOUT_MS, 'SERVICE_HEADERS_TIMEOUT_MS', 20_000, 300_000),
+    idleTimeoutMs: atLeastOne(env.SERVICE_IDLE_TIMEOUT_MS, 'SERVICE_IDLE_TIMEOUT_MS', 5_000, 2 ** 31),
+  };
+}
+
 /** Reads SERVICE_* variables; throws an Error naming the variable when one is malformed. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const logLevel = (env.SERVICE_LOG_LEVEL ?? 'info').toLowerCase() as LogLevel;
@@ -99,5 +118,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     acceptLoss: flag(env.SERVICE_ACCEPT_LOSS, 'SERVICE_ACCEPT_LOSS'),
     queryMemoryBytes: queryMemoryMb(env.SERVICE_QUERY_MEMORY_MB) * 2 ** 20,
     writeLimits: writeLimits(env),
+    ...connectionLimits(env),
   };
 }

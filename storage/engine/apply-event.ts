@@ -15,33 +15,77 @@ export interface ApplyResult {
   skipped?: number;
 }
 
-function applyImport(collections: Map<string, Collection>, opId: number, event: ImportCollectionEvent): ApplyResult {
-  let c = collections.get(event.name);
-  if (event.mode === 'create' && c) return { changed: 0, error: conflict(`collection "${event.name}" already exists`) };
-  if (event.mode === 'merge' && !c) return { changed: 0, error: notFound(`collection "${event.name}" not found`) };
-  if (event.mode !== 'merge' || !c) {
-    c = new Collection(event.name, event.config, opId);
-    collections.set(event.name, c);
+/** Points (or edges) an import adds between two turns of the event loop: a few milliseconds of work. */
+export const IMPORT_SLICE_ITEMS = 1_000;
+
+/**
+ * Create and replace build the new collection off to the side, yielding after each slice, and
+ * put it in place in one step at the end: a reader sees the old state or the whole import.
+ */
+function* buildImported(collections: Map<string, Collection>, opId: number, event: ImportCollectionEvent): Generator<void, ApplyResult> {
+  const c = new Collection(event.name, event.config, opId);
+  for (let from = 0; from < event.points.length; from += IMPORT_SLICE_ITEMS) {
+    // A file that repeats an id stores its last copy (upsert order); every other copy counts as skipped.
+    c.upsert(event.points.slice(from, from + IMPORT_SLICE_ITEMS));
+    yield;
   }
+  // The file's parallel edges all come back.
+  for (let from = 0; from < event.edges.length; from += IMPORT_SLICE_ITEMS) {
+    for (const e of event.edges.slice(from, from + IMPORT_SLICE_ITEMS)) c.graph.add(e.from, e.to, e.relation, e.weight, e.properties);
+    yield;
+  }
+  collections.set(event.name, c);
+  const imported = c.store.liveCount;
+  return { changed: imported, imported, skipped: event.points.length - imported };
+}
+
+/** A merge changes the live collection, so it applies in one step: readers never see part of it. */
+function mergeImported(c: Collection, event: ImportCollectionEvent): ApplyResult {
   const fresh = event.points.filter((p) => !c.store.has(p.id));
   const before = c.store.liveCount;
-  // A file that repeats an id stores its last copy (upsert order); every other copy counts as skipped.
   c.upsert(fresh);
   const imported = c.store.liveCount - before;
-  // The file's parallel edges all come back; a merge leaves out an edge its target already has.
-  const merging = event.mode === 'merge';
+  // A merge leaves out an edge its target already has.
   for (const e of event.edges) {
-    if (merging && (!c.store.has(e.from) || !c.store.has(e.to) || c.graph.find(e.from, e.to, e.relation) >= 0)) continue;
+    if (!c.store.has(e.from) || !c.store.has(e.to) || c.graph.find(e.from, e.to, e.relation) >= 0) continue;
     c.graph.add(e.from, e.to, e.relation, e.weight, e.properties);
   }
   return { changed: imported, imported, skipped: event.points.length - imported };
 }
 
+function* applyImport(collections: Map<string, Collection>, opId: number, event: ImportCollectionEvent): Generator<void, ApplyResult> {
+  const c = collections.get(event.name);
+  if (event.mode === 'create' && c) return { changed: 0, error: conflict(`collection "${event.name}" already exists`) };
+  if (event.mode !== 'merge') return yield* buildImported(collections, opId, event);
+  if (!c) return { changed: 0, error: notFound(`collection "${event.name}" not found`) };
+  return mergeImported(c, event);
+}
+
 /**
  * The one apply path, used live and at replay: deterministic in (state, opId, event), total
- * (never throws on a validated event), and all or nothing.
+ * (never throws on a validated event), and all or nothing. It may yield between slices of a
+ * large event (an import); the state it leaves readers between two steps is the state before.
+ * Nothing else may change the state until it is done.
  */
+export function* applyEventInSteps(collections: Map<string, Collection>, opId: number, event: DbEvent): Generator<void, ApplyResult> {
+  if (event.type === 'import_collection') return yield* applyImport(collections, opId, event);
+  return applySmallEvent(collections, opId, event);
+}
+
+/** applyEventInSteps run to its end at once. */
 export function applyEvent(collections: Map<string, Collection>, opId: number, event: DbEvent): ApplyResult {
+  if (event.type === 'import_collection') return runToEnd(applyImport(collections, opId, event));
+  return applySmallEvent(collections, opId, event);
+}
+
+function runToEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+function applySmallEvent(collections: Map<string, Collection>, opId: number, event: Exclude<DbEvent, ImportCollectionEvent>): ApplyResult {
   switch (event.type) {
     case 'create_collection':
       if (collections.has(event.name)) return { changed: 0, error: conflict(`collection "${event.name}" already exists`) };
@@ -75,8 +119,6 @@ export function applyEvent(collections: Map<string, Collection>, opId: number, e
       c.graph.add(event.from, event.to, event.relation, event.weight);
       return { changed: 1, created: true };
     }
-    case 'import_collection':
-      return applyImport(collections, opId, event);
     case 'graph_write': {
       const c = collections.get(event.collection);
       if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };

@@ -5,7 +5,7 @@ import type { EventLog, SkipNote } from '../log/event-log.js';
 import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log/log-audit.js';
 import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
-import { applyEvent, type ApplyResult } from './apply-event.js';
+import { applyEvent, applyEventInSteps, type ApplyResult } from './apply-event.js';
 import { ApplyFailedError } from './apply-failure.js';
 import { validateEvent } from './validate-event.js';
 import { DEFAULT_WRITE_LIMITS, type WriteLimits } from './write-limits.js';
@@ -109,6 +109,8 @@ export class Engine {
   readonly collections = new Map<string, Collection>();
   private readonly waiting = new Map<number, Waiter>();
   private appliedUpTo = 0;
+  /** An entry is being applied a slice at a time: later entries wait for it. */
+  private slicing = false;
   private indexing = false;
   private closed = false;
   private failure: Error | null = null;
@@ -238,6 +240,11 @@ export class Engine {
     return this.appliedUpTo;
   }
 
+  /** Whether an entry (a large import) is being applied a slice at a time just now. */
+  get applyingInSlices(): boolean {
+    return this.slicing;
+  }
+
   /** The first durability or apply failure (an ApplyFailedError); after it the engine takes no writes. */
   get failed(): Error | null {
     return this.failure;
@@ -298,26 +305,71 @@ export class Engine {
     return { opId, result };
   }
 
-  /** Applies, in order, every waiting entry whose durability is confirmed; nothing once writes stopped. */
+  /**
+   * Applies, in order, every waiting entry whose durability is confirmed; nothing once writes
+   * stopped. An entry that yields (a large import) goes on in slices, and the rest wait for it.
+   */
   private applyDurable(): void {
     for (;;) {
-      if (this.failure) return;
+      if (this.failure || this.slicing) return;
       const next = this.appliedUpTo + 1;
       const w = this.waiting.get(next);
       if (!w || !w.durable) break;
       this.waiting.delete(next);
-      let result: ApplyResult;
-      try {
-        result = applyEvent(this.collections, next, w.event);
-      } catch (err) {
-        w.reject(this.stopAfterApplyFailure(new ApplyFailedError(next, w.event, err as Error)));
+      const steps = applyEventInSteps(this.collections, next, w.event);
+      const first = this.applyStep(next, w, steps);
+      if (!first) return;
+      if (!first.done) {
+        void this.applyRestInSlices(next, w, steps);
         return;
       }
-      this.appliedUpTo = next;
-      this.sinceSnapshot++;
-      this.options.observe?.applied?.(w.event.type);
-      w.resolve({ opId: next, result });
+      this.acknowledge(next, w, first.value);
     }
+    this.afterApply();
+  }
+
+  /** One step of an entry's apply; undefined when it threw (writes are then stopped). */
+  private applyStep(opId: number, w: Waiter, steps: Generator<void, ApplyResult>): IteratorResult<void, ApplyResult> | undefined {
+    try {
+      return steps.next();
+    } catch (err) {
+      w.reject(this.stopAfterApplyFailure(new ApplyFailedError(opId, w.event, err as Error)));
+      return undefined;
+    }
+  }
+
+  private async applyRestInSlices(opId: number, w: Waiter, steps: Generator<void, ApplyResult>): Promise<void> {
+    this.slicing = true;
+    try {
+      for (;;) {
+        await yieldToEventLoop();
+        if (this.closed) {
+          const stopped = new DbError(503, `the server shut down while operation ${opId} was being applied; it is in the log and applies at the next start`);
+          for (const waiter of [w, ...this.waiting.values()]) waiter.reject(stopped);
+          this.waiting.clear();
+          return;
+        }
+        const step = this.applyStep(opId, w, steps);
+        if (!step) return;
+        if (step.done) {
+          this.acknowledge(opId, w, step.value);
+          break;
+        }
+      }
+    } finally {
+      this.slicing = false;
+    }
+    this.applyDurable();
+  }
+
+  private acknowledge(opId: number, w: Waiter, result: ApplyResult): void {
+    this.appliedUpTo = opId;
+    this.sinceSnapshot++;
+    this.options.observe?.applied?.(w.event.type);
+    w.resolve({ opId, result });
+  }
+
+  private afterApply(): void {
     this.scheduleIndexing();
     this.markSoon();
     const every = this.options.snapshotEvery ?? 0;
