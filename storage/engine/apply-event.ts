@@ -58,6 +58,7 @@ function* applyImport(collections: Map<string, Collection>, opId: number, event:
   if (event.mode === 'create' && c) return { changed: 0, error: conflict(`collection "${event.name}" already exists`) };
   if (event.mode !== 'merge') return yield* buildImported(collections, opId, event);
   if (!c) return { changed: 0, error: notFound(`collection "${event.name}" not found`) };
+  if (c.config.size !== event.config.size) return { changed: 0, error: dimensionChanged(c) };
   return mergeImported(c, event);
 }
 
@@ -78,6 +79,13 @@ export function applyEvent(collections: Map<string, Collection>, opId: number, e
   return applySmallEvent(collections, opId, event);
 }
 
+/**
+ * The collection was dropped and made again with another dimension (or replaced by an import)
+ * after this write was checked and before it applied: a no-op, as any lost race is.
+ */
+const dimensionChanged = (c: Collection): DbError =>
+  conflict(`collection "${c.name}" changed while this write waited (its vectors now have ${c.config.size} dimensions); nothing was applied, send it again`);
+
 function runToEnd<T>(steps: Generator<void, T>): T {
   for (;;) {
     const step = steps.next();
@@ -96,6 +104,7 @@ function applySmallEvent(collections: Map<string, Collection>, opId: number, eve
     case 'upsert_points': {
       const c = collections.get(event.collection);
       if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };
+      if (event.points.some((p) => p.vector !== null && p.vector.length !== c.config.size)) return { changed: 0, error: dimensionChanged(c) };
       c.upsert(event.points);
       return { changed: event.points.length };
     }
