@@ -8,9 +8,12 @@ import { runCrashTest, type CrashReport } from './run.js';
 
 const USAGE = `usage: npm run crash-test -- [--cycles N]
 Kills the real server (SIGKILL) at random moments under concurrent acknowledged writes, N times,
-and checks after each restart that nothing acknowledged is lost and nothing is half applied; then
-that search after recovery equals a rebuild from the log, and that a damaged log tail and a data
-file cut short stop start-up with a message.
+and checks after each restart that nothing acknowledged is lost and nothing is half applied; one
+writer sends poison inputs (payloads nested too deep or too large, by upsert and import, Cypher
+past its memory budget or nested too deep) that must each get their 4xx and change nothing. Then
+it checks that search after recovery equals a rebuild from the log, that a damaged log tail and a
+data file cut short stop start-up with a message, and that a data file cut short under a running
+server stops start-up naming the lost operations, and SERVICE_ACCEPT_LOSS=1 keeps the rest.
   --cycles N   kill-and-restart cycles, 1 to 100000 (default 30)
   -h, --help   this text
 One line per cycle and the summary go to stdout, progress to stderr.
@@ -28,7 +31,7 @@ runTool(SPEC, async ({ values }) => {
     progress.end();
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`\ncycles ${report.cycles}, writes acknowledged ${report.acknowledged}, writes lost ${report.lost}, problems ${report.problems.length}`);
+  console.log(`\ncycles ${report.cycles}, writes acknowledged ${report.acknowledged}, writes lost ${report.lost}, poison inputs refused ${report.poisonsRefused}, problems ${report.problems.length}`);
   for (const p of report.problems) console.log(`PROBLEM ${p}`);
   return report.lost === 0 && report.problems.length === 0 ? 0 : 1;
 });

@@ -8,18 +8,23 @@ import { HttpClient } from '../lib/http-client.js';
 import { exited, spawnServer, type ChildServer } from '../lib/spawn-server.js';
 import { checkAgainstModel, checkIdsGoOn } from './check.js';
 import { Model } from './model.js';
+import { poisoner, PoisonTally, QUERY_MEMORY_MB } from './poison.js';
+import { truncatedUnderServer } from './truncated-log.js';
 import { COLLECTION, DIM, worker, type InFlight } from './workload.js';
 
 export interface CrashReport {
   cycles: number;
   acknowledged: number;
   lost: number;
+  /** Poison inputs refused with the 4xx they must get, each changing nothing. */
+  poisonsRefused: number;
   problems: string[];
 }
 
 const WORKERS = 4;
 const ACKNOWLEDGED_BEFORE_KILL = 20;
 const SPAN = 150;
+const POISONER_SPAN = 5;
 const QUERIES = [
   [1, 0, 0, 0],
   [0, 1, 0.5, 2],
@@ -27,8 +32,8 @@ const QUERIES = [
 ];
 
 async function restart(dataDir: string, env: Record<string, string> = {}): Promise<{ server: ChildServer; client: HttpClient }> {
-  const server = await spawnServer(dataDir, { SERVICE_SNAPSHOT_EVERY: '40', SERVICE_LOG_RETENTION: '100000000', ...env });
-  return { server, client: new HttpClient(server.url, WORKERS + 2) };
+  const server = await spawnServer(dataDir, { SERVICE_SNAPSHOT_EVERY: '40', SERVICE_LOG_RETENTION: '100000000', SERVICE_QUERY_MEMORY_MB: String(QUERY_MEMORY_MB), ...env });
+  return { server, client: new HttpClient(server.url, WORKERS + 3) };
 }
 
 async function kill(server: ChildServer, client: HttpClient): Promise<void> {
@@ -46,6 +51,7 @@ async function kill(server: ChildServer, client: HttpClient): Promise<void> {
  */
 export async function runCrashTest(dataDir: string, cycles: number, say: (line: string) => void = () => {}, cycleDone: (cycle: number) => void = () => {}): Promise<CrashReport> {
   const model = new Model();
+  const tally = new PoisonTally();
   const problems: string[] = [];
   let acknowledged = 0;
   let lost = 0;
@@ -55,11 +61,19 @@ export async function runCrashTest(dataDir: string, cycles: number, say: (line: 
   for (let cycle = 1; cycle <= cycles; cycle++) {
     const inflight: InFlight[] = [];
     let stopped = false;
+    let killing = false;
     let workersEnded = false;
-    const runs = Promise.allSettled(Array.from({ length: WORKERS }, (_, w) => worker(client, model, w * SPAN, SPAN, () => stopped, inflight, cycle * 1000 + w))).finally(() => (workersEnded = true));
+    // Before the kill every request must succeed; what fails after it is the kill's doing.
+    const failure = (err: unknown) => {
+      if (!killing) problems.push(`cycle ${cycle}: a writer failed before the kill: ${(err as Error).message}`);
+    };
+    const writers = Array.from({ length: WORKERS }, (_, w) => worker(client, model, w * SPAN, SPAN, () => stopped, inflight, cycle * 1000 + w).catch(failure));
+    writers.push(poisoner(client, model, WORKERS * SPAN, POISONER_SPAN, () => stopped, inflight, tally, problems).catch(failure));
+    const runs = Promise.all(writers).finally(() => (workersEnded = true));
     // The kill falls at a random moment once the cycle has acknowledged writes, however slow the machine.
     while (!workersEnded && model.acknowledgedUncounted < ACKNOWLEDGED_BEFORE_KILL) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, Math.random() * 500));
+    killing = true;
     await kill(server, client);
     stopped = true;
     await runs;
@@ -73,6 +87,7 @@ export async function runCrashTest(dataDir: string, cycles: number, say: (line: 
     say(`cycle ${cycle}: ${model.points.size} points, ${model.edges.size} edges, ${inflight.length} in flight at the kill, ${check.lost} lost`);
   }
 
+  say(`poison inputs refused, changing nothing: ${[...tally.refused].map(([name, n]) => `${n} × ${name}`).join(', ')}`);
   const overHttp: number[][] = [];
   for (const q of QUERIES) {
     const res = (await client.json('POST', `/collections/${COLLECTION}/points/query`, JSON.stringify({ query: q, limit: 5, with_payload: false }))) as { result: { id: number }[] };
@@ -93,7 +108,8 @@ export async function runCrashTest(dataDir: string, cycles: number, say: (line: 
 
   problems.push(...(await damagedTail(dataDir, last, model)));
   problems.push(...(await truncatedFile(dataDir)));
-  return { cycles, acknowledged, lost, problems };
+  problems.push(...(await truncatedUnderServer(dataDir, say)));
+  return { cycles, acknowledged, lost, poisonsRefused: tally.total, problems };
 }
 
 /** Flips the newest entry: start-up must refuse, naming it; after `replay repair` it starts without it. */

@@ -1,10 +1,13 @@
 import { Collection } from '../../storage/collection.js';
 import { exportCollection } from '../../storage/export/export-writer.js';
+import type { CollectionConfig } from '../../storage/events/types.js';
 import type { HttpClient } from '../lib/http-client.js';
 import { Model, type ModelPoint } from './model.js';
 
 export const COLLECTION = 'crash';
 export const DIM = 4;
+/** The configuration of the files the workload imports. */
+export const IMPORT_CONFIG: CollectionConfig = { size: DIM, distance: 'Euclid', m: 16, m0: 32, efConstruct: 200, ml: 1 / Math.log(16) };
 
 /** A write in flight when the server was killed: after restart it must be all there or not at all. */
 export interface InFlight {
@@ -49,7 +52,7 @@ export async function worker(client: HttpClient, model: Model, base: number, spa
       model.maxOperationId = Math.max(model.maxOperationId, res.result.operation_id);
     } else if (r < 0.85) {
       const ids = model.freshIds(3);
-      const file = new Collection(COLLECTION, { size: DIM, distance: 'Euclid', m: 16, m0: 32, efConstruct: 200, ml: 1 / Math.log(16) }, 1);
+      const file = new Collection(COLLECTION, IMPORT_CONFIG, 1);
       const points = ids.map((id) => ({ id, vector: vectorFor(id, round), payload: { imported: round } }));
       file.upsert(points.map((p) => ({ ...p, vector: Float32Array.from(p.vector), labels: [] })));
       const body = Buffer.concat([...exportCollection(file).chunks()]);

@@ -1,0 +1,91 @@
+import { existsSync, mkdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeMark, type HighWaterMark } from '../../storage/snapshot/high-water-mark.js';
+import { HttpClient } from '../lib/http-client.js';
+import { exited, spawnServer, type ChildServer } from '../lib/spawn-server.js';
+
+const WRITERS = 4;
+const ACKNOWLEDGED_BEFORE_CUT = 100;
+const ENV = { SERVICE_SNAPSHOT_EVERY: '25' };
+
+const markFile = (dataDir: string): string => join(dataDir, 'snapshots', 'high-water-mark');
+const readMark = (dataDir: string): HighWaterMark | null => (existsSync(markFile(dataDir)) ? decodeMark(readFileSync(markFile(dataDir))) : null);
+
+async function kill(server: ChildServer): Promise<void> {
+  server.child.kill('SIGKILL');
+  await exited(server.child);
+}
+
+/** The start-up refusal's message, or null when the server started. */
+async function refusal(dataDir: string): Promise<string | null> {
+  try {
+    await kill(await spawnServer(dataDir, ENV));
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/**
+ * Cuts data.mdb in half under a running server that is taking acknowledged writes, once its
+ * high-water mark has passed them, then SIGKILLs it. Start-up must refuse, naming the operations
+ * lost; with SERVICE_ACCEPT_LOSS=1 it must start, and every write acknowledged at or below the
+ * mark must be there or have its operation_id in the range named. Runs in a data dir of its own
+ * under `parent`.
+ */
+export async function truncatedUnderServer(parent: string, say: (line: string) => void): Promise<string[]> {
+  const dataDir = join(parent, 'truncated-under-server');
+  mkdirSync(dataDir);
+  const server = await spawnServer(dataDir, ENV);
+  const client = new HttpClient(server.url, WRITERS);
+  await client.json('PUT', '/collections/loss', JSON.stringify({ vectors: { size: 2, distance: 'Euclid' } }));
+  const acknowledged = new Map<number, number>();
+  let next = 0;
+  let killed = false;
+  const writers = Array.from({ length: WRITERS }, async () => {
+    while (!killed) {
+      const id = next++;
+      const res = (await client.json('PUT', '/collections/loss/points', JSON.stringify({ points: [{ id, vector: [id, 1] }] }))) as { result: { operation_id: number } };
+      acknowledged.set(id, res.result.operation_id);
+    }
+  });
+  let writersEnded = false;
+  const runs = Promise.allSettled(writers).finally(() => (writersEnded = true));
+  while (acknowledged.size < ACKNOWLEDGED_BEFORE_CUT) {
+    if (writersEnded) throw new Error(`the writers stopped after ${acknowledged.size} acknowledged writes: ${((await runs).find((r) => r.status === 'rejected') as PromiseRejectedResult).reason}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const cutAfter = Math.max(...acknowledged.values());
+  while ((readMark(dataDir)?.opId ?? 0) < cutAfter) await new Promise((r) => setTimeout(r, 20));
+  const file = join(dataDir, 'data.mdb');
+  truncateSync(file, Math.floor(statSync(file).size / 2 / 4096) * 4096);
+  await new Promise((r) => setTimeout(r, 100));
+  killed = true;
+  await kill(server);
+  await runs;
+  client.close();
+
+  const mark = readMark(dataDir)!;
+  const message = await refusal(dataDir);
+  if (message === null) return ['the server started on a data.mdb truncated under it'];
+  const range = /operations (\d+) to (\d+) (?:were durable in it and are in no snapshot|are lost)/.exec(message);
+  if (!range || !message.includes('SERVICE_ACCEPT_LOSS=1')) return [`a data.mdb truncated under the server did not stop start-up naming the lost operations: ${message.slice(0, 400)}`];
+  const [from, to] = [Number(range[1]), Number(range[2])];
+  const problems: string[] = [];
+  if (to < mark.opId) problems.push(`start-up named operations ${from} to ${to} lost, but the high-water mark shows ${mark.opId} was durable`);
+
+  const accepting = await spawnServer(dataDir, { ...ENV, SERVICE_ACCEPT_LOSS: '1' });
+  try {
+    const covered = [...acknowledged].filter(([, op]) => op <= mark.opId);
+    const res = await fetch(`${accepting.url}/collections/loss/points`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids: covered.map(([id]) => id) }) });
+    const present = new Set(((await res.json()) as { result: { id: number }[] }).result.map((p) => p.id));
+    const silentlyLost = covered.filter(([id, op]) => !present.has(id) && (op < from || op > to));
+    if (silentlyLost.length > 0) problems.push(`${silentlyLost.length} writes acknowledged before the high-water mark are gone without being named, e.g. point ${silentlyLost[0]![0]} (operation ${silentlyLost[0]![1]}); named ${from} to ${to}`);
+    if (covered.length < ACKNOWLEDGED_BEFORE_CUT) problems.push(`only ${covered.length} acknowledged writes were below the high-water mark`);
+    const named = covered.filter(([id]) => !present.has(id)).length;
+    say(`data.mdb cut short under the server: start-up refused naming operations ${from} to ${to}; accepting the loss kept ${covered.length - named} of the ${covered.length} writes acknowledged below the high-water mark (${mark.opId}) and ${named} were among those named`);
+  } finally {
+    await kill(accepting);
+  }
+  return problems;
+}
