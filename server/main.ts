@@ -18,7 +18,8 @@ const logger = createLogger(config.logLevel, output);
 let service: RunningService | null = null;
 const stop = (signal: string): void => {
   logger.info({ signal }, 'shutting down');
-  // Before start-up has finished nothing has been written yet: the log is only being read.
+  // Start-up writes only in atomic steps (LMDB commits; snapshot and mark files renamed into
+  // place), so leaving before it has finished loses nothing.
   if (!service) process.exit(0);
   service.close().then(
     () => process.exit(0),
