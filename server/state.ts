@@ -7,6 +7,8 @@ export interface RequestState {
   startedAt: bigint;
   bodyNs: bigint;
   handlerNs: bigint;
+  /** The route pattern, once routePatterns has worked it out (the request log and the metrics both ask). */
+  route?: string | null;
 }
 
 export function requestState(ctx: Context): RequestState {
