@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { nestsDeeperThan } from '../../storage/engine/payload-shape.js';
 import { badRequest } from '../../storage/errors.js';
 import { explainerOf, quote, type Explainer } from './schemas/explainers.js';
 
@@ -120,33 +121,12 @@ function explain(schema: z.ZodType, issue: z.core.$ZodIssue, raw: unknown, name:
 /** Deepest nesting of objects and arrays a body may have: the filter schema is recursive, and checking recurses with it. */
 export const MAX_BODY_NESTING = 256;
 
-/** Whether `value` nests objects and arrays more than `max` levels deep; walked with stacks of its own, not the call stack. */
-function nestedDeeperThan(value: unknown, max: number): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const nodes: unknown[] = [value];
-  const depths = [1];
-  while (nodes.length > 0) {
-    const node = nodes.pop() as object;
-    const depth = depths.pop()!;
-    if (depth > max) return true;
-    const children: unknown[] = Array.isArray(node) ? node : Object.values(node);
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i];
-      if (typeof child === 'object' && child !== null && !ArrayBuffer.isView(child)) {
-        nodes.push(child);
-        depths.push(depth + 1);
-      }
-    }
-  }
-  return false;
-}
-
 /**
  * Checks a request body against its schema and answers it typed, or throws a 400 naming the
  * first part that is wrong, what it must be (the schema's description), and the value sent.
  */
 export function checkBody<S extends z.ZodType>(schema: S, raw: unknown, name: FieldNamer = fieldName): z.output<S> {
-  if (nestedDeeperThan(raw, MAX_BODY_NESTING)) throw badRequest(`request body is nested more than ${MAX_BODY_NESTING} levels deep`);
+  if (nestsDeeperThan(raw, MAX_BODY_NESTING)) throw badRequest(`request body is nested more than ${MAX_BODY_NESTING} levels deep`);
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   throw badRequest(explain(schema, result.error.issues[0]!, raw, name));
