@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import { ByteWriter } from '../../storage/codec/byte-writer.js';
-import { writeConfig } from '../../storage/events/codec.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
-import { BLOCK, block, preamble } from '../../storage/export/format.js';
+import { craftedImport } from '../../tools/crash-test/crafted-import.js';
 import { call, useTestServer, type SuiteServer } from '../helpers/http.js';
 
 const CONFIG: CollectionConfig = { size: 2, distance: 'Euclid', m: 8, m0: 16, efConstruct: 32, ml: 0.5 };
@@ -11,19 +9,8 @@ const CONFIG: CollectionConfig = { size: 2, distance: 'Euclid', m: 8, m0: 16, ef
 const deepPayloadJson = (levels: number): string => `{"deep":${'['.repeat(levels)}${']'.repeat(levels)}}`;
 
 /** An export file written by hand, so it can hold what no collection could export: repeated ids, raw payload JSON. */
-function exportFile(points: { id: number; payloadJson: string }[]): Uint8Array {
-  const header = new ByteWriter(128).str('file');
-  writeConfig(header, CONFIG);
-  const body = new ByteWriter(1024).u32(points.length);
-  for (const p of points) body.f64(p.id).u8(1).u32(2).floats(Float32Array.of(p.id, 1)).str(p.payloadJson).u16(0);
-  const parts = [
-    preamble(),
-    block(BLOCK.header, header.f64(points.length).f64(0).finish()),
-    block(BLOCK.points, body.finish()),
-    block(BLOCK.trailer, new ByteWriter(24).f64(points.length).f64(0).u32(2).finish()),
-  ];
-  return Buffer.concat(parts);
-}
+const exportFile = (points: { id: number; payloadJson: string }[]): Uint8Array =>
+  craftedImport(CONFIG, points.map(({ id, payloadJson }) => ({ id, vector: [id, 1], payloadJson })));
 
 async function upload(s: SuiteServer, name: string, mode: string, bytes: Uint8Array): Promise<{ status: number; body: any }> {
   const res = await fetch(`${s.url}/collections/${name}/import?mode=${mode}`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: Buffer.from(bytes) });
