@@ -57,16 +57,6 @@ function flag(raw: string | undefined, name: string): boolean {
   throw new Error(`${name} must be one of 1, true, yes, on (or 0, false, no, off), got "${raw}"`);
 }
 
-/**
- * SERVICE_QUERY_MEMORY_MB: 256 by default, 1/16 of Node's usual 4 GB heap, so that the estimate's
- * undercount and the rest of the process (views, vectors, other requests) stay well inside it.
- */
-function queryMemoryMb(raw: string | undefined): number {
-  const mb = positiveInt(raw, 'SERVICE_QUERY_MEMORY_MB', 256, 65_536);
-  if (mb === 0) throw new Error('SERVICE_QUERY_MEMORY_MB must be at least 1 (a query needs some memory), got "0"');
-  return mb;
-}
-
 function atLeastOne(raw: string | undefined, name: string, fallback: number, max: number): number {
   const n = positiveInt(raw, name, fallback, max);
   if (n === 0) throw new Error(`${name} must be at least 1, got "${raw}"`);
@@ -116,7 +106,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     slowMs: positiveInt(env.SERVICE_SLOW_MS, 'SERVICE_SLOW_MS', 1000, 2 ** 31),
     metricsPublic: flag(env.SERVICE_METRICS_PUBLIC, 'SERVICE_METRICS_PUBLIC'),
     acceptLoss: flag(env.SERVICE_ACCEPT_LOSS, 'SERVICE_ACCEPT_LOSS'),
-    queryMemoryBytes: queryMemoryMb(env.SERVICE_QUERY_MEMORY_MB) * 2 ** 20,
+    // 256 MB by default, 1/16 of Node's usual 4 GB heap, so that the estimate's undercount and the
+    // rest of the process (views, vectors, other requests) stay well inside it.
+    queryMemoryBytes: atLeastOne(env.SERVICE_QUERY_MEMORY_MB, 'SERVICE_QUERY_MEMORY_MB', 256, 65_536) * 2 ** 20,
     writeLimits: writeLimits(env),
     ...connectionLimits(env),
   };
