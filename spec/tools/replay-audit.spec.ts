@@ -11,10 +11,12 @@ import { tempDir } from '../helpers/temp-dir.js';
 
 const REPLAY = fileURLToPath(new URL('../../tools/replay/main.js', import.meta.url));
 
-function verify(dir: string): { code: number; out: string } {
-  const r = spawnSync(process.execPath, [REPLAY, 'verify', '--data-dir', dir], { encoding: 'utf8' });
+function replay(...args: string[]): { code: number; out: string } {
+  const r = spawnSync(process.execPath, [REPLAY, ...args], { encoding: 'utf8' });
   return { code: r.status ?? -1, out: r.stdout + r.stderr };
 }
+
+const verify = (dir: string) => replay('verify', '--data-dir', dir);
 
 /** 1 create and 12 upserts (operations 1..13), a snapshot at 4, the high-water mark at 13; closed as a SIGKILL leaves it. */
 async function history(dir: string): Promise<void> {
@@ -72,5 +74,19 @@ describe('tools/replay verify and repair against a log that lost entries', funct
     }
     const again = verify(dir.path);
     expect(again.code, again.out).to.equal(0);
+  });
+
+  it('repair --accept-loss on the command line: a dry run without --yes, the loss accepted with it, never together with --skip', async () => {
+    await removeEntries(dir.path, 10, 13);
+    const both = replay('repair', '--data-dir', dir.path, '--accept-loss', '--skip', '10', '--yes');
+    expect(both.code).to.equal(2);
+    expect(both.out).to.include('--skip and --accept-loss are separate repairs');
+    const dry = replay('repair', '--data-dir', dir.path, '--accept-loss');
+    expect(dry.code, dry.out).to.equal(1);
+    expect(dry.out).to.include('would accept: the log ends at operation 9');
+    expect(verify(dir.path).code, 'a dry run changes nothing').to.equal(1);
+    const done = replay('repair', '--data-dir', dir.path, '--accept-loss', '--yes');
+    expect(done.code, done.out).to.equal(0);
+    expect(verify(dir.path).code).to.equal(0);
   });
 });
