@@ -103,4 +103,14 @@ describe('browser library, in Node over the in-memory log', () => {
       s.remove();
     }
   });
+
+  it('selects payload keys as own keys only: asking for "constructor" or "toString" returns nothing the payload does not hold', async () => {
+    const db = await VectorGraphDB.init();
+    db.createCollection('own', { vectors: { size: 2, distance: 'Dot' } });
+    db.upsert('own', [{ id: 1, vector: [1, 0], payload: { a: 1 } }]);
+    const [hit] = db.search('own', [1, 0], 1, { with_payload: ['a', 'constructor', 'toString'] });
+    expect(Object.getOwnPropertyNames(hit!.payload)).to.deep.equal(['a']);
+    const [inc] = db.search('own', [1, 0], 1, { with_payload: { include: ['constructor'] } });
+    expect(Object.getOwnPropertyNames(inc!.payload)).to.deep.equal([]);
+  });
 });
