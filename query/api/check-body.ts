@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { nestsDeeperThan } from '../../storage/engine/payload-shape.js';
+import { MAX_PAYLOAD_DEPTH_CEILING } from '../../storage/engine/write-limits.js';
 import { badRequest } from '../../storage/errors.js';
 import { explainerOf, quote, type Explainer } from './schemas/explainers.js';
 
@@ -118,8 +119,13 @@ function explain(schema: z.ZodType, issue: z.core.$ZodIssue, raw: unknown, name:
   return described.value === undefined ? `${where} is required: ${description}` : `${where} must be ${description}, got ${quote(described.value)}`;
 }
 
-/** Deepest nesting of objects and arrays a body may have: the filter schema is recursive, and checking recurses with it. */
-export const MAX_BODY_NESTING = 256;
+/**
+ * Deepest nesting of objects and arrays a body may have: the filter schema is recursive, and
+ * checking recurses with it. It leaves room for the deepest payload SERVICE_MAX_PAYLOAD_DEPTH may
+ * allow inside an upsert (body, points, point, then the payload), so one payload limit holds by
+ * HTTP and by import: 256.
+ */
+export const MAX_BODY_NESTING = MAX_PAYLOAD_DEPTH_CEILING + 6;
 
 /**
  * Checks a request body against its schema and answers it typed, or throws a 400 naming the

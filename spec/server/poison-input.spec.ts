@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { MAX_PAYLOAD_DEPTH_CEILING } from '../../storage/engine/write-limits.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
 import { craftedImport } from '../../tools/crash-test/crafted-import.js';
 import { call, useTestServer, type SuiteServer } from '../helpers/http.js';
@@ -155,6 +156,18 @@ describe('server: poison input is refused before it is logged', function () {
       expect((await upsert(s, 'c', [2], { a: [[[1]]] })).body.message).to.match(/more than 3 levels deep/);
       expect((await upload(s, 'd', 'create', exportFile([{ id: 1, payloadJson: `{"t":"${'x'.repeat(100)}"}` }]))).body.message).to.match(/SERVICE_MAX_PAYLOAD_BYTES/);
       await stillHealthy(s, 'c');
+    });
+  });
+
+  describe('with the payload depth raised to its ceiling', () => {
+    const s = useTestServer({ SERVICE_MAX_PAYLOAD_DEPTH: String(MAX_PAYLOAD_DEPTH_CEILING) }, 'each');
+
+    it('takes a payload as deep as the ceiling by HTTP, as it does by import: request bodies leave room for it', async () => {
+      expect((await createCollection(s, 'c')).status).to.equal(200);
+      const levels = MAX_PAYLOAD_DEPTH_CEILING - 1; // the payload object is level 1
+      const r = await call(s.url, 'PUT', '/collections/c/points', `{"points":[{"id":1,"vector":[1,1],"payload":${deepPayloadJson(levels)}}]}`);
+      expect(r.status, r.body.message).to.equal(200);
+      expect((await upload(s, 'd', 'create', exportFile([{ id: 1, payloadJson: deepPayloadJson(levels) }]))).status).to.equal(200);
     });
   });
 });

@@ -14,9 +14,9 @@ export interface WriteLimits {
 }
 
 /**
- * serde_json (Qdrant) stops at 128 levels; 64 is far beyond any real payload. An HTTP body may nest
- * at most 256 levels (query/api/check-body.ts), three of which a point upsert spends before its
- * payload, so the depth may be raised at most to 250: the same limit holds by HTTP and by import.
+ * serde_json (Qdrant) stops at 128 levels; 64 is far beyond any real payload. HTTP bodies may nest
+ * a few levels more than this ceiling (query/api/check-body.ts MAX_BODY_NESTING), so a payload the
+ * limit allows always fits in an upsert, and the same limit holds by HTTP and by import.
  */
 export const MAX_PAYLOAD_DEPTH_CEILING = 250;
 /** Slots are int32 in the id map. */
