@@ -15,6 +15,7 @@ import { urlLimit } from './middleware/url-limit.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { Readiness } from './readiness.js';
 import { routePatterns } from './route-pattern.js';
+import type { Dialect, RequestState } from './state.js';
 import { collectionRoutes } from './routes/collections.js';
 import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
@@ -31,12 +32,14 @@ export interface AppDeps {
   readiness: Readiness;
   version: string;
   metrics: ServiceMetrics;
+  /** The shapes this app answers in (default: SPEC.md's). */
+  dialect?: Dialect;
   /** The rate limiter's clock in seconds (default: the process's monotonic clock). */
   now?: () => number;
 }
 
 /** The whole middleware chain, in order, in one place. */
-export function createApp({ engine, config, logger, readiness, version, metrics, now }: AppDeps): Koa {
+export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
   const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine), graphRoutes(engine, config.queryMemoryBytes), transferRoutes(engine)];
@@ -45,6 +48,10 @@ export function createApp({ engine, config, logger, readiness, version, metrics,
   const metricsRoute = metricsRoutes(metrics.registry);
   const routeOf = routePatterns([publicRoutes, openApiRoute, metricsRoute, ...resourceRoutes]);
 
+  app.use(async (ctx, next) => {
+    (ctx.state as RequestState).dialect = dialect;
+    await next();
+  });
   app.use(cors());
   app.use(serverTiming());
   app.use(requestId());

@@ -1,7 +1,11 @@
 import type { Context } from 'koa';
 
+/** Which REST dialect a listener answers in: SPEC.md's shapes (6333) or Qdrant's (SERVICE_QDRANT_PORT). */
+export type Dialect = 'spec' | 'qdrant';
+
 /** What the middleware keep per request in ctx.state. */
 export interface RequestState {
+  dialect: Dialect;
   requestId: string;
   /** process.hrtime.bigint() when the request arrived. */
   startedAt: bigint;

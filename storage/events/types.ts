@@ -13,6 +13,9 @@ export interface CollectionConfig {
 
 export type Payload = Record<string, unknown>;
 
+/** A point id. Widening to `number | string` (a UUID, canonical lowercase hyphenated) is issue #12. */
+export type PointId = number;
+
 export interface PointRecord {
   id: number;
   /** Null for a node without a vector (such a point is never a search result). */
