@@ -7,6 +7,7 @@ import type { DbEvent, ImportMode } from '../storage/events/types.js';
 import { exportCollection } from '../storage/export/export-writer.js';
 import { ImportReader } from '../storage/export/import-reader.js';
 import { MemoryLog } from '../storage/log/memory-log.js';
+import { canonicalUuid, type PointId } from '../storage/point-id.js';
 import { precompileKernels } from '../storage/views/simd-kernels.js';
 import { collectionInfo } from '../query/api/collection-info.js';
 import { parseCollectionBody } from '../query/api/collection-body.js';
@@ -18,9 +19,9 @@ import { parseSearchBody } from '../query/api/search-body.js';
 import { importEvent, importResultJson, parseImportMode, readingImport } from '../query/api/transfer.js';
 import { compileQuery, executeQuery } from '../query/cypher/run-query.js';
 
-/** A point to upsert: the id as a number or bigint, the vector as a Float32Array. */
+/** A point to upsert: the id as a number, bigint or UUID string, the vector as a Float32Array. */
 export interface PointInput {
-  id: number | bigint;
+  id: PointIdInput;
   vector: Float32Array | number[];
   payload?: Record<string, unknown>;
   labels?: string[];
@@ -42,16 +43,22 @@ export interface CollectionConfigInput {
   hnsw_config?: { m: number; ef_construct: number; m0?: number; ml?: number };
 }
 
-function pointId(id: number | bigint, where: string): number {
+/** An id as the library takes it: a number, a bigint, or a UUID string (the HTTP API's checks apply to each). */
+export type PointIdInput = number | bigint | string;
+
+function pointId(id: PointIdInput, where: string): PointId {
   if (typeof id === 'bigint') {
-    if (id < 0n || id > BigInt(MAX_POINT_ID)) throw badRequest(`${where}: invalid point id ${id}: ids are integers from 0 to ${MAX_POINT_ID}`);
+    if (id < 0n || id > BigInt(MAX_POINT_ID)) throw badRequest(`${where}: invalid point id ${id}: ids are integers from 0 to ${MAX_POINT_ID} or UUIDs`);
     return Number(id);
   }
-  return id;
+  if (typeof id !== 'string') return id;
+  const uuid = canonicalUuid(id);
+  if (uuid === null) throw badRequest(`${where}: invalid point id ${JSON.stringify(id.slice(0, 40))}: ids are integers from 0 to ${MAX_POINT_ID} or UUIDs`);
+  return uuid;
 }
 
-function idList(ids: BigUint64Array | readonly (number | bigint)[], where: string): number[] {
-  return Array.from(ids as ArrayLike<number | bigint>, (id, i) => pointId(id, `${where}[${i}]`));
+function idList(ids: BigUint64Array | readonly PointIdInput[], where: string): PointId[] {
+  return Array.from(ids as ArrayLike<PointIdInput>, (id, i) => pointId(id, `${where}[${i}]`));
 }
 
 /**
@@ -113,18 +120,18 @@ export class VectorGraphDB {
     return scoredJson(c, parseSearchBody({ ...options, query: vector, limit }, 'query'));
   }
 
-  getPoints(name: string, ids: BigUint64Array | readonly (number | bigint)[], withPayload = true, withVector = false): Record<string, unknown>[] {
+  getPoints(name: string, ids: BigUint64Array | readonly PointIdInput[], withPayload = true, withVector = false): Record<string, unknown>[] {
     const c = this.collection(name);
     return retrievedJson(c, idList(ids, 'ids'), { withPayload, withVector });
   }
 
-  deletePoints(name: string, ids: BigUint64Array | readonly (number | bigint)[]): { operation_id: number; status: 'completed' } {
+  deletePoints(name: string, ids: BigUint64Array | readonly PointIdInput[]): { operation_id: number; status: 'completed' } {
     this.collection(name);
     return this.commit({ type: 'delete_points', collection: name, ids: idList(ids, 'points') });
   }
 
   /** Adds the edge source → target (or sets its weight when it exists): `{created}`. */
-  addEdge(name: string, source: number | bigint, target: number | bigint, relation: string, weight = 1): { created: boolean } {
+  addEdge(name: string, source: PointIdInput, target: PointIdInput, relation: string, weight = 1): { created: boolean } {
     this.collection(name);
     const edge = parseEdgeBody({ from_id: pointId(source, 'source'), to_id: pointId(target, 'target'), relation, weight });
     const { result } = this.engine.submitSync({ type: 'upsert_edge', collection: name, ...edge });
@@ -132,7 +139,7 @@ export class VectorGraphDB {
     return { created: result.created === true };
   }
 
-  traverse(name: string, start: number | bigint, depth: number, relations: string[] | null = null): Record<string, unknown> {
+  traverse(name: string, start: PointIdInput, depth: number, relations: string[] | null = null): Record<string, unknown> {
     const c = this.collection(name);
     return traverseJson(c, parseTraverseBody({ start_id: pointId(start, 'start'), max_depth: depth, relations }));
   }

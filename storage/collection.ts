@@ -1,6 +1,6 @@
 import type { ByteReader } from './codec/byte-reader.js';
 import type { ByteWriter } from './codec/byte-writer.js';
-import type { CollectionConfig, PointRecord } from './events/types.js';
+import type { CollectionConfig, PointId, PointRecord } from './events/types.js';
 import { normalizeInPlace } from './views/distance.js';
 import { GraphStore } from './views/graph-store.js';
 import { HnswIndex } from './views/hnsw.js';
@@ -61,7 +61,7 @@ export class Collection {
 
   upsert(points: readonly PointRecord[]): void {
     for (const p of points) {
-      if (p.id >= this.nextNodeId) this.nextNodeId = p.id + 1;
+      if (typeof p.id === 'number' && p.id >= this.nextNodeId) this.nextNodeId = p.id + 1;
       const vector = p.vector ? this.prepareQuery(p.vector, this.scratch) : null;
       const existing = this.store.slotOf(p.id);
       if (existing >= 0 && this.store.sameVector(existing, vector)) {
@@ -77,7 +77,7 @@ export class Collection {
   }
 
   /** Replaces a point's payload and labels; its vector, its place in the index and its edges stay. */
-  setPayload(id: number, payload: PointRecord['payload'], labels: string[]): boolean {
+  setPayload(id: PointId, payload: PointRecord['payload'], labels: string[]): boolean {
     const slot = this.store.slotOf(id);
     if (slot < 0) return false;
     this.payloadIndex.remove(slot, this.store.payloads[slot]!);
@@ -90,7 +90,7 @@ export class Collection {
   }
 
   /** Takes a point's slot out of the views; its edges stay (an upsert keeps them). */
-  private dropSlot(id: number, slot: number): void {
+  private dropSlot(id: PointId, slot: number): void {
     this.payloadIndex.remove(slot, this.store.payloads[slot]!);
     this.labelIndex.remove(id, this.store.labels[slot]!);
     const hadVector = this.store.hasVector[slot] === 1;
@@ -114,7 +114,7 @@ export class Collection {
   }
 
   /** Deletes a point and every edge that starts or ends at it; answers whether it existed. */
-  remove(id: number): boolean {
+  remove(id: PointId): boolean {
     const slot = this.store.slotOf(id);
     if (slot < 0) return false;
     this.dropSlot(id, slot);
@@ -137,18 +137,18 @@ export class Collection {
 
   /** Fills a new, empty collection from writeTo's bytes (`version`: the snapshot format's). */
   readFrom(r: ByteReader, version: number): void {
-    this.store.readFrom(r);
+    this.store.readFrom(r, version >= 3);
     this.index.readFrom(r);
     this.graph.readFrom(r, version);
     for (let k = r.u32(), i = 0; i < k; i++) this.pending.push(r.u32());
     for (let k = r.u32(), i = 0; i < k; i++) this.store.release(r.u32());
     // Version 1 did not keep the counter: the best it can know is one past the highest live id.
-    this.nextNodeId = version >= 2 ? r.f64() : this.store.sortedIds().reduce((n, id) => Math.max(n, id + 1), 0);
+    this.nextNodeId = version >= 2 ? r.f64() : this.store.ids.reduce((n, id, slot) => (slot < this.store.slotCount && this.store.state[slot] === LIVE ? Math.max(n, id + 1) : n), 0);
     const { store } = this;
     for (let slot = 0; slot < store.slotCount; slot++) {
       if (store.state[slot] !== LIVE) continue;
       this.payloadIndex.add(slot, store.payloads[slot]!);
-      this.labelIndex.add(store.ids[slot]!, store.labels[slot]!);
+      this.labelIndex.add(store.idOf(slot), store.labels[slot]!);
     }
   }
 

@@ -1,6 +1,7 @@
 import { checkPointId } from '../../storage/engine/validate-event.js';
 import { badRequest } from '../../storage/errors.js';
 import type { Direction } from '../../storage/views/graph-store.js';
+import { canonicalUuid, type PointId } from '../../storage/point-id.js';
 import { checkBody } from './check-body.js';
 import { bodyObject, type JsonObject } from './fields.js';
 import { edgeBody, graphQueryBody, traverseBody } from './schemas/graph.js';
@@ -8,15 +9,15 @@ import { edgeBody, graphQueryBody, traverseBody } from './schemas/graph.js';
 export const DIRECTIONS: readonly Direction[] = ['outgoing', 'incoming', 'both'];
 
 /** `from_id`, or its alias `source_id`; naming both with different values is a 400. */
-function aliased(a: number | undefined, b: number | undefined, name: string, alias: string): number {
+function aliased(a: PointId | undefined, b: PointId | undefined, name: string, alias: string): PointId {
   if (a === undefined && b === undefined) throw badRequest(`${name} (or ${alias}) is required`);
   if (a !== undefined && b !== undefined && a !== b) throw badRequest(`${name} and ${alias} name different points; send one of them`);
   return (a ?? b)!;
 }
 
 export interface EdgeRequest {
-  from: number;
-  to: number;
+  from: PointId;
+  to: PointId;
   relation: string;
   weight: number;
 }
@@ -31,13 +32,13 @@ export function parseEdgeBody(body: unknown): EdgeRequest {
   };
 }
 
-/** A point id from a path segment: decimal digits only. */
-export function parsePointIdParam(raw: string): number {
-  const id = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+/** A point id from a path segment: decimal digits, or a UUID (hyphenated or 32 hex digits). */
+export function parsePointIdParam(raw: string): PointId {
+  const id = /^\d{1,16}$/.test(raw) ? Number(raw) : (canonicalUuid(raw) ?? NaN);
   try {
     checkPointId(id);
   } catch {
-    throw badRequest(`invalid point id "${raw.slice(0, 40)}": ids are integers from 0 to ${Number.MAX_SAFE_INTEGER}`);
+    throw badRequest(`invalid point id "${raw.slice(0, 40)}": ids are integers from 0 to ${Number.MAX_SAFE_INTEGER} or UUIDs`);
   }
   return id;
 }
@@ -49,7 +50,7 @@ export function parseDirection(raw: unknown): Direction {
 }
 
 export interface TraverseRequest {
-  start: number;
+  start: PointId;
   maxDepth: number;
   relations: Set<string> | null;
 }

@@ -1,3 +1,4 @@
+import type { PointId } from '../../storage/point-id.js';
 import type { Collection } from '../../storage/collection.js';
 import type { Payload } from '../../storage/events/types.js';
 import { searchCollection, type VectorQuery } from '../search/vector-search.js';
@@ -13,7 +14,7 @@ function selectPayload(payload: Payload, selector: PayloadSelector): Payload {
 /** A retrieved or scored point as JSON: id, [score], then payload and labels, vector, as asked. */
 export function pointJson(c: Collection, slot: number, options: OutputOptions, score?: number): Record<string, unknown> {
   const { store } = c;
-  const out: Record<string, unknown> = { id: store.ids[slot] };
+  const out: Record<string, unknown> = { id: store.idOf(slot) };
   if (score !== undefined) out.score = score;
   if (options.withPayload !== false) {
     out.payload = selectPayload(store.payloads[slot] ?? {}, options.withPayload);
@@ -24,7 +25,7 @@ export function pointJson(c: Collection, slot: number, options: OutputOptions, s
 }
 
 /** Retrieve: the points that exist, in the order asked. */
-export function retrievedJson(c: Collection, ids: readonly number[], options: OutputOptions): Record<string, unknown>[] {
+export function retrievedJson(c: Collection, ids: readonly PointId[], options: OutputOptions): Record<string, unknown>[] {
   const found: Record<string, unknown>[] = [];
   for (const id of ids) {
     const slot = c.store.slotOf(id);

@@ -1,6 +1,6 @@
 import { checkPointId } from '../../storage/engine/validate-event.js';
 import { badRequest } from '../../storage/errors.js';
-import type { PointRecord } from '../../storage/events/types.js';
+import type { PointId, PointRecord } from '../../storage/events/types.js';
 import type { Filter } from '../filter/types.js';
 import { parseOptionalFilter } from '../filter/parse-filter.js';
 import { checkBody, fieldName, type FieldNamer } from './check-body.js';
@@ -41,7 +41,7 @@ export function parseUpsertBody(body: unknown): PointRecord[] {
 }
 
 export interface RetrieveRequest extends OutputOptions {
-  ids: number[];
+  ids: PointId[];
 }
 
 export function parseRetrieveBody(body: unknown): RetrieveRequest {
@@ -50,7 +50,7 @@ export function parseRetrieveBody(body: unknown): RetrieveRequest {
 }
 
 /** Delete Points: the ids listed, or the points a filter matches. */
-export function parseDeleteBody(body: unknown): { ids: number[] } | { filter: Filter } {
+export function parseDeleteBody(body: unknown): { ids: PointId[] } | { filter: Filter } {
   const { points, filter } = checkBody(deleteBody, bodyObject(body));
   if (points && filter) throw badRequest('send points (an array of ids) or filter, not both');
   if (points) return { ids: points };
@@ -60,7 +60,7 @@ export function parseDeleteBody(body: unknown): { ids: number[] } | { filter: Fi
 
 export interface ScrollRequest extends OutputOptions {
   limit: number;
-  offset: number;
+  offset: PointId;
   filter: Filter | null;
 }
 

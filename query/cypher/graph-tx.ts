@@ -1,5 +1,5 @@
 import type { Collection } from '../../storage/collection.js';
-import type { GraphChange, Payload } from '../../storage/events/types.js';
+import type { GraphChange, Payload, PointId } from '../../storage/events/types.js';
 import { runtimeError } from './errors.js';
 
 export interface NodeData {
@@ -12,8 +12,8 @@ export interface NodeData {
 }
 
 export interface EdgeData {
-  from: number;
-  to: number;
+  from: PointId;
+  to: PointId;
   type: string;
   weight: number;
   properties: Payload;
@@ -27,12 +27,12 @@ export interface EdgeData {
 export class GraphTx {
   /** Node candidates looked at (stats.nodes_scanned). */
   scanned = 0;
-  private readonly nodes = new Map<number, NodeData | null>();
+  private readonly nodes = new Map<PointId, NodeData | null>();
   private readonly edges = new Map<number, EdgeData | null>();
-  private readonly createdNodes: number[] = [];
+  private readonly createdNodes: PointId[] = [];
   private readonly createdEdges: number[] = [];
-  private readonly outAdded = new Map<number, number[]>();
-  private readonly inAdded = new Map<number, number[]>();
+  private readonly outAdded = new Map<PointId, number[]>();
+  private readonly inAdded = new Map<PointId, number[]>();
   /** What deleted nodes and edges held, so a RETURN after DELETE can still show them. */
   private readonly tombstones = new Map<string, NodeData | EdgeData>();
   private nextNode: number;
@@ -49,7 +49,7 @@ export class GraphTx {
 
   // ---- nodes ----
 
-  node(id: number): NodeData | null {
+  node(id: PointId): NodeData | null {
     const o = this.nodes.get(id);
     if (o !== undefined) return o;
     const { store } = this.collection;
@@ -58,41 +58,41 @@ export class GraphTx {
     return { labels: store.labels[slot]!, payload: store.payloads[slot]!, vector: store.hasVector[slot] ? store.vectorOf(slot) : null };
   }
 
-  hasNode(id: number): boolean {
+  hasNode(id: PointId): boolean {
     const o = this.nodes.get(id);
     return o !== undefined ? o !== null : this.collection.store.has(id);
   }
 
   /** Labels of a live node (the fast path of pattern matching). */
-  labelsOf(id: number): readonly string[] | null {
+  labelsOf(id: PointId): readonly string[] | null {
     if (this.nodes.size > 0 && this.nodes.has(id)) return this.nodes.get(id)?.labels ?? null;
     const { store } = this.collection;
     const slot = store.slotOf(id);
     return slot < 0 ? null : store.labels[slot]!;
   }
 
-  payloadOf(id: number): Payload | null {
+  payloadOf(id: PointId): Payload | null {
     if (this.nodes.size > 0 && this.nodes.has(id)) return this.nodes.get(id)?.payload ?? null;
     const { store } = this.collection;
     const slot = store.slotOf(id);
     return slot < 0 ? null : store.payloads[slot]!;
   }
 
-  deletedNode(id: number): NodeData | null {
+  deletedNode(id: PointId): NodeData | null {
     return (this.tombstones.get('n' + id) as NodeData | undefined) ?? null;
   }
 
   /** Every live node id: the collection's, minus deletions, plus creations. */
-  allNodes(): number[] {
-    const ids: number[] = [];
+  allNodes(): PointId[] {
+    const ids: PointId[] = [];
     const { store } = this.collection;
-    for (let slot = 0; slot < store.slotCount; slot++) if (store.state[slot] === 1) ids.push(store.ids[slot]!);
+    for (let slot = 0; slot < store.slotCount; slot++) if (store.state[slot] === 1) ids.push(store.idOf(slot));
     if (this.nodes.size === 0) return ids;
     return [...ids.filter((id) => this.nodes.get(id) !== null), ...this.createdNodes.filter((id) => this.nodes.get(id) !== null)];
   }
 
   /** Live nodes carrying a label. */
-  nodesWithLabel(label: string): number[] {
+  nodesWithLabel(label: string): PointId[] {
     const base = [...this.collection.labelIndex.pointsWith(label)];
     if (this.nodes.size === 0) return base;
     const out = base.filter((id) => this.labelsOf(id)?.includes(label) === true);
@@ -123,21 +123,21 @@ export class GraphTx {
     return this.collection.graph.relationName(id);
   }
 
-  edgeFrom(id: number): number {
+  edgeFrom(id: number): PointId {
     if (this.edges.size > 0 && this.edges.has(id)) return this.edges.get(id)?.from ?? -1;
     return this.collection.graph.source(id);
   }
 
-  edgeTo(id: number): number {
+  edgeTo(id: number): PointId {
     if (this.edges.size > 0 && this.edges.has(id)) return this.edges.get(id)?.to ?? -1;
     return this.collection.graph.target(id);
   }
 
-  outgoing(node: number): readonly number[] {
+  outgoing(node: PointId): readonly number[] {
     return this.adjacent(this.collection.graph.outgoing(node), this.outAdded.get(node));
   }
 
-  incoming(node: number): readonly number[] {
+  incoming(node: PointId): readonly number[] {
     return this.adjacent(this.collection.graph.incoming(node), this.inAdded.get(node));
   }
 
@@ -150,7 +150,7 @@ export class GraphTx {
 
   // ---- writes ----
 
-  createNode(labels: string[], payload: Payload, vector: Float32Array | null): number {
+  createNode(labels: string[], payload: Payload, vector: Float32Array | null): PointId {
     const id = this.nextNode++;
     this.nodes.set(id, { labels, payload, vector });
     this.createdNodes.push(id);
@@ -158,12 +158,12 @@ export class GraphTx {
   }
 
   /** Replaces a live node's data (copy-on-write by the caller). */
-  updateNode(id: number, data: NodeData): void {
+  updateNode(id: PointId, data: NodeData): void {
     if (!this.hasNode(id)) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${id} was deleted earlier in this query`);
     this.nodes.set(id, data);
   }
 
-  deleteNode(id: number, detach: boolean): void {
+  deleteNode(id: PointId, detach: boolean): void {
     const data = this.node(id);
     if (!data) return;
     if (detach) for (const e of [...this.outgoing(id), ...this.incoming(id)]) this.deleteEdge(e);
@@ -171,11 +171,11 @@ export class GraphTx {
     this.nodes.set(id, null);
   }
 
-  createEdge(from: number, to: number, type: string, weight: number, properties: Payload): number {
+  createEdge(from: PointId, to: PointId, type: string, weight: number, properties: Payload): number {
     const id = this.nextEdge++;
     this.edges.set(id, { from, to, type, weight, properties });
     this.createdEdges.push(id);
-    const link = (lists: Map<number, number[]>, node: number) => {
+    const link = (lists: Map<PointId, number[]>, node: PointId) => {
       const list = lists.get(node);
       if (list) list.push(id);
       else lists.set(node, [id]);
@@ -198,7 +198,7 @@ export class GraphTx {
   }
 
   /** Nodes deleted without DETACH that still have relationships at the end of the query. */
-  connectedDeletedNode(): number | null {
+  connectedDeletedNode(): PointId | null {
     for (const [id, data] of this.nodes) {
       if (data !== null || (!this.collection.store.has(id) && !this.createdNodes.includes(id))) continue;
       if (this.outgoing(id).length > 0 || this.incoming(id).length > 0) return id;
@@ -210,7 +210,7 @@ export class GraphTx {
   changes(): GraphChange[] {
     const out: GraphChange[] = [];
     const created = new Set(this.createdNodes);
-    const point = (id: number, d: NodeData) => ({ id, vector: d.vector, payload: d.payload, labels: [...d.labels] });
+    const point = (id: PointId, d: NodeData) => ({ id, vector: d.vector, payload: d.payload, labels: [...d.labels] });
     for (const id of this.createdNodes) {
       const d = this.nodes.get(id);
       if (d) out.push({ kind: 'create_node', point: point(id, d) });

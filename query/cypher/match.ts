@@ -1,3 +1,4 @@
+import { canonicalUuid, type PointId } from '../../storage/point-id.js';
 import { searchCollection } from '../search/vector-search.js';
 import type { NodePattern, RelPattern } from './ast.js';
 import { evaluate, property, type EvalContext, type Row } from './evaluate.js';
@@ -8,7 +9,7 @@ import { equals, NodeRef, PathValue, RelRef, setEntry, type Value } from './valu
 /** The relationships one step (or variable-length run) crossed, with the nodes inside it. */
 interface Hop {
   edges: number[];
-  inner: number[];
+  inner: PointId[];
 }
 
 /**
@@ -30,7 +31,7 @@ export class PatternMatcher {
     const plan = this.plans[index];
     if (!plan) return emit(row);
     const { part, anchor } = plan;
-    const nodes = new Array<number>(part.nodes.length);
+    const nodes = new Array<PointId>(part.nodes.length);
     const hops = new Array<Hop>(part.rels.length);
     const finish = () => {
       if (part.pathVariable === null) return this.matchPart(index + 1, row, emit);
@@ -52,7 +53,7 @@ export class PatternMatcher {
     guard.release(held);
   }
 
-  private pathOf(nodes: number[], hops: Hop[]): PathValue {
+  private pathOf(nodes: PointId[], hops: Hop[]): PathValue {
     const ns = [nodes[0]!];
     const rs: number[] = [];
     hops.forEach((hop, i) => {
@@ -65,13 +66,13 @@ export class PatternMatcher {
   }
 
   /** Node ids to try at the anchor, charged to the budget while they are tried. */
-  private candidates(seek: Seek, node: NodePattern, row: Row): Iterable<number> {
+  private candidates(seek: Seek, node: NodePattern, row: Row): Iterable<PointId> {
     const ids = this.seekIds(seek, node, row);
     if (Array.isArray(ids)) this.ctx.guard.charge(listBytes(ids.length), 'the start nodes of a MATCH');
     return ids;
   }
 
-  private seekIds(seek: Seek, node: NodePattern, row: Row): Iterable<number> {
+  private seekIds(seek: Seek, node: NodePattern, row: Row): Iterable<PointId> {
     const { tx } = this.ctx;
     switch (seek.kind) {
       case 'bound': {
@@ -81,7 +82,7 @@ export class PatternMatcher {
       case 'ids': {
         const v = evaluate(seek.expr, row, this.ctx);
         const ids = seek.list ? (Array.isArray(v) ? v : []) : [v];
-        return ids.filter((id): id is number => typeof id === 'number' && tx.hasNode(id));
+        return ids.filter((id): id is PointId => (typeof id === 'number' || (typeof id === 'string' && canonicalUuid(id) === id)) && tx.hasNode(id));
       }
       case 'vector':
         return this.vectorCandidates(seek, row) ?? this.scan(node);
@@ -89,7 +90,7 @@ export class PatternMatcher {
         const v = evaluate(seek.value, row, this.ctx);
         if (tx.dirty || !(typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) return this.scan(node);
         const { store, payloadIndex } = tx.collection;
-        return [...payloadIndex.lookup(seek.key, v)].map((slot) => store.ids[slot]!);
+        return [...payloadIndex.lookup(seek.key, v)].map((slot) => store.idOf(slot));
       }
       case 'label':
         return tx.nodesWithLabel(seek.label);
@@ -98,7 +99,7 @@ export class PatternMatcher {
     }
   }
 
-  private scan(node: NodePattern): number[] {
+  private scan(node: NodePattern): PointId[] {
     return node.labels.length > 0 ? this.ctx.tx.nodesWithLabel(node.labels[0]!) : this.ctx.tx.allNodes();
   }
 
@@ -107,7 +108,7 @@ export class PatternMatcher {
    * the farthest one returned is beyond the bound, so no closer point is cut off by the limit.
    * Null when the index cannot answer (bad query vector, or nodes written by this query).
    */
-  private vectorCandidates(seek: Extract<Seek, { kind: 'vector' }>, row: Row): number[] | null {
+  private vectorCandidates(seek: Extract<Seek, { kind: 'vector' }>, row: Row): PointId[] | null {
     const { tx, distance } = this.ctx;
     const c = tx.collection;
     const q = evaluate(seek.query, row, this.ctx);
@@ -126,7 +127,7 @@ export class PatternMatcher {
   }
 
   /** Checks a node against a node pattern and binds its variable for the duration of `then`. */
-  private withNode(pattern: NodePattern, id: number, row: Row, then: () => void): void {
+  private withNode(pattern: NodePattern, id: PointId, row: Row, then: () => void): void {
     const { tx } = this.ctx;
     tx.scanned++;
     this.ctx.guard.step();
@@ -162,7 +163,7 @@ export class PatternMatcher {
   }
 
   /** Calls visit(edge, otherEnd) for each edge leaving `node` along the pattern's direction. */
-  private forEachStep(node: number, pattern: RelPattern, forward: boolean, visit: (edge: number, other: number) => void): void {
+  private forEachStep(node: PointId, pattern: RelPattern, forward: boolean, visit: (edge: number, other: PointId) => void): void {
     const { tx } = this.ctx;
     this.ctx.guard.step();
     const dir = pattern.direction === 'both' ? 'both' : (pattern.direction === 'out') === forward ? 'out' : 'in';
@@ -177,22 +178,22 @@ export class PatternMatcher {
     }
   }
 
-  private growRight(plan: PartPlan, i: number, nodes: number[], hops: Hop[], row: Row, done: () => void): void {
+  private growRight(plan: PartPlan, i: number, nodes: PointId[], hops: Hop[], row: Row, done: () => void): void {
     if (i === plan.part.rels.length) return done();
     this.step(plan, i, true, nodes, hops, row, () => this.growRight(plan, i + 1, nodes, hops, row, done));
   }
 
-  private growLeft(plan: PartPlan, i: number, nodes: number[], hops: Hop[], row: Row, done: () => void): void {
+  private growLeft(plan: PartPlan, i: number, nodes: PointId[], hops: Hop[], row: Row, done: () => void): void {
     if (i === 0) return done();
     this.step(plan, i - 1, false, nodes, hops, row, () => this.growLeft(plan, i - 1, nodes, hops, row, done));
   }
 
   /** Crosses relationship pattern `r` (between node r and r+1), forward from node r or backward from node r+1. */
-  private step(plan: PartPlan, r: number, forward: boolean, nodes: number[], hops: Hop[], row: Row, then: () => void): void {
+  private step(plan: PartPlan, r: number, forward: boolean, nodes: PointId[], hops: Hop[], row: Row, then: () => void): void {
     const pattern = plan.part.rels[r]!;
     const from = nodes[forward ? r : r + 1]!;
     const target = plan.part.nodes[forward ? r + 1 : r]!;
-    const land = (hop: Hop, other: number) => {
+    const land = (hop: Hop, other: PointId) => {
       this.withNode(target, other, row, () => {
         nodes[forward ? r + 1 : r] = other;
         hops[r] = hop;
@@ -212,8 +213,8 @@ export class PatternMatcher {
     }
     const { min, max } = pattern.length;
     const edges: number[] = [];
-    const inner: number[] = [];
-    const walk = (at: number, depth: number) => {
+    const inner: PointId[] = [];
+    const walk = (at: PointId, depth: number) => {
       if (depth >= min) {
         // Hops are kept in pattern order (left to right), whichever way the walk went.
         const hop = forward ? { edges: [...edges], inner: [...inner] } : { edges: [...edges].reverse(), inner: [...inner].reverse() };

@@ -1,3 +1,4 @@
+import type { PointId } from '../../storage/point-id.js';
 import type { Clause, PatternPart } from './ast.js';
 import { runtimeError } from './errors.js';
 import { evaluate, isTrue, type EvalContext, type Row } from './evaluate.js';
@@ -150,5 +151,5 @@ export class ResultSink implements Sink {
   close(): void {}
 }
 
-export const connectedDeleteError = (id: number) =>
+export const connectedDeleteError = (id: PointId) =>
   runtimeError('ConstraintValidationFailed', 'DeleteConnectedNode', `node ${id} still has relationships; use DETACH DELETE to delete them with it`);

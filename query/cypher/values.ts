@@ -1,7 +1,9 @@
+import { comparePointIds, type PointId } from '../../storage/point-id.js';
+
 /** Runtime values of the Cypher engine and openCypher's equality, comparison and ordering rules. */
 
 export class NodeRef {
-  constructor(readonly id: number) {}
+  constructor(readonly id: PointId) {}
 }
 
 export class RelRef {
@@ -10,7 +12,7 @@ export class RelRef {
 
 /** A path: node ids, and the relationship ids between them (nodes.length === rels.length + 1). */
 export class PathValue {
-  constructor(readonly nodes: readonly number[], readonly rels: readonly number[]) {}
+  constructor(readonly nodes: readonly PointId[], readonly rels: readonly number[]) {}
 }
 
 export interface MapValue {
@@ -68,7 +70,7 @@ export function equals(a: Value, b: Value): boolean | null {
   return a === b;
 }
 
-const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** `a < b` and friends: negative, zero or positive, or null when the values are not comparable. */
 export function compare(a: Value, b: Value): number | null {
@@ -125,7 +127,7 @@ export function orderCompare(a: Value, b: Value): number {
       return orderLists(a as Value[], b as Value[]);
     case 2:
     case 1:
-      return (a as NodeRef).id - (b as NodeRef).id;
+      return comparePointIds((a as NodeRef).id, (b as NodeRef).id);
     case 0: {
       const ka = Object.keys(a as MapValue).sort();
       const kb = Object.keys(b as MapValue).sort();

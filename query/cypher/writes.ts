@@ -1,4 +1,4 @@
-import type { Payload } from '../../storage/events/types.js';
+import type { Payload, PointId } from '../../storage/events/types.js';
 import type { Expr, PatternPart, SetItem } from './ast.js';
 import { runtimeError } from './errors.js';
 import { evaluate, type EvalContext, type Row } from './evaluate.js';
@@ -90,7 +90,7 @@ export class Writer {
     const { tx } = this.ctx;
     const target = evaluate(item.target, row, this.ctx);
     if (target === null) return;
-    const gone = (kind: string, id: number) => runtimeError('EntityNotFound', 'DeletedEntityAccess', `${kind} ${id} was deleted earlier in this query`);
+    const gone = (kind: string, id: PointId) => runtimeError('EntityNotFound', 'DeletedEntityAccess', `${kind} ${id} was deleted earlier in this query`);
     if (item.kind === 'labels') {
       if (!(target instanceof NodeRef)) throw typeError(`labels belong to nodes, not a ${typeName(target)}`);
       const data = tx.node(target.id);

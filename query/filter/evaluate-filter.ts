@@ -5,7 +5,7 @@ import type { Condition, Filter } from './types.js';
 function holds(c: Condition, store: PointStore, slot: number): boolean {
   switch (c.kind) {
     case 'has_id':
-      return c.ids.has(store.ids[slot]!);
+      return c.ids.has(store.idOf(slot));
     case 'nested':
       return matchesFilter(c.filter, store, slot);
     default:

@@ -1,4 +1,5 @@
 import { badRequest } from '../../storage/errors.js';
+import { canonicalUuid, type PointId } from '../../storage/point-id.js';
 import { checkPointId } from '../../storage/engine/validate-event.js';
 import type { Scalar } from '../../storage/views/payload-paths.js';
 import type { Condition, Filter } from './types.js';
@@ -53,8 +54,9 @@ function parseCondition(raw: unknown, where: string): Condition {
   if (Object.keys(raw).some((k) => FILTER_KEYS.has(k))) return { kind: 'nested', filter: parseFilter(raw, where) };
   if ('has_id' in raw) {
     if (!Array.isArray(raw.has_id)) throw badRequest(`${where}.has_id must be an array of point ids`);
-    for (const id of raw.has_id) checkPointId(id);
-    return { kind: 'has_id', ids: new Set(raw.has_id as number[]) };
+    const ids = raw.has_id.map((id: unknown) => (typeof id === 'string' ? (canonicalUuid(id) ?? id) : id));
+    for (const id of ids) checkPointId(id);
+    return { kind: 'has_id', ids: new Set(ids as PointId[]) };
   }
   if ('is_empty' in raw || 'is_null' in raw) {
     const kind = 'is_empty' in raw ? 'is_empty' : 'is_null';

@@ -1,3 +1,4 @@
+import type { PointId } from '../../storage/point-id.js';
 import type { Scalar } from '../../storage/views/payload-paths.js';
 
 /** A parsed payload filter (Qdrant's shape): every `must`, at least one `should` when any, no `must_not`. */
@@ -20,5 +21,5 @@ export type Condition =
   | (Keyed & { kind: 'range'; gt?: number; gte?: number; lt?: number; lte?: number })
   | (Keyed & { kind: 'is_empty' })
   | (Keyed & { kind: 'is_null' })
-  | { kind: 'has_id'; ids: Set<number> }
+  | { kind: 'has_id'; ids: Set<PointId> }
   | { kind: 'nested'; filter: Filter };

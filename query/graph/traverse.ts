@@ -1,3 +1,4 @@
+import type { PointId } from '../../storage/point-id.js';
 import type { Collection } from '../../storage/collection.js';
 import type { Edge } from '../../storage/views/graph-store.js';
 
@@ -5,7 +6,7 @@ export const MAX_TRAVERSE_DEPTH = 100;
 
 export interface Traversal {
   /** Point ids in visit order, the start first. */
-  visited: number[];
+  visited: PointId[];
   /** Each edge that discovered a new point. */
   edges: Edge[];
   /** The deepest level at which a point was visited. */
@@ -13,16 +14,16 @@ export interface Traversal {
 }
 
 /** Breadth-first along outgoing edges, up to `maxDepth` hops, optionally only through some relations. */
-export function traverse(c: Collection, start: number, maxDepth: number, relations: ReadonlySet<string> | null): Traversal {
+export function traverse(c: Collection, start: PointId, maxDepth: number, relations: ReadonlySet<string> | null): Traversal {
   const { graph } = c;
-  const seen = new Set([start]);
-  const visited = [start];
+  const seen = new Set<PointId>([start]);
+  const visited: PointId[] = [start];
   const edges: Edge[] = [];
-  let frontier = [start];
+  let frontier: PointId[] = [start];
   let depth = 0;
   let maxDepthReached = 0;
   while (frontier.length > 0 && depth < maxDepth) {
-    const next: number[] = [];
+    const next: PointId[] = [];
     for (const point of frontier) {
       for (const e of graph.outgoing(point)) {
         const target = graph.target(e);

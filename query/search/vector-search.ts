@@ -1,3 +1,4 @@
+import type { PointId } from '../../storage/point-id.js';
 import type { Collection } from '../../storage/collection.js';
 import { badRequest } from '../../storage/errors.js';
 import { ResultHeap } from '../../storage/views/distance-heap.js';
@@ -19,7 +20,7 @@ export interface VectorQuery {
 
 export interface ScoredSlot {
   slot: number;
-  id: number;
+  id: PointId;
   score: number;
 }
 
@@ -106,7 +107,7 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
   for (let i = q.offset; i < count; i++) {
     const score = scoreOf(config.distance, keys[i]!);
     if (q.scoreThreshold !== null && score < q.scoreThreshold) break;
-    out.push({ slot: slots[i]!, id: store.ids[slots[i]!]!, score });
+    out.push({ slot: slots[i]!, id: store.idOf(slots[i]!), score });
   }
   return out;
 }

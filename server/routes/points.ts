@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
-import type { DbEvent } from '../../storage/events/types.js';
+import type { DbEvent, PointId } from '../../storage/events/types.js';
 import { countMatching, forEachMatchingSlot } from '../../query/search/matching-slots.js';
 import { scrollCollection } from '../../query/search/scroll.js';
 import { pointJson, retrievedJson } from '../../query/api/point-json.js';
@@ -37,11 +37,11 @@ export function pointRoutes(engine: Engine): Router {
   router.post('/points/delete', async (ctx) => {
     const c = collectionOf(ctx);
     const req = parseDeleteBody(ctx.request.body);
-    let ids: number[];
+    let ids: PointId[];
     if ('ids' in req) ids = req.ids;
     else {
       ids = [];
-      forEachMatchingSlot(c, req.filter, (slot) => ids.push(c.store.ids[slot]!));
+      forEachMatchingSlot(c, req.filter, (slot) => ids.push(c.store.idOf(slot)));
     }
     await commit(ctx, engine, { type: 'delete_points', collection: c.name, ids });
   });

@@ -113,4 +113,23 @@ describe('browser library, in Node over the in-memory log', () => {
     const [inc] = db.search('own', [1, 0], 1, { with_payload: { include: ['constructor'] } });
     expect(Object.getOwnPropertyNames(inc!.payload)).to.deep.equal([]);
   });
+
+  it('takes UUID string ids beside numbers and bigints, answers them canonical, and refuses a malformed one as the server does', async () => {
+    const db = await VectorGraphDB.init();
+    db.createCollection('ids', { vectors: { size: 2, distance: 'Euclid' } });
+    const uuid = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    db.upsert('ids', [
+      { id: uuid.toUpperCase(), vector: [1, 0] },
+      { id: 2n, vector: [0, 1] },
+      { id: 3, vector: [1, 1] },
+    ]);
+    db.addEdge('ids', uuid.replaceAll('-', ''), 2n, 'R');
+    expect(db.getPoints('ids', [uuid, 2, 3n], false).map((p) => p.id)).to.deep.equal([uuid, 2, 3]);
+    expect(db.search('ids', [1, 0], 1)[0]!.id).to.equal(uuid);
+    expect(db.traverse('ids', uuid, 2).visited).to.deep.equal([uuid, 2]);
+    expect(() => db.upsert('ids', [{ id: 'nope', vector: [1, 0] }])).to.throw(/points\[0\]\.id: invalid point id "nope"/);
+    db.deletePoints('ids', [uuid]);
+    expect(db.getPoints('ids', [uuid])).to.deep.equal([]);
+  });
 });
+

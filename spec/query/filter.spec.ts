@@ -30,7 +30,7 @@ function matching(raw: unknown): string[] {
   const out: string[] = [];
   for (let slot = 0; slot < c.store.slotCount; slot++) {
     const hits = searchCollection(c, { vector: c.store.vectorOf(slot), limit: 10, offset: 0, ef: 50, filter, scoreThreshold: null });
-    for (const h of hits) if (!out.includes(people[h.id]!.name)) out.push(people[h.id]!.name);
+    for (const h of hits) if (!out.includes(people[h.id as number]!.name)) out.push(people[h.id as number]!.name);
   }
   expect(countMatching(c, filter)).to.equal(out.length);
   return out.sort();
@@ -100,8 +100,8 @@ describe('query/filter', () => {
           .map((r) => r.id);
         const got = searchCollection(c, { vector: q, limit: 10, offset: 0, ef: 100, filter: parseFilter(filter), scoreThreshold: null });
         for (const h of got) {
-          expect(admit(h.id), `result ${h.id} violates the filter`).to.equal(true);
-          if (truth.includes(h.id)) hits++;
+          expect(admit(h.id as number), `result ${h.id} violates the filter`).to.equal(true);
+          if (truth.includes(h.id as number)) hits++;
         }
       }
       expect(hits / (queries.length * 10), JSON.stringify(filter)).to.be.at.least(0.95);

@@ -120,7 +120,7 @@ describe('server: points', () => {
       ['/points/delete', { points: [-1] }, /invalid point id -1/],
       ['/points/delete', { filter: { must: 3 } }, /filter\.must must be an object/],
       ['/points/scroll', { limit: 0 }, /limit must be an integer from 1/],
-      ['/points/scroll', { offset: -1 }, /offset must be an integer from 0/],
+      ['/points/scroll', { offset: -1 }, /offset: invalid point id -1: ids are integers from 0 to 9007199254740991 or UUIDs/],
       ['/points/scroll', { filter: { must: [{ key: 'a', match: {} }] } }, /needs one of "value"/],
       ['/points/count', { filter: 'x' }, /filter must be an object/],
     ];

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ByteWriter } from '../../storage/codec/byte-writer.js';
 import { decodeEvent, encodeEvent } from '../../storage/events/codec.js';
 import type { DbEvent } from '../../storage/events/types.js';
 import { CorruptDataError } from '../../storage/errors.js';
@@ -70,15 +71,36 @@ describe('storage/events codec: edges and graph writes', () => {
     expect(decodeEvent(encodeEvent(event))).to.deep.equal(event);
   });
 
-  it('still reads a version 1 upsert_edge (float32 weight, no properties)', () => {
-    const v2 = encodeEvent({ type: 'upsert_edge', collection: 'g', from: 1, to: 2, relation: 'R', weight: 0.5 });
-    // version 1: the same fields up to the relation, then a float32 weight and nothing after.
-    const head = v2.subarray(0, v2.length - 8 - 4);
-    const v1 = new Uint8Array(head.length + 4);
-    v1.set(head);
-    v1[0] = 1;
-    new DataView(v1.buffer).setFloat32(head.length, 0.5, true);
+  it('still reads a version 1 upsert_edge (bare float64 ids, float32 weight, no properties)', () => {
+    const v1 = new ByteWriter(64).u8(1).u8(5).str('g').f64(1).f64(2).str('R').f32(0.5).finish();
     expect(decodeEvent(v1)).to.deep.equal({ type: 'upsert_edge', collection: 'g', from: 1, to: 2, relation: 'R', weight: 0.5 });
+  });
+
+  it('still reads version 2 entries: bare float64 ids, float64 weights and properties', () => {
+    const edge = new ByteWriter(64).u8(2).u8(5).str('g').f64(1).f64(2).str('R').f64(0.25).str('{"since":1}').finish();
+    expect(decodeEvent(edge)).to.deep.equal({ type: 'upsert_edge', collection: 'g', from: 1, to: 2, relation: 'R', weight: 0.25, properties: { since: 1 } });
+    const upsert = new ByteWriter(64).u8(2).u8(3).str('c').u32(1).f64(7).u8(1).u32(2).f32(1).f32(2).str('{"a":1}').u16(1).str('L').finish();
+    expect(decodeEvent(upsert)).to.deep.equal({ type: 'upsert_points', collection: 'c', points: [{ id: 7, vector: Float32Array.of(1, 2), payload: { a: 1 }, labels: ['L'] }] });
+    const del = new ByteWriter(64).u8(2).u8(4).str('c').u32(2).f64(7).f64(2 ** 53 - 1).finish();
+    expect(decodeEvent(del)).to.deep.equal({ type: 'delete_points', collection: 'c', ids: [7, 2 ** 53 - 1] });
+  });
+
+  it('round-trips UUID ids in points, deletions, edges and graph changes, beside integer ids', () => {
+    const a = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const b = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+    const events: DbEvent[] = [
+      { type: 'upsert_points', collection: 'c', points: [{ id: a, vector: Float32Array.of(1), payload: {}, labels: [] }, { id: 3, vector: null, payload: {}, labels: [] }] },
+      { type: 'delete_points', collection: 'c', ids: [b, 0, a] },
+      { type: 'upsert_edge', collection: 'c', from: a, to: 3, relation: 'R', weight: 1 },
+      { type: 'graph_write', collection: 'c', changes: [{ kind: 'set_node', id: b, payload: {}, labels: [] }, { kind: 'delete_node', id: a }, { kind: 'create_edge', id: 1, edge: { from: 3, to: b, relation: 'S', weight: 2 } }] },
+    ];
+    for (const event of events) expect(decodeEvent(encodeEvent(event))).to.deep.equal(event);
+  });
+
+  it('refuses an unknown id tag as damage', () => {
+    const bytes = encodeEvent({ type: 'delete_points', collection: 'c', ids: [1] });
+    bytes[bytes.length - 9] = 7;
+    expect(() => decodeEvent(bytes)).to.throw(CorruptDataError, /unknown point id tag 7/);
   });
 
   it('round-trips every kind of graph change', () => {

@@ -4,7 +4,7 @@ import { CorruptDataError } from '../../storage/errors.js';
 import { exportCollection } from '../../storage/export/export-writer.js';
 import { ImportReader } from '../../storage/export/import-reader.js';
 import { joinChunks } from '../../storage/codec/join-chunks.js';
-import { BLOCK, block, MAGIC } from '../../storage/export/format.js';
+import { BLOCK, block, FORMAT_VERSION, MAGIC } from '../../storage/export/format.js';
 import { ByteWriter } from '../../storage/codec/byte-writer.js';
 import { writeConfig } from '../../storage/events/codec.js';
 
@@ -86,8 +86,8 @@ describe('storage/export format', () => {
     magic[0] = 0x58;
     expectCorrupt(magic, /magic/);
     const version = Uint8Array.from(bytes);
-    version[4] = 3;
-    expectCorrupt(version, /unsupported export format version 3/);
+    version[4] = FORMAT_VERSION + 1;
+    expectCorrupt(version, new RegExp(`unsupported export format version ${FORMAT_VERSION + 1}`));
     for (const at of [9, 20, 5000, bytes.length - 3]) {
       const flipped = Uint8Array.from(bytes);
       flipped[at]! ^= 0x40;

@@ -39,7 +39,7 @@ function recallAt10(c: Collection, vectors: Map<number, Float32Array>, queries: 
   for (const q of queries) {
     const truth = new Set(exactTop(vectors, q, 10, distance));
     const got = searchCollection(c, { vector: q, limit: 10, offset: 0, ef: 100, filter: null, scoreThreshold: null });
-    for (const r of got) if (truth.has(r.id)) hits++;
+    for (const r of got) if (truth.has(r.id as number)) hits++;
   }
   return hits / (queries.length * 10);
 }
@@ -82,7 +82,7 @@ describe('storage/views HNSW recall against brute force', () => {
       const recall = recallAt10(c, vectors, queries, distance);
       expect(recall).to.be.at.least(0.95);
       const ids = searchCollection(c, { vector: queries[0]!, limit: 50, offset: 0, ef: 100, filter: null, scoreThreshold: null }).map((r) => r.id);
-      for (const id of ids) expect(vectors.has(id), `deleted point ${id} returned`).to.equal(true);
+      for (const id of ids) expect(vectors.has(id as number), `deleted point ${id} returned`).to.equal(true);
     });
   }
 

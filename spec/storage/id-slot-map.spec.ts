@@ -42,4 +42,25 @@ describe('storage/views: id → slot map', function () {
     expect(map.size).to.equal(n / 2);
     for (let i = 0; i < 200_000; i++) expect(map.get(idOf(i))).to.equal(i % 2 === 0 ? -1 : i);
   });
+
+  it('keeps UUID ids beside integer ids, as a Map would, under any mix of sets and deletes (few distinct hashes force long runs)', () => {
+    const uuids = Array.from({ length: 40 }, (_, i) => `${(i % 3).toString(16).padStart(8, '0')}-0000-4000-8000-${i.toString(16).padStart(12, '0')}`);
+    const id = fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constantFrom(...uuids));
+    const op = fc.oneof(fc.record({ kind: fc.constant('set' as const), id, slot: fc.nat() }), fc.record({ kind: fc.constant('delete' as const), id }));
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
+        const map = new IdSlotMap();
+        const model = new Map<number | string, number>();
+        for (const o of ops) {
+          if (o.kind === 'set') {
+            map.set(o.id, o.slot);
+            model.set(o.id, o.slot);
+          } else expect(map.delete(o.id)).to.equal(model.delete(o.id));
+        }
+        expect(map.size).to.equal(model.size);
+        for (const k of [...uuids, ...Array.from({ length: 41 }, (_, i) => i)]) expect(map.get(k)).to.equal(model.get(k) ?? -1);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

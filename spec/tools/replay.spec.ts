@@ -119,6 +119,25 @@ describe('tools/replay', function () {
     expect(file.points.map((p) => p.id)).to.deep.equal([0, 1, 2]);
   });
 
+  it('verifies and rebuilds a log holding UUID ids, keeping them in the export files', async () => {
+    const uuid = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const engine = new Engine(LmdbLog.open(dir.path), { snapshots: new SnapshotFiles(join(dir.path, 'snapshots')), logRetention: 1000 });
+    engine.replay();
+    await engine.submit({ type: 'upsert_points', collection: 'h', points: [{ id: uuid, vector: Float32Array.of(5, 5), payload: {}, labels: [] }] });
+    await engine.submit({ type: 'upsert_edge', collection: 'h', from: uuid, to: 3, relation: 'U', weight: 2 });
+    await engine.log.close();
+    const v = replay('verify', '--data-dir', dir.path);
+    expect(v.code, v.out + v.err).to.equal(0);
+    const out = join(dir.path, 'out');
+    const r = replay('rebuild', '--data-dir', dir.path, '--until', '15', '--out', out);
+    expect(r.code, r.err).to.equal(0);
+    const reader = new ImportReader();
+    reader.feed(readFileSync(join(out, 'h.vgdb')));
+    const file = reader.finish();
+    expect(file.points.map((p) => p.id)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, uuid]);
+    expect(file.edges.map((e) => [e.from, e.to, e.relation])).to.deep.equal([[1, 2, 'R'], [uuid, 3, 'U']]);
+  });
+
   it('finds a damaged entry: verify fails, the server refuses to start naming it, repair drops it, the server starts', async () => {
     await damage(dir.path, 12);
     const v = replay('verify', '--data-dir', dir.path);

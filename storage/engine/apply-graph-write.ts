@@ -1,6 +1,6 @@
 import type { Collection } from '../collection.js';
 import { conflict, type DbError } from '../errors.js';
-import type { GraphWriteEvent } from '../events/types.js';
+import type { GraphWriteEvent, PointId } from '../events/types.js';
 import type { ApplyResult } from './apply-event.js';
 
 const raced = (what: string): DbError => conflict(`${what} was changed by a concurrent write; run the query again`);
@@ -11,17 +11,18 @@ const raced = (what: string): DbError => conflict(`${what} was changed by a conc
  * unused. When a concurrent write won the race the whole event is a no-op (409).
  */
 function precheck(c: Collection, event: GraphWriteEvent): DbError | null {
-  const nodes = new Map<number, boolean>();
+  const nodes = new Map<PointId, boolean>();
   const edges = new Map<number, boolean>();
   let nextNode = c.nextNodeId;
   let nextEdge = c.graph.nextEdgeId;
-  const nodeLive = (id: number) => nodes.get(id) ?? c.store.has(id);
+  const nodeLive = (id: PointId) => nodes.get(id) ?? c.store.has(id);
   const edgeLive = (id: number) => edges.get(id) ?? c.graph.has(id);
   for (const change of event.changes) {
     switch (change.kind) {
       case 'create_node': {
         const id = change.point.id;
-        if (id < nextNode) return raced(`node id ${id}`);
+        // Cypher hands out integer ids from the collection's counter; anything else is not its own.
+        if (typeof id !== 'number' || id < nextNode) return raced(`node id ${id}`);
         nodes.set(id, true);
         nextNode = id + 1;
         break;

@@ -1,6 +1,7 @@
 import type { Collection } from '../collection.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import type { CollectionConfig, DbEvent, EdgeRecord, GraphWriteEvent, ImportCollectionEvent, Payload, PointRecord } from '../events/types.js';
+import type { CollectionConfig, DbEvent, EdgeRecord, GraphWriteEvent, ImportCollectionEvent, Payload, PointId, PointRecord } from '../events/types.js';
+import { canonicalUuid } from '../point-id.js';
 import { ShardedSet } from '../views/sharded.js';
 import { nestsDeeperThan, utf8Length } from './payload-shape.js';
 import { DEFAULT_WRITE_LIMITS, LIMIT_VARIABLES, type WriteLimits } from './write-limits.js';
@@ -14,9 +15,11 @@ export function checkCollectionName(name: string): void {
   }
 }
 
-export function checkPointId(id: unknown): asserts id is number {
+/** An id as events carry it: an integer in range, or a UUID in its canonical form. */
+export function checkPointId(id: unknown): asserts id is PointId {
+  if (typeof id === 'string' && canonicalUuid(id) === id) return;
   if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id > MAX_POINT_ID) {
-    throw badRequest(`invalid point id ${JSON.stringify(id) ?? String(id)}: ids are integers from 0 to ${MAX_POINT_ID}`);
+    throw badRequest(`invalid point id ${JSON.stringify(id) ?? String(id)}: ids are integers from 0 to ${MAX_POINT_ID} or UUIDs`);
   }
 }
 
@@ -84,8 +87,8 @@ function checkRoomForPoints(name: string, total: number, limits: WriteLimits): v
 }
 
 /** How many distinct ids of `ids` the collection does not hold yet (null: none, a new collection). */
-function newIdCount(ids: Iterable<number>, target: Collection | null): number {
-  const fresh = new ShardedSet<number>();
+function newIdCount(ids: Iterable<PointId>, target: Collection | null): number {
+  const fresh = new ShardedSet<PointId>();
   for (const id of ids) if (!target?.store.has(id)) fresh.add(id);
   return fresh.size;
 }
@@ -112,7 +115,7 @@ function checkImport(collections: ReadonlyMap<string, Collection>, event: Import
       throw badRequest(`dimension mismatch: the file holds ${event.config.size}-dimensional vectors, collection "${event.name}" has ${target.config.size}`);
     }
   }
-  const ids = new ShardedSet<number>();
+  const ids = new ShardedSet<PointId>();
   for (const p of event.points) {
     checkPoint(event.name, event.config.size, p, limits);
     ids.add(p.id);
@@ -129,7 +132,7 @@ function checkImport(collections: ReadonlyMap<string, Collection>, event: Import
 }
 
 function checkGraphWrite(c: Collection, event: GraphWriteEvent, limits: WriteLimits): void {
-  const created: number[] = [];
+  const created: PointId[] = [];
   for (const change of event.changes) {
     if (change.kind === 'create_node' || change.kind === 'update_node') {
       checkPoint(c.name, c.config.size, change.point, limits);

@@ -1,15 +1,21 @@
 import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
 import { CorruptDataError } from '../errors.js';
+import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
 import { DISTANCES, type CollectionConfig, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord } from './types.js';
 
 /**
  * Binary event encoding. Layout: u8 format version, u8 event type, then the type's fields.
  * Vectors are raw little-endian float32; payloads are JSON text (never on the search path).
- * Version 2 stores edge weights as float64 with a properties JSON; version 1 entries (float32
- * weights, no properties) are still read.
+ * Version 2 stores edge weights as float64 with a properties JSON; version 3 writes point ids
+ * tagged (an integer as float64, or a UUID as 16 bytes) where earlier versions wrote a float64.
+ * Entries of every earlier version are still read.
  */
-export const EVENT_FORMAT_VERSION = 2;
+export const EVENT_FORMAT_VERSION = 3;
+/** The first version whose point ids are tagged. */
+const TAGGED_IDS = 3;
+const INT_ID = 0;
+const UUID_ID = 1;
 
 const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6, graph_write: 7 } as const;
 const CHANGE_CODES = { create_node: 1, update_node: 2, delete_node: 3, create_edge: 4, update_edge: 5, delete_edge: 6, set_node: 7 } as const;
@@ -31,7 +37,7 @@ export function encodeEvent(event: DbEvent): Uint8Array {
       break;
     case 'delete_points':
       w.str(event.collection).u32(event.ids.length);
-      for (const id of event.ids) w.f64(id);
+      for (const id of event.ids) writePointId(w, id);
       break;
     case 'upsert_edge':
       writeEdge(w.str(event.collection), event);
@@ -53,6 +59,25 @@ export function encodeEvent(event: DbEvent): Uint8Array {
 
 const IMPORT_MODES = ['create', 'replace', 'merge'] as const;
 
+const idBytes = new Uint8Array(UUID_BYTES);
+
+export function writePointId(w: ByteWriter, id: PointId): void {
+  if (typeof id === 'number') {
+    w.u8(INT_ID).f64(id);
+    return;
+  }
+  uuidIntoBytes(id, idBytes);
+  w.u8(UUID_ID).bytes(idBytes);
+}
+
+export function readPointId(r: ByteReader, version: number): PointId {
+  if (version < TAGGED_IDS) return r.f64();
+  const tag = r.u8();
+  if (tag === INT_ID) return r.f64();
+  if (tag === UUID_ID) return uuidFromBytes(r.bytes(UUID_BYTES));
+  throw new CorruptDataError(`unknown point id tag ${tag}`);
+}
+
 export function writeConfig(w: ByteWriter, c: CollectionConfig): void {
   w.u32(c.size).u8(DISTANCES.indexOf(c.distance)).u32(c.m).u32(c.m0).u32(c.efConstruct).f64(c.ml);
 }
@@ -66,11 +91,13 @@ export function readConfig(r: ByteReader): CollectionConfig {
 
 export function writeEdge(w: ByteWriter, e: EdgeRecord): void {
   const props = e.properties && Object.keys(e.properties).length > 0 ? JSON.stringify(e.properties) : '';
-  w.f64(e.from).f64(e.to).str(e.relation).f64(e.weight).str(props);
+  writePointId(w, e.from);
+  writePointId(w, e.to);
+  w.str(e.relation).f64(e.weight).str(props);
 }
 
 export function readEdge(r: ByteReader, version = EVENT_FORMAT_VERSION): EdgeRecord {
-  const edge: EdgeRecord = { from: r.f64(), to: r.f64(), relation: r.str(), weight: version === 1 ? r.f32() : r.f64() };
+  const edge: EdgeRecord = { from: readPointId(r, version), to: readPointId(r, version), relation: r.str(), weight: version === 1 ? r.f32() : r.f64() };
   if (version === 1) return edge;
   const props = r.str();
   if (props === '') return edge;
@@ -90,6 +117,8 @@ function writeChange(w: ByteWriter, c: GraphChange): void {
       writePoint(w, c.point);
       break;
     case 'delete_node':
+      writePointId(w, c.id);
+      break;
     case 'delete_edge':
       w.f64(c.id);
       break;
@@ -100,23 +129,24 @@ function writeChange(w: ByteWriter, c: GraphChange): void {
       w.f64(c.id).f64(c.weight).str(JSON.stringify(c.properties));
       break;
     case 'set_node':
-      w.f64(c.id).str(JSON.stringify(c.payload)).u16(c.labels.length);
+      writePointId(w, c.id);
+      w.str(JSON.stringify(c.payload)).u16(c.labels.length);
       for (const label of c.labels) w.str(label);
       break;
   }
 }
 
-function readChange(r: ByteReader): GraphChange {
+function readChange(r: ByteReader, version: number): GraphChange {
   const code = r.u8();
   switch (code) {
     case CHANGE_CODES.create_node:
-      return { kind: 'create_node', point: readPoint(r) };
+      return { kind: 'create_node', point: readPoint(r, version) };
     case CHANGE_CODES.update_node:
-      return { kind: 'update_node', point: readPoint(r) };
+      return { kind: 'update_node', point: readPoint(r, version) };
     case CHANGE_CODES.delete_node:
-      return { kind: 'delete_node', id: r.f64() };
+      return { kind: 'delete_node', id: readPointId(r, version) };
     case CHANGE_CODES.create_edge:
-      return { kind: 'create_edge', id: r.f64(), edge: readEdge(r) };
+      return { kind: 'create_edge', id: r.f64(), edge: readEdge(r, version) };
     case CHANGE_CODES.update_edge: {
       const id = r.f64();
       const weight = r.f64();
@@ -129,7 +159,7 @@ function readChange(r: ByteReader): GraphChange {
     case CHANGE_CODES.delete_edge:
       return { kind: 'delete_edge', id: r.f64() };
     case CHANGE_CODES.set_node: {
-      const id = r.f64();
+      const id = readPointId(r, version);
       let payload: Payload;
       try {
         payload = JSON.parse(r.str()) as Payload;
@@ -146,7 +176,8 @@ function readChange(r: ByteReader): GraphChange {
 }
 
 export function writePoint(w: ByteWriter, p: PointRecord): void {
-  w.f64(p.id).u8(p.vector ? HAS_VECTOR : 0);
+  writePointId(w, p.id);
+  w.u8(p.vector ? HAS_VECTOR : 0);
   if (p.vector) w.u32(p.vector.length).floats(p.vector);
   w.str(JSON.stringify(p.payload)).u16(p.labels.length);
   for (const label of p.labels) w.str(label);
@@ -155,7 +186,7 @@ export function writePoint(w: ByteWriter, p: PointRecord): void {
 export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): DbEvent {
   const r = new ByteReader(bytes, start, end);
   const version = r.u8();
-  if (version !== EVENT_FORMAT_VERSION && version !== 1) throw new CorruptDataError(`unknown event format version ${version}`);
+  if (version < 1 || version > EVENT_FORMAT_VERSION) throw new CorruptDataError(`unknown event format version ${version}`);
   const code = r.u8();
   let event: DbEvent;
   switch (code) {
@@ -169,15 +200,15 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       const collection = r.str();
       const count = r.u32();
       const points: PointRecord[] = [];
-      for (let i = 0; i < count; i++) points.push(readPoint(r));
+      for (let i = 0; i < count; i++) points.push(readPoint(r, version));
       event = { type: 'upsert_points', collection, points };
       break;
     }
     case TYPE_CODES.delete_points: {
       const collection = r.str();
       const count = r.u32();
-      const ids: number[] = [];
-      for (let i = 0; i < count; i++) ids.push(r.f64());
+      const ids: PointId[] = [];
+      for (let i = 0; i < count; i++) ids.push(readPointId(r, version));
       event = { type: 'delete_points', collection, ids };
       break;
     }
@@ -190,7 +221,7 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       if (!mode) throw new CorruptDataError('unknown import mode');
       const config = readConfig(r);
       const points: PointRecord[] = [];
-      for (let n = r.u32(), i = 0; i < n; i++) points.push(readPoint(r));
+      for (let n = r.u32(), i = 0; i < n; i++) points.push(readPoint(r, version));
       const edges: EdgeRecord[] = [];
       for (let n = r.u32(), i = 0; i < n; i++) edges.push(readEdge(r, version));
       event = { type: 'import_collection', name, mode, config, points, edges };
@@ -199,7 +230,7 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
     case TYPE_CODES.graph_write: {
       const collection = r.str();
       const changes: GraphChange[] = [];
-      for (let n = r.u32(), i = 0; i < n; i++) changes.push(readChange(r));
+      for (let n = r.u32(), i = 0; i < n; i++) changes.push(readChange(r, version));
       event = { type: 'graph_write', collection, changes };
       break;
     }
@@ -210,8 +241,8 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
   return event;
 }
 
-export function readPoint(r: ByteReader): PointRecord {
-  const id = r.f64();
+export function readPoint(r: ByteReader, version: number): PointRecord {
+  const id = readPointId(r, version);
   let vector: Float32Array | null = null;
   if (r.u8() & HAS_VECTOR) {
     const dim = r.u32();

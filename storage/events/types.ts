@@ -1,3 +1,7 @@
+import type { PointId } from '../point-id.js';
+
+export type { PointId } from '../point-id.js';
+
 /** The mutations the database records. Each is one log entry and applies all or nothing. */
 export type Distance = 'Cosine' | 'Euclid' | 'Dot';
 export const DISTANCES: readonly Distance[] = ['Cosine', 'Euclid', 'Dot'];
@@ -13,11 +17,8 @@ export interface CollectionConfig {
 
 export type Payload = Record<string, unknown>;
 
-/** A point id. Widening to `number | string` (a UUID, canonical lowercase hyphenated) is issue #12. */
-export type PointId = number;
-
 export interface PointRecord {
-  id: number;
+  id: PointId;
   /** Null for a node without a vector (such a point is never a search result). */
   vector: Float32Array | null;
   payload: Payload;
@@ -44,12 +45,12 @@ export interface UpsertPointsEvent {
 export interface DeletePointsEvent {
   type: 'delete_points';
   collection: string;
-  ids: number[];
+  ids: PointId[];
 }
 
 export interface EdgeRecord {
-  from: number;
-  to: number;
+  from: PointId;
+  to: PointId;
   relation: string;
   weight: number;
   /** Relationship properties other than the weight (absent: none). */
@@ -83,9 +84,9 @@ export type GraphChange =
   /** Replaces a node's vector, payload and labels; its edges stay. */
   | { kind: 'update_node'; point: PointRecord }
   /** Replaces a node's payload and labels; its vector (and place in the index) and edges stay. */
-  | { kind: 'set_node'; id: number; payload: Payload; labels: string[] }
+  | { kind: 'set_node'; id: PointId; payload: Payload; labels: string[] }
   /** Deletes a node and its incident edges. */
-  | { kind: 'delete_node'; id: number }
+  | { kind: 'delete_node'; id: PointId }
   | { kind: 'create_edge'; id: number; edge: EdgeRecord }
   /** Replaces an edge's weight and other properties. */
   | { kind: 'update_edge'; id: number; weight: number; properties: Payload }

@@ -1,14 +1,14 @@
 import { ByteWriter } from '../codec/byte-writer.js';
 import type { Collection } from '../collection.js';
 import { writeConfig, writeEdge, writePoint } from '../events/codec.js';
-import type { EdgeRecord, Payload } from '../events/types.js';
+import type { EdgeRecord, Payload, PointId } from '../events/types.js';
 import { BLOCK, block, preamble } from './format.js';
 
 const POINTS_PER_BLOCK = 1000;
 const EDGES_PER_BLOCK = 10_000;
 
 interface PinnedPoint {
-  id: number;
+  id: PointId;
   slot: number;
   payload: Payload;
   labels: readonly string[];
@@ -33,9 +33,8 @@ export interface CollectionExport {
 export function exportCollection(c: Collection): CollectionExport {
   const { store } = c;
   const points: PinnedPoint[] = [];
-  for (const id of store.sortedIds()) {
-    const slot = store.slotOf(id);
-    points.push({ id, slot, payload: store.payloads[slot]!, labels: store.labels[slot]! });
+  for (const slot of store.sortedSlots()) {
+    points.push({ id: store.idOf(slot), slot, payload: store.payloads[slot]!, labels: store.labels[slot]! });
   }
   const edges: EdgeRecord[] = c.graph.allEdges();
   c.pin();

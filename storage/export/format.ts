@@ -2,19 +2,27 @@ import { ByteWriter } from '../codec/byte-writer.js';
 import { crc32 } from '../codec/crc32.js';
 
 /**
- * The export file, version 2 (little-endian):
+ * The export file, version 3 (little-endian):
  *
  *   file    := magic "VGDB" | u16 version | u16 reserved (0) | block*
  *   block   := u8 type | u32 payload length | u32 CRC-32 of the payload | payload
  *   HEADER  (1): str collection name | config | f64 point count | f64 edge count
- *   POINTS  (2): u32 n | n points (f64 id, u8 flags, [u32 dim, dim float32], str payload JSON, u16 labels, str*)
- *   EDGES   (3): u32 n | n edges (f64 from, f64 to, str relation, f64 weight, str properties JSON or "")
+ *   POINTS  (2): u32 n | n points (id, u8 flags, [u32 dim, dim float32], str payload JSON, u16 labels, str*)
+ *   EDGES   (3): u32 n | n edges (id from, id to, str relation, f64 weight, str properties JSON or "")
+ *   id      := u8 0 | f64 integer id, or u8 1 | 16 bytes of a UUID
  *   TRAILER (4): f64 point count | f64 edge count | u32 blocks before it
  *
- * HEADER comes first and TRAILER last; strings are u32 byte length + UTF-8.
+ * HEADER comes first and TRAILER last; strings are u32 byte length + UTF-8. Points and edges are
+ * encoded as in log entries of the same version number: version 1 has float32 weights and no
+ * properties, versions 1 and 2 write every id as a bare f64.
  */
 export const MAGIC = Uint8Array.of(0x56, 0x47, 0x44, 0x42);
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
+
+/** The log entry format the points and edges of a file of this version are encoded in. */
+export function entryVersionOf(formatVersion: number): number {
+  return formatVersion;
+}
 export const FILE_PREAMBLE = 8;
 export const BLOCK_HEADER = 9;
 export const FILE_EXTENSION = 'vgdb';

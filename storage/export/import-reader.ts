@@ -6,7 +6,7 @@ import { LIMIT_VARIABLES, type WriteLimits } from '../engine/write-limits.js';
 import { badRequest, CorruptDataError } from '../errors.js';
 import { readConfig, readEdge, readPoint } from '../events/codec.js';
 import type { CollectionConfig, EdgeRecord, PointRecord } from '../events/types.js';
-import { BLOCK, BLOCK_HEADER, FILE_PREAMBLE, FORMAT_VERSION, MAGIC } from './format.js';
+import { BLOCK, BLOCK_HEADER, entryVersionOf, FILE_PREAMBLE, FORMAT_VERSION, MAGIC } from './format.js';
 
 export interface ParsedExport {
   name: string;
@@ -93,14 +93,13 @@ export class ImportReader {
         break;
       case BLOCK.points:
         for (let n = r.u32(), i = 0; i < n; i++) {
-          const point = readPoint(r);
+          const point = readPoint(r, entryVersionOf(this.version));
           if (this.limits) checkPayload(point.payload, `point ${point.id}: payload`, this.limits);
           this.points.push(point);
         }
         break;
       case BLOCK.edges:
-        // Version 1 edges have a float32 weight and no properties, as version 1 log entries do.
-        for (let n = r.u32(), i = 0; i < n; i++) this.edges.push(readEdge(r, this.version));
+        for (let n = r.u32(), i = 0; i < n; i++) this.edges.push(readEdge(r, entryVersionOf(this.version)));
         break;
       case BLOCK.trailer: {
         const points = r.f64();

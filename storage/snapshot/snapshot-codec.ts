@@ -16,8 +16,11 @@ import { BLOCK_HEADER, block } from '../export/format.js';
  *   trailer: f64 operation_id | u32 collections
  */
 const MAGIC = Uint8Array.of(0x56, 0x47, 0x53, 0x4e);
-/** Version 2 added relationship properties, float64 weights and the node-id counter; 1 still loads. */
-const VERSION = 2;
+/**
+ * Version 2 added relationship properties, float64 weights and the node-id counter; version 3
+ * UUID point ids (in the store and the graph). Every earlier version still loads.
+ */
+const VERSION = 3;
 const COLLECTION_BLOCK = 1;
 const TRAILER_BLOCK = 2;
 

@@ -52,9 +52,16 @@ export function scoreOf(metric: Distance, internal: number): number {
   return -Math.sqrt(internal);
 }
 
-/** Scales `dim` values at `off` to unit length; a zero vector stays zero. */
+/** How far from 1 a norm may be for the vector to count as unit length already. */
+const UNIT_TOLERANCE = 1e-6;
+
+/**
+ * Scales `dim` values at `off` to unit length; a zero vector stays zero. A vector already of
+ * unit length (within float32 rounding) is left bit for bit as it is, so a stored vector that
+ * comes back through export and import is not changed by a second normalisation.
+ */
 export function normalizeInPlace(v: Float32Array, off: number, dim: number): void {
   const norm = Math.sqrt(dotProduct(v, off, v, off, dim));
-  if (norm === 0) return;
+  if (norm === 0 || Math.abs(norm - 1) <= UNIT_TOLERANCE) return;
   for (let i = 0; i < dim; i++) v[off + i]! /= norm;
 }

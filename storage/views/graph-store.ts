@@ -2,13 +2,14 @@ import type { ByteReader } from '../codec/byte-reader.js';
 import type { ByteWriter } from '../codec/byte-writer.js';
 import { readRaw, writeRaw } from '../codec/raw-arrays.js';
 import type { Payload } from '../events/types.js';
+import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
 import { ShardedMap } from './sharded.js';
 
 /** One directed, weighted, typed edge; `properties` holds every property but the weight. */
 export interface Edge {
   id: number;
-  from: number;
-  to: number;
+  from: PointId;
+  to: PointId;
   relation: string;
   weight: number;
   properties: Payload;
@@ -24,7 +25,9 @@ const NO_EDGES: readonly number[] = Object.freeze([]);
  * The edges of one collection: a multigraph with an id per edge, kept in columns (endpoints,
  * interned relation, weight), with outgoing and incoming edge-id lists per point id. Other
  * relationship properties (rare: Cypher's) sit in a sparse map by edge id. The maps are sharded, so
- * more than 2^24 points may have edges.
+ * more than 2^24 points may have edges. An endpoint column holds an integer point id as is and a
+ * UUID as a negative code into a table of the UUIDs seen (-1 is the first), kept for the store's
+ * life so a code never changes meaning.
  * Edge ids are handed out in apply order, so a replay gives every edge the same id.
  */
 export class GraphStore {
@@ -37,9 +40,27 @@ export class GraphStore {
   private nextId = 0;
   private readonly relations: string[] = [];
   private readonly relationIds = new Map<string, number>();
-  private readonly out = new ShardedMap<number, number[]>();
-  private readonly in = new ShardedMap<number, number[]>();
+  private readonly out = new ShardedMap<PointId, number[]>();
+  private readonly in = new ShardedMap<PointId, number[]>();
+  private readonly uuids: string[] = [];
+  private readonly uuidCodes = new ShardedMap<string, number>();
   edgeCount = 0;
+
+  /** The endpoint column's value for a point id (UUIDs get a code the first time they are seen). */
+  private code(id: PointId): number {
+    if (typeof id === 'number') return id;
+    let code = this.uuidCodes.get(id);
+    if (code === undefined) {
+      this.uuids.push(id);
+      code = -this.uuids.length;
+      this.uuidCodes.set(id, code);
+    }
+    return code;
+  }
+
+  private pointOf(code: number): PointId {
+    return code >= 0 ? code : this.uuids[-1 - code]!;
+  }
 
   private grow(): void {
     const cap = this.from.length * 2;
@@ -65,13 +86,13 @@ export class GraphStore {
     return id;
   }
 
-  private static link(lists: ShardedMap<number, number[]>, point: number, edge: number): void {
+  private static link(lists: ShardedMap<PointId, number[]>, point: PointId, edge: number): void {
     const list = lists.get(point);
     if (list) list.push(edge);
     else lists.set(point, [edge]);
   }
 
-  private static unlink(lists: ShardedMap<number, number[]>, point: number, edge: number): void {
+  private static unlink(lists: ShardedMap<PointId, number[]>, point: PointId, edge: number): void {
     const list = lists.get(point);
     if (!list) return;
     const at = list.indexOf(edge);
@@ -88,12 +109,12 @@ export class GraphStore {
    * Adds a new edge (a multigraph: parallel edges are allowed); returns its id. `id`, when
    * given, must be at least nextEdgeId (a Cypher write names the ids it handed out).
    */
-  add(from: number, to: number, relation: string, weight: number, properties: Payload = NO_PROPERTIES, id = this.nextId): number {
+  add(from: PointId, to: PointId, relation: string, weight: number, properties: Payload = NO_PROPERTIES, id = this.nextId): number {
     if (id < this.nextId) throw new RangeError(`edge id ${id} is already used`);
     while (id >= this.from.length) this.grow();
     this.nextId = id + 1;
-    this.from[id] = from;
-    this.to[id] = to;
+    this.from[id] = this.code(from);
+    this.to[id] = this.code(to);
     this.weight[id] = weight;
     this.relationOf[id] = this.intern(relation);
     this.alive[id] = 1;
@@ -105,10 +126,12 @@ export class GraphStore {
   }
 
   /** The first live edge from → to with this relation, or -1. */
-  find(from: number, to: number, relation: string): number {
+  find(from: PointId, to: PointId, relation: string): number {
     const rel = this.relationIds.get(relation);
     if (rel === undefined) return -1;
-    for (const e of this.out.get(from) ?? NO_EDGES) if (this.to[e] === to && this.relationOf[e] === rel) return e;
+    const target = typeof to === 'number' ? to : this.uuidCodes.get(to);
+    if (target === undefined) return -1;
+    for (const e of this.out.get(from) ?? NO_EDGES) if (this.to[e] === target && this.relationOf[e] === rel) return e;
     return -1;
   }
 
@@ -131,20 +154,20 @@ export class GraphStore {
     if (edge < 0 || edge >= this.nextId || !this.alive[edge]) return false;
     this.alive[edge] = 0;
     this.extra.delete(edge);
-    GraphStore.unlink(this.out, this.from[edge]!, edge);
-    GraphStore.unlink(this.in, this.to[edge]!, edge);
+    GraphStore.unlink(this.out, this.source(edge), edge);
+    GraphStore.unlink(this.in, this.target(edge), edge);
     this.edgeCount--;
     return true;
   }
 
   /** Removes every edge that starts or ends at the point. */
-  removeIncident(point: number): void {
+  removeIncident(point: PointId): void {
     for (const e of [...(this.out.get(point) ?? NO_EDGES), ...(this.in.get(point) ?? NO_EDGES)]) this.remove(e);
   }
 
   edge(id: number): Edge | null {
     if (id < 0 || id >= this.nextId || !this.alive[id]) return null;
-    return { id, from: this.from[id]!, to: this.to[id]!, relation: this.relations[this.relationOf[id]!]!, weight: this.weight[id]!, properties: this.extra.get(id) ?? NO_PROPERTIES };
+    return { id, from: this.source(id), to: this.target(id), relation: this.relations[this.relationOf[id]!]!, weight: this.weight[id]!, properties: this.extra.get(id) ?? NO_PROPERTIES };
   }
 
   /** All edges with their ids (snapshots). */
@@ -159,11 +182,18 @@ export class GraphStore {
     writeRaw(w, this.alive, n);
     w.u32(this.extra.size);
     for (const [id, props] of this.extra) w.f64(id).str(JSON.stringify(props));
+    const bytes = new Uint8Array(UUID_BYTES);
+    w.u32(this.uuids.length);
+    for (const uuid of this.uuids) {
+      uuidIntoBytes(uuid, bytes);
+      w.bytes(bytes);
+    }
   }
 
   /**
    * Fills an empty store from writeTo's bytes; adjacency lists come out in id order, as they
-   * were. Snapshot version 1 kept float32 weights and no relationship properties.
+   * were. Snapshot version 1 kept float32 weights and no relationship properties; versions
+   * before 3 had no UUID endpoints.
    */
   readFrom(r: ByteReader, version: number): void {
     const n = r.u32();
@@ -181,10 +211,11 @@ export class GraphStore {
     readRaw(r, this.relationOf, n);
     readRaw(r, this.alive, n);
     if (version >= 2) for (let k = r.u32(), i = 0; i < k; i++) this.extra.set(r.f64(), JSON.parse(r.str()) as Payload);
+    if (version >= 3) for (let k = r.u32(), i = 0; i < k; i++) this.code(uuidFromBytes(r.bytes(UUID_BYTES)));
     for (let id = 0; id < n; id++) {
       if (!this.alive[id]) continue;
-      GraphStore.link(this.out, this.from[id]!, id);
-      GraphStore.link(this.in, this.to[id]!, id);
+      GraphStore.link(this.out, this.source(id), id);
+      GraphStore.link(this.in, this.target(id), id);
       this.edgeCount++;
     }
   }
@@ -196,16 +227,16 @@ export class GraphStore {
     return out;
   }
 
-  outgoing(point: number): readonly number[] {
+  outgoing(point: PointId): readonly number[] {
     return this.out.get(point) ?? NO_EDGES;
   }
 
-  incoming(point: number): readonly number[] {
+  incoming(point: PointId): readonly number[] {
     return this.in.get(point) ?? NO_EDGES;
   }
 
   /** The edges at a point in a direction, optionally of one relation. */
-  edgesAt(point: number, direction: Direction, relation: string | null): Edge[] {
+  edgesAt(point: PointId, direction: Direction, relation: string | null): Edge[] {
     const ids = direction === 'outgoing' ? this.outgoing(point) : direction === 'incoming' ? this.incoming(point) : [...this.outgoing(point), ...this.incoming(point)];
     const rel = relation === null ? -1 : (this.relationIds.get(relation) ?? -2);
     if (rel === -2) return [];
@@ -219,12 +250,12 @@ export class GraphStore {
     return this.relations[this.relationOf[edge]!]!;
   }
 
-  target(edge: number): number {
-    return this.to[edge]!;
+  target(edge: number): PointId {
+    return this.pointOf(this.to[edge]!);
   }
 
-  source(edge: number): number {
-    return this.from[edge]!;
+  source(edge: number): PointId {
+    return this.pointOf(this.from[edge]!);
   }
 
 }

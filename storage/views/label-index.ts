@@ -1,12 +1,13 @@
+import type { PointId } from '../point-id.js';
 import { ShardedSet } from './sharded.js';
 
-const NONE: ReadonlySet<number> = new Set();
+const NONE: ReadonlySet<PointId> = new Set();
 
 /** Label → the ids of the points that carry it (sharded: a label may be on more than 2^24 points). */
 export class LabelIndex {
-  private readonly byLabel = new Map<string, ShardedSet<number>>();
+  private readonly byLabel = new Map<string, ShardedSet<PointId>>();
 
-  add(id: number, labels: readonly string[]): void {
+  add(id: PointId, labels: readonly string[]): void {
     for (const label of labels) {
       let ids = this.byLabel.get(label);
       if (!ids) this.byLabel.set(label, (ids = new ShardedSet()));
@@ -14,7 +15,7 @@ export class LabelIndex {
     }
   }
 
-  remove(id: number, labels: readonly string[]): void {
+  remove(id: PointId, labels: readonly string[]): void {
     for (const label of labels) {
       const ids = this.byLabel.get(label);
       if (!ids) continue;
@@ -23,7 +24,7 @@ export class LabelIndex {
     }
   }
 
-  pointsWith(label: string): ReadonlySet<number> {
+  pointsWith(label: string): ReadonlySet<PointId> {
     return this.byLabel.get(label) ?? NONE;
   }
 }

@@ -3,8 +3,12 @@ import type { ByteWriter } from '../codec/byte-writer.js';
 import { readRaw, writeRaw } from '../codec/raw-arrays.js';
 import { CorruptDataError } from '../errors.js';
 import type { Payload } from '../events/types.js';
+import { comparePointIds, uuidFromWords, uuidIntoWords, type PointId } from '../point-id.js';
 import { IdSlotMap } from './id-slot-map.js';
 import { kernelsFor, type Kernels } from './simd-kernels.js';
+
+/** What `ids` holds for a slot whose id is a UUID (its words are in `uuidWords`). */
+export const UUID_ID = -1;
 
 /** Slot states. A removed slot stays REMOVED until the index has unlinked it, then it is FREE. */
 export const FREE = 0;
@@ -36,7 +40,8 @@ function tryMemory(bytes: number, maxBytes: number): WebAssembly.Memory | null {
 
 /**
  * The points of one collection in slots: all vectors in one contiguous Float32Array
- * (slot * dim), ids in a Float64Array, payloads and labels beside them, freed slots reused.
+ * (slot * dim), integer ids in a Float64Array (UUID ids as four words each in a second array made
+ * when the first UUID arrives), payloads and labels beside them, freed slots reused.
  * Small stores keep the vectors in a plain ArrayBuffer; from SIMD_FROM_BYTES on they live in a
  * WebAssembly memory, after a scratch area for the query vector, so the SIMD distance kernels
  * read them in place. The move happens as the store grows, and calls onRelocate.
@@ -53,7 +58,10 @@ export class PointStore {
   /** Told when the vectors move into a WebAssembly memory (the distance functions rebind). */
   onRelocate: (() => void) | null = null;
   private memory: WebAssembly.Memory | null = null;
+  /** A slot's integer id, or UUID_ID. */
   ids: Float64Array;
+  /** Four words per slot, for slots whose id is a UUID; null while there is none. */
+  uuidWords: Uint32Array | null = null;
   state: Uint8Array;
   hasVector: Uint8Array;
   payloads: (Payload | null)[] = [];
@@ -63,7 +71,7 @@ export class PointStore {
   liveCount = 0;
   private readonly idToSlot = new IdSlotMap();
   private readonly freeSlots: number[] = [];
-  private sorted: Float64Array | null = null;
+  private sorted: Int32Array | null = null;
 
   /** The most slots the memory can hold. */
   readonly maxSlots: number;
@@ -89,12 +97,33 @@ export class PointStore {
     return this.slotCount - this.freeSlots.length;
   }
 
-  slotOf(id: number): number {
+  slotOf(id: PointId): number {
     return this.idToSlot.get(id);
   }
 
-  has(id: number): boolean {
+  has(id: PointId): boolean {
     return this.idToSlot.has(id);
+  }
+
+  /** The id of the point in `slot`. */
+  idOf(slot: number): PointId {
+    const id = this.ids[slot]!;
+    return id !== UUID_ID ? id : uuidFromWords(this.uuidWords!, slot * 4);
+  }
+
+  /** Orders two slots by their points' ids (integers first, then UUIDs by their bytes). */
+  compareSlots(a: number, b: number): number {
+    const ia = this.ids[a]!;
+    const ib = this.ids[b]!;
+    if (ia !== UUID_ID && ib !== UUID_ID) return ia - ib;
+    if (ia !== UUID_ID) return -1;
+    if (ib !== UUID_ID) return 1;
+    const w = this.uuidWords!;
+    for (let k = 0; k < 4; k++) {
+      const d = w[a * 4 + k]! - w[b * 4 + k]!;
+      if (d !== 0) return d;
+    }
+    return 0;
   }
 
   /** Where the vectors live: room for `cap` slots, in a WebAssembly memory from SIMD_FROM_BYTES on. */
@@ -129,6 +158,7 @@ export class PointStore {
     const ids = new Float64Array(cap);
     ids.set(this.ids);
     this.ids = ids;
+    if (this.uuidWords) this.growUuidWords(cap);
     const state = new Uint8Array(cap);
     state.set(this.state);
     this.state = state;
@@ -137,14 +167,30 @@ export class PointStore {
     this.hasVector = hasVector;
   }
 
+  private growUuidWords(cap: number): void {
+    const words = new Uint32Array(cap * 4);
+    if (this.uuidWords) words.set(this.uuidWords);
+    this.uuidWords = words;
+  }
+
+  private placeId(slot: number, id: PointId): void {
+    if (typeof id === 'number') {
+      this.ids[slot] = id;
+      return;
+    }
+    if (!this.uuidWords) this.growUuidWords(this.capacity);
+    this.ids[slot] = UUID_ID;
+    uuidIntoWords(id, this.uuidWords!, slot * 4);
+  }
+
   /** Stores a new point in a free slot; the id must not be present. */
-  add(id: number, vector: Float32Array | null, payload: Payload, labels: readonly string[]): number {
+  add(id: PointId, vector: Float32Array | null, payload: Payload, labels: readonly string[]): number {
     let slot = this.freeSlots.pop();
     if (slot === undefined) {
       if (this.slotCount === this.capacity) this.grow();
       slot = this.slotCount++;
     }
-    this.ids[slot] = id;
+    this.placeId(slot, id);
     this.state[slot] = LIVE;
     this.hasVector[slot] = vector ? 1 : 0;
     if (vector) this.vectors.set(vector, slot * this.dim);
@@ -158,7 +204,7 @@ export class PointStore {
   }
 
   /** Takes the point out of view; its slot waits as REMOVED until released. */
-  remove(id: number): number {
+  remove(id: PointId): number {
     const slot = this.slotOf(id);
     if (slot < 0) return -1;
     this.idToSlot.delete(id);
@@ -195,6 +241,8 @@ export class PointStore {
     writeRaw(w, this.state, n);
     writeRaw(w, this.hasVector, n);
     writeRaw(w, this.ids, n);
+    w.u8(this.uuidWords ? 1 : 0);
+    if (this.uuidWords) writeRaw(w, this.uuidWords, n * 4);
     writeRaw(w, this.vectors, n * this.dim);
     for (let slot = 0; slot < n; slot++) {
       if (this.state[slot] !== LIVE) continue;
@@ -205,8 +253,8 @@ export class PointStore {
     for (const slot of this.freeSlots) w.u32(slot);
   }
 
-  /** Fills an empty store from writeTo's bytes, slot for slot. */
-  readFrom(r: ByteReader): void {
+  /** Fills an empty store from writeTo's bytes, slot for slot (`uuids`: the snapshot may hold UUID ids). */
+  readFrom(r: ByteReader, uuids: boolean): void {
     const n = r.u32();
     if (n > this.maxSlots) throw new CorruptDataError(`snapshot holds ${n} slots, more than fit`);
     while (this.capacity < n) this.grow();
@@ -214,6 +262,10 @@ export class PointStore {
     readRaw(r, this.state, n);
     readRaw(r, this.hasVector, n);
     readRaw(r, this.ids, n);
+    if (uuids && r.u8() === 1) {
+      this.growUuidWords(this.capacity);
+      readRaw(r, this.uuidWords!, n * 4);
+    }
     readRaw(r, this.vectors, n * this.dim);
     for (let slot = 0; slot < n; slot++) {
       if (this.state[slot] !== LIVE) {
@@ -225,20 +277,38 @@ export class PointStore {
       const labels: string[] = [];
       for (let k = r.u16(), i = 0; i < k; i++) labels.push(r.str());
       this.labels[slot] = labels.length ? labels : EMPTY_LABELS;
-      this.idToSlot.set(this.ids[slot]!, slot);
+      this.idToSlot.set(this.idOf(slot), slot);
       this.liveCount++;
     }
     for (let k = r.u32(), i = 0; i < k; i++) this.freeSlots.push(r.u32());
   }
 
-  /** Live ids in ascending order, cached until the next change. */
-  sortedIds(): Float64Array {
+  /** Live slots in ascending id order, cached until the next change. */
+  sortedSlots(): Int32Array {
     if (!this.sorted) {
-      const out = new Float64Array(this.liveCount);
+      const out = new Int32Array(this.liveCount);
       let i = 0;
-      for (let slot = 0; slot < this.slotCount; slot++) if (this.state[slot] === LIVE) out[i++] = this.ids[slot]!;
-      this.sorted = out.sort();
+      for (let slot = 0; slot < this.slotCount; slot++) if (this.state[slot] === LIVE) out[i++] = slot;
+      this.sorted = this.uuidWords ? out.sort((a, b) => this.compareSlots(a, b)) : out.sort((a, b) => this.ids[a]! - this.ids[b]!);
     }
     return this.sorted;
+  }
+
+  /** Live ids in ascending order (tools and tests; the hot paths walk sortedSlots). */
+  sortedIds(): PointId[] {
+    return Array.from(this.sortedSlots(), (slot) => this.idOf(slot));
+  }
+
+  /** The first position in sortedSlots() whose id is not below `id`. */
+  lowerBound(id: PointId): number {
+    const sorted = this.sortedSlots();
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (comparePointIds(this.idOf(sorted[mid]!), id) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }

@@ -43,7 +43,7 @@ export function benchOurs(ds: Dataset): AnnRow {
   const buildRate = ds.count / ((performance.now() - start) / 1000);
   progress.update(ds.count);
   progress.end();
-  const rows = sweep(ds, 'vectorgraphdb', (q, ef) => searchCollection(c, { vector: q, limit: 10, offset: 0, ef, filter: null, scoreThreshold: null }).map((h) => h.id));
+  const rows = sweep(ds, 'vectorgraphdb', (q, ef) => searchCollection(c, { vector: q, limit: 10, offset: 0, ef, filter: null, scoreThreshold: null }).map((h) => h.id as number));
   return { engine: 'vectorgraphdb', dataset: ds.name, buildRate, sweep: rows };
 }
 

@@ -1,3 +1,4 @@
+import type { PointId } from '../../storage/point-id.js';
 import { ImportReader } from '../../storage/export/import-reader.js';
 import type { HttpClient } from '../lib/http-client.js';
 import { Model, type ModelPoint } from './model.js';
@@ -20,7 +21,7 @@ export async function checkAgainstModel(base: string, model: Model, inflight: In
   const file = reader.finish();
   const actual = new Map(file.points.map((p) => [p.id, p]));
   const problems: string[] = [];
-  const undecided = new Set<number>();
+  const undecided = new Set<PointId>();
   const actualEdges = new Map(file.edges.map((e) => [Model.edgeKey(e.from, e.to, e.relation), e.weight]));
   const undecidedEdges = new Set<string>();
   for (const flight of inflight) {

@@ -1,3 +1,5 @@
+import type { PointId } from '../../storage/point-id.js';
+
 /** What the harness knows was acknowledged: the expected content of the collection. */
 export interface ModelPoint {
   vector: number[];
@@ -5,14 +7,14 @@ export interface ModelPoint {
 }
 
 export class Model {
-  readonly points = new Map<number, ModelPoint>();
+  readonly points = new Map<PointId, ModelPoint>();
   readonly edges = new Map<string, number>();
   maxOperationId = 0;
-  private importIds = 1_000_000;
+  private importIds = 1;
 
-  /** Fresh ids for imported points, never used before (merge skips ids that exist). */
-  freshIds(n: number): number[] {
-    return Array.from({ length: n }, () => this.importIds++);
+  /** Fresh ids for imported points, never used before (merge skips ids that exist): UUIDs, so both kinds of id face the kills. */
+  freshIds(n: number): PointId[] {
+    return Array.from({ length: n }, () => `00000000-0000-4000-8000-${(this.importIds++).toString(16).padStart(12, '0')}`);
   }
 
   /** Writes acknowledged since the last count (workers that died at the kill cannot report theirs). */
@@ -33,20 +35,20 @@ export class Model {
     return n;
   }
 
-  static edgeKey(from: number, to: number, relation: string): string {
+  static edgeKey(from: PointId, to: PointId, relation: string): string {
     return `${from}>${to}:${relation}`;
   }
 
-  upsert(id: number, p: ModelPoint): void {
+  upsert(id: PointId, p: ModelPoint): void {
     this.points.set(id, p);
   }
 
-  delete(id: number): void {
+  delete(id: PointId): void {
     this.points.delete(id);
     for (const key of [...this.edges.keys()]) {
       const [from, rest] = key.split('>');
       const to = rest!.split(':')[0];
-      if (Number(from) === id || Number(to) === id) this.edges.delete(key);
+      if (from === String(id) || to === String(id)) this.edges.delete(key);
     }
   }
 }

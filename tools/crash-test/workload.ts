@@ -1,3 +1,4 @@
+import type { PointId } from '../../storage/point-id.js';
 import { Collection } from '../../storage/collection.js';
 import { exportCollection } from '../../storage/export/export-writer.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
@@ -12,8 +13,8 @@ export const IMPORT_CONFIG: CollectionConfig = { size: DIM, distance: 'Euclid', 
 /** A write in flight when the server was killed: after restart it must be all there or not at all. */
 export interface InFlight {
   kind: string;
-  before: Map<number, ModelPoint | undefined>;
-  after: Map<number, ModelPoint | undefined>;
+  before: Map<PointId, ModelPoint | undefined>;
+  after: Map<PointId, ModelPoint | undefined>;
   /** For an edge: its key, and its weight before and after. */
   edge?: { key: string; before: number | undefined; after: number };
 }
@@ -53,7 +54,7 @@ export async function worker(client: HttpClient, model: Model, base: number, spa
     } else if (r < 0.85) {
       const ids = model.freshIds(3);
       const file = new Collection(COLLECTION, IMPORT_CONFIG, 1);
-      const points = ids.map((id) => ({ id, vector: vectorFor(id, round), payload: { imported: round } }));
+      const points = ids.map((id, i) => ({ id, vector: vectorFor(i, round), payload: { imported: round } }));
       file.upsert(points.map((p) => ({ ...p, vector: Float32Array.from(p.vector), labels: [] })));
       const body = Buffer.concat([...exportCollection(file).chunks()]);
       const stored = (p: (typeof points)[number]): ModelPoint => ({ vector: p.vector.map(Math.fround), payload: p.payload });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { checkPointId, MAX_POINT_ID } from '../../../storage/engine/validate-event.js';
+import { canonicalUuid } from '../../../storage/point-id.js';
 import { explainedBy, quote } from './explainers.js';
 
 /**
@@ -11,11 +12,16 @@ export const intIn = (min: number, max: number) => z.int().min(min).max(max).met
 
 export const finiteNumber = () => z.number().meta({ description: 'a finite number' });
 
+const UUID_TEXT = /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{32})$/;
+
+/** A point id: an integer in range, or a UUID (hyphenated or 32 hex digits, any case) made canonical. */
 export const pointId = explainedBy(
-  z.int().min(0).max(MAX_POINT_ID).meta({ id: 'PointId', description: `a point id: an integer from 0 to ${MAX_POINT_ID}` }),
+  z
+    .union([z.int().min(0).max(MAX_POINT_ID), z.string().regex(UUID_TEXT).transform((text) => canonicalUuid(text)!)])
+    .meta({ id: 'PointId', description: `a point id: an integer from 0 to ${MAX_POINT_ID} or a UUID` }),
   (where, value) => {
     try {
-      checkPointId(value);
+      checkPointId(typeof value === 'string' ? (canonicalUuid(value) ?? value) : value);
       return undefined;
     } catch (err) {
       return `${where}: ${(err as Error).message}`;

@@ -40,7 +40,7 @@ export const deleteBody = z.strictObject({ points: pointIdList().nullish(), filt
 export const scrollBody = z
   .strictObject({
     limit: intIn(1, MAX_LIMIT).nullish(),
-    offset: intIn(0, Number.MAX_SAFE_INTEGER).nullish().meta({ description: 'the smallest point id to return' }),
+    offset: pointId.nullish().meta({ description: 'the smallest point id to return (integers sort before UUIDs)' }),
     filter: filter.nullish(),
     ...output,
   })

@@ -5,7 +5,8 @@ import { payload } from './fields.js';
 
 /** What the HTTP API answers, for the OpenAPI document: the envelope around each result, and the error body. */
 
-const id = z.int().min(0);
+/** A point id as answered: an integer, or a UUID lowercase and hyphenated. */
+export const id = z.union([z.int().min(0), z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)]);
 const count = z.int().min(0);
 
 /** Every error: {status: "error", message, code} with code = the HTTP status (server/middleware/error-body.ts). */
