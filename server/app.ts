@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Engine } from '../storage/engine/engine.js';
 import type { ServiceConfig } from './config.js';
 import { authenticate } from './middleware/auth.js';
+import { consistency } from './middleware/consistency.js';
 import { cors } from './middleware/cors.js';
 import { errorBody } from './middleware/error-body.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -16,6 +17,7 @@ import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { Readiness } from './readiness.js';
 import { routePatterns } from './route-pattern.js';
 import type { Dialect, RequestState } from './state.js';
+import { changesRoutes } from './routes/changes.js';
 import { collectionRoutes } from './routes/collections.js';
 import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
@@ -42,7 +44,7 @@ export interface AppDeps {
 export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
-  const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine), graphRoutes(engine, config.queryMemoryBytes), transferRoutes(engine)];
+  const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine), graphRoutes(engine, config.queryMemoryBytes), transferRoutes(engine), changesRoutes(engine)];
   const publicRoutes = healthRoutes(readiness, version);
   const openApiRoute = openApiRoutes(version);
   const metricsRoute = metricsRoutes(metrics.registry);
@@ -68,6 +70,7 @@ export function createApp({ engine, config, logger, readiness, version, metrics,
   app.use(readiness.gate());
   app.use(noteActivity(engine));
   app.use(jsonBody(config.jsonLimit));
+  app.use(consistency(engine));
   app.use(handlerTiming());
   for (const router of resourceRoutes) app.use(router.routes());
   for (const router of resourceRoutes) app.use(router.allowedMethods());

@@ -16,10 +16,12 @@ const ERROR_MEANINGS: Record<number, string> = {
   401: 'missing or wrong credentials (when SERVICE_API_KEYS or SERVICE_BEARER_TOKENS is set)',
   404: 'no such collection or point',
   409: 'the collection already exists',
+  410: 'the operations asked for were compacted away: the message names the oldest operation_id still in the log (also in X-Oldest-Operation-Id)',
   413: 'the body is too large (JSON: SERVICE_JSON_LIMIT_BYTES; import: 1 GiB)',
   415: 'a body not sent as application/json',
   429: 'rate limited (SERVICE_RATE_LIMIT): Retry-After says when to try again',
   503: 'not ready yet (the log is being replayed), or writes stopped after a log failure',
+  504: 'the min_operation_id asked for (consistency or X-Min-Operation-Id) was not applied within the timeout',
 };
 
 /** The components every schema in the document comes from: each zod schema with an `id` in its meta. */
@@ -53,6 +55,23 @@ function successResponse(op: Operation): Json {
     for (const [name, description] of Object.entries(EXPORT_HEADERS)) headers[name] = { description, schema: { type: 'integer' } };
     return { description: 'the collection as a binary file (points, edges and config)', headers, content: { 'application/octet-stream': {} } };
   }
+  if (op.answer === 'change-feed') {
+    const change = {
+      type: 'object',
+      required: ['operation_id', 'collection', 'kind', 'ids', 'data'],
+      properties: {
+        operation_id: { type: 'integer' },
+        collection: { type: ['string', 'null'] },
+        kind: { type: 'string', description: 'the event type: create_collection, upsert_points, delete_points, upsert_edge, import_collection, graph_write, ...' },
+        ids: { type: 'array', items: { type: ['integer', 'string'] }, description: 'the point ids the change names' },
+        data: { type: 'object', description: "the event's own fields (vectors as arrays)" },
+      },
+    };
+    return {
+      description: 'one change per line (NDJSON), or Server-Sent Events (id: operation_id, event: change) when the client accepts text/event-stream',
+      content: { 'application/x-ndjson': { schema: change }, 'text/event-stream': { schema: { type: 'string' } } },
+    };
+  }
   if (op.answer === 'openapi-document') return { description: 'this document', content: jsonContent({ type: 'object', required: ['openapi', 'paths'] }) };
   return { description: op.summary, content: jsonContent(refTo(op.answer)) };
 }
@@ -60,7 +79,7 @@ function successResponse(op: Operation): Json {
 function parametersOf(op: Operation): Json[] {
   const path = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) =>
     name === 'point_id'
-      ? { name, in: 'path', required: true, description: 'a point id', schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } }
+      ? { name, in: 'path', required: true, description: 'a point id: an integer or a UUID', schema: { anyOf: [{ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, { type: 'string', format: 'uuid' }] } }
       : { name, in: 'path', required: true, description: '1 to 255 characters from A-Z a-z 0-9 _ - . not starting with "."', schema: { type: 'string', pattern: '^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,254}$' } },
   );
   return [...path, ...(op.query ?? []).map((q) => ({ in: 'query', required: q.required ?? false, ...q }))];
@@ -101,7 +120,7 @@ export function openApiDocument(version: string): Json {
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],
-    tags: ['collections', 'points', 'search', 'graph', 'transfer', 'service'].map((name) => ({ name })),
+    tags: ['collections', 'points', 'search', 'graph', 'transfer', 'changes', 'service'].map((name) => ({ name })),
     security: [{}, { ApiKey: [] }, { Bearer: [] }, { QdrantApiKey: [] }],
     paths,
     components: {

@@ -13,7 +13,7 @@ export interface Operation {
   path: string;
   operationId: string;
   summary: string;
-  tag: 'collections' | 'points' | 'search' | 'graph' | 'transfer' | 'service';
+  tag: 'collections' | 'points' | 'search' | 'graph' | 'transfer' | 'changes' | 'service';
   /** Never behind credentials. */
   isPublic?: boolean;
   query?: QueryParameter[];
@@ -21,7 +21,7 @@ export interface Operation {
   body?: z.ZodType | 'export-file';
   bodyRequired?: boolean;
   /** The 200 answer: a JSON schema, Prometheus text, or the binary export file. */
-  answer: z.ZodType | 'prometheus-text' | 'export-file' | 'openapi-document';
+  answer: z.ZodType | 'prometheus-text' | 'export-file' | 'openapi-document' | 'change-feed';
   /** Error statuses worth naming beside the ones every operation can answer. */
   errors: number[];
 }
@@ -96,5 +96,19 @@ export const OPERATIONS: readonly Operation[] = [
     bodyRequired: true,
     answer: ok('ImportResponse', out.importResult),
     errors: [400, 404, 409, 413],
+  },
+  {
+    method: 'get',
+    path: '/changes',
+    operationId: 'changes',
+    summary: 'The changefeed: log entries from an operation on, then each new one as it is applied',
+    tag: 'changes',
+    query: [
+      { name: 'from', description: 'the first operation_id wanted (default: the next one; for Server-Sent Events, one after Last-Event-ID)', schema: { type: 'integer', minimum: 0 } },
+      { name: 'collection', description: 'only the entries of this collection', schema: { type: 'string' } },
+      { name: 'wait_ms', description: 'end the stream after this long with no new entry (default: never)', schema: { type: 'integer', minimum: 0 } },
+    ],
+    answer: 'change-feed',
+    errors: [400, 410],
   },
 ];

@@ -6,6 +6,7 @@ import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log
 import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { applyEvent, applyEventInSteps, type ApplyResult } from './apply-event.js';
+import { AppliedWatch } from './applied-watch.js';
 import { ApplyFailedError } from './apply-failure.js';
 import { validateEvent } from './validate-event.js';
 import { DEFAULT_WRITE_LIMITS, type WriteLimits } from './write-limits.js';
@@ -107,6 +108,8 @@ interface Waiter {
  */
 export class Engine {
   readonly collections = new Map<string, Collection>();
+  /** Wakes readers waiting for an operation to be applied. */
+  readonly applied = new AppliedWatch(() => this.appliedUpTo);
   private readonly waiting = new Map<number, Waiter>();
   private appliedUpTo = 0;
   /** An entry is being applied a slice at a time: later entries wait for it. */
@@ -228,6 +231,7 @@ export class Engine {
 
   private finishLog(until: number): void {
     if (until >= this.log.lastOperationId) this.appliedUpTo = Math.max(this.appliedUpTo, this.log.lastOperationId);
+    this.applied.advance(this.appliedUpTo);
     this.scheduleIndexing();
   }
 
@@ -299,6 +303,7 @@ export class Engine {
       throw this.stopAfterApplyFailure(new ApplyFailedError(opId, event, err as Error));
     }
     this.appliedUpTo = opId;
+    this.applied.advance(opId);
     this.sinceSnapshot++;
     this.options.observe?.applied?.(event.type);
     this.scheduleIndexing();
@@ -364,6 +369,7 @@ export class Engine {
 
   private acknowledge(opId: number, w: Waiter, result: ApplyResult): void {
     this.appliedUpTo = opId;
+    this.applied.advance(opId);
     this.sinceSnapshot++;
     this.options.observe?.applied?.(w.event.type);
     w.resolve({ opId, result });
@@ -514,6 +520,7 @@ export class Engine {
   /** Stops indexing, writes a last snapshot when there is news since the previous one and the high-water mark, closes the log. */
   async close(): Promise<void> {
     this.closed = true;
+    this.applied.cancelAll();
     await this.snapshotting?.catch(() => undefined);
     if (this.options.snapshots && !this.failure && this.appliedUpTo > this.snapshotOpId) await this.snapshot().catch(() => undefined);
     await this.markDurable();

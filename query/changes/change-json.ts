@@ -1,0 +1,69 @@
+import type { DbEvent, PointId, PointRecord } from '../../storage/events/types.js';
+import type { LogEntry } from '../../storage/log/event-log.js';
+
+/** Points (or edges) of an import written per piece, so a huge import is never one string. */
+const PIECE_ITEMS = 1000;
+
+/** Typed arrays (vectors) as JSON arrays; everything else as JSON has it. */
+const plain = (_key: string, value: unknown): unknown => (value instanceof Float32Array ? Array.from(value) : value);
+
+/** The collection an entry changes: `collection`, or `name` for the collection-level events; null for none. */
+export function collectionOf(event: DbEvent): string | null {
+  const e = event as unknown as { collection?: unknown; name?: unknown };
+  if (typeof e.collection === 'string') return e.collection;
+  return typeof e.name === 'string' ? e.name : null;
+}
+
+/** The point ids an entry names (for a Cypher write: the nodes it creates, changes or deletes). */
+export function idsOf(event: DbEvent): PointId[] {
+  switch (event.type) {
+    case 'upsert_points':
+    case 'import_collection':
+      return event.points.map((p) => p.id);
+    case 'delete_points':
+      return event.ids;
+    case 'upsert_edge':
+      return event.from === event.to ? [event.from] : [event.from, event.to];
+    case 'graph_write':
+      return event.changes.flatMap((c) => (c.kind === 'create_node' || c.kind === 'update_node' ? [c.point.id] : c.kind === 'set_node' || c.kind === 'delete_node' ? [c.id] : []));
+    default:
+      return [];
+  }
+}
+
+function pointJson(p: PointRecord): string {
+  return JSON.stringify({ id: p.id, vector: p.vector, payload: p.payload, labels: p.labels }, plain);
+}
+
+/** A list written a piece at a time: "[", items joined by commas, "]". */
+function* listPieces<T>(items: readonly T[], write: (item: T) => string): Generator<string> {
+  yield '[';
+  for (let i = 0; i < items.length; i += PIECE_ITEMS) {
+    yield items.slice(i, i + PIECE_ITEMS).map(write).join(',') + (i + PIECE_ITEMS < items.length ? ',' : '');
+  }
+  yield ']';
+}
+
+/**
+ * One log entry as one line of JSON, in pieces: {operation_id, collection, kind, ids, data},
+ * where data holds the event's own fields (vectors as arrays). An import's points and edges go
+ * out a thousand at a time, so memory does not grow with the file.
+ */
+export function* changePieces({ opId, event }: LogEntry): Generator<string> {
+  const { type, ...fields } = event;
+  const data = fields as Record<string, unknown>;
+  delete data.collection;
+  if (type !== 'import_collection') delete data.name;
+  const head = `{"operation_id":${opId},"collection":${JSON.stringify(collectionOf(event))},"kind":${JSON.stringify(type)},"ids":`;
+  if (event.type !== 'import_collection') {
+    yield `${head}${JSON.stringify(idsOf(event))},"data":${JSON.stringify(data, plain)}}`;
+    return;
+  }
+  yield head;
+  yield* listPieces(event.points, (p) => JSON.stringify(p.id));
+  yield `,"data":{"mode":${JSON.stringify(event.mode)},"config":${JSON.stringify(event.config)},"points":`;
+  yield* listPieces(event.points, pointJson);
+  yield ',"edges":';
+  yield* listPieces(event.edges, (e) => JSON.stringify(e));
+  yield '}}';
+}
