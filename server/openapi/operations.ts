@@ -84,7 +84,16 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'post', path: `${collection}/graph/traverse`, operationId: 'traverse', summary: 'Breadth-first traversal', tag: 'graph', body: traverseBody, bodyRequired: true, answer: ok('TraverseResponse', out.traversal), errors: [400, 404] },
   { method: 'post', path: `${collection}/graph/query`, operationId: 'graphQuery', summary: 'Run a Cypher query (reads, and writes applied atomically)', tag: 'graph', body: graphQueryBody, bodyRequired: true, answer: ok('CypherResponse', out.cypherResult), errors: [400, 404] },
 
-  { method: 'get', path: `${collection}/export`, operationId: 'exportCollection', summary: 'The whole collection as a binary file', tag: 'transfer', answer: 'export-file', errors: [404] },
+  {
+    method: 'get',
+    path: `${collection}/export`,
+    operationId: 'exportCollection',
+    summary: 'The whole collection as a binary file, now or as it was right after an operation',
+    tag: 'transfer',
+    query: [{ name: 'at', description: 'an operation_id: the collection as it was right after it (410 when the log and snapshots no longer reach back to it)', schema: { type: 'integer', minimum: 0 } }],
+    answer: 'export-file',
+    errors: [400, 404, 410],
+  },
   {
     method: 'post',
     path: `${collection}/import`,

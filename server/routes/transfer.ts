@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { checkCollectionName, requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
-import { DbError } from '../../storage/errors.js';
+import { badRequest, DbError } from '../../storage/errors.js';
+import { collectionAt } from '../../storage/engine/past-state.js';
 import { exportCollection } from '../../storage/export/export-writer.js';
 import { FILE_EXTENSION, FORMAT_VERSION } from '../../storage/export/format.js';
 import { ImportReader } from '../../storage/export/import-reader.js';
@@ -21,8 +22,10 @@ function tooLarge(ctx: Context): DbError {
 export function transferRoutes(engine: Engine): Router {
   const router = new Router({ prefix: '/collections/:name' });
 
-  router.get('/export', (ctx) => {
-    const c = requireCollection(engine.collections, ctx.params.name!);
+  router.get('/export', async (ctx) => {
+    const at = ctx.query.at;
+    if (at !== undefined && (typeof at !== 'string' || !/^\d{1,15}$/.test(at))) throw badRequest(`at must be an operation_id (a non-negative integer), got ${JSON.stringify(at)}`);
+    const c = at === undefined ? requireCollection(engine.collections, ctx.params.name!) : await collectionAt(engine, ctx.params.name!, Number(at));
     const exp = exportCollection(c);
     const stream = Readable.from(exp.chunks());
     stream.once('close', exp.release);

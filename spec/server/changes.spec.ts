@@ -154,6 +154,9 @@ describe('server: the changefeed after compaction, and with auth', () => {
       expect(JSON.parse(gone.body).message).to.include(`the oldest available operation_id is ${oldest}`);
       const rest = await changes(s.url, `from=${oldest}&wait_ms=0`);
       expect(rest.lines[0]!.operation_id).to.equal(oldest);
+      const past = await fetch(`${s.url}/collections/x/export?at=1`);
+      expect(past.status, 'nor can the state at a compacted operation be exported').to.equal(410);
+      expect(((await past.json()) as { message: string }).message).to.match(/^the state at operation 1 can no longer be rebuilt: the log keeps operations from \d+ on/);
     } finally {
       await s.stop();
       s.remove();
@@ -209,5 +212,39 @@ describe('server: read your writes (min_operation_id)', () => {
       expect(res.body.message).to.match(message);
     }
     expect((await call(s.url, 'GET', '/collections/r', undefined, { 'x-min-operation-id': 'x' })).body.message).to.match(/X-Min-Operation-Id must be an operation_id/);
+  });
+});
+
+describe('server: export as of an operation', () => {
+  const s = useTestServer({}, 'each');
+  const exportAt = async (name: string, at: string): Promise<{ status: number; ids: unknown[]; message?: string }> => {
+    const res = await fetch(`${s.url}/collections/${name}/export?at=${at}`);
+    if (res.status !== 200) return { status: res.status, ids: [], message: ((await res.json()) as { message: string }).message };
+    const { ImportReader } = await import('../../storage/export/import-reader.js');
+    const reader = new ImportReader();
+    reader.feed(new Uint8Array(await res.arrayBuffer()));
+    return { status: 200, ids: reader.finish().points.map((p) => p.id) };
+  };
+
+  it('exports the collection as it was right after any operation, while the live one has moved on', async () => {
+    await call(s.url, 'PUT', '/collections/h', { vectors: { size: 1, distance: 'Dot' } });
+    for (let id = 1; id <= 4; id++) await call(s.url, 'PUT', '/collections/h/points?wait=true', { points: [{ id, vector: [id] }] });
+    await call(s.url, 'POST', '/collections/h/points/delete?wait=true', { points: [2] });
+    await s.service.engine.snapshot();
+    await call(s.url, 'PUT', '/collections/h/points?wait=true', { points: [{ id: UUID, vector: [9] }] });
+    expect((await exportAt('h', '1')).ids).to.deep.equal([]);
+    expect((await exportAt('h', '3')).ids).to.deep.equal([1, 2]);
+    expect((await exportAt('h', '6')).ids).to.deep.equal([1, 3, 4], 'the snapshot at 6 itself');
+    expect((await exportAt('h', '7')).ids).to.deep.equal([1, 3, 4, UUID]);
+    const live = await exportAt('h', String(s.service.engine.lastAppliedOperationId));
+    expect(live.ids).to.deep.equal([1, 3, 4, UUID]);
+  });
+
+  it('answers 404 before the collection existed, 400 past the last operation or for a bad at', async () => {
+    await call(s.url, 'PUT', '/collections/h', { vectors: { size: 1, distance: 'Dot' } });
+    await call(s.url, 'PUT', '/collections/later', { vectors: { size: 1, distance: 'Dot' } });
+    expect(await exportAt('later', '1')).to.deep.include({ status: 404, message: 'collection "later" did not exist right after operation 1' });
+    expect(await exportAt('h', '99')).to.deep.include({ status: 400, message: 'at=99 is past the last applied operation, 2' });
+    expect((await exportAt('h', 'x')).message).to.match(/at must be an operation_id/);
   });
 });

@@ -192,11 +192,28 @@ export class Engine {
     return count;
   }
 
+  /**
+   * The state as it was right after operation `until`, rebuilt as replay(until) does (the newest
+   * snapshot at or before it, then the log) but a slice of entries at a time, yielding between
+   * slices, so a server can rebuild a past state while it answers other requests.
+   */
+  async rebuild(until: number): Promise<number> {
+    this.useSnapshot(until);
+    const problems = findLogProblems(this.log, { base: this.appliedUpTo, until });
+    if (problems.length > 0) throw new LogLossError(problems);
+    return this.applyLogInSlices(until);
+  }
+
+  /** The snapshot files the engine writes and starts from (none: it replays the whole log). */
+  get snapshotStore(): SnapshotStore | undefined {
+    return this.options.snapshots;
+  }
+
   /** applyLog for start-up: a slice of entries at a time, reporting progress and yielding between slices. */
-  private async applyLogInSlices(): Promise<number> {
+  private async applyLogInSlices(until = Number.MAX_SAFE_INTEGER): Promise<number> {
     const skipped = this.log.skippedOperations?.() ?? new Map<number, SkipNote>();
     const slice = this.options.startSliceEntries ?? START_SLICE_ENTRIES;
-    const last = this.log.lastOperationId;
+    const last = Math.min(until, this.log.lastOperationId);
     const total = Math.max(0, last - this.appliedUpTo);
     let count = 0;
     this.options.onReplayProgress?.(0, total);
@@ -206,7 +223,7 @@ export class Engine {
       this.options.onReplayProgress?.(count, total);
       await yieldToEventLoop();
     }
-    this.finishLog(Number.MAX_SAFE_INTEGER);
+    this.finishLog(until);
     this.options.onReplayProgress?.(count, total);
     return count;
   }
