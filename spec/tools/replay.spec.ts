@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { open } from 'lmdb';
 import { Engine } from '../../storage/engine/engine.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
@@ -136,6 +138,36 @@ describe('tools/replay', function () {
     const file = reader.finish();
     expect(file.points.map((p) => p.id)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, uuid]);
     expect(file.edges.map((e) => [e.from, e.to, e.relation])).to.deep.equal([[1, 2, 'R'], [uuid, 3, 'U']]);
+  });
+
+  it('serves the state as of an operation read-only over the HTTP API, until SIGTERM', async () => {
+    const main = fileURLToPath(new URL('../../tools/replay/main.js', import.meta.url));
+    const child = spawn(process.execPath, [main, 'serve', '--data-dir', dir.path, '--until', '4', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const m = /read-only on (http:\/\/[\d.]+:\d+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+      });
+      expect(out).to.match(/^serving the state right after operation 4 \(4 log entries replayed\)/);
+      const scroll = (await (await fetch(`${url}/collections/h/points/scroll`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { result: { points: { id: number }[] } };
+      expect(scroll.result.points.map((p) => p.id)).to.deep.equal([0, 1, 2]);
+      const write = await fetch(`${url}/collections/h/points`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ points: [{ id: 99, vector: [1, 1] }] }) });
+      expect(write.status).to.equal(403);
+      expect(((await write.json()) as { message: string }).message).to.match(/^read-only: this server \(npm run replay -- serve\) shows the state right after operation 4/);
+      const cypher = await fetch(`${url}/collections/h/graph/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'CREATE (n:X)' }) });
+      expect(cypher.status, 'a Cypher write is refused too').to.equal(403);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).to.equal(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(replay('stats', '--data-dir', dir.path).out, 'serving wrote nothing').to.match(/operations 1\.\.13: 13 entries/);
   });
 
   it('finds a damaged entry: verify fails, the server refuses to start naming it, repair drops it, the server starts', async () => {

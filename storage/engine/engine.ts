@@ -71,6 +71,8 @@ export interface EngineOptions {
   onLoss?: (problem: LogProblem) => void;
   /** operation_ids reserved in the high-water mark at a time (default 1,000,000). */
   reserveIds?: number;
+  /** Serve reads only: every write is a 403 with this message; no snapshot or mark is written. */
+  readOnly?: string;
   /** Told how far start-up's replay has come: after each slice of entries, and once at the end. */
   onReplayProgress?: (applied: number, total: number) => void;
   /** Log entries start-up applies between two turns of the event loop (default 2,000). */
@@ -279,6 +281,7 @@ export class Engine {
   /** Logs the event and applies it once durable. Bad input throws a DbError before anything is logged. */
   submit(event: DbEvent): Promise<Committed> {
     this.noteActivity();
+    if (this.options.readOnly) return Promise.reject(new DbError(403, this.options.readOnly));
     if (this.failure) return Promise.reject(this.stoppedError());
     try {
       validateEvent(this.collections, event, this.limits);
@@ -310,6 +313,7 @@ export class Engine {
     if (!this.log.synchronous) throw new Error('submitSync needs a log whose appends are durable at once');
     if (this.waiting.size > 0) throw new Error('submitSync cannot run while asynchronous writes wait to be applied');
     this.noteActivity();
+    if (this.options.readOnly) throw new DbError(403, this.options.readOnly);
     if (this.failure) throw this.stoppedError();
     validateEvent(this.collections, event, this.limits);
     const { opId } = this.log.append(event);
@@ -406,6 +410,7 @@ export class Engine {
   snapshot(): Promise<number> {
     const store = this.options.snapshots;
     if (!store) return Promise.reject(new Error('no snapshot store configured'));
+    if (this.options.readOnly) return Promise.reject(new Error(`no snapshot: ${this.options.readOnly}`));
     // After a failed apply the views may hold part of an entry: such a state is never saved.
     if (this.failure) return Promise.reject(new Error(`no snapshot while writes are stopped: ${this.failure.message}`));
     if (this.snapshotting) return this.snapshotting;
@@ -448,7 +453,7 @@ export class Engine {
    */
   markDurable(): Promise<void> {
     const store = this.options.snapshots;
-    if (!store) return Promise.resolve();
+    if (!store || this.options.readOnly) return Promise.resolve();
     const mark = { opId: this.appliedUpTo, snapshotOpId: this.snapshotOpId, reservedThrough: this.reservedThrough };
     return store.writeMark(mark).catch((err: Error) => this.options.onMarkFailed?.(err));
   }
@@ -539,7 +544,7 @@ export class Engine {
     this.closed = true;
     this.applied.cancelAll();
     await this.snapshotting?.catch(() => undefined);
-    if (this.options.snapshots && !this.failure && this.appliedUpTo > this.snapshotOpId) await this.snapshot().catch(() => undefined);
+    if (this.options.snapshots && !this.options.readOnly && !this.failure && this.appliedUpTo > this.snapshotOpId) await this.snapshot().catch(() => undefined);
     await this.markDurable();
     await this.log.close();
   }

@@ -5,11 +5,13 @@ import { switchFlag, text, UsageError, wholeNumber } from '../lib/args.js';
 import { runTool } from '../lib/run-tool.js';
 import { inspect, rebuild, repair, repairSkip, stats, verify, type Tool } from './commands.js';
 import { checkDataDir } from './data-dir.js';
+import { serve } from './serve.js';
 
 const USAGE = `usage: npm run replay -- <command> [--data-dir DIR] [options]
   inspect   [--from OP] [--to OP] [--collection NAME]   one line per log entry
   verify                                                 every entry decodes; the newest snapshot equals a replay
   rebuild   --until OP --out DIR                         the state as of OP, as export files (.vgdb)
+  serve     --until OP [--port P] [--host H]             the state as of OP, served read-only over the HTTP API (port 6333)
   stats                                                  counts by type and collection, sizes, snapshots
   repair    [--yes] [--accept-loss]                      drop the first damaged entry and all after it;
             with --accept-loss, also accept operations the log lost (as SERVICE_ACCEPT_LOSS=1 does)
@@ -35,11 +37,14 @@ const SPEC = {
     yes: switchFlag,
     'accept-loss': switchFlag,
     skip: wholeNumber(OPERATION_ID),
+    port: wholeNumber({ max: 65535, expects: 'a port number from 0 to 65535 (0 picks a free one)' }, 6333),
+    host: text('a host name or address', '127.0.0.1'),
   },
   commands: {
     inspect: ['data-dir', 'from', 'to', 'collection'],
     verify: ['data-dir'],
     rebuild: ['data-dir', 'until', 'out'],
+    serve: ['data-dir', 'until', 'port', 'host'],
     stats: ['data-dir'],
     repair: ['data-dir', 'yes', 'accept-loss', 'skip'],
   },
@@ -49,6 +54,7 @@ runTool(
   SPEC,
   async ({ command, values }) => {
     if (command === 'rebuild' && (values.until === undefined || values.out === undefined)) throw new UsageError('rebuild needs --until OP and --out DIR');
+    if (command === 'serve' && values.until === undefined) throw new UsageError('serve needs --until OP');
     const dir = resolve(values['data-dir']);
     checkDataDir(dir);
     const acceptingLoss = command === 'repair' && values['accept-loss'] && values.yes;
@@ -64,6 +70,8 @@ runTool(
           return rebuild(tool, values.until!, resolve(values.out!));
         case 'stats':
           return stats(tool);
+        case 'serve':
+          return await serve(tool, values.until!, values.port, values.host);
         default:
           if (values.skip !== undefined) {
             if (values['accept-loss']) throw new UsageError('--skip and --accept-loss are separate repairs: run one, then the other');
