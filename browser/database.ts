@@ -117,7 +117,7 @@ export class VectorGraphDB {
 
   search(name: string, vector: Float32Array | number[], limit = 10, options: SearchOptions = {}): Record<string, unknown>[] {
     const c = this.collection(name);
-    return scoredJson(c, parseSearchBody({ ...options, query: vector, limit }, 'query'));
+    return scoredJson(c, parseSearchBody({ ...options, vector, limit }));
   }
 
   getPoints(name: string, ids: BigUint64Array | readonly PointIdInput[], withPayload = true, withVector = false): Record<string, unknown>[] {

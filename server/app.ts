@@ -1,4 +1,4 @@
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Engine } from '../storage/engine/engine.js';
 import type { ServiceConfig } from './config.js';
@@ -38,14 +38,21 @@ export interface AppDeps {
   dialect?: Dialect;
   /** The rate limiter's clock in seconds (default: the process's monotonic clock). */
   now?: () => number;
+  /** The rate limiter, when listeners share one (a client gets one budget across ports); default: its own. */
+  rateLimiter?: Middleware | null;
+}
+
+/** SERVICE_RATE_LIMIT's limiter (100 requests a second, bursts of 200, per client address), or null when off. */
+export function serviceRateLimiter(config: ServiceConfig, now?: () => number): Middleware | null {
+  return config.rateLimit ? rateLimit({ rate: 100, burst: 200, now }) : null;
 }
 
 /** The whole middleware chain, in order, in one place. */
-export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now }: AppDeps): Koa {
+export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now, rateLimiter }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
   const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), searchRoutes(engine), graphRoutes(engine, config.queryMemoryBytes), transferRoutes(engine), changesRoutes(engine)];
-  const publicRoutes = healthRoutes(readiness, version);
+  const publicRoutes = healthRoutes(readiness, version, dialect);
   const openApiRoute = openApiRoutes(version);
   const metricsRoute = metricsRoutes(metrics.registry);
   const routeOf = routePatterns([publicRoutes, openApiRoute, metricsRoute, ...resourceRoutes]);
@@ -60,7 +67,8 @@ export function createApp({ engine, config, logger, readiness, version, metrics,
   app.use(metrics.requests(routeOf));
   app.use(requestLog(logger, { slowMs: config.slowMs, routeOf }));
   app.use(errorBody(logger));
-  if (config.rateLimit) app.use(rateLimit({ rate: 100, burst: 200, now }));
+  const limiter = rateLimiter !== undefined ? rateLimiter : serviceRateLimiter(config, now);
+  if (limiter) app.use(limiter);
   app.use(urlLimit(8192));
   app.use(publicRoutes.routes());
   app.use(openApiRoute.routes());

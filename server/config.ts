@@ -7,6 +7,8 @@ const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug', 'trac
 export interface ServiceConfig {
   host: string;
   port: number;
+  /** The port answering in Qdrant's REST dialect (SERVICE_QDRANT_PORT); null: off. */
+  qdrantPort: number | null;
   dataDir: string;
   logLevel: LogLevel;
   apiKeys: string[];
@@ -93,6 +95,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   return {
     host: env.SERVICE_HOST || '0.0.0.0',
     port: positiveInt(env.SERVICE_PORT, 'SERVICE_PORT', 6333, 65535),
+    qdrantPort: (env.SERVICE_QDRANT_PORT ?? '').trim().toLowerCase() === 'off' ? null : positiveInt(env.SERVICE_QDRANT_PORT, 'SERVICE_QDRANT_PORT (or off)', 6335, 65535),
     dataDir: resolve(env.SERVICE_DATA_DIR || './data'),
     logLevel,
     apiKeys: secrets(env.SERVICE_API_KEYS),

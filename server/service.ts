@@ -8,7 +8,7 @@ import { Engine } from '../storage/engine/engine.js';
 import { DamagedEntryError } from '../storage/errors.js';
 import { LogLossError } from '../storage/log/log-audit.js';
 import { SnapshotFiles } from '../storage/snapshot/snapshot-files.js';
-import { createApp } from './app.js';
+import { createApp, serviceRateLimiter } from './app.js';
 import type { ServiceConfig } from './config.js';
 import { createServiceServer } from './listener.js';
 import { createServiceMetrics, type ServiceMetricsOptions } from './metrics/service-metrics.js';
@@ -26,8 +26,12 @@ export interface ServiceOptions extends ServiceMetricsOptions {
 
 export interface RunningService {
   server: Server;
+  /** The listener answering in Qdrant's REST dialect; null when SERVICE_QDRANT_PORT=off. */
+  qdrantServer: Server | null;
   engine: Engine;
   url: string;
+  /** The Qdrant-dialect listener's URL; null when it is off. */
+  qdrantUrl: string | null;
   /** Stops taking connections, lets requests in flight finish, then closes the log. */
   close(): Promise<void>;
 }
@@ -64,20 +68,25 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   });
   metrics.watch(engine);
   const readiness = new Readiness(engine);
-  const app = createApp({ engine, config, logger, readiness, version: packageVersion(), metrics, now: options.now });
-  let server: Server;
-  try {
-    server = createServiceServer(config, app.callback());
-  } catch (err) {
-    await log.close();
-    throw err;
-  }
-  try {
+  const rateLimiter = serviceRateLimiter(config, options.now);
+  const deps = { engine, config, logger, readiness, version: packageVersion(), metrics, rateLimiter };
+  const listeners: Server[] = [];
+  const listen = async (port: number, dialect: 'spec' | 'qdrant'): Promise<Server> => {
+    const s = createServiceServer(config, createApp({ ...deps, dialect }).callback());
+    listeners.push(s);
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
+      s.once('error', reject);
+      s.listen(port, config.host, () => resolve());
     });
+    return s;
+  };
+  let server: Server;
+  let qdrantServer: Server | null = null;
+  try {
+    server = await listen(config.port, 'spec');
+    if (config.qdrantPort !== null) qdrantServer = await listen(config.qdrantPort, 'qdrant');
   } catch (err) {
+    for (const s of listeners) s.close();
     await log.close();
     throw err;
   }
@@ -86,7 +95,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   try {
     entries = await engine.start();
   } catch (err) {
-    server.close();
+    for (const s of listeners) s.close();
     await log.close();
     if (err instanceof LogLossError) throw new Error(`the log is missing operations that were durable: ${err.message}. ${lossAdvice(config.dataDir)}`);
     if (err instanceof DamagedEntryError) {
@@ -101,20 +110,24 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   metrics.replay.finished(entries, performance.now() - started);
   if (engine.lastSnapshotOperationId > 0) metrics.snapshots.loadedFrom(snapshotDir);
   const { port } = server.address() as AddressInfo;
+  const qdrantPort = qdrantServer ? (qdrantServer.address() as AddressInfo).port : null;
   logger.info({ entries, ms: Math.round(performance.now() - started), snapshot: engine.lastSnapshotOperationId, lastOperationId: log.lastOperationId }, 'log replayed');
   const scheme = config.tlsCert ? 'https' : 'http';
   logger.info({ host: config.host, port, scheme, dataDir: config.dataDir, auth: config.apiKeys.length + config.bearerTokens.length > 0, rateLimit: config.rateLimit }, 'listening');
+  if (qdrantPort !== null) logger.info({ host: config.host, port: qdrantPort, scheme, dialect: 'qdrant' }, 'listening (Qdrant REST dialect)');
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
-      const done = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      const done = Promise.all(listeners.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      for (const s of listeners) s.closeIdleConnections();
+      const force = setTimeout(() => {
+        for (const s of listeners) s.closeAllConnections();
+      }, SHUTDOWN_GRACE_MS);
       await done;
       clearTimeout(force);
       await engine.close();
     })());
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return { server, engine, url: `${scheme}://${host}:${port}`, close };
+  return { server, qdrantServer, engine, url: `${scheme}://${host}:${port}`, qdrantUrl: qdrantPort === null ? null : `${scheme}://${host}:${qdrantPort}`, close };
 }

@@ -5,7 +5,7 @@ import type { VectorQuery } from '../search/vector-search.js';
 import { checkBody } from './check-body.js';
 import { bodyObject } from './fields.js';
 import { outputOptions, type OutputOptions } from './output-options.js';
-import { batchSearchBody, queryBody, searchBody } from './schemas/search.js';
+import { batchSearchBody, searchBody } from './schemas/search.js';
 
 export const DEFAULT_EF = 100;
 
@@ -32,15 +32,10 @@ function searchRequest(body: Omit<SearchFields, 'vector'>, vector: ArrayLike<num
   };
 }
 
-/** A search body: `query` for Vector Search (also as Qdrant's `{"nearest": vector}`), `vector` for Qdrant's search. */
-export function parseSearchBody(raw: unknown, vectorKey: 'query' | 'vector'): SearchRequest {
-  const body = bodyObject(raw);
-  if (vectorKey === 'vector') {
-    const checked = checkBody(searchBody, body);
-    return searchRequest(checked, checked.vector);
-  }
-  const checked = checkBody(queryBody, body);
-  return searchRequest(checked, 'nearest' in checked.query ? checked.query.nearest : checked.query);
+/** Qdrant's search body (`vector`); /points/query takes the universal query (universal-body.ts). */
+export function parseSearchBody(raw: unknown): SearchRequest {
+  const checked = checkBody(searchBody, bodyObject(raw));
+  return searchRequest(checked, checked.vector);
 }
 
 /** Batch search: one request per entry of `searches`, in order. */

@@ -46,6 +46,6 @@ export function createServiceMetrics({ droppedLogLines = () => 0 }: ServiceMetri
     snapshots: snapshotMetrics(registry),
     replay: replayMetrics(registry),
     watch: (engine) => collectionMetrics(registry, engine),
-    requests: (routeOf) => httpMetrics(registry, routeOf),
+    requests: httpMetrics(registry),
   };
 }

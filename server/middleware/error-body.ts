@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { DbError } from '../../storage/errors.js';
-import { requestState } from '../state.js';
+import { requestState, type Dialect } from '../state.js';
 
 interface HttpishError extends Error {
   status?: number;
@@ -18,18 +18,28 @@ function describe(err: HttpishError, status: number): string {
 }
 
 /**
- * Turns every error into the spec's body {status: "error", message, code}. A 500 is logged
- * with its request id and stack; the client sees only the id, never the stack.
+ * The error body of a dialect: the spec's {status: "error", message, code}, or Qdrant's
+ * {status: {error}, time} (its clients show status.error).
+ */
+export function errorJson(dialect: Dialect, message: string, code: number, startedAt: bigint): Record<string, unknown> {
+  if (dialect === 'spec') return { status: 'error', message, code };
+  return { status: { error: message }, time: Number(process.hrtime.bigint() - startedAt) / 1e9 };
+}
+
+/**
+ * Turns every error into the dialect's error body. A 500 is logged with its request id and
+ * stack; the client sees only the id, never the stack.
  */
 export function errorBody(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
+      const { dialect, startedAt } = requestState(ctx);
       if (ctx.status === 404 && ctx.body === undefined) {
         ctx.status = 404;
-        ctx.body = { status: 'error', message: `no endpoint ${ctx.method} ${ctx.path}`, code: 404 };
+        ctx.body = errorJson(dialect, `no endpoint ${ctx.method} ${ctx.path}`, 404, startedAt);
       } else if (ctx.status === 405 && ctx.body === undefined) {
-        ctx.body = { status: 'error', message: `method ${ctx.method} is not allowed on ${ctx.path}`, code: 405 };
+        ctx.body = errorJson(dialect, `method ${ctx.method} is not allowed on ${ctx.path}`, 405, startedAt);
       }
     } catch (raw) {
       const err = raw as HttpishError;
@@ -45,7 +55,7 @@ export function errorBody(logger: Logger): Middleware {
       }
       if (code === 503 && err instanceof DbError) logger.error({ requestId: requestState(ctx).requestId, message }, 'write refused');
       ctx.status = code;
-      ctx.body = { status: 'error', message, code };
+      ctx.body = errorJson(requestState(ctx).dialect, message, code, requestState(ctx).startedAt);
     }
   };
 }

@@ -4,7 +4,8 @@ import { createCollectionBody } from '../../query/api/schemas/collection.js';
 import { edgeBody, graphQueryBody, traverseBody } from '../../query/api/schemas/graph.js';
 import { countBody, deleteBody, retrieveBody, scrollBody, upsertBody } from '../../query/api/schemas/points.js';
 import * as out from '../../query/api/schemas/responses.js';
-import { batchSearchBody, queryBody, searchBody } from '../../query/api/schemas/search.js';
+import { batchSearchBody, searchBody } from '../../query/api/schemas/search.js';
+import { universalBatchBody, universalGroupsBody, universalQueryBody } from '../../query/api/schemas/universal-query.js';
 import { IMPORT_MODES } from '../../query/api/transfer.js';
 
 /** One endpoint as the OpenAPI document describes it; `path` uses OpenAPI's {param} templates. */
@@ -63,7 +64,9 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'post', path: `${collection}/points/scroll`, operationId: 'scrollPoints', summary: 'Page through points in ascending id order', tag: 'points', body: scrollBody, answer: ok('ScrollResponse', z.strictObject({ points: z.array(out.retrievedPoint), next_page_offset: out.id.nullable().meta({ description: 'the offset of the next page (an integer or a UUID); null on the last page' }) })), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/count`, operationId: 'countPoints', summary: 'Count the points a filter matches (always exact)', tag: 'points', body: countBody, answer: ok('CountResponse', z.strictObject({ count: z.int().min(0) })), errors: [400, 404] },
 
-  { method: 'post', path: `${collection}/points/query`, operationId: 'queryPoints', summary: 'Vector search, best first', tag: 'search', body: queryBody, bodyRequired: true, answer: ok('ScoredPointsResponse', z.array(out.scoredPoint)), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/query`, operationId: 'queryPoints', summary: "Qdrant's query (nearest, mmr, recommend, prefetch with fusion, order_by, sample), best first; this port answers the array (Qdrant's port: {points})", tag: 'search', body: universalQueryBody, bodyRequired: true, answer: ok('ScoredPointsResponse', z.array(out.scoredPoint)), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/query/batch`, operationId: 'queryBatch', summary: 'Many queries at once, answered in order', tag: 'search', body: universalBatchBody, bodyRequired: true, answer: ok('QueryBatchResponse', z.array(z.array(out.scoredPoint))), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/query/groups`, operationId: 'queryGroups', summary: 'A query whose hits are grouped by a payload key', tag: 'search', body: universalGroupsBody, bodyRequired: true, answer: ok('QueryGroupsResponse', out.pointGroups), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/search`, operationId: 'searchPoints', summary: "Vector search in Qdrant's shape (`vector`)", tag: 'search', body: searchBody, bodyRequired: true, answer: ok('SearchResponse', z.array(out.scoredPoint)), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/search/batch`, operationId: 'searchBatch', summary: 'Many searches at once, answered in order', tag: 'search', body: batchSearchBody, bodyRequired: true, answer: ok('BatchSearchResponse', z.array(z.array(out.scoredPoint))), errors: [400, 404] },
 

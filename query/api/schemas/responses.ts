@@ -49,8 +49,16 @@ const pointFields = {
 export const retrievedPoint = z.strictObject(pointFields).meta({ id: 'RetrievedPoint', description: 'payload and labels unless with_payload is false; vector when with_vector is true' });
 
 export const scoredPoint = z
-  .strictObject({ ...pointFields, score: z.number().meta({ description: 'higher is more similar' }) })
+  .strictObject({
+    ...pointFields,
+    score: z.number().meta({ description: 'higher is more similar (0 for order_by and sample)' }),
+    order_value: z.number().optional().meta({ description: 'for order_by: the value the point was ordered by (a date-time as its milliseconds)' }),
+  })
   .meta({ id: 'ScoredPoint' });
+
+export const pointGroups = z
+  .strictObject({ groups: z.array(z.strictObject({ id: z.union([z.string(), z.int()]), hits: z.array(scoredPoint) })) })
+  .meta({ id: 'PointGroups', description: 'the groups, best first, each with its best hits' });
 
 export const edge = z.strictObject({ from_id: id, to_id: id, relation: z.string(), weight: z.number() }).meta({ id: 'Edge' });
 

@@ -22,16 +22,6 @@ const searchFields = {
   with_vector: withVector.nullish(),
 };
 
-/** Vector Search: the query vector, or Qdrant's query API form {"nearest": vector}. */
-export const queryBody = z
-  .strictObject({
-    query: z
-      .union([vector(), z.strictObject({ nearest: vector() })])
-      .meta({ description: 'the query vector: a non-empty array of numbers (or {"nearest": [numbers]})' }),
-    ...searchFields,
-  })
-  .meta({ id: 'QueryBody' });
-
 /** Qdrant's search, and each entry of a batch search. */
 export const searchBody = z
   .strictObject({ vector: vector().meta({ description: 'the query vector: a non-empty array of numbers' }), ...searchFields })

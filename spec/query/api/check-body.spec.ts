@@ -4,6 +4,7 @@ import { parseCollectionBody } from '../../../query/api/collection-body.js';
 import { parseEdgeBody, parseTraverseBody } from '../../../query/api/graph-body.js';
 import { parseDeleteBody, parseRetrieveBody, parseScrollBody, parseUpsertBody } from '../../../query/api/points-body.js';
 import { parseBatchSearchBody, parseSearchBody } from '../../../query/api/search-body.js';
+import { parseUniversalQuery } from '../../../query/api/universal-body.js';
 import { parseImportMode } from '../../../query/api/transfer.js';
 import { DbError } from '../../../storage/errors.js';
 
@@ -41,14 +42,16 @@ describe('query/api: request bodies checked by their schemas', () => {
       'unknown field "hnsw_config.on_disk": the fields of hnsw_config are m, ef_construct, m0, ml',
     );
     expect(refusal(() => parseRetrieveBody({ ids: [1], with_vectors: true, shard_key: 'a' }))).to.equal('unknown fields "with_vectors", "shard_key": the fields here are ids, with_payload, with_vector');
-    expect(refusal(() => parseSearchBody({ vector: [1], params: { exact: true } }, 'vector'))).to.match(/^unknown field "params\.exact"/);
+    expect(refusal(() => parseSearchBody({ vector: [1], params: { exact: true } }))).to.match(/^unknown field "params\.exact"/);
   });
 
   it('follows a refused union into the option that came closest', () => {
     expect(refusal(() => parseRetrieveBody({ ids: [1], with_payload: { include: 3 } }))).to.equal('with_payload.include must be an array of payload keys, got 3');
     expect(refusal(() => parseRetrieveBody({ ids: [1], with_payload: 'yes' }))).to.equal('with_payload must be a boolean, a list of keys, or {"include"|"exclude": [keys]}, got "yes"');
-    expect(refusal(() => parseSearchBody({ query: [1, 'a'] }, 'query'))).to.equal('query[1] must be a number, got "a"');
-    expect(refusal(() => parseSearchBody({ query: { nearest: [] } }, 'query'))).to.match(/^query\.nearest must be a non-empty array of numbers/);
+    expect(refusal(() => parseSearchBody({ vector: [1, 'a'] }))).to.equal('vector must be the query vector: a non-empty array of numbers, got [1,"a"]');
+    expect(refusal(() => parseUniversalQuery({ query: { nearest: [] } }))).to.match(/^query\.nearest must be a vector \(array of numbers\) or the id of a point/);
+    expect(refusal(() => parseUniversalQuery({ query: { discover: {} } }))).to.equal('query.discover is not a query we answer: send a vector or point id, or one of nearest, recommend, fusion, rrf, order_by, sample');
+    expect(refusal(() => parseUniversalQuery({ query: [1], lookup_from: { collection: 'x' } }))).to.match(/^unknown field "lookup_from"/);
   });
 
   it('names a part of an upserted point after the point once its id is good, and keeps the better messages of ids and filters', () => {
@@ -61,8 +64,8 @@ describe('query/api: request bodies checked by their schemas', () => {
 
   it('refuses two values for one setting instead of ignoring one', () => {
     expect(refusal(() => parseDeleteBody({ points: [1], filter: { must: [] } }))).to.equal('send points (an array of ids) or filter, not both');
-    expect(refusal(() => parseSearchBody({ vector: [1], ef: 10, params: { hnsw_ef: 20 } }, 'vector'))).to.match(/ef, params\.ef and params\.hnsw_ef name the same setting/);
-    expect(parseSearchBody({ vector: [1], ef: 10, params: { hnsw_ef: 10 } }, 'vector').ef).to.equal(10);
+    expect(refusal(() => parseSearchBody({ vector: [1], ef: 10, params: { hnsw_ef: 20 } }))).to.match(/ef, params\.ef and params\.hnsw_ef name the same setting/);
+    expect(parseSearchBody({ vector: [1], ef: 10, params: { hnsw_ef: 10 } }).ef).to.equal(10);
   });
 
   it('refuses a body nested deeper than it can check, without overflowing the stack', () => {
@@ -78,7 +81,7 @@ describe('query/api: request bodies checked by their schemas', () => {
   });
 
   it('answers the typed request with the defaults', () => {
-    const search = parseSearchBody({ query: { nearest: new Float32Array([1, 2]) } }, 'query');
+    const search = parseSearchBody({ vector: new Float32Array([1, 2]) });
     expect(Array.from(search.vector)).to.deep.equal([1, 2]);
     expect(search).to.include({ limit: 10, offset: 0, ef: 100, scoreThreshold: null, withPayload: true, withVector: false, filter: null });
     expect(parseCollectionBody({ vectors: { size: 3, distance: 'cosine' } })).to.deep.include({ size: 3, distance: 'Cosine', m: 16, m0: 32, efConstruct: 200 });

@@ -1,0 +1,94 @@
+import type * as z from 'zod';
+import { badRequest } from '../../storage/errors.js';
+import { parseOptionalFilter } from '../filter/parse-filter.js';
+import type { QueryKind, QueryPlan, VectorInput } from '../search/universal/plan.js';
+import { orderValue } from '../search/universal/order-value.js';
+import { checkBody } from './check-body.js';
+import { bodyObject } from './fields.js';
+import { outputOptions, type OutputOptions } from './output-options.js';
+import { universalBatchBody, universalGroupsBody, universalQueryBody, type prefetch, type queryForm } from './schemas/universal-query.js';
+import { DEFAULT_EF } from './search-body.js';
+
+export interface UniversalQuery extends OutputOptions {
+  plan: QueryPlan;
+}
+
+type Form = z.output<typeof queryForm>;
+type Stage = z.output<typeof prefetch> & { offset?: number | null; ef?: number | null };
+
+const DEFAULT_MMR_DIVERSITY = 0.5;
+const DEFAULT_RRF_K = 60;
+
+function input(v: number[] | Float32Array | Float64Array | number | string): VectorInput {
+  return typeof v === 'number' || typeof v === 'string' ? { id: v } : { vector: Float32Array.from(v) };
+}
+
+function queryKind(form: Form | null | undefined, limit: number): QueryKind {
+  if (form === null || form === undefined) return { kind: 'none' };
+  if (typeof form !== 'object' || Array.isArray(form) || ArrayBuffer.isView(form)) return { kind: 'nearest', target: input(form as number[]), mmr: null };
+  if ('nearest' in form) {
+    const m = form.mmr;
+    return { kind: 'nearest', target: input(form.nearest), mmr: m ? { diversity: m.diversity ?? DEFAULT_MMR_DIVERSITY, candidates: m.candidates_limit ?? limit } : null };
+  }
+  if ('recommend' in form) {
+    const r = form.recommend;
+    return { kind: 'recommend', positive: (r.positive ?? []).map(input), negative: (r.negative ?? []).map(input), strategy: r.strategy ?? 'average_vector' };
+  }
+  if ('fusion' in form) return { kind: 'fusion', method: form.fusion, k: DEFAULT_RRF_K };
+  if ('rrf' in form) return { kind: 'fusion', method: 'rrf', k: form.rrf.k ?? DEFAULT_RRF_K };
+  if ('order_by' in form) {
+    const o = typeof form.order_by === 'string' ? { key: form.order_by } : form.order_by;
+    const start = 'start_from' in o ? o.start_from : null;
+    const startFrom = start === null || start === undefined ? null : typeof start === 'number' ? start : orderValue({ v: start }, 'v');
+    if (start !== null && start !== undefined && startFrom === null) throw badRequest(`order_by.start_from must be a number or an RFC 3339 date-time, got ${JSON.stringify(start)}`);
+    return { kind: 'order_by', key: o.key, direction: ('direction' in o ? o.direction : null) ?? 'asc', startFrom };
+  }
+  return { kind: 'sample' };
+}
+
+function checkUsing(using: string | null | undefined, where: string): void {
+  if (using !== null && using !== undefined && using !== '') {
+    throw badRequest(`${where}using names the vector "${using}": this collection has one unnamed vector (send "" or leave using out)`);
+  }
+}
+
+function stagePlan(stage: Stage, where: string, defaultLimit: number): QueryPlan {
+  checkUsing(stage.using, where);
+  const limit = stage.limit ?? defaultLimit;
+  const given = [stage.ef, stage.params?.hnsw_ef, stage.params?.ef].filter((v): v is number => v !== undefined && v !== null);
+  const prefetches = stage.prefetch ? (Array.isArray(stage.prefetch) ? stage.prefetch : [stage.prefetch]) : [];
+  return {
+    query: queryKind(stage.query, limit),
+    prefetch: prefetches.map((p, i) => stagePlan(p, `${where}prefetch[${i}].`, 10)),
+    filter: parseOptionalFilter(stage.filter, `${where}filter`),
+    scoreThreshold: stage.score_threshold ?? null,
+    limit,
+    offset: stage.offset ?? 0,
+    ef: given[0] ?? DEFAULT_EF,
+    exact: stage.params?.exact === true,
+  };
+}
+
+/** Qdrant's universal query: the plan to run and what each result carries. */
+export function parseUniversalQuery(raw: unknown): UniversalQuery {
+  const body = checkBody(universalQueryBody, bodyObject(raw));
+  return { plan: stagePlan(body, '', 10), ...outputOptions(body) };
+}
+
+export function parseUniversalBatch(raw: unknown): UniversalQuery[] {
+  return checkBody(universalBatchBody, bodyObject(raw)).searches.map((s, i) => ({ plan: stagePlan(s, `searches[${i}].`, 10), ...outputOptions(s) }));
+}
+
+export interface GroupsQuery extends UniversalQuery {
+  groupBy: string;
+  groupSize: number;
+  groups: number;
+}
+
+/** /points/query/groups: the query, then up to `limit` groups of `group_size` hits by a payload key. */
+export function parseUniversalGroups(raw: unknown): GroupsQuery {
+  const body = checkBody(universalGroupsBody, bodyObject(raw));
+  const groups = body.limit ?? 10;
+  const groupSize = body.group_size ?? 3;
+  return { plan: stagePlan({ ...body, limit: Math.min(groups * groupSize * 10, 10_000), offset: 0 }, '', 10), ...outputOptions(body), groupBy: body.group_by, groupSize, groups };
+}

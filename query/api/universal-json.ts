@@ -1,0 +1,40 @@
+import type { Collection } from '../../storage/collection.js';
+import { runPlan, type QueryHit } from '../search/universal/run.js';
+import type { OutputOptions } from './output-options.js';
+import { pointJson } from './point-json.js';
+import type { GroupsQuery, UniversalQuery } from './universal-body.js';
+
+function hitJson(c: Collection, h: QueryHit, options: OutputOptions): Record<string, unknown> {
+  const out = pointJson(c, h.slot, options, h.score);
+  if (h.orderValue !== undefined) out.order_value = h.orderValue;
+  return out;
+}
+
+/** A universal query's points, best first. */
+export function queryJson(c: Collection, q: UniversalQuery): Record<string, unknown>[] {
+  return runPlan(c, q.plan).map((h) => hitJson(c, h, q));
+}
+
+/** The group values of a point: the key's value, or each element of an array there (strings and integers only). */
+function groupValues(value: unknown): (string | number)[] {
+  const values = Array.isArray(value) ? value : [value];
+  return values.filter((v): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)));
+}
+
+/** Hits grouped by a payload key: groups in the order of their best hit, each with its best group_size hits. */
+export function groupsJson(c: Collection, q: GroupsQuery): { groups: { id: string | number; hits: Record<string, unknown>[] }[] } {
+  const groups = new Map<string | number, QueryHit[]>();
+  for (const hit of runPlan(c, q.plan)) {
+    const payload = c.store.payloads[hit.slot] ?? {};
+    const value = Object.hasOwn(payload, q.groupBy) ? payload[q.groupBy] : undefined;
+    for (const key of groupValues(value)) {
+      let members = groups.get(key);
+      if (!members) {
+        if (groups.size === q.groups) continue;
+        groups.set(key, (members = []));
+      }
+      if (members.length < q.groupSize) members.push(hit);
+    }
+  }
+  return { groups: [...groups].map(([id, hits]) => ({ id, hits: hits.map((h) => hitJson(c, h, q)) })) };
+}

@@ -1,0 +1,26 @@
+import type { PointId } from '../../../storage/point-id.js';
+import type { Filter } from '../../filter/types.js';
+
+/** A parsed Qdrant query, ready to run: what ranks, what it ranks (prefetches), and the limits. */
+
+export type VectorInput = { vector: Float32Array } | { id: PointId };
+
+export type QueryKind =
+  | { kind: 'nearest'; target: VectorInput; mmr: { diversity: number; candidates: number } | null }
+  | { kind: 'recommend'; positive: VectorInput[]; negative: VectorInput[]; strategy: 'average_vector' | 'best_score' | 'sum_scores' }
+  | { kind: 'fusion'; method: 'rrf' | 'dbsf'; k: number }
+  | { kind: 'order_by'; key: string; direction: 'asc' | 'desc'; startFrom: number | null }
+  | { kind: 'sample' }
+  /** No query: the points in id order (or the prefetches' results as they are). */
+  | { kind: 'none' };
+
+export interface QueryPlan {
+  query: QueryKind;
+  prefetch: QueryPlan[];
+  filter: Filter | null;
+  scoreThreshold: number | null;
+  limit: number;
+  offset: number;
+  ef: number;
+  exact: boolean;
+}

@@ -1,0 +1,196 @@
+import type { Collection } from '../../../storage/collection.js';
+import { badRequest } from '../../../storage/errors.js';
+import { LIVE } from '../../../storage/views/point-store.js';
+import { matchesFilter } from '../../filter/evaluate-filter.js';
+import { forEachMatchingSlot } from '../matching-slots.js';
+import { searchCollection } from '../vector-search.js';
+import type { QueryKind, QueryPlan, VectorInput } from './plan.js';
+import { scorerFor, slotSimilarity, vectorOf } from './similarity.js';
+import { orderValue } from './order-value.js';
+
+/** One result of a query: the point's slot, its score, and for order_by the value it ordered by. */
+export interface QueryHit {
+  slot: number;
+  score: number;
+  orderValue?: number;
+}
+
+const byScore = (a: QueryHit, b: QueryHit): number => b.score - a.score || a.slot - b.slot;
+
+/** The candidate slots: the prefetches' results (deduplicated), or null for the whole collection. */
+function candidatesOf(c: Collection, plan: QueryPlan): { lists: QueryHit[][]; slots: number[] } | null {
+  if (plan.prefetch.length === 0) return null;
+  const lists = plan.prefetch.map((p) => runPlan(c, { ...p, filter: p.filter ?? plan.filter }, true));
+  const slots = [...new Set(lists.flat().map((h) => h.slot))];
+  return { lists, slots };
+}
+
+function admitted(c: Collection, plan: QueryPlan, slots: number[] | null, visit: (slot: number) => void): void {
+  if (slots === null) {
+    forEachMatchingSlot(c, plan.filter, visit);
+    return;
+  }
+  for (const slot of slots) if (c.store.state[slot] === LIVE && (!plan.filter || matchesFilter(plan.filter, c.store, slot))) visit(slot);
+}
+
+/** Top hits by a scorer over the admitted slots (exact). */
+function exactTop(c: Collection, plan: QueryPlan, slots: number[] | null, score: (slot: number) => number, exclude: number): QueryHit[] {
+  const hits: QueryHit[] = [];
+  admitted(c, plan, slots, (slot) => {
+    if (slot !== exclude && c.store.hasVector[slot]) hits.push({ slot, score: score(slot) });
+  });
+  return hits.sort(byScore);
+}
+
+function nearest(c: Collection, plan: QueryPlan, target: VectorInput, slots: number[] | null, want: number): QueryHit[] {
+  const vector = vectorOf(c, target);
+  const exclude = 'id' in target ? c.store.slotOf(target.id) : -1;
+  if (slots === null && !plan.exact) {
+    const extra = exclude >= 0 ? 1 : 0;
+    return searchCollection(c, { vector, limit: want + extra, offset: 0, ef: Math.max(plan.ef, want + extra), filter: plan.filter, scoreThreshold: null })
+      .filter((h) => h.slot !== exclude)
+      .slice(0, want)
+      .map((h) => ({ slot: h.slot, score: h.score }));
+  }
+  return exactTop(c, plan, slots, scorerFor(c, vector), exclude).slice(0, want);
+}
+
+/** Maximal marginal relevance: greedily the candidate most like the query and least like those chosen. */
+function mmr(c: Collection, candidates: QueryHit[], want: number, diversity: number): QueryHit[] {
+  const chosen: QueryHit[] = [];
+  const rest = [...candidates];
+  while (chosen.length < want && rest.length > 0) {
+    let best = -1;
+    let bestValue = -Infinity;
+    for (let i = 0; i < rest.length; i++) {
+      let redundancy = -Infinity;
+      for (const s of chosen) redundancy = Math.max(redundancy, slotSimilarity(c, rest[i]!.slot, s.slot));
+      const value = (1 - diversity) * rest[i]!.score - diversity * (chosen.length === 0 ? 0 : redundancy);
+      if (value > bestValue) {
+        bestValue = value;
+        best = i;
+      }
+    }
+    chosen.push(rest.splice(best, 1)[0]!);
+  }
+  return chosen;
+}
+
+function recommend(c: Collection, plan: QueryPlan, q: Extract<QueryKind, { kind: 'recommend' }>, slots: number[] | null, want: number): QueryHit[] {
+  if (q.positive.length === 0 && (q.strategy === 'average_vector' || q.negative.length === 0)) throw badRequest('recommend needs at least one positive example');
+  const excluded = new Set([...q.positive, ...q.negative].flatMap((e) => ('id' in e ? [c.store.slotOf(e.id)] : [])));
+  const positives = q.positive.map((e) => vectorOf(c, e));
+  const negatives = q.negative.map((e) => vectorOf(c, e));
+  const keep = (hits: QueryHit[]) => hits.filter((h) => !excluded.has(h.slot)).slice(0, want);
+  if (q.strategy === 'average_vector') {
+    // Qdrant's average: the mean of the positives, moved away from the mean of the negatives.
+    const target = new Float32Array(c.config.size);
+    const mean = (vs: Float32Array[], out: Float32Array) => vs.forEach((v) => v.forEach((x, i) => (out[i]! += x / vs.length)));
+    mean(positives, target);
+    if (negatives.length > 0) {
+      const neg = new Float32Array(c.config.size);
+      mean(negatives, neg);
+      for (let i = 0; i < target.length; i++) target[i] = 2 * target[i]! - neg[i]!;
+    }
+    return keep(nearest(c, plan, { vector: target }, slots, want + excluded.size));
+  }
+  const pos = positives.map((v) => scorerFor(c, v));
+  const neg = negatives.map((v) => scorerFor(c, v));
+  const score =
+    q.strategy === 'sum_scores'
+      ? (slot: number) => pos.reduce((s, f) => s + f(slot), 0) - neg.reduce((s, f) => s + f(slot), 0)
+      : (slot: number) => {
+          const p = pos.reduce((m, f) => Math.max(m, f(slot)), -Infinity);
+          const n = neg.reduce((m, f) => Math.max(m, f(slot)), -Infinity);
+          // Closer to a positive than to any negative: its best positive score; else below every such point.
+          return p > n ? p : -n - 1e9;
+        };
+  return keep(exactTop(c, plan, slots, score, -1));
+}
+
+/** Reciprocal rank fusion: the sum over the lists of 1 / (k + rank), rank from 1. */
+function rrf(lists: QueryHit[][], k: number): QueryHit[] {
+  const scores = new Map<number, number>();
+  for (const list of lists) list.forEach((h, i) => scores.set(h.slot, (scores.get(h.slot) ?? 0) + 1 / (k + i + 1)));
+  return [...scores].map(([slot, score]) => ({ slot, score })).sort(byScore);
+}
+
+/** Distribution-based score fusion: each list's scores mapped by mean ± 3 standard deviations to [0, 1], then summed. */
+function dbsf(lists: QueryHit[][]): QueryHit[] {
+  const scores = new Map<number, number>();
+  for (const list of lists) {
+    if (list.length === 0) continue;
+    const mean = list.reduce((s, h) => s + h.score, 0) / list.length;
+    const sd = Math.sqrt(list.reduce((s, h) => s + (h.score - mean) ** 2, 0) / list.length);
+    const lo = mean - 3 * sd;
+    const hi = mean + 3 * sd;
+    for (const h of list) {
+      const normal = hi === lo ? 0.5 : Math.min(1, Math.max(0, (h.score - lo) / (hi - lo)));
+      scores.set(h.slot, (scores.get(h.slot) ?? 0) + normal);
+    }
+  }
+  return [...scores].map(([slot, score]) => ({ slot, score })).sort(byScore);
+}
+
+function orderBy(c: Collection, plan: QueryPlan, q: Extract<QueryKind, { kind: 'order_by' }>, slots: number[] | null): QueryHit[] {
+  const hits: QueryHit[] = [];
+  const sign = q.direction === 'asc' ? 1 : -1;
+  admitted(c, plan, slots, (slot) => {
+    const value = orderValue(c.store.payloads[slot], q.key);
+    if (value === null) return;
+    if (q.startFrom !== null && sign * (value - q.startFrom) < 0) return;
+    hits.push({ slot, score: 0, orderValue: value });
+  });
+  return hits.sort((a, b) => sign * ((a.orderValue as number) - (b.orderValue as number)) || a.slot - b.slot);
+}
+
+function sample(c: Collection, plan: QueryPlan, slots: number[] | null, want: number): QueryHit[] {
+  const all: number[] = [];
+  admitted(c, plan, slots, (slot) => all.push(slot));
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [all[i], all[j]] = [all[j]!, all[i]!];
+  }
+  return all.slice(0, want).map((slot) => ({ slot, score: 0 }));
+}
+
+/** Runs a plan: the hits best first, after offset, at most limit (a prefetch keeps its own limit). */
+export function runPlan(c: Collection, plan: QueryPlan, asPrefetch = false): QueryHit[] {
+  const want = plan.offset + plan.limit;
+  const candidates = candidatesOf(c, plan);
+  const slots = candidates?.slots ?? null;
+  const q = plan.query;
+  let hits: QueryHit[];
+  switch (q.kind) {
+    case 'nearest':
+      if (q.mmr) {
+        const pool = nearest(c, plan, q.target, slots, Math.max(q.mmr.candidates, want));
+        hits = mmr(c, pool, want, q.mmr.diversity);
+      } else hits = nearest(c, plan, q.target, slots, want);
+      break;
+    case 'recommend':
+      hits = recommend(c, plan, q, slots, want);
+      break;
+    case 'fusion':
+      if (!candidates) throw badRequest('fusion ranks the results of prefetch queries: send prefetch');
+      hits = q.method === 'rrf' ? rrf(candidates.lists, q.k) : dbsf(candidates.lists);
+      break;
+    case 'order_by':
+      hits = orderBy(c, plan, q, slots);
+      break;
+    case 'sample':
+      hits = sample(c, plan, slots, want);
+      break;
+    case 'none':
+      // No query: the prefetches' results as they come (first seen first), else points in id order.
+      if (candidates) hits = [...new Map(candidates.lists.flat().map((h) => [h.slot, h])).values()];
+      else {
+        hits = [];
+        admitted(c, plan, null, (slot) => hits.push({ slot, score: 0 }));
+        hits.sort((a, b) => c.store.compareSlots(a.slot, b.slot));
+      }
+      break;
+  }
+  if (plan.scoreThreshold !== null && q.kind !== 'order_by' && q.kind !== 'sample') hits = hits.filter((h) => h.score >= plan.scoreThreshold!);
+  return asPrefetch ? hits.slice(0, plan.limit) : hits.slice(plan.offset, want);
+}

@@ -1,0 +1,33 @@
+import { Embeddings } from '@langchain/core/embeddings';
+
+export const BAG_DIMENSIONS = 16;
+
+/**
+ * A deterministic embedding for tests: each word adds 1 at a position hashed from it, so texts
+ * sharing words are close under Cosine. It is a test input for LangChain, not a stand-in for the
+ * server (which is the real one).
+ */
+export class BagOfWordsEmbeddings extends Embeddings {
+  constructor() {
+    super({});
+  }
+
+  static vector(text: string): number[] {
+    const v = new Array<number>(BAG_DIMENSIONS).fill(0);
+    for (const word of text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)) {
+      let h = 2166136261;
+      for (const ch of word) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+      v[(h >>> 0) % BAG_DIMENSIONS]! += 1;
+    }
+    v[BAG_DIMENSIONS - 1]! += 0.01;
+    return v;
+  }
+
+  embedDocuments(texts: string[]): Promise<number[][]> {
+    return Promise.resolve(texts.map((t) => BagOfWordsEmbeddings.vector(t)));
+  }
+
+  embedQuery(text: string): Promise<number[]> {
+    return Promise.resolve(BagOfWordsEmbeddings.vector(text));
+  }
+}
