@@ -26,6 +26,8 @@ export function idsOf(event: DbEvent): PointId[] {
       return event.from === event.to ? [event.from] : [event.from, event.to];
     case 'graph_write':
       return event.changes.flatMap((c) => (c.kind === 'create_node' || c.kind === 'update_node' ? [c.point.id] : c.kind === 'set_node' || c.kind === 'delete_node' ? [c.id] : []));
+    case 'update_points':
+      return [...new Set(event.updates.flatMap((u) => ('points' in u ? u.points.map((p) => p.id) : u.ids)))];
     default:
       return [];
   }

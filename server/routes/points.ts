@@ -7,13 +7,15 @@ import { countMatching, forEachMatchingSlot } from '../../query/search/matching-
 import { scrollCollection } from '../../query/search/scroll.js';
 import { pointJson, retrievedJson } from '../../query/api/point-json.js';
 import { ok } from '../state.js';
+import { notFound } from '../../storage/errors.js';
+import { parsePointIdParam } from '../../query/api/graph-body.js';
 import { parseCountBody, parseDeleteBody, parseRetrieveBody, parseScrollBody, parseUpsertBody } from '../../query/api/points-body.js';
 
 /**
  * Logs a write and answers with its operation_id once it is durable and applied. Qdrant's
  * `wait` parameter is accepted; every write is acknowledged only when durable, so it is always "completed".
  */
-async function commit(ctx: Context, engine: Engine, event: DbEvent): Promise<void> {
+export async function commit(ctx: Context, engine: Engine, event: DbEvent): Promise<void> {
   const { opId, result } = await engine.submit(event);
   if (result.error) throw result.error;
   ok(ctx, { operation_id: opId, status: 'completed' });
@@ -56,6 +58,14 @@ export function pointRoutes(engine: Engine): Router {
   router.post('/points/count', (ctx) => {
     const c = collectionOf(ctx);
     ok(ctx, { count: countMatching(c, parseCountBody(ctx.request.body)) });
+  });
+
+  router.get('/points/:id', (ctx) => {
+    const c = collectionOf(ctx);
+    const id = parsePointIdParam(ctx.params.id!);
+    const slot = c.store.slotOf(id);
+    if (slot < 0) throw notFound(`no point with id ${id} found in collection "${c.name}"`);
+    ok(ctx, pointJson(c, slot, { withPayload: true, withVector: true }));
   });
 
   return router;

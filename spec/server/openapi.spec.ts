@@ -27,6 +27,15 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   addEdge: { from_id: 1, to_id: 2, relation: 'KNOWS', weight: 0.5 },
   traverse: { start_id: 1, max_depth: 2, relations: null },
   graphQuery: { query: 'MATCH (n) WHERE id(n) = $id RETURN n', parameters: { id: 1 } },
+  setPayload: { payload: { b: { c: 2 } }, points: [1], key: 'nested' },
+  overwritePayload: { payload: { a: 1 }, points: [1] },
+  deletePayload: { keys: ['b.c'], filter: { must: [{ has_id: [1] }] } },
+  clearPayload: { filter: { must: [{ key: 'nothing', match: { value: 1 } }] } },
+  updateVectors: { points: [{ id: 1, vector: { '': [1, 0] } }] },
+  deleteVectors: { filter: { must: [{ key: 'nothing', match: { value: 1 } }] }, vector: [''] },
+  batchUpdate: { operations: [{ set_payload: { payload: { c: 3 }, points: [1] } }, { delete_payload: { keys: ['c'], points: [1] } }] },
+  queryBatch: { searches: [{ query: [1, 0], limit: 1 }, { query: { nearest: 1, mmr: { diversity: 0.5 } } }] },
+  queryGroups: { query: [1, 0], group_by: 'a', group_size: 1, limit: 2 },
 };
 
 const fill = (template: string): string => template.replace('{collection_name}', 'c').replace('{point_id}', '1');

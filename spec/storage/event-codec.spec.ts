@@ -97,6 +97,25 @@ describe('storage/events codec: edges and graph writes', () => {
     for (const event of events) expect(decodeEvent(encodeEvent(event))).to.deep.equal(event);
   });
 
+  it('round-trips point updates of every kind', () => {
+    const event: DbEvent = {
+      type: 'update_points',
+      collection: 'c',
+      updates: [
+        { op: 'upsert', points: [{ id: 'ffffffff-0000-4000-8000-000000000001', vector: Float32Array.of(1, 2), payload: { a: 1 }, labels: ['L'] }] },
+        { op: 'delete', ids: [1, 2] },
+        { op: 'set_payload', ids: [3], payload: { b: [1, 'x'] }, key: 'deep.er' },
+        { op: 'set_payload', ids: [3], payload: {}, key: null },
+        { op: 'overwrite_payload', ids: [4], payload: { c: null } },
+        { op: 'delete_payload', ids: [5, 6], keys: ['a', 'b.c'] },
+        { op: 'clear_payload', ids: [] },
+        { op: 'update_vectors', points: [{ id: 7, vector: Float32Array.of(0.5, -1) }] },
+        { op: 'delete_vectors', ids: [8] },
+      ],
+    };
+    expect(decodeEvent(encodeEvent(event))).to.deep.equal(event);
+  });
+
   it('refuses an unknown id tag as damage', () => {
     const bytes = encodeEvent({ type: 'delete_points', collection: 'c', ids: [1] });
     bytes[bytes.length - 9] = 7;

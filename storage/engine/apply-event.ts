@@ -2,6 +2,7 @@ import { Collection } from '../collection.js';
 import { conflict, notFound, type DbError } from '../errors.js';
 import type { DbEvent, ImportCollectionEvent } from '../events/types.js';
 import { applyGraphWrite } from './apply-graph-write.js';
+import { applyUpdates, simulateUpdates } from './point-updates.js';
 
 export interface ApplyResult {
   /** Set when the state no longer allowed the event (a concurrent change won the race): it was a no-op. */
@@ -132,6 +133,14 @@ function applySmallEvent(collections: Map<string, Collection>, opId: number, eve
       const c = collections.get(event.collection);
       if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };
       return applyGraphWrite(c, event);
+    }
+    case 'update_points': {
+      const c = collections.get(event.collection);
+      if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };
+      // Checked before it was logged; checked again as points may have changed since: all or nothing.
+      const { error } = simulateUpdates(c, event.updates);
+      if (error) return { changed: 0, error };
+      return { changed: applyUpdates(c, event) };
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { Collection } from '../collection.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import type { CollectionConfig, DbEvent, EdgeRecord, GraphWriteEvent, ImportCollectionEvent, Payload, PointId, PointRecord } from '../events/types.js';
+import type { CollectionConfig, DbEvent, EdgeRecord, GraphWriteEvent, ImportCollectionEvent, Payload, PointId, PointRecord, UpdatePointsEvent } from '../events/types.js';
+import { simulateUpdates } from './point-updates.js';
 import { canonicalUuid } from '../point-id.js';
 import { ShardedSet } from '../views/sharded.js';
 import { nestsDeeperThan, utf8Length } from './payload-shape.js';
@@ -200,5 +201,32 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
     case 'graph_write':
       checkGraphWrite(requireCollection(collections, event.collection), event, limits);
       return;
+    case 'update_points':
+      checkUpdates(requireCollection(collections, event.collection), event, limits);
+      return;
   }
+}
+
+function checkUpdates(c: Collection, event: UpdatePointsEvent, limits: WriteLimits): void {
+  let added = 0;
+  for (const u of event.updates) {
+    if (u.op === 'upsert') {
+      for (const p of u.points) checkPoint(c.name, c.config.size, p, limits);
+      added += u.points.length;
+    } else if (u.op === 'update_vectors') {
+      for (const p of u.points) checkPoint(c.name, c.config.size, { id: p.id, vector: p.vector, payload: {}, labels: [] }, limits);
+      added += u.points.length;
+    } else {
+      for (const id of u.ids) checkPointId(id);
+      if (u.op === 'set_payload' || u.op === 'overwrite_payload') checkPayload(u.payload, `payload`, limits);
+      if (u.op === 'delete_vectors') added += u.ids.length;
+    }
+  }
+  const { error, touched } = simulateUpdates(c, event.updates);
+  if (error) throw error;
+  for (const [id, point] of touched) if (point) checkPayload(point.payload, `point ${id}: payload`, limits);
+  const fresh = [...touched].filter(([id, point]) => point !== null && !c.store.has(id)).length;
+  if (fresh > 0) checkRoomForPoints(c.name, c.store.liveCount + fresh, limits);
+  // Each point given a new vector or none takes a new slot until the index lets the old one go.
+  if (c.store.usedSlots + added > c.store.maxSlots) throw badRequest(`collection "${c.name}" is full: it holds at most ${c.store.maxSlots} vectors of dimension ${c.config.size}`);
 }

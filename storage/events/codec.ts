@@ -2,7 +2,7 @@ import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
 import { CorruptDataError } from '../errors.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
-import { DISTANCES, type CollectionConfig, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord } from './types.js';
+import { DISTANCES, type CollectionConfig, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate } from './types.js';
 
 /**
  * Binary event encoding. Layout: u8 format version, u8 event type, then the type's fields.
@@ -17,7 +17,9 @@ const TAGGED_IDS = 3;
 const INT_ID = 0;
 const UUID_ID = 1;
 
-const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6, graph_write: 7 } as const;
+const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6, graph_write: 7, update_points: 8 } as const;
+const UPDATE_CODES = { upsert: 1, delete: 2, set_payload: 3, overwrite_payload: 4, delete_payload: 5, clear_payload: 6, update_vectors: 7, delete_vectors: 8 } as const;
+const UPDATE_OPS = Object.keys(UPDATE_CODES) as PointUpdate['op'][];
 const CHANGE_CODES = { create_node: 1, update_node: 2, delete_node: 3, create_edge: 4, update_edge: 5, delete_edge: 6, set_node: 7 } as const;
 const HAS_VECTOR = 1;
 
@@ -52,6 +54,10 @@ export function encodeEvent(event: DbEvent): Uint8Array {
     case 'graph_write':
       w.str(event.collection).u32(event.changes.length);
       for (const c of event.changes) writeChange(w, c);
+      break;
+    case 'update_points':
+      w.str(event.collection).u32(event.updates.length);
+      for (const u of event.updates) writeUpdate(w, u);
       break;
   }
   return w.finish();
@@ -234,11 +240,116 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       event = { type: 'graph_write', collection, changes };
       break;
     }
+    case TYPE_CODES.update_points: {
+      const collection = r.str();
+      const updates: PointUpdate[] = [];
+      for (let n = r.u32(), i = 0; i < n; i++) updates.push(readUpdate(r, version));
+      event = { type: 'update_points', collection, updates };
+      break;
+    }
     default:
       throw new CorruptDataError(`unknown event type code ${code}`);
   }
   r.expectEnd();
   return event;
+}
+
+function writeIds(w: ByteWriter, ids: readonly PointId[]): void {
+  w.u32(ids.length);
+  for (const id of ids) writePointId(w, id);
+}
+
+function readIds(r: ByteReader, version: number): PointId[] {
+  const ids: PointId[] = [];
+  for (let n = r.u32(), i = 0; i < n; i++) ids.push(readPointId(r, version));
+  return ids;
+}
+
+function readJson(r: ByteReader, what: string): Payload {
+  try {
+    return JSON.parse(r.str()) as Payload;
+  } catch {
+    throw new CorruptDataError(`${what} is not valid JSON`);
+  }
+}
+
+function writeUpdate(w: ByteWriter, u: PointUpdate): void {
+  w.u8(UPDATE_CODES[u.op]);
+  switch (u.op) {
+    case 'upsert':
+      w.u32(u.points.length);
+      for (const p of u.points) writePoint(w, p);
+      break;
+    case 'delete':
+    case 'clear_payload':
+    case 'delete_vectors':
+      writeIds(w, u.ids);
+      break;
+    case 'set_payload':
+      writeIds(w, u.ids);
+      w.str(JSON.stringify(u.payload)).u8(u.key === null ? 0 : 1);
+      if (u.key !== null) w.str(u.key);
+      break;
+    case 'overwrite_payload':
+      writeIds(w, u.ids);
+      w.str(JSON.stringify(u.payload));
+      break;
+    case 'delete_payload':
+      writeIds(w, u.ids);
+      w.u32(u.keys.length);
+      for (const k of u.keys) w.str(k);
+      break;
+    case 'update_vectors':
+      w.u32(u.points.length);
+      for (const p of u.points) {
+        writePointId(w, p.id);
+        w.u32(p.vector.length).floats(p.vector);
+      }
+      break;
+  }
+}
+
+function readUpdate(r: ByteReader, version: number): PointUpdate {
+  const code = r.u8();
+  const op = UPDATE_OPS[code - 1];
+  switch (op) {
+    case 'upsert': {
+      const points: PointRecord[] = [];
+      for (let n = r.u32(), i = 0; i < n; i++) points.push(readPoint(r, version));
+      return { op, points };
+    }
+    case 'delete':
+    case 'clear_payload':
+    case 'delete_vectors':
+      return { op, ids: readIds(r, version) };
+    case 'set_payload': {
+      const ids = readIds(r, version);
+      const payload = readJson(r, 'a set_payload payload');
+      return { op, ids, payload, key: r.u8() === 1 ? r.str() : null };
+    }
+    case 'overwrite_payload':
+      return { op, ids: readIds(r, version), payload: readJson(r, 'an overwrite_payload payload') };
+    case 'delete_payload': {
+      const ids = readIds(r, version);
+      const keys: string[] = [];
+      for (let n = r.u32(), i = 0; i < n; i++) keys.push(r.str());
+      return { op, ids, keys };
+    }
+    case 'update_vectors': {
+      const points: { id: PointId; vector: Float32Array }[] = [];
+      for (let n = r.u32(), i = 0; i < n; i++) {
+        const id = readPointId(r, version);
+        const dim = r.u32();
+        if (dim * 4 > r.remaining) throw new CorruptDataError(`vector of ${dim} floats runs past the record`);
+        const vector = new Float32Array(dim);
+        r.floatsInto(vector, 0, dim);
+        points.push({ id, vector });
+      }
+      return { op, points };
+    }
+    default:
+      throw new CorruptDataError(`unknown point update code ${code}`);
+  }
 }
 
 export function readPoint(r: ByteReader, version: number): PointRecord {

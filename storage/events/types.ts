@@ -99,4 +99,24 @@ export interface GraphWriteEvent {
   changes: GraphChange[];
 }
 
-export type DbEvent = CreateCollectionEvent | DeleteCollectionEvent | UpsertPointsEvent | DeletePointsEvent | UpsertEdgeEvent | ImportCollectionEvent | GraphWriteEvent;
+/** One step of Qdrant's point updates; payloads are replaced, never changed in place. */
+export type PointUpdate =
+  | { op: 'upsert'; points: PointRecord[] }
+  | { op: 'delete'; ids: PointId[] }
+  /** Merges the payload's keys into each point's payload, or into the object at `key` (a dotted path, made when missing). */
+  | { op: 'set_payload'; ids: PointId[]; payload: Payload; key: string | null }
+  | { op: 'overwrite_payload'; ids: PointId[]; payload: Payload }
+  /** Removes keys (dotted paths) from each point's payload. */
+  | { op: 'delete_payload'; ids: PointId[]; keys: string[] }
+  | { op: 'clear_payload'; ids: PointId[] }
+  | { op: 'update_vectors'; points: { id: PointId; vector: Float32Array }[] }
+  | { op: 'delete_vectors'; ids: PointId[] };
+
+/** Qdrant's point updates (payload, vectors, or a batch of them), applied in order, all or nothing. */
+export interface UpdatePointsEvent {
+  type: 'update_points';
+  collection: string;
+  updates: PointUpdate[];
+}
+
+export type DbEvent = CreateCollectionEvent | DeleteCollectionEvent | UpsertPointsEvent | DeletePointsEvent | UpsertEdgeEvent | ImportCollectionEvent | GraphWriteEvent | UpdatePointsEvent;

@@ -84,17 +84,19 @@ interface PrefetchShape {
   limit?: number | null;
 }
 
-export const prefetch: z.ZodType<PrefetchShape> = z.lazy(() =>
-  z.strictObject({
-    prefetch: z.union([prefetch, z.array(prefetch)]).nullish(),
-    query: queryForm.nullish(),
-    using: usingName.nullish(),
-    filter: filter.nullish(),
-    params: params.nullish(),
-    score_threshold: finiteNumber().nullish(),
-    limit: intIn(1, MAX_LIMIT).nullish(),
-  }),
-);
+export const prefetch: z.ZodType<PrefetchShape> = z
+  .lazy(() =>
+    z.strictObject({
+      prefetch: z.union([prefetch, z.array(prefetch)]).nullish(),
+      query: queryForm.nullish(),
+      using: usingName.nullish(),
+      filter: filter.nullish(),
+      params: params.nullish(),
+      score_threshold: finiteNumber().nullish(),
+      limit: intIn(1, MAX_LIMIT).nullish(),
+    }),
+  )
+  .meta({ id: 'Prefetch', description: 'a query whose results the outer query ranks: {prefetch, query, using, filter, params, score_threshold, limit}' });
 
 const queryFields = {
   prefetch: z.union([prefetch, z.array(prefetch)]).nullish().meta({ description: 'a prefetch query or a list of them: their results are what the query ranks' }),

@@ -1,0 +1,43 @@
+import * as z from 'zod';
+import { filter } from './filter.js';
+import { payload, pointIdList, pointId, vector } from './fields.js';
+import { upsertBatchBody, upsertPointsBody } from './points.js';
+
+/** Qdrant's point updates: payload, vectors, and batches of them. Each names points by id or by filter. */
+
+const selector = {
+  points: pointIdList().nullish(),
+  filter: filter.nullish(),
+};
+
+/** The vector names a body may give: this collection's one vector is named "". */
+const vectorNames = z.array(z.literal('')).meta({ description: 'an array of vector names: [""] (the collection has one unnamed vector)' });
+
+/** A point's new vector: the vector, or Qdrant's named form {"": vector}. */
+const newVector = z.union([vector(), z.strictObject({ '': vector() })]).meta({ description: 'a vector, or {"": vector} (the collection has one unnamed vector)' });
+
+export const setPayloadBody = z.strictObject({ payload, ...selector, key: z.string().min(1).nullish().meta({ description: 'a dotted path to set the payload at' }) }).meta({ id: 'SetPayloadBody' });
+export const overwritePayloadBody = z.strictObject({ payload, ...selector }).meta({ id: 'OverwritePayloadBody' });
+export const deletePayloadBody = z.strictObject({ keys: z.array(z.string().min(1)).meta({ description: 'an array of payload keys (dotted paths)' }), ...selector }).meta({ id: 'DeletePayloadBody' });
+export const pointsSelectorBody = z.strictObject(selector).meta({ id: 'PointsSelector', description: 'an object {points: [ids]} or {filter}' });
+export const updateVectorsBody = z
+  .strictObject({ points: z.array(z.strictObject({ id: pointId, vector: newVector })).min(1).meta({ description: 'a non-empty array of {id, vector}' }) })
+  .meta({ id: 'UpdateVectorsBody' });
+export const deleteVectorsBody = z.strictObject({ ...selector, vector: vectorNames }).meta({ id: 'DeleteVectorsBody' });
+
+const operation = z
+  .union([
+    z.strictObject({ upsert: z.union([upsertPointsBody, upsertBatchBody]) }),
+    z.strictObject({ delete: pointsSelectorBody }),
+    z.strictObject({ set_payload: setPayloadBody }),
+    z.strictObject({ overwrite_payload: overwritePayloadBody }),
+    z.strictObject({ delete_payload: deletePayloadBody }),
+    z.strictObject({ clear_payload: pointsSelectorBody }),
+    z.strictObject({ update_vectors: updateVectorsBody }),
+    z.strictObject({ delete_vectors: deleteVectorsBody }),
+  ])
+  .meta({ description: 'one of {upsert}, {delete}, {set_payload}, {overwrite_payload}, {delete_payload}, {clear_payload}, {update_vectors}, {delete_vectors}' });
+
+export const batchUpdateBody = z
+  .strictObject({ operations: z.array(operation).min(1).max(1000).meta({ description: 'a non-empty array of at most 1,000 operations, applied in order as one' }) })
+  .meta({ id: 'BatchUpdateBody' });
