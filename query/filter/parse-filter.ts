@@ -2,13 +2,14 @@ import { badRequest } from '../../storage/errors.js';
 import { canonicalUuid, type PointId } from '../../storage/point-id.js';
 import { checkPointId } from '../../storage/engine/validate-event.js';
 import type { Scalar } from '../../storage/views/payload-paths.js';
-import type { Condition, Filter } from './types.js';
+import { instantOf, textTokens } from './text-tokens.js';
+import type { Bounds, Condition, Filter } from './types.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isScalar = (v: unknown): v is Scalar =>
   typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
-const FILTER_KEYS = new Set(['must', 'should', 'must_not']);
+const FILTER_KEYS = new Set(['must', 'should', 'must_not', 'min_should']);
 const RANGE_KEYS = ['gt', 'gte', 'lt', 'lte'] as const;
 
 function parseKey(raw: unknown, where: string): { key: string; path: string[] } {
@@ -31,22 +32,35 @@ function parseMatch(raw: unknown, key: { key: string; path: string[] }, where: s
   }
   if ('any' in raw) return { kind: 'match_any', ...key, values: parseScalars(raw.any, `${where}.any`) };
   if ('except' in raw) return { kind: 'match_except', ...key, values: parseScalars(raw.except, `${where}.except`) };
-  throw badRequest(`${where} needs one of "value", "any" or "except"`);
+  if ('text' in raw) {
+    if (typeof raw.text !== 'string' || textTokens(raw.text).length === 0) throw badRequest(`${where}.text must be a string with at least one word`);
+    return { kind: 'match_text', ...key, tokens: textTokens(raw.text) };
+  }
+  throw badRequest(`${where} needs one of "value", "any", "except" or "text"`);
 }
 
-function parseRange(raw: unknown, key: { key: string; path: string[] }, where: string): Condition {
+/** gt/gte/lt/lte as numbers, or (datetime) RFC 3339 strings read as instants: all of one kind. */
+function parseBounds(raw: unknown, where: string, allowDatetime: boolean): { bounds: Bounds; datetime: boolean } {
   if (!isObject(raw)) throw badRequest(`${where} must be an object with gt, gte, lt or lte`);
-  const cond: Condition = { kind: 'range', ...key };
-  let bounds = 0;
+  const bounds: Bounds = {};
+  let kind: 'number' | 'datetime' | null = null;
   for (const [name, value] of Object.entries(raw)) {
     if (!(RANGE_KEYS as readonly string[]).includes(name)) throw badRequest(`${where}.${name} is not a range bound (gt, gte, lt, lte)`);
     if (value === null) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw badRequest(`${where}.${name} must be a finite number`);
-    cond[name as (typeof RANGE_KEYS)[number]] = value;
-    bounds++;
+    const instant = allowDatetime && typeof value === 'string' ? instantOf(value) : null;
+    const here = typeof value === 'number' && Number.isFinite(value) ? 'number' : instant !== null ? 'datetime' : null;
+    if (here === null) throw badRequest(`${where}.${name} must be a finite number${allowDatetime ? ' or an RFC 3339 date-time' : ''}, got ${JSON.stringify(value)}`);
+    if (kind !== null && kind !== here) throw badRequest(`${where} mixes numbers and date-times: use one kind of bound`);
+    kind = here;
+    bounds[name as (typeof RANGE_KEYS)[number]] = here === 'number' ? (value as number) : instant!;
   }
-  if (bounds === 0) throw badRequest(`${where} needs at least one of gt, gte, lt, lte`);
-  return cond;
+  if (kind === null) throw badRequest(`${where} needs at least one of gt, gte, lt, lte`);
+  return { bounds, datetime: kind === 'datetime' };
+}
+
+function parseRange(raw: unknown, key: { key: string; path: string[] }, where: string): Condition {
+  const { bounds, datetime } = parseBounds(raw, where, true);
+  return { kind: 'range', ...key, ...bounds, datetime };
 }
 
 function parseCondition(raw: unknown, where: string): Condition {
@@ -64,10 +78,16 @@ function parseCondition(raw: unknown, where: string): Condition {
     if (!isObject(inner)) throw badRequest(`${where}.${kind} must be an object like {"key": "field"}`);
     return { kind, ...parseKey(inner.key, `${where}.${kind}`) };
   }
+  if ('nested' in raw) {
+    const inner = raw.nested;
+    if (!isObject(inner)) throw badRequest(`${where}.nested must be an object {"key": "array field", "filter": {...}}`);
+    return { kind: 'nested_array', ...parseKey(inner.key, `${where}.nested`), filter: parseFilter(inner.filter, `${where}.nested.filter`) };
+  }
   const key = parseKey(raw.key, where);
   if ('match' in raw) return parseMatch(raw.match, key, `${where}.match`);
   if ('range' in raw) return parseRange(raw.range, key, `${where}.range`);
-  throw badRequest(`${where} needs "match" or "range" beside "key" (or has_id, is_empty, is_null, or a nested filter)`);
+  if ('values_count' in raw) return { kind: 'values_count', ...key, ...parseBounds(raw.values_count, `${where}.values_count`, false).bounds };
+  throw badRequest(`${where} needs "match", "range" or "values_count" beside "key" (or has_id, is_empty, is_null, nested, or a nested filter)`);
 }
 
 function parseClause(raw: unknown, where: string): Condition[] {
@@ -82,11 +102,19 @@ export function parseFilter(raw: unknown, where = 'filter'): Filter {
   for (const k of Object.keys(raw)) {
     if (!FILTER_KEYS.has(k)) throw badRequest(`${where}.${k} is not supported: use must, should or must_not`);
   }
-  return {
+  const filter: Filter = {
     must: parseClause(raw.must, `${where}.must`),
     should: parseClause(raw.should, `${where}.should`),
     mustNot: parseClause(raw.must_not, `${where}.must_not`),
   };
+  if (raw.min_should !== undefined && raw.min_should !== null) {
+    const m = raw.min_should;
+    if (!isObject(m) || !Array.isArray(m.conditions) || typeof m.min_count !== 'number' || !Number.isInteger(m.min_count) || m.min_count < 0) {
+      throw badRequest(`${where}.min_should must be an object {"conditions": [...], "min_count": N}`);
+    }
+    filter.minShould = { conditions: parseClause(m.conditions, `${where}.min_should.conditions`), minCount: m.min_count };
+  }
+  return filter;
 }
 
 /** A filter from an optional JSON value: null when absent. */
