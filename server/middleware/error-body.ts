@@ -21,9 +21,9 @@ function describe(err: HttpishError, status: number): string {
  * The error body of a dialect: the spec's {status: "error", message, code}, or Qdrant's
  * {status: {error}, time} (its clients show status.error).
  */
-export function errorJson(dialect: Dialect, message: string, code: number, startedAt: bigint): Record<string, unknown> {
-  if (dialect === 'spec') return { status: 'error', message, code };
-  return { status: { error: message }, time: Number(process.hrtime.bigint() - startedAt) / 1e9 };
+export function errorJson(dialect: Dialect | undefined, message: string, code: number, startedAt: bigint | undefined): Record<string, unknown> {
+  if (dialect !== 'qdrant') return { status: 'error', message, code };
+  return { status: { error: message }, time: startedAt === undefined ? 0 : Number(process.hrtime.bigint() - startedAt) / 1e9 };
 }
 
 /**

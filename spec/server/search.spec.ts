@@ -76,7 +76,7 @@ describe('server: search', () => {
 
   it('rejects bad search bodies with a 400 that names the field', async () => {
     const bad: [string, unknown, RegExp][] = [
-      ['/query', {}, /query is required/],
+      ['/query', { query: { nearest: [1, 1], mmr: { diversity: 2 } } }, /query/],
       ['/query', { query: [1] }, /query vector has 1 dimensions, collection "euc" expects 2/],
       ['/query', { query: [1, 'a'] }, /query\[1\] must be a number/],
       ['/query', { query: [1, 1e39] }, /query vector element 1 is not a finite number/],

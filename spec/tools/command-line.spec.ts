@@ -16,7 +16,7 @@ const TOOLS: ToolCase[] = [
     badValues: [
       { args: ['inspect', '--from', 'x'], says: /--from must be an operation_id/ },
       { args: ['rebuild', '--until', '-4', '--out', 'o'], says: /--until must be an operation_id .* got "-4"/ },
-      { args: ['bogus'], says: /unknown command "bogus": expected one of inspect, verify, rebuild, stats, repair/ },
+      { args: ['bogus'], says: /unknown command "bogus": expected one of inspect, verify, rebuild, serve, stats, repair/ },
       { args: [], says: /missing command/ },
       { args: ['verify', '--yes'], says: /--yes does not apply to verify/ },
       { args: ['inspect', '--to'], says: /--to needs a value: an operation_id/ },
