@@ -1,6 +1,7 @@
 import type { ByteReader } from './codec/byte-reader.js';
 import type { ByteWriter } from './codec/byte-writer.js';
-import type { CollectionConfig, PointId, PointRecord } from './events/types.js';
+import type { CollectionConfig, FieldIndex, PointId, PointRecord } from './events/types.js';
+import { readFieldIndexes, writeFieldIndexes } from './events/codec.js';
 import { normalizeInPlace } from './views/distance.js';
 import { GraphStore } from './views/graph-store.js';
 import { HnswIndex } from './views/hnsw.js';
@@ -30,6 +31,8 @@ export class Collection {
   private readonly scratch: Float32Array;
   /** Above every point id ever used here, deleted ones included: Cypher CREATE takes ids from it. */
   nextNodeId = 0;
+  /** The payload indexes declared on fields (Qdrant's payload_schema). */
+  readonly fieldIndexes = new Map<string, FieldIndex>();
 
   /** `seed` (the creating operation_id) seeds the HNSW level draws. */
   constructor(readonly name: string, readonly config: CollectionConfig, readonly seed: number, maxMemoryBytes?: number) {
@@ -113,6 +116,22 @@ export class Collection {
     for (const slot of this.heldSlots.splice(0)) this.store.release(slot);
   }
 
+  /** Declares (or, with null, drops) a field's payload index; a text index is built at once. */
+  declareIndex(field: string, index: FieldIndex | null): void {
+    const before = this.fieldIndexes.get(field);
+    if (before?.type === 'text') this.payloadIndex.dropTextField(field);
+    if (index === null) {
+      this.fieldIndexes.delete(field);
+      return;
+    }
+    this.fieldIndexes.set(field, index);
+    if (index.type !== 'text') return;
+    const { store } = this;
+    this.payloadIndex.addTextField(field, (visit) => {
+      for (let slot = 0; slot < store.slotCount; slot++) if (store.state[slot] === LIVE) visit(slot, store.payloads[slot]!);
+    });
+  }
+
   /** Deletes a point and every edge that starts or ends at it; answers whether it existed. */
   remove(id: PointId): boolean {
     const slot = this.store.slotOf(id);
@@ -133,6 +152,7 @@ export class Collection {
     w.u32(this.heldSlots.length);
     for (const slot of this.heldSlots) w.u32(slot);
     w.f64(this.nextNodeId);
+    writeFieldIndexes(w, Object.fromEntries(this.fieldIndexes));
   }
 
   /** Fills a new, empty collection from writeTo's bytes (`version`: the snapshot format's). */
@@ -145,6 +165,7 @@ export class Collection {
     // Version 1 did not keep the counter: the best it can know is one past the highest live id.
     this.nextNodeId = version >= 2 ? r.f64() : this.store.ids.reduce((n, id, slot) => (slot < this.store.slotCount && this.store.state[slot] === LIVE ? Math.max(n, id + 1) : n), 0);
     const { store } = this;
+    if (version >= 4) for (const [field, index] of Object.entries(readFieldIndexes(r))) this.declareIndex(field, index);
     for (let slot = 0; slot < store.slotCount; slot++) {
       if (store.state[slot] !== LIVE) continue;
       this.payloadIndex.add(slot, store.payloads[slot]!);

@@ -30,6 +30,7 @@ export const importEvent = (name: string, mode: ImportMode, file: ParsedExport):
   config: file.config,
   points: file.points,
   edges: file.edges,
+  indexes: file.indexes,
 });
 
 export function importResultJson(engine: Engine, name: string, mode: ImportMode, result: ApplyResult): Record<string, unknown> {

@@ -4,7 +4,8 @@ import type { Filter } from './types.js';
 
 /**
  * A superset of the slots that can match, from the payload index: the smallest set named by
- * a `must` equality (match value / any) or has_id. Null when no `must` condition is indexable.
+ * a `must` equality (match value / any), a full-text match on a field with a text index, or
+ * has_id. Null when no `must` condition is indexable.
  */
 export function candidateSlots(filter: Filter, c: Collection): ReadonlySet<number> | null {
   let best: ReadonlySet<number> | null = null;
@@ -17,6 +18,9 @@ export function candidateSlots(filter: Filter, c: Collection): ReadonlySet<numbe
       const union = new ShardedSet<number>();
       for (const v of cond.values) for (const s of c.payloadIndex.lookup(cond.path.join('.'), v)) union.add(s);
       consider(union);
+    } else if (cond.kind === 'match_text') {
+      const slots = c.payloadIndex.textLookup(cond.key, cond.tokens);
+      if (slots) consider(slots);
     } else if (cond.kind === 'has_id') {
       const slots = new ShardedSet<number>();
       for (const id of cond.ids) {

@@ -1,6 +1,6 @@
 import { valuesAt } from '../../storage/views/payload-paths.js';
 import type { PointStore } from '../../storage/views/point-store.js';
-import { instantOf, textTokens } from './text-tokens.js';
+import { instantOf, textTokens } from '../../storage/text-tokens.js';
 import type { Bounds, Condition, Filter } from './types.js';
 
 const within = (v: number, c: Bounds): boolean => (c.gt === undefined || v > c.gt) && (c.gte === undefined || v >= c.gte) && (c.lt === undefined || v < c.lt) && (c.lte === undefined || v <= c.lte);

@@ -2,7 +2,7 @@ import { badRequest } from '../../storage/errors.js';
 import { canonicalUuid, type PointId } from '../../storage/point-id.js';
 import { checkPointId } from '../../storage/engine/validate-event.js';
 import type { Scalar } from '../../storage/views/payload-paths.js';
-import { instantOf, textTokens } from './text-tokens.js';
+import { instantOf, textTokens } from '../../storage/text-tokens.js';
 import type { Bounds, Condition, Filter } from './types.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

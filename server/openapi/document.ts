@@ -78,7 +78,9 @@ function successResponse(op: Operation): Json {
 
 function parametersOf(op: Operation): Json[] {
   const path = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) =>
-    name === 'point_id'
+    name === 'field_name'
+      ? { name, in: 'path', required: true, description: 'a payload key', schema: { type: 'string', minLength: 1 } }
+      : name === 'point_id'
       ? { name, in: 'path', required: true, description: 'a point id: an integer or a UUID', schema: { anyOf: [{ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, { type: 'string', format: 'uuid' }] } }
       : { name, in: 'path', required: true, description: '1 to 255 characters from A-Z a-z 0-9 _ - . not starting with "."', schema: { type: 'string', pattern: '^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,254}$' } },
   );

@@ -4,6 +4,7 @@ import { createCollectionBody } from '../../query/api/schemas/collection.js';
 import { edgeBody, graphQueryBody, traverseBody } from '../../query/api/schemas/graph.js';
 import { countBody, deleteBody, retrieveBody, scrollBody, upsertBody } from '../../query/api/schemas/points.js';
 import * as out from '../../query/api/schemas/responses.js';
+import { createIndexBody } from '../../query/api/schemas/payload-index.js';
 import { batchUpdateBody, deletePayloadBody, deleteVectorsBody, overwritePayloadBody, pointsSelectorBody, setPayloadBody, updateVectorsBody } from '../../query/api/schemas/point-updates.js';
 import { batchSearchBody, searchBody } from '../../query/api/schemas/search.js';
 import { universalBatchBody, universalGroupsBody, universalQueryBody } from '../../query/api/schemas/universal-query.js';
@@ -61,6 +62,8 @@ export const OPERATIONS: readonly Operation[] = [
 
   { method: 'put', path: `${collection}/points`, operationId: 'upsertPoints', summary: 'Upsert points (one atomic operation)', tag: 'points', query: [wait], body: upsertBody, bodyRequired: true, answer: ok('UpsertResponse', out.operationResult), errors: [400, 404] },
   { method: 'post', path: `${collection}/points`, operationId: 'getPoints', summary: 'Get points by id (missing ids are left out)', tag: 'points', body: retrieveBody, bodyRequired: true, answer: ok('RetrievedPointsResponse', z.array(out.retrievedPoint)), errors: [400, 404] },
+  { method: 'put', path: `${collection}/index`, operationId: 'createPayloadIndex', summary: 'Declare a payload index on a field (keyword, integer, float, bool, uuid, datetime, text)', tag: 'collections', query: [wait], body: createIndexBody, bodyRequired: true, answer: ok('CreateIndexResponse', out.operationResult), errors: [400, 404] },
+  { method: 'delete', path: `${collection}/index/{field_name}`, operationId: 'deletePayloadIndex', summary: 'Drop the payload index of a field', tag: 'collections', query: [wait], answer: ok('DeleteIndexResponse', out.operationResult), errors: [404] },
   { method: 'get', path: `${collection}/points/{point_id}`, operationId: 'getPoint', summary: 'One point, with its payload, labels and vector', tag: 'points', answer: ok('PointResponse', out.retrievedPoint), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/payload`, operationId: 'setPayload', summary: 'Merge keys into the payload of points (by ids or filter), or into the object at key', tag: 'points', query: [wait], body: setPayloadBody, bodyRequired: true, answer: ok('SetPayloadResponse', out.operationResult), errors: [400, 404] },
   { method: 'put', path: `${collection}/points/payload`, operationId: 'overwritePayload', summary: 'Replace the payload of points (by ids or filter)', tag: 'points', query: [wait], body: overwritePayloadBody, bodyRequired: true, answer: ok('OverwritePayloadResponse', out.operationResult), errors: [400, 404] },

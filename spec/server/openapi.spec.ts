@@ -36,6 +36,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   batchUpdate: { operations: [{ set_payload: { payload: { c: 3 }, points: [1] } }, { delete_payload: { keys: ['c'], points: [1] } }] },
   queryBatch: { searches: [{ query: [1, 0], limit: 1 }, { query: { nearest: 1, mmr: { diversity: 0.5 } } }] },
   queryGroups: { query: [1, 0], group_by: 'a', group_size: 1, limit: 2 },
+  createPayloadIndex: { field_name: 'a', field_schema: { type: 'integer', range: true } },
 };
 
 const fill = (template: string): string => template.replace('{collection_name}', 'c').replace('{point_id}', '1');

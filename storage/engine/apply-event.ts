@@ -25,6 +25,8 @@ export const IMPORT_SLICE_ITEMS = 1_000;
  */
 function* buildImported(collections: Map<string, Collection>, opId: number, event: ImportCollectionEvent): Generator<void, ApplyResult> {
   const c = new Collection(event.name, event.config, opId);
+  // Declared first, so a text index fills as the points arrive.
+  for (const [field, index] of Object.entries(event.indexes ?? {})) c.declareIndex(field, index);
   for (let from = 0; from < event.points.length; from += IMPORT_SLICE_ITEMS) {
     // A file that repeats an id stores its last copy (upsert order); every other copy counts as skipped.
     c.upsert(event.points.slice(from, from + IMPORT_SLICE_ITEMS));
@@ -42,6 +44,8 @@ function* buildImported(collections: Map<string, Collection>, opId: number, even
 
 /** A merge changes the live collection, so it applies in one step: readers never see part of it. */
 function mergeImported(c: Collection, event: ImportCollectionEvent): ApplyResult {
+  // The target's own index declarations win; the file's add those it lacks.
+  for (const [field, index] of Object.entries(event.indexes ?? {})) if (!c.fieldIndexes.has(field)) c.declareIndex(field, index);
   const fresh = event.points.filter((p) => !c.store.has(p.id));
   const before = c.store.liveCount;
   c.upsert(fresh);
@@ -133,6 +137,12 @@ function applySmallEvent(collections: Map<string, Collection>, opId: number, eve
       const c = collections.get(event.collection);
       if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };
       return applyGraphWrite(c, event);
+    }
+    case 'payload_index': {
+      const c = collections.get(event.collection);
+      if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };
+      c.declareIndex(event.field, event.index);
+      return { changed: 1 };
     }
     case 'update_points': {
       const c = collections.get(event.collection);

@@ -204,6 +204,11 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
     case 'update_points':
       checkUpdates(requireCollection(collections, event.collection), event, limits);
       return;
+    case 'payload_index':
+      requireCollection(collections, event.collection);
+      if (event.field.length === 0 || event.field.length > 1024) throw badRequest('field_name must be a payload key of 1 to 1,024 characters');
+      if (event.index) checkPayload(event.index.params, 'field_schema options', limits);
+      return;
   }
 }
 

@@ -2,22 +2,25 @@ import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
 import { CorruptDataError } from '../errors.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
-import { DISTANCES, type CollectionConfig, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate } from './types.js';
+import { DISTANCES, FIELD_INDEX_TYPES, type CollectionConfig, type FieldIndex, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate } from './types.js';
 
 /**
  * Binary event encoding. Layout: u8 format version, u8 event type, then the type's fields.
  * Vectors are raw little-endian float32; payloads are JSON text (never on the search path).
  * Version 2 stores edge weights as float64 with a properties JSON; version 3 writes point ids
- * tagged (an integer as float64, or a UUID as 16 bytes) where earlier versions wrote a float64.
- * Entries of every earlier version are still read.
+ * tagged (an integer as float64, or a UUID as 16 bytes) where earlier versions wrote a float64;
+ * version 4 adds an import's declared payload indexes after its edges. Entries of every
+ * earlier version are still read.
  */
-export const EVENT_FORMAT_VERSION = 3;
+export const EVENT_FORMAT_VERSION = 4;
+/** The first version whose imports carry payload index declarations. */
+const IMPORT_INDEXES = 4;
 /** The first version whose point ids are tagged. */
 const TAGGED_IDS = 3;
 const INT_ID = 0;
 const UUID_ID = 1;
 
-const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6, graph_write: 7, update_points: 8 } as const;
+const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6, graph_write: 7, update_points: 8, payload_index: 9 } as const;
 const UPDATE_CODES = { upsert: 1, delete: 2, set_payload: 3, overwrite_payload: 4, delete_payload: 5, clear_payload: 6, update_vectors: 7, delete_vectors: 8 } as const;
 const UPDATE_OPS = Object.keys(UPDATE_CODES) as PointUpdate['op'][];
 const CHANGE_CODES = { create_node: 1, update_node: 2, delete_node: 3, create_edge: 4, update_edge: 5, delete_edge: 6, set_node: 7 } as const;
@@ -50,6 +53,11 @@ export function encodeEvent(event: DbEvent): Uint8Array {
       for (const p of event.points) writePoint(w, p);
       w.u32(event.edges.length);
       for (const e of event.edges) writeEdge(w, e);
+      writeFieldIndexes(w, event.indexes ?? {});
+      break;
+    case 'payload_index':
+      w.str(event.collection).str(event.field).u8(event.index === null ? 0 : 1);
+      if (event.index !== null) writeFieldIndex(w, event.index);
       break;
     case 'graph_write':
       w.str(event.collection).u32(event.changes.length);
@@ -231,6 +239,7 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       const edges: EdgeRecord[] = [];
       for (let n = r.u32(), i = 0; i < n; i++) edges.push(readEdge(r, version));
       event = { type: 'import_collection', name, mode, config, points, edges };
+      if (version >= IMPORT_INDEXES) event.indexes = readFieldIndexes(r);
       break;
     }
     case TYPE_CODES.graph_write: {
@@ -238,6 +247,12 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       const changes: GraphChange[] = [];
       for (let n = r.u32(), i = 0; i < n; i++) changes.push(readChange(r, version));
       event = { type: 'graph_write', collection, changes };
+      break;
+    }
+    case TYPE_CODES.payload_index: {
+      const collection = r.str();
+      const field = r.str();
+      event = { type: 'payload_index', collection, field, index: r.u8() === 1 ? readFieldIndex(r) : null };
       break;
     }
     case TYPE_CODES.update_points: {
@@ -252,6 +267,31 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
   }
   r.expectEnd();
   return event;
+}
+
+export function writeFieldIndex(w: ByteWriter, index: FieldIndex): void {
+  w.str(index.type).str(JSON.stringify(index.params));
+}
+
+export function readFieldIndex(r: ByteReader): FieldIndex {
+  const type = r.str() as FieldIndex['type'];
+  if (!FIELD_INDEX_TYPES.includes(type)) throw new CorruptDataError(`unknown payload index type "${type}"`);
+  return { type, params: readJson(r, 'payload index options') };
+}
+
+export function writeFieldIndexes(w: ByteWriter, indexes: Readonly<Record<string, FieldIndex>>): void {
+  const fields = Object.keys(indexes).sort();
+  w.u32(fields.length);
+  for (const field of fields) writeFieldIndex(w.str(field), indexes[field]!);
+}
+
+export function readFieldIndexes(r: ByteReader): Record<string, FieldIndex> {
+  const out: Record<string, FieldIndex> = {};
+  for (let n = r.u32(), i = 0; i < n; i++) {
+    const field = r.str();
+    out[field] = readFieldIndex(r);
+  }
+  return out;
 }
 
 function writeIds(w: ByteWriter, ids: readonly PointId[]): void {

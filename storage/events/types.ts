@@ -73,6 +73,25 @@ export interface ImportCollectionEvent {
   config: CollectionConfig;
   points: PointRecord[];
   edges: EdgeRecord[];
+  /** The file's declared payload indexes (files before format 4 have none). */
+  indexes?: Record<string, FieldIndex>;
+}
+
+export const FIELD_INDEX_TYPES = ['keyword', 'integer', 'float', 'bool', 'uuid', 'datetime', 'text'] as const;
+export type FieldIndexType = (typeof FIELD_INDEX_TYPES)[number];
+
+/** A declared payload index on a field (Qdrant's field_schema): its type and the options given with it. */
+export interface FieldIndex {
+  type: FieldIndexType;
+  params: Record<string, unknown>;
+}
+
+/** Declares (or, with null, drops) the payload index of one field. */
+export interface PayloadIndexEvent {
+  type: 'payload_index';
+  collection: string;
+  field: string;
+  index: FieldIndex | null;
 }
 
 /**
@@ -119,4 +138,4 @@ export interface UpdatePointsEvent {
   updates: PointUpdate[];
 }
 
-export type DbEvent = CreateCollectionEvent | DeleteCollectionEvent | UpsertPointsEvent | DeletePointsEvent | UpsertEdgeEvent | ImportCollectionEvent | GraphWriteEvent | UpdatePointsEvent;
+export type DbEvent = CreateCollectionEvent | DeleteCollectionEvent | UpsertPointsEvent | DeletePointsEvent | UpsertEdgeEvent | ImportCollectionEvent | GraphWriteEvent | UpdatePointsEvent | PayloadIndexEvent;

@@ -1,6 +1,6 @@
 import { ByteWriter } from '../codec/byte-writer.js';
 import type { Collection } from '../collection.js';
-import { writeConfig, writeEdge, writePoint } from '../events/codec.js';
+import { writeConfig, writeEdge, writeFieldIndexes, writePoint } from '../events/codec.js';
 import type { EdgeRecord, Payload, PointId } from '../events/types.js';
 import { BLOCK, block, preamble } from './format.js';
 
@@ -37,6 +37,7 @@ export function exportCollection(c: Collection): CollectionExport {
     points.push({ id: store.idOf(slot), slot, payload: store.payloads[slot]!, labels: store.labels[slot]! });
   }
   const edges: EdgeRecord[] = c.graph.allEdges();
+  const indexes = Object.fromEntries(c.fieldIndexes);
   c.pin();
   let pinned = true;
   const release = (): void => {
@@ -54,7 +55,10 @@ export function exportCollection(c: Collection): CollectionExport {
         const header = new ByteWriter(128).str(c.name);
         writeConfig(header, c.config);
         yield block(BLOCK.header, header.f64(points.length).f64(edges.length).finish());
-        let blocks = 1;
+        const declared = new ByteWriter(64);
+        writeFieldIndexes(declared, indexes);
+        yield block(BLOCK.indexes, declared.finish());
+        let blocks = 2;
         for (let i = 0; i < points.length; i += POINTS_PER_BLOCK) {
           const part = points.slice(i, i + POINTS_PER_BLOCK);
           const w = new ByteWriter(64 + part.length * (store.dim * 4 + 64)).u32(part.length);

@@ -2,7 +2,7 @@ import { ByteWriter } from '../codec/byte-writer.js';
 import { crc32 } from '../codec/crc32.js';
 
 /**
- * The export file, version 3 (little-endian):
+ * The export file, version 4 (little-endian):
  *
  *   file    := magic "VGDB" | u16 version | u16 reserved (0) | block*
  *   block   := u8 type | u32 payload length | u32 CRC-32 of the payload | payload
@@ -11,13 +11,14 @@ import { crc32 } from '../codec/crc32.js';
  *   EDGES   (3): u32 n | n edges (id from, id to, str relation, f64 weight, str properties JSON or "")
  *   id      := u8 0 | f64 integer id, or u8 1 | 16 bytes of a UUID
  *   TRAILER (4): f64 point count | f64 edge count | u32 blocks before it
+ *   INDEXES (5, right after HEADER, from version 4): u32 n | n x (str field | str type | str options JSON)
  *
  * HEADER comes first and TRAILER last; strings are u32 byte length + UTF-8. Points and edges are
  * encoded as in log entries of the same version number: version 1 has float32 weights and no
  * properties, versions 1 and 2 write every id as a bare f64.
  */
 export const MAGIC = Uint8Array.of(0x56, 0x47, 0x44, 0x42);
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 
 /** The log entry format the points and edges of a file of this version are encoded in. */
 export function entryVersionOf(formatVersion: number): number {
@@ -27,7 +28,7 @@ export const FILE_PREAMBLE = 8;
 export const BLOCK_HEADER = 9;
 export const FILE_EXTENSION = 'vgdb';
 
-export const BLOCK = { header: 1, points: 2, edges: 3, trailer: 4 } as const;
+export const BLOCK = { header: 1, points: 2, edges: 3, trailer: 4, indexes: 5 } as const;
 
 export function preamble(): Uint8Array {
   const w = new ByteWriter(FILE_PREAMBLE);

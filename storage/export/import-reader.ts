@@ -4,8 +4,8 @@ import { crc32 } from '../codec/crc32.js';
 import { checkPayload } from '../engine/validate-event.js';
 import { LIMIT_VARIABLES, type WriteLimits } from '../engine/write-limits.js';
 import { badRequest, CorruptDataError } from '../errors.js';
-import { readConfig, readEdge, readPoint } from '../events/codec.js';
-import type { CollectionConfig, EdgeRecord, PointRecord } from '../events/types.js';
+import { readConfig, readEdge, readFieldIndexes, readPoint } from '../events/codec.js';
+import type { CollectionConfig, EdgeRecord, FieldIndex, PointRecord } from '../events/types.js';
 import { BLOCK, BLOCK_HEADER, entryVersionOf, FILE_PREAMBLE, FORMAT_VERSION, MAGIC } from './format.js';
 
 export interface ParsedExport {
@@ -13,6 +13,7 @@ export interface ParsedExport {
   config: CollectionConfig;
   points: PointRecord[];
   edges: EdgeRecord[];
+  indexes: Record<string, FieldIndex>;
 }
 
 /**
@@ -34,6 +35,7 @@ export class ImportReader {
   private header: { name: string; config: CollectionConfig; points: number; edges: number } | null = null;
   private readonly points: PointRecord[] = [];
   private readonly edges: EdgeRecord[] = [];
+  private readonly indexes: Record<string, FieldIndex> = {};
   private blocks = 0;
   private done = false;
 
@@ -101,6 +103,9 @@ export class ImportReader {
       case BLOCK.edges:
         for (let n = r.u32(), i = 0; i < n; i++) this.edges.push(readEdge(r, entryVersionOf(this.version)));
         break;
+      case BLOCK.indexes:
+        Object.assign(this.indexes, readFieldIndexes(r));
+        break;
       case BLOCK.trailer: {
         const points = r.f64();
         const edges = r.f64();
@@ -125,7 +130,7 @@ export class ImportReader {
     if (this.header.points !== this.points.length || this.header.edges !== this.edges.length) {
       throw new CorruptDataError('the header counts do not match the file');
     }
-    return { name: this.header.name, config: this.header.config, points: this.points, edges: this.edges };
+    return { name: this.header.name, config: this.header.config, points: this.points, edges: this.edges, indexes: this.indexes };
   }
 }
 

@@ -31,11 +31,23 @@ export const collectionInfo = z
     vectors_count: count,
     points_count: count,
     indexed_vectors_count: count,
+    optimizer_status: z.literal('ok'),
+    segments_count: count,
     config: z.strictObject({
       vectors: vectorParams,
       hnsw_config: z.strictObject({ m: z.int(), ef_construct: z.int(), m0: z.int(), ml: z.number() }),
-      params: z.strictObject({ vectors: vectorParams }),
+      params: z.strictObject({
+        vectors: vectorParams,
+        shard_number: z.literal(1),
+        replication_factor: z.literal(1),
+        write_consistency_factor: z.literal(1),
+        on_disk_payload: z.literal(false),
+      }),
+      optimizer_config: z.strictObject({ indexing_threshold: z.literal(0).meta({ description: 'every point is indexed, in the background' }) }),
     }),
+    payload_schema: z
+      .record(z.string(), z.strictObject({ data_type: z.string(), params: z.record(z.string(), z.unknown()).optional(), points: count }))
+      .meta({ description: 'the declared payload indexes by field' }),
   })
   .meta({ id: 'CollectionInfo' });
 
