@@ -26,6 +26,7 @@ import { openApiRoutes } from './routes/openapi.js';
 import { pointRoutes } from './routes/points.js';
 import { pointUpdateRoutes } from './routes/point-updates.js';
 import { payloadIndexRoutes } from './routes/payload-index.js';
+import { aliasRoutes } from './routes/aliases.js';
 import { searchRoutes } from './routes/search.js';
 import { transferRoutes } from './routes/transfer.js';
 
@@ -53,7 +54,7 @@ export function serviceRateLimiter(config: ServiceConfig, now?: () => number): M
 export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now, rateLimiter }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
-  const resourceRoutes = [collectionRoutes(engine), pointRoutes(engine), pointUpdateRoutes(engine), payloadIndexRoutes(engine), searchRoutes(engine), graphRoutes(engine, config.queryMemoryBytes), transferRoutes(engine), changesRoutes(engine)];
+  const resourceRoutes = [aliasRoutes(engine), collectionRoutes(engine), pointRoutes(engine), pointUpdateRoutes(engine), payloadIndexRoutes(engine), searchRoutes(engine), graphRoutes(engine, config.queryMemoryBytes), transferRoutes(engine), changesRoutes(engine)];
   const publicRoutes = healthRoutes(readiness, version, dialect);
   const openApiRoute = openApiRoutes(version);
   const metricsRoute = metricsRoutes(metrics.registry);

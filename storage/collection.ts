@@ -33,6 +33,8 @@ export class Collection {
   nextNodeId = 0;
   /** The payload indexes declared on fields (Qdrant's payload_schema). */
   readonly fieldIndexes = new Map<string, FieldIndex>();
+  /** The aliases that name this collection (storage/aliases.ts). */
+  readonly aliases = new Set<string>();
 
   /** `seed` (the creating operation_id) seeds the HNSW level draws. */
   constructor(readonly name: string, readonly config: CollectionConfig, readonly seed: number, maxMemoryBytes?: number) {
@@ -153,6 +155,8 @@ export class Collection {
     for (const slot of this.heldSlots) w.u32(slot);
     w.f64(this.nextNodeId);
     writeFieldIndexes(w, Object.fromEntries(this.fieldIndexes));
+    w.u32(this.aliases.size);
+    for (const alias of [...this.aliases].sort()) w.str(alias);
   }
 
   /** Fills a new, empty collection from writeTo's bytes (`version`: the snapshot format's). */
@@ -165,7 +169,10 @@ export class Collection {
     // Version 1 did not keep the counter: the best it can know is one past the highest live id.
     this.nextNodeId = version >= 2 ? r.f64() : this.store.ids.reduce((n, id, slot) => (slot < this.store.slotCount && this.store.state[slot] === LIVE ? Math.max(n, id + 1) : n), 0);
     const { store } = this;
-    if (version >= 4) for (const [field, index] of Object.entries(readFieldIndexes(r))) this.declareIndex(field, index);
+    if (version >= 4) {
+      for (const [field, index] of Object.entries(readFieldIndexes(r))) this.declareIndex(field, index);
+      for (let k = r.u32(), i = 0; i < k; i++) this.aliases.add(r.str());
+    }
     for (let slot = 0; slot < store.slotCount; slot++) {
       if (store.state[slot] !== LIVE) continue;
       this.payloadIndex.add(slot, store.payloads[slot]!);

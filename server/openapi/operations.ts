@@ -5,6 +5,7 @@ import { edgeBody, graphQueryBody, traverseBody } from '../../query/api/schemas/
 import { countBody, deleteBody, retrieveBody, scrollBody, upsertBody } from '../../query/api/schemas/points.js';
 import * as out from '../../query/api/schemas/responses.js';
 import { createIndexBody } from '../../query/api/schemas/payload-index.js';
+import { aliasActionsBody } from '../../query/api/schemas/aliases.js';
 import { batchUpdateBody, deletePayloadBody, deleteVectorsBody, overwritePayloadBody, pointsSelectorBody, setPayloadBody, updateVectorsBody } from '../../query/api/schemas/point-updates.js';
 import { batchSearchBody, searchBody } from '../../query/api/schemas/search.js';
 import { universalBatchBody, universalGroupsBody, universalQueryBody } from '../../query/api/schemas/universal-query.js';
@@ -64,6 +65,9 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'post', path: `${collection}/points`, operationId: 'getPoints', summary: 'Get points by id (missing ids are left out)', tag: 'points', body: retrieveBody, bodyRequired: true, answer: ok('RetrievedPointsResponse', z.array(out.retrievedPoint)), errors: [400, 404] },
   { method: 'put', path: `${collection}/index`, operationId: 'createPayloadIndex', summary: 'Declare a payload index on a field (keyword, integer, float, bool, uuid, datetime, text)', tag: 'collections', query: [wait], body: createIndexBody, bodyRequired: true, answer: ok('CreateIndexResponse', out.operationResult), errors: [400, 404] },
   { method: 'delete', path: `${collection}/index/{field_name}`, operationId: 'deletePayloadIndex', summary: 'Drop the payload index of a field', tag: 'collections', query: [wait], answer: ok('DeleteIndexResponse', out.operationResult), errors: [404] },
+  { method: 'post', path: '/collections/aliases', operationId: 'updateAliases', summary: 'Create, delete and rename aliases, in order, as one operation', tag: 'collections', body: aliasActionsBody, bodyRequired: true, answer: ok('UpdateAliasesResponse', z.literal(true)), errors: [400, 404, 409] },
+  { method: 'get', path: '/aliases', operationId: 'listAliases', summary: 'Every alias with its collection', tag: 'collections', answer: ok('AliasesResponse', out.aliasList), errors: [] },
+  { method: 'get', path: `${collection}/aliases`, operationId: 'collectionAliases', summary: "A collection's aliases", tag: 'collections', answer: ok('CollectionAliasesResponse', out.aliasList), errors: [404] },
   { method: 'get', path: `${collection}/points/{point_id}`, operationId: 'getPoint', summary: 'One point, with its payload, labels and vector', tag: 'points', answer: ok('PointResponse', out.retrievedPoint), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/payload`, operationId: 'setPayload', summary: 'Merge keys into the payload of points (by ids or filter), or into the object at key', tag: 'points', query: [wait], body: setPayloadBody, bodyRequired: true, answer: ok('SetPayloadResponse', out.operationResult), errors: [400, 404] },
   { method: 'put', path: `${collection}/points/payload`, operationId: 'overwritePayload', summary: 'Replace the payload of points (by ids or filter)', tag: 'points', query: [wait], body: overwritePayloadBody, bodyRequired: true, answer: ok('OverwritePayloadResponse', out.operationResult), errors: [400, 404] },

@@ -37,6 +37,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   queryBatch: { searches: [{ query: [1, 0], limit: 1 }, { query: { nearest: 1, mmr: { diversity: 0.5 } } }] },
   queryGroups: { query: [1, 0], group_by: 'a', group_size: 1, limit: 2 },
   createPayloadIndex: { field_name: 'a', field_schema: { type: 'integer', range: true } },
+  updateAliases: { actions: [{ create_alias: { collection_name: 'c', alias_name: 'current' } }, { rename_alias: { old_alias_name: 'current', new_alias_name: 'live' } }] },
 };
 
 const fill = (template: string): string => template.replace('{collection_name}', 'c').replace('{point_id}', '1');

@@ -3,6 +3,8 @@ import { conflict, notFound, type DbError } from '../errors.js';
 import type { DbEvent, ImportCollectionEvent } from '../events/types.js';
 import { applyGraphWrite } from './apply-graph-write.js';
 import { applyUpdates, simulateUpdates } from './point-updates.js';
+import { applyAliases } from './apply-aliases.js';
+import { resolveCollection, touchAliases } from '../aliases.js';
 
 export interface ApplyResult {
   /** Set when the state no longer allowed the event (a concurrent change won the race): it was a no-op. */
@@ -74,14 +76,20 @@ function* applyImport(collections: Map<string, Collection>, opId: number, event:
  * Nothing else may change the state until it is done.
  */
 export function* applyEventInSteps(collections: Map<string, Collection>, opId: number, event: DbEvent): Generator<void, ApplyResult> {
-  if (event.type === 'import_collection') return yield* applyImport(collections, opId, event);
-  return applySmallEvent(collections, opId, event);
+  if (event.type === 'import_collection') return aliasesTouched(yield* applyImport(collections, opId, event));
+  return aliasesTouched(applySmallEvent(collections, opId, event));
+}
+
+/** Collections come and go: the alias index is rebuilt at its next use. */
+function aliasesTouched(result: ApplyResult): ApplyResult {
+  touchAliases();
+  return result;
 }
 
 /** applyEventInSteps run to its end at once. */
 export function applyEvent(collections: Map<string, Collection>, opId: number, event: DbEvent): ApplyResult {
-  if (event.type === 'import_collection') return runToEnd(applyImport(collections, opId, event));
-  return applySmallEvent(collections, opId, event);
+  if (event.type === 'import_collection') return aliasesTouched(runToEnd(applyImport(collections, opId, event)));
+  return aliasesTouched(applySmallEvent(collections, opId, event));
 }
 
 /**
@@ -102,6 +110,7 @@ function applySmallEvent(collections: Map<string, Collection>, opId: number, eve
   switch (event.type) {
     case 'create_collection':
       if (collections.has(event.name)) return { changed: 0, error: conflict(`collection "${event.name}" already exists`) };
+      if (resolveCollection(collections, event.name)) return { changed: 0, error: conflict(`"${event.name}" is an alias; a collection cannot take its name`) };
       collections.set(event.name, new Collection(event.name, event.config, opId));
       return { changed: 1 };
     case 'delete_collection':
@@ -138,6 +147,8 @@ function applySmallEvent(collections: Map<string, Collection>, opId: number, eve
       if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };
       return applyGraphWrite(c, event);
     }
+    case 'aliases':
+      return applyAliases(collections, event);
     case 'payload_index': {
       const c = collections.get(event.collection);
       if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };

@@ -1,6 +1,6 @@
 import type { DbEvent } from '../events/types.js';
 
-const subjectOf = (e: DbEvent): string => ('collection' in e ? e.collection : e.name);
+const subjectOf = (e: DbEvent): string => ('collection' in e ? e.collection : 'name' in e ? e.name : '(aliases)');
 
 /**
  * A logged entry whose apply threw. Validation is meant to make that impossible; when it still

@@ -7,6 +7,7 @@ import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { applyEvent, applyEventInSteps, type ApplyResult } from './apply-event.js';
 import { AppliedWatch } from './applied-watch.js';
+import { throughAliases, touchAliases } from '../aliases.js';
 import { ApplyFailedError } from './apply-failure.js';
 import { validateEvent } from './validate-event.js';
 import { DEFAULT_WRITE_LIMITS, type WriteLimits } from './write-limits.js';
@@ -184,6 +185,7 @@ export class Engine {
     const snapshot = this.options.snapshots?.loadNewest(atMost) ?? null;
     if (!snapshot) return;
     for (const [name, c] of snapshot.collections) this.collections.set(name, c);
+    touchAliases();
     this.appliedUpTo = this.snapshotOpId = snapshot.opId;
   }
 
@@ -279,7 +281,8 @@ export class Engine {
   }
 
   /** Logs the event and applies it once durable. Bad input throws a DbError before anything is logged. */
-  submit(event: DbEvent): Promise<Committed> {
+  submit(given: DbEvent): Promise<Committed> {
+    const event = throughAliases(this.collections, given);
     this.noteActivity();
     if (this.options.readOnly) return Promise.reject(new DbError(403, this.options.readOnly));
     if (this.failure) return Promise.reject(this.stoppedError());
@@ -309,7 +312,8 @@ export class Engine {
    * The same write path, synchronously, for a log whose appends are durable at once (the
    * in-memory log of the browser library): validate, append, apply, answer.
    */
-  submitSync(event: DbEvent): Committed {
+  submitSync(given: DbEvent): Committed {
+    const event = throughAliases(this.collections, given);
     if (!this.log.synchronous) throw new Error('submitSync needs a log whose appends are durable at once');
     if (this.waiting.size > 0) throw new Error('submitSync cannot run while asynchronous writes wait to be applied');
     this.noteActivity();

@@ -2,7 +2,9 @@ import type { Collection } from '../collection.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import type { CollectionConfig, DbEvent, EdgeRecord, GraphWriteEvent, ImportCollectionEvent, Payload, PointId, PointRecord, UpdatePointsEvent } from '../events/types.js';
 import { simulateUpdates } from './point-updates.js';
+import { checkAliases } from './apply-aliases.js';
 import { canonicalUuid } from '../point-id.js';
+import { resolveCollection } from '../aliases.js';
 import { ShardedSet } from '../views/sharded.js';
 import { nestsDeeperThan, utf8Length } from './payload-shape.js';
 import { DEFAULT_WRITE_LIMITS, LIMIT_VARIABLES, type WriteLimits } from './write-limits.js';
@@ -24,8 +26,9 @@ export function checkPointId(id: unknown): asserts id is PointId {
   }
 }
 
+/** The collection a name or alias means, or a 404. */
 export function requireCollection(collections: ReadonlyMap<string, Collection>, name: string): Collection {
-  const c = collections.get(name);
+  const c = resolveCollection(collections, name);
   if (!c) throw notFound(`collection "${name}" not found`);
   return c;
 }
@@ -161,6 +164,7 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
       checkCollectionName(event.name);
       checkConfig(event.config);
       if (collections.has(event.name)) throw conflict(`collection "${event.name}" already exists`);
+      if (resolveCollection(collections, event.name)) throw conflict(`"${event.name}" is an alias; a collection cannot take its name`);
       checkRoomForCollection(collections, limits);
       return;
     case 'delete_collection':
@@ -203,6 +207,9 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
       return;
     case 'update_points':
       checkUpdates(requireCollection(collections, event.collection), event, limits);
+      return;
+    case 'aliases':
+      checkAliases(collections, event);
       return;
     case 'payload_index':
       requireCollection(collections, event.collection);

@@ -2,7 +2,7 @@ import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
 import { CorruptDataError } from '../errors.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
-import { DISTANCES, FIELD_INDEX_TYPES, type CollectionConfig, type FieldIndex, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate } from './types.js';
+import { DISTANCES, FIELD_INDEX_TYPES, type AliasAction, type CollectionConfig, type FieldIndex, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate } from './types.js';
 
 /**
  * Binary event encoding. Layout: u8 format version, u8 event type, then the type's fields.
@@ -20,7 +20,7 @@ const TAGGED_IDS = 3;
 const INT_ID = 0;
 const UUID_ID = 1;
 
-const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6, graph_write: 7, update_points: 8, payload_index: 9 } as const;
+const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6, graph_write: 7, update_points: 8, payload_index: 9, aliases: 10 } as const;
 const UPDATE_CODES = { upsert: 1, delete: 2, set_payload: 3, overwrite_payload: 4, delete_payload: 5, clear_payload: 6, update_vectors: 7, delete_vectors: 8 } as const;
 const UPDATE_OPS = Object.keys(UPDATE_CODES) as PointUpdate['op'][];
 const CHANGE_CODES = { create_node: 1, update_node: 2, delete_node: 3, create_edge: 4, update_edge: 5, delete_edge: 6, set_node: 7 } as const;
@@ -54,6 +54,14 @@ export function encodeEvent(event: DbEvent): Uint8Array {
       w.u32(event.edges.length);
       for (const e of event.edges) writeEdge(w, e);
       writeFieldIndexes(w, event.indexes ?? {});
+      break;
+    case 'aliases':
+      w.u32(event.actions.length);
+      for (const a of event.actions) {
+        if ('create' in a) w.u8(1).str(a.create.alias).str(a.create.collection);
+        else if ('delete' in a) w.u8(2).str(a.delete.alias);
+        else w.u8(3).str(a.rename.from).str(a.rename.to);
+      }
       break;
     case 'payload_index':
       w.str(event.collection).str(event.field).u8(event.index === null ? 0 : 1);
@@ -247,6 +255,18 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       const changes: GraphChange[] = [];
       for (let n = r.u32(), i = 0; i < n; i++) changes.push(readChange(r, version));
       event = { type: 'graph_write', collection, changes };
+      break;
+    }
+    case TYPE_CODES.aliases: {
+      const actions: AliasAction[] = [];
+      for (let n = r.u32(), i = 0; i < n; i++) {
+        const code = r.u8();
+        if (code === 1) actions.push({ create: { alias: r.str(), collection: r.str() } });
+        else if (code === 2) actions.push({ delete: { alias: r.str() } });
+        else if (code === 3) actions.push({ rename: { from: r.str(), to: r.str() } });
+        else throw new CorruptDataError(`unknown alias action code ${code}`);
+      }
+      event = { type: 'aliases', actions };
       break;
     }
     case TYPE_CODES.payload_index: {

@@ -86,6 +86,14 @@ export interface FieldIndex {
   params: Record<string, unknown>;
 }
 
+/** Qdrant's alias actions, applied in order as one operation. */
+export type AliasAction = { create: { alias: string; collection: string } } | { delete: { alias: string } } | { rename: { from: string; to: string } };
+
+export interface AliasEvent {
+  type: 'aliases';
+  actions: AliasAction[];
+}
+
 /** Declares (or, with null, drops) the payload index of one field. */
 export interface PayloadIndexEvent {
   type: 'payload_index';
@@ -138,4 +146,4 @@ export interface UpdatePointsEvent {
   updates: PointUpdate[];
 }
 
-export type DbEvent = CreateCollectionEvent | DeleteCollectionEvent | UpsertPointsEvent | DeletePointsEvent | UpsertEdgeEvent | ImportCollectionEvent | GraphWriteEvent | UpdatePointsEvent | PayloadIndexEvent;
+export type DbEvent = CreateCollectionEvent | DeleteCollectionEvent | UpsertPointsEvent | DeletePointsEvent | UpsertEdgeEvent | ImportCollectionEvent | GraphWriteEvent | UpdatePointsEvent | PayloadIndexEvent | AliasEvent;

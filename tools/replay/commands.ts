@@ -27,7 +27,7 @@ export interface Range {
   collection: string | null;
 }
 
-const collectionOf = (e: DbEvent): string => ('collection' in e ? e.collection : e.name);
+const collectionOf = (e: DbEvent): string => ('collection' in e ? e.collection : 'name' in e ? e.name : '(aliases)');
 
 const entryCount = (tool: Tool): number => tool.log.lastOperationId - tool.log.firstOperationId + 1;
 

@@ -68,6 +68,10 @@ export const scoredPoint = z
   })
   .meta({ id: 'ScoredPoint' });
 
+export const aliasList = z
+  .strictObject({ aliases: z.array(z.strictObject({ alias_name: z.string(), collection_name: z.string() })) })
+  .meta({ id: 'AliasList' });
+
 export const pointGroups = z
   .strictObject({ groups: z.array(z.strictObject({ id: z.union([z.string(), z.int()]), hits: z.array(scoredPoint) })) })
   .meta({ id: 'PointGroups', description: 'the groups, best first, each with its best hits' });
