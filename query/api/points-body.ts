@@ -6,6 +6,7 @@ import { parseOptionalFilter } from '../filter/parse-filter.js';
 import { checkBody, fieldName, type FieldNamer } from './check-body.js';
 import { bodyObject, isObject } from './fields.js';
 import { outputOptions, type OutputOptions } from './output-options.js';
+import { parseUniversalQuery, type UniversalQuery } from './universal-body.js';
 import { countBody, deleteBody, retrieveBody, scrollBody, upsertBatchBody, upsertPointsBody } from './schemas/points.js';
 
 /** Names a part of an upserted point after the point, as `point 7: vector[2]`, once its id is known to be good. */
@@ -62,11 +63,17 @@ export interface ScrollRequest extends OutputOptions {
   limit: number;
   offset: PointId;
   filter: Filter | null;
+  /** Set when the points come in the order of a payload value instead of by id. */
+  orderBy: UniversalQuery | null;
 }
 
 export function parseScrollBody(body: unknown): ScrollRequest {
   const checked = checkBody(scrollBody, bodyObject(body));
-  return { limit: checked.limit ?? 10, offset: checked.offset ?? 0, filter: parseOptionalFilter(checked.filter), ...outputOptions(checked) };
+  const base = { limit: checked.limit ?? 10, offset: checked.offset ?? 0, filter: parseOptionalFilter(checked.filter), ...outputOptions(checked) };
+  if (checked.order_by === undefined || checked.order_by === null) return { ...base, orderBy: null };
+  if (checked.offset !== undefined && checked.offset !== null) throw badRequest('offset pages by id; with order_by, use order_by.start_from');
+  const orderBy = parseUniversalQuery({ query: { order_by: checked.order_by }, filter: checked.filter, limit: base.limit, with_payload: checked.with_payload, with_vector: checked.with_vector });
+  return { ...base, orderBy };
 }
 
 export const parseCountBody = (body: unknown): Filter | null => parseOptionalFilter(checkBody(countBody, bodyObject(body)).filter);

@@ -8,6 +8,7 @@ import { bodyObject } from './fields.js';
 import { outputOptions, type OutputOptions } from './output-options.js';
 import { universalBatchBody, universalGroupsBody, universalQueryBody, type prefetch, type queryForm } from './schemas/universal-query.js';
 import { DEFAULT_EF } from './search-body.js';
+import { recommendBatchBody, recommendBody, searchGroupsBody } from './schemas/recommend.js';
 
 export interface UniversalQuery extends OutputOptions {
   plan: QueryPlan;
@@ -91,4 +92,27 @@ export function parseUniversalGroups(raw: unknown): GroupsQuery {
   const groups = body.limit ?? 10;
   const groupSize = body.group_size ?? 3;
   return { plan: stagePlan({ ...body, limit: Math.min(groups * groupSize * 10, 10_000), offset: 0 }, '', 10), ...outputOptions(body), groupBy: body.group_by, groupSize, groups };
+}
+
+/** Qdrant's recommend body as a universal query. */
+export function parseRecommend(raw: unknown, where = ''): UniversalQuery {
+  const b = checkBody(recommendBody, bodyObject(raw));
+  return parseStage({ query: { recommend: { positive: b.positive, negative: b.negative, strategy: b.strategy } }, filter: b.filter, params: b.params, limit: b.limit, offset: b.offset, score_threshold: b.score_threshold, using: b.using }, b, where);
+}
+
+export function parseRecommendBatch(raw: unknown): UniversalQuery[] {
+  return checkBody(recommendBatchBody, bodyObject(raw)).searches.map((s, i) => parseRecommend(s, `searches[${i}].`));
+}
+
+/** Qdrant's search/groups body as a grouped universal query. */
+export function parseSearchGroups(raw: unknown): GroupsQuery {
+  const b = checkBody(searchGroupsBody, bodyObject(raw));
+  const groups = b.limit ?? 10;
+  const groupSize = b.group_size ?? 3;
+  const q = parseStage({ query: b.vector, filter: b.filter, params: b.params, score_threshold: b.score_threshold, limit: Math.min(groups * groupSize * 10, 10_000), using: b.using }, b, '');
+  return { ...q, groupBy: b.group_by, groupSize, groups };
+}
+
+function parseStage(stage: Stage, output: Parameters<typeof outputOptions>[0], where: string): UniversalQuery {
+  return { plan: stagePlan(stage, where, 10), ...outputOptions(output) };
 }

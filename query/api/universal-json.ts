@@ -15,6 +15,11 @@ export function queryJson(c: Collection, q: UniversalQuery): Record<string, unkn
   return runPlan(c, q.plan).map((h) => hitJson(c, h, q));
 }
 
+/** Scroll with order_by: the points (no score) with the value they were ordered by. */
+export function orderedJson(c: Collection, q: UniversalQuery): Record<string, unknown>[] {
+  return runPlan(c, q.plan).map((h) => ({ ...pointJson(c, h.slot, q), order_value: h.orderValue }));
+}
+
 /** The group values of a point: the key's value, or each element of an array there (strings and integers only). */
 function groupValues(value: unknown): (string | number)[] {
   const values = Array.isArray(value) ? value : [value];

@@ -6,6 +6,7 @@ import { countBody, deleteBody, retrieveBody, scrollBody, upsertBody } from '../
 import * as out from '../../query/api/schemas/responses.js';
 import { createIndexBody } from '../../query/api/schemas/payload-index.js';
 import { aliasActionsBody } from '../../query/api/schemas/aliases.js';
+import { facetBody, recommendBatchBody, recommendBody, searchGroupsBody } from '../../query/api/schemas/recommend.js';
 import { batchUpdateBody, deletePayloadBody, deleteVectorsBody, overwritePayloadBody, pointsSelectorBody, setPayloadBody, updateVectorsBody } from '../../query/api/schemas/point-updates.js';
 import { batchSearchBody, searchBody } from '../../query/api/schemas/search.js';
 import { universalBatchBody, universalGroupsBody, universalQueryBody } from '../../query/api/schemas/universal-query.js';
@@ -84,6 +85,10 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'post', path: `${collection}/points/query/batch`, operationId: 'queryBatch', summary: 'Many queries at once, answered in order', tag: 'search', body: universalBatchBody, bodyRequired: true, answer: ok('QueryBatchResponse', z.array(z.array(out.scoredPoint))), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/query/groups`, operationId: 'queryGroups', summary: 'A query whose hits are grouped by a payload key', tag: 'search', body: universalGroupsBody, bodyRequired: true, answer: ok('QueryGroupsResponse', out.pointGroups), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/search`, operationId: 'searchPoints', summary: "Vector search in Qdrant's shape (`vector`)", tag: 'search', body: searchBody, bodyRequired: true, answer: ok('SearchResponse', z.array(out.scoredPoint)), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/recommend`, operationId: 'recommendPoints', summary: 'Points like the positive examples and unlike the negative ones (ids or vectors)', tag: 'search', body: recommendBody, bodyRequired: true, answer: ok('RecommendResponse', z.array(out.scoredPoint)), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/recommend/batch`, operationId: 'recommendBatch', summary: 'Many recommendations at once, answered in order', tag: 'search', body: recommendBatchBody, bodyRequired: true, answer: ok('RecommendBatchResponse', z.array(z.array(out.scoredPoint))), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/search/groups`, operationId: 'searchGroups', summary: 'A search whose hits are grouped by a payload key', tag: 'search', body: searchGroupsBody, bodyRequired: true, answer: ok('SearchGroupsResponse', out.pointGroups), errors: [400, 404] },
+  { method: 'post', path: `${collection}/facet`, operationId: 'facet', summary: 'How many points hold each value of a payload key, most first', tag: 'search', body: facetBody, bodyRequired: true, answer: ok('FacetResponse', z.strictObject({ hits: z.array(z.strictObject({ value: z.union([z.string(), z.number(), z.boolean()]), count: z.int().min(0) })) })), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/search/batch`, operationId: 'searchBatch', summary: 'Many searches at once, answered in order', tag: 'search', body: batchSearchBody, bodyRequired: true, answer: ok('BatchSearchResponse', z.array(z.array(out.scoredPoint))), errors: [400, 404] },
 
   { method: 'post', path: `${collection}/graph/edges`, operationId: 'addEdge', summary: 'Add an edge, or set the weight of an existing one', tag: 'graph', body: edgeBody, bodyRequired: true, answer: ok('EdgeResponse', z.strictObject({ created: z.boolean() })), errors: [400, 404] },

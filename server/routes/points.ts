@@ -7,6 +7,7 @@ import { countMatching, forEachMatchingSlot } from '../../query/search/matching-
 import { scrollCollection } from '../../query/search/scroll.js';
 import { pointJson, retrievedJson } from '../../query/api/point-json.js';
 import { ok } from '../state.js';
+import { orderedJson } from '../../query/api/universal-json.js';
 import { notFound } from '../../storage/errors.js';
 import { parsePointIdParam } from '../../query/api/graph-body.js';
 import { parseCountBody, parseDeleteBody, parseRetrieveBody, parseScrollBody, parseUpsertBody } from '../../query/api/points-body.js';
@@ -51,6 +52,10 @@ export function pointRoutes(engine: Engine): Router {
   router.post('/points/scroll', (ctx) => {
     const c = collectionOf(ctx);
     const req = parseScrollBody(ctx.request.body);
+    if (req.orderBy) {
+      ok(ctx, { points: orderedJson(c, req.orderBy), next_page_offset: null });
+      return;
+    }
     const page = scrollCollection(c, req.offset, req.limit, req.filter);
     ok(ctx, { points: page.slots.map((slot) => pointJson(c, slot, req)), next_page_offset: page.nextOffset });
   });

@@ -4,7 +4,7 @@ import { requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
 import { scoredJson } from '../../query/api/point-json.js';
 import { parseBatchSearchBody, parseSearchBody } from '../../query/api/search-body.js';
-import { parseUniversalBatch, parseUniversalGroups, parseUniversalQuery } from '../../query/api/universal-body.js';
+import { parseRecommend, parseRecommendBatch, parseSearchGroups, parseUniversalBatch, parseUniversalGroups, parseUniversalQuery } from '../../query/api/universal-body.js';
 import { groupsJson, queryJson } from '../../query/api/universal-json.js';
 import { ok, requestState } from '../state.js';
 
@@ -30,6 +30,19 @@ export function searchRoutes(engine: Engine): Router {
 
   router.post('/query/groups', (ctx) => {
     ok(ctx, groupsJson(collectionOf(ctx), parseUniversalGroups(ctx.request.body)));
+  });
+
+  router.post('/recommend', (ctx) => {
+    ok(ctx, queryJson(collectionOf(ctx), parseRecommend(ctx.request.body)));
+  });
+
+  router.post('/recommend/batch', (ctx) => {
+    const c = collectionOf(ctx);
+    ok(ctx, parseRecommendBatch(ctx.request.body).map((q) => queryJson(c, q)));
+  });
+
+  router.post('/search/groups', (ctx) => {
+    ok(ctx, groupsJson(collectionOf(ctx), parseSearchGroups(ctx.request.body)));
   });
 
   router.post('/search', (ctx) => {

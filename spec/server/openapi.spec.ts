@@ -37,6 +37,10 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   queryBatch: { searches: [{ query: [1, 0], limit: 1 }, { query: { nearest: 1, mmr: { diversity: 0.5 } } }] },
   queryGroups: { query: [1, 0], group_by: 'a', group_size: 1, limit: 2 },
   createPayloadIndex: { field_name: 'a', field_schema: { type: 'integer', range: true } },
+  recommendPoints: { positive: [1], negative: [[0, 1]], strategy: 'best_score', limit: 1 },
+  recommendBatch: { searches: [{ positive: [1] }] },
+  searchGroups: { vector: [1, 0], group_by: 'a', group_size: 1 },
+  facet: { key: 'a', limit: 3 },
   updateAliases: { actions: [{ create_alias: { collection_name: 'c', alias_name: 'current' } }, { rename_alias: { old_alias_name: 'current', new_alias_name: 'live' } }] },
 };
 

@@ -41,6 +41,10 @@ export const scrollBody = z
   .strictObject({
     limit: intIn(1, MAX_LIMIT).nullish(),
     offset: pointId.nullish().meta({ description: 'the smallest point id to return (integers sort before UUIDs)' }),
+    order_by: z
+      .union([z.string().min(1), z.strictObject({ key: z.string().min(1), direction: z.enum(['asc', 'desc']).nullish(), start_from: z.union([z.number(), z.string()]).nullish() })])
+      .nullish()
+      .meta({ description: 'a payload key, or {key, direction, start_from}: points in the order of that value (numbers or date-times); no next page offset' }),
     filter: filter.nullish(),
     ...output,
   })

@@ -58,7 +58,7 @@ const pointFields = {
   vector: z.array(z.number()).nullable().optional().meta({ description: 'null for a point without a vector (made by Cypher CREATE)' }),
 };
 
-export const retrievedPoint = z.strictObject(pointFields).meta({ id: 'RetrievedPoint', description: 'payload and labels unless with_payload is false; vector when with_vector is true' });
+export const retrievedPoint = z.strictObject({ ...pointFields, order_value: z.number().optional().meta({ description: 'scroll with order_by: the value the point was ordered by' }) }).meta({ id: 'RetrievedPoint', description: 'payload and labels unless with_payload is false; vector when with_vector is true' });
 
 export const scoredPoint = z
   .strictObject({

@@ -1,0 +1,39 @@
+import * as z from 'zod';
+import { filter } from './filter.js';
+import { finiteNumber, intIn, pointId, vector, withPayload, withVector } from './fields.js';
+import { MAX_LIMIT } from './points.js';
+import { MAX_BATCH, MAX_EF } from './search.js';
+
+const example = z.union([pointId, vector()]).meta({ description: 'a point id or a vector' });
+const common = {
+  filter: filter.nullish(),
+  params: z.strictObject({ hnsw_ef: intIn(1, MAX_EF).nullish(), exact: z.boolean().nullish() }).nullish(),
+  limit: intIn(1, MAX_LIMIT).nullish(),
+  offset: intIn(0, MAX_LIMIT).nullish(),
+  score_threshold: finiteNumber().nullish(),
+  with_payload: withPayload.nullish(),
+  with_vector: withVector.nullish(),
+  using: z.literal('').nullish().meta({ description: '"" (the collection has one unnamed vector)' }),
+};
+
+/** Qdrant's recommend: points like the positive examples and unlike the negative ones. */
+export const recommendBody = z
+  .strictObject({
+    positive: z.array(example).nullish(),
+    negative: z.array(example).nullish(),
+    strategy: z.enum(['average_vector', 'best_score', 'sum_scores']).nullish(),
+    ...common,
+  })
+  .meta({ id: 'RecommendBody' });
+
+export const recommendBatchBody = z.strictObject({ searches: z.array(recommendBody).max(MAX_BATCH) }).meta({ id: 'RecommendBatchBody' });
+
+/** Qdrant's search grouped by a payload key. */
+export const searchGroupsBody = z
+  .strictObject({ vector: vector(), group_by: z.string().min(1), group_size: intIn(1, MAX_LIMIT).nullish(), ...common, offset: z.undefined().optional() })
+  .meta({ id: 'SearchGroupsBody' });
+
+/** Counts of points per value of a payload key. */
+export const facetBody = z
+  .strictObject({ key: z.string().min(1), filter: filter.nullish(), limit: intIn(1, MAX_LIMIT).nullish(), exact: z.boolean().nullish() })
+  .meta({ id: 'FacetBody' });
