@@ -34,11 +34,14 @@ function shellPrelude(curlFailures: string): string {
   ].join('\n');
 }
 
-/** The README talks to localhost:6333; the test's server listens elsewhere. */
-export function pointAtServer(code: string, serverUrl: string): string {
+/** The README talks to localhost:6333 (and the Qdrant port, localhost:6335); the test's server listens elsewhere. */
+export function pointAtServer(code: string, serverUrl: string, qdrantUrl: string | null = null): string {
   const { host } = new URL(serverUrl);
-  const rewritten = code.replaceAll('localhost:6333', host);
-  if (/:6333\b/.test(rewritten)) throw new Error(`the example names port 6333 other than as localhost:6333:\n${code}`);
+  let rewritten = code.replaceAll('localhost:6333', host);
+  if (qdrantUrl !== null) rewritten = rewritten.replaceAll('localhost:6335', new URL(qdrantUrl).host);
+  for (const port of ['6333', '6335']) {
+    if (new RegExp(`:${port}\\b`).test(rewritten)) throw new Error(`the example names port ${port} other than as localhost:${port}:\n${code}`);
+  }
   return rewritten;
 }
 
@@ -66,8 +69,8 @@ function run(command: string, args: string[], cwd: string): Promise<Omit<Example
 }
 
 /** Runs one example in `cwd` against the server at `serverUrl`; `step` names its script file. */
-export async function runExample(example: ReadmeExample, step: number, cwd: string, serverUrl: string): Promise<ExampleRun> {
-  const code = pointAtServer(example.code, serverUrl);
+export async function runExample(example: ReadmeExample, step: number, cwd: string, serverUrl: string, qdrantUrl: string | null = null): Promise<ExampleRun> {
+  const code = pointAtServer(example.code, serverUrl, qdrantUrl);
   if (example.language === 'shell') {
     const script = join(cwd, `step-${step}.sh`);
     const failures = join(cwd, `step-${step}.curl-failures`);
