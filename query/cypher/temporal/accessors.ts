@@ -1,0 +1,113 @@
+import { floorDiv, NANOS_PER_SECOND } from './calendar.js';
+import { dateFields, epochSecondOf, hasDate, hasTime, hasZone, timeFields } from './fields.js';
+import { formatOffset } from './format.js';
+import type { CypherDuration, TemporalOrDuration } from './types.js';
+
+/**
+ * `value.component` for temporal values and durations; undefined when the value has no such
+ * component (the caller decides whether that is null or an error).
+ */
+export function temporalComponent(v: TemporalOrDuration, key: string): number | string | undefined {
+  if (v.kind === 'duration') return durationComponent(v, key);
+  if (hasDate(v)) {
+    const d = dateFields(v.epochDay);
+    switch (key) {
+      case 'year':
+      case 'quarter':
+      case 'month':
+      case 'week':
+      case 'weekYear':
+      case 'day':
+      case 'ordinalDay':
+      case 'dayOfQuarter':
+        return d[key];
+      case 'weekDay':
+      case 'dayOfWeek':
+        return d.dayOfWeek;
+    }
+  }
+  if (hasTime(v)) {
+    const t = timeFields(v.nanoOfDay);
+    switch (key) {
+      case 'hour':
+      case 'minute':
+      case 'second':
+        return t[key];
+      case 'millisecond':
+        return floorDiv(t.nanosecond, 1_000_000);
+      case 'microsecond':
+        return floorDiv(t.nanosecond, 1000);
+      case 'nanosecond':
+        return t.nanosecond;
+    }
+  }
+  if (hasZone(v)) {
+    switch (key) {
+      case 'timezone':
+        return v.kind === 'datetime' && v.zone !== null ? v.zone : formatOffset(v.offsetSeconds);
+      case 'offset':
+        return formatOffset(v.offsetSeconds);
+      case 'offsetMinutes':
+        return floorDiv(v.offsetSeconds, 60);
+      case 'offsetSeconds':
+        return v.offsetSeconds;
+    }
+  }
+  if (v.kind === 'datetime') {
+    const epochSecond = epochSecondOf(v.epochDay, v.nanoOfDay, v.offsetSeconds);
+    if (key === 'epochSeconds') return epochSecond;
+    if (key === 'epochMillis') return epochSecond * 1000 + floorDiv(v.nanoOfDay % NANOS_PER_SECOND, 1_000_000);
+  }
+  return undefined;
+}
+
+function durationComponent(d: CypherDuration, key: string): number | undefined {
+  const t = Math.trunc;
+  // The time part as total nanoseconds would pass 2^53 past 104 days; whole seconds and the rest keep it exact.
+  const secs = d.seconds + (d.seconds < 0 && d.nanos > 0 ? 1 : 0);
+  const subNanos = d.seconds < 0 && d.nanos > 0 ? d.nanos - NANOS_PER_SECOND : d.nanos;
+  switch (key) {
+    case 'years':
+      return t(d.months / 12);
+    case 'quarters':
+      return t(d.months / 3);
+    case 'months':
+      return d.months;
+    case 'weeks':
+      return t(d.days / 7);
+    case 'days':
+      return d.days;
+    case 'hours':
+      return t(secs / 3600);
+    case 'minutes':
+      return t(secs / 60);
+    case 'seconds':
+      return secs;
+    case 'milliseconds':
+      return secs * 1000 + t(subNanos / 1_000_000);
+    case 'microseconds':
+      return secs * 1_000_000 + t(subNanos / 1000);
+    case 'nanoseconds':
+      return secs * NANOS_PER_SECOND + subNanos;
+    case 'quartersOfYear':
+      return t((d.months % 12) / 3);
+    case 'monthsOfQuarter':
+      return d.months % 3;
+    case 'monthsOfYear':
+      return d.months % 12;
+    case 'daysOfWeek':
+      return d.days % 7;
+    case 'minutesOfHour':
+      return t(secs / 60) % 60;
+    case 'secondsOfMinute':
+      return secs % 60;
+    case 'millisecondsOfSecond':
+      return t(subNanos / 1_000_000);
+    case 'microsecondsOfSecond':
+      return t(subNanos / 1000);
+    case 'nanosecondsOfSecond':
+      return subNanos;
+    default:
+      return undefined;
+  }
+}
