@@ -1,3 +1,6 @@
+import { temporalComponent } from './temporal/accessors.js';
+import { addDuration, addDurations, divideDuration, multiplyDuration, negate, subtractDuration } from './temporal/arithmetic.js';
+import { CypherDuration, isTemporal, type Temporal } from './temporal/types.js';
 import type { Distance } from '../../storage/events/types.js';
 import type { Expr } from './ast.js';
 import { runtimeError } from './errors.js';
@@ -47,6 +50,11 @@ export function property(v: Value, key: string, ctx: EvalContext): Value {
     return (ownEntry(e.properties, key) as Value | undefined) ?? null;
   }
   if (isMap(v)) return ownEntry(v, key) ?? null;
+  if (isTemporal(v)) {
+    const component = temporalComponent(v, key);
+    if (component === undefined) throw runtimeError('SyntaxError', 'InvalidArgumentValue', `a ${typeName(v)} has no component "${key}"`);
+    return component;
+  }
   throw typeError(`cannot read property "${key}" of a ${typeName(v)}`);
 }
 
@@ -92,6 +100,7 @@ function arithmetic(op: string, a: Value, b: Value, guard: QueryGuard): Value {
       }
     }
   }
+  if (isTemporal(a) || isTemporal(b)) return temporalArithmetic(op, a, b);
   if (typeof a !== 'number' || typeof b !== 'number') throw typeError(`${op} cannot combine a ${typeName(a)} and a ${typeName(b)}`);
   const ints = Number.isInteger(a) && Number.isInteger(b);
   switch (op) {
@@ -111,6 +120,35 @@ function arithmetic(op: string, a: Value, b: Value, guard: QueryGuard): Value {
       return ints && b === 0 ? null : a % b;
     default:
       return a ** b;
+  }
+}
+
+/** Durations added to or taken from temporal values and each other, and scaled by numbers. */
+function temporalArithmetic(op: string, a: Value, b: Value): Value {
+  const refuse = () => typeError(`${op} cannot combine a ${typeName(a)} and a ${typeName(b)}`);
+  const isDuration = (v: Value): v is CypherDuration => v instanceof CypherDuration;
+  switch (op) {
+    case '+':
+      if (isDuration(a) && isDuration(b)) return addDurations(a, b);
+      if (isDuration(b) && isTemporal(a)) return addDuration(a as Temporal, b);
+      if (isDuration(a) && isTemporal(b)) return addDuration(b as Temporal, a);
+      throw refuse();
+    case '-':
+      if (isDuration(a) && isDuration(b)) return addDurations(a, negate(b));
+      if (isDuration(b) && isTemporal(a)) return subtractDuration(a as Temporal, b);
+      throw refuse();
+    case '*':
+      if (isDuration(a) && typeof b === 'number') return multiplyDuration(a, b, Number.isInteger(b));
+      if (isDuration(b) && typeof a === 'number') return multiplyDuration(b, a, Number.isInteger(a));
+      throw refuse();
+    case '/':
+      if (isDuration(a) && typeof b === 'number') {
+        if (b === 0) throw runtimeError('ArithmeticError', 'DivisionByZero', 'a duration divided by zero');
+        return divideDuration(a, b);
+      }
+      throw refuse();
+    default:
+      throw refuse();
   }
 }
 

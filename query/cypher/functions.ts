@@ -3,6 +3,9 @@ import type { EvalContext } from './evaluate.js';
 import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
 import { listBytes, sizeOf, stringBytes } from './sizes.js';
+import { TEMPORAL_FUNCTIONS } from './temporal-functions.js';
+import { formatTemporal } from './temporal/format.js';
+import { isTemporal } from './temporal/types.js';
 import { isMap, NodeRef, PathValue, RelRef, typeName, type Value } from './values.js';
 
 export interface FunctionDef {
@@ -189,6 +192,7 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   tostring: nullSafe((v) => {
     if (typeof v === 'string') return v;
     if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    if (isTemporal(v)) return formatTemporal(v);
     throw badArg('toString', v);
   }),
   toboolean: nullSafe((v) => {
@@ -207,4 +211,5 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   trim: str('trim', (s) => s.trim()),
   ltrim: str('lTrim', (s) => s.trimStart()),
   rtrim: str('rTrim', (s) => s.trimEnd()),
+  ...TEMPORAL_FUNCTIONS,
 };

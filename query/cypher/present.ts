@@ -1,4 +1,6 @@
 import type { GraphTx } from './graph-tx.js';
+import { formatTemporal } from './temporal/format.js';
+import { isTemporal } from './temporal/types.js';
 import { isMap, NodeRef, PathValue, RelRef, setEntry, type Value } from './values.js';
 
 /**
@@ -21,6 +23,8 @@ export function toJson(v: Value, tx: GraphTx): unknown {
   if (v instanceof PathValue) {
     return { nodes: v.nodes.map((id) => toJson(new NodeRef(id), tx)), relationships: v.rels.map((id) => toJson(new RelRef(id), tx)) };
   }
+  // Temporal values travel as their ISO-8601 text (DECISIONS.md).
+  if (isTemporal(v)) return formatTemporal(v);
   if (isMap(v)) {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) setEntry(out, k, toJson(x, tx));

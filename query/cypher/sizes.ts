@@ -1,3 +1,4 @@
+import { isTemporal } from './temporal/types.js';
 import type { GraphTx } from './graph-tx.js';
 import { isMap, NodeRef, PathValue, RelRef, type Value } from './values.js';
 
@@ -39,6 +40,7 @@ export function sizeOf(v: Value, tx?: GraphTx): number {
     for (const id of v.rels) total += sizeOf(new RelRef(id), tx);
     return total;
   }
+  if (isTemporal(v)) return HEADER_BYTES * 2;
   return isMap(v) ? entriesBytes(v, tx) : 0;
 }
 

@@ -1,4 +1,7 @@
 import { comparePointIds, type PointId } from '../../storage/point-id.js';
+import { compareTemporal, orderTemporal, temporalEquals } from './temporal/compare.js';
+import { formatTemporal } from './temporal/format.js';
+import { isTemporal, temporalTypeName, type TemporalOrDuration } from './temporal/types.js';
 
 /** Runtime values of the Cypher engine and openCypher's equality, comparison and ordering rules. */
 
@@ -19,10 +22,10 @@ export interface MapValue {
   [key: string]: Value;
 }
 
-export type Value = null | boolean | number | string | Value[] | NodeRef | RelRef | PathValue | MapValue;
+export type Value = null | boolean | number | string | Value[] | NodeRef | RelRef | PathValue | TemporalOrDuration | MapValue;
 
 export const isMap = (v: Value): v is MapValue =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof NodeRef) && !(v instanceof RelRef) && !(v instanceof PathValue);
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof NodeRef) && !(v instanceof RelRef) && !(v instanceof PathValue) && !isTemporal(v);
 
 /** The openCypher type name of a value, for error messages. */
 export function typeName(v: Value): string {
@@ -34,6 +37,7 @@ export function typeName(v: Value): string {
   if (v instanceof NodeRef) return 'Node';
   if (v instanceof RelRef) return 'Relationship';
   if (v instanceof PathValue) return 'Path';
+  if (isTemporal(v)) return temporalTypeName(v);
   return 'Map';
 }
 
@@ -54,6 +58,7 @@ export function equals(a: Value, b: Value): boolean | null {
   if (a instanceof NodeRef) return b instanceof NodeRef && a.id === b.id;
   if (a instanceof RelRef) return b instanceof RelRef && a.id === b.id;
   if (a instanceof PathValue) return b instanceof PathValue && sameList(a.nodes, b.nodes) && sameList(a.rels, b.rels);
+  if (isTemporal(a)) return isTemporal(b) && temporalEquals(a, b);
   if (isMap(a)) {
     if (!isMap(b)) return false;
     const keys = Object.keys(a);
@@ -81,6 +86,7 @@ export function compare(a: Value, b: Value): number | null {
   }
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  if (isTemporal(a) && isTemporal(b)) return compareTemporal(a, b);
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
       const c = compare(a[i]!, b[i]!);
@@ -92,12 +98,16 @@ export function compare(a: Value, b: Value): number | null {
   return null;
 }
 
-/** ORDER BY's global order: map < node < relationship < list < path < string < boolean < number < null. */
+/**
+ * ORDER BY's global order: map < node < relationship < list < path < temporal values (datetime,
+ * local datetime, date, time, local time, duration) < string < boolean < number < null.
+ */
 const RANK = (v: Value): number => {
   if (v === null) return 8;
   if (typeof v === 'number') return 7;
   if (typeof v === 'boolean') return 6;
   if (typeof v === 'string') return 5;
+  if (isTemporal(v)) return 4.5;
   if (v instanceof PathValue) return 4;
   if (Array.isArray(v)) return 3;
   if (v instanceof RelRef) return 2;
@@ -121,6 +131,8 @@ export function orderCompare(a: Value, b: Value): number {
       return Number(a) - Number(b);
     case 5:
       return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
+    case 4.5:
+      return orderTemporal(a as TemporalOrDuration, b as TemporalOrDuration);
     case 4:
       return orderLists([...(a as PathValue).nodes], [...(b as PathValue).nodes]) || orderLists([...(a as PathValue).rels], [...(b as PathValue).rels]);
     case 3:
@@ -164,6 +176,7 @@ export function keyOf(v: Value): string {
   if (v instanceof NodeRef) return 'N' + v.id;
   if (v instanceof RelRef) return 'R' + v.id;
   if (v instanceof PathValue) return 'P' + v.nodes.join('.') + '/' + v.rels.join('.');
+  if (isTemporal(v)) return 't' + v.kind + formatTemporal(v);
   return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + keyOf(v[k]!)).join(',') + '}';
 }
 

@@ -1,3 +1,5 @@
+import { formatTemporal } from './temporal/format.js';
+import { isTemporal } from './temporal/types.js';
 import type { Payload, PointId } from '../../storage/events/types.js';
 import type { Expr, PatternPart, SetItem } from './ast.js';
 import { runtimeError } from './errors.js';
@@ -10,11 +12,13 @@ import { isMap, NodeRef, PathValue, RelRef, setEntry, typeName, type Value } fro
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidPropertyType', message);
 
 /** A value a property can hold: a scalar or a list of scalars (as Neo4j allows). */
+/** A property value as the payload keeps it: temporal values as their ISO-8601 text (payloads are JSON). */
 function storable(key: string, v: Value): unknown {
   const scalar = (x: Value) => typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
-  if (scalar(v)) return v;
-  if (Array.isArray(v) && v.every((x) => scalar(x))) return v;
-  throw typeError(`property "${key}" cannot hold a ${typeName(v)}${typeof v === 'number' ? ` (${v})` : ''}: use a string, number, boolean or a list of them`);
+  const stored = (x: Value) => (isTemporal(x) ? formatTemporal(x) : x);
+  if (scalar(v) || isTemporal(v)) return stored(v);
+  if (Array.isArray(v) && v.every((x) => scalar(x) || isTemporal(x))) return v.map(stored);
+  throw typeError(`property "${key}" cannot hold a ${typeName(v)}${typeof v === 'number' ? ` (${v})` : ''}: use a string, number, boolean, temporal value or a list of them`);
 }
 
 /** The embedding property as a vector of the collection's dimension. */

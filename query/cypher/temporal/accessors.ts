@@ -63,9 +63,10 @@ export function temporalComponent(v: TemporalOrDuration, key: string): number | 
 
 function durationComponent(d: CypherDuration, key: string): number | undefined {
   const t = Math.trunc;
-  // The time part as total nanoseconds would pass 2^53 past 104 days; whole seconds and the rest keep it exact.
-  const secs = d.seconds + (d.seconds < 0 && d.nanos > 0 ? 1 : 0);
-  const subNanos = d.seconds < 0 && d.nanos > 0 ? d.nanos - NANOS_PER_SECOND : d.nanos;
+  // As Neo4j reads them: the seconds field as stored (nanoseconds normalised to 0..1e9 beside it),
+  // larger units by division toward zero.
+  const secs = d.seconds;
+  const subNanos = d.nanos;
   switch (key) {
     case 'years':
       return t(d.months / 12);
