@@ -35,6 +35,8 @@ export class Collection {
   readonly fieldIndexes = new Map<string, FieldIndex>();
   /** The aliases that name this collection (storage/aliases.ts). */
   readonly aliases = new Set<string>();
+  /** Qdrant settings kept as given and reported (optimizers_config, HNSW extras). */
+  settings: Record<string, Record<string, unknown>> = {};
 
   /** `seed` (the creating operation_id) seeds the HNSW level draws. */
   constructor(readonly name: string, readonly config: CollectionConfig, readonly seed: number, maxMemoryBytes?: number) {
@@ -157,6 +159,7 @@ export class Collection {
     writeFieldIndexes(w, Object.fromEntries(this.fieldIndexes));
     w.u32(this.aliases.size);
     for (const alias of [...this.aliases].sort()) w.str(alias);
+    w.str(JSON.stringify(this.settings));
   }
 
   /** Fills a new, empty collection from writeTo's bytes (`version`: the snapshot format's). */
@@ -172,6 +175,7 @@ export class Collection {
     if (version >= 4) {
       for (const [field, index] of Object.entries(readFieldIndexes(r))) this.declareIndex(field, index);
       for (let k = r.u32(), i = 0; i < k; i++) this.aliases.add(r.str());
+      this.settings = JSON.parse(r.str()) as Record<string, Record<string, unknown>>;
     }
     for (let slot = 0; slot < store.slotCount; slot++) {
       if (store.state[slot] !== LIVE) continue;

@@ -30,9 +30,9 @@ export function collectionInfo(c: Collection): Record<string, unknown> {
     segments_count: 1,
     config: {
       vectors,
-      hnsw_config: hnsw,
+      hnsw_config: { ...c.settings.hnsw_config, ...hnsw },
       params: { vectors, shard_number: 1, replication_factor: 1, write_consistency_factor: 1, on_disk_payload: false },
-      optimizer_config: { indexing_threshold: 0 },
+      optimizer_config: { indexing_threshold: 0, ...c.settings.optimizer_config },
     },
     payload_schema: payloadSchema(c),
   };

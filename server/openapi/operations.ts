@@ -6,6 +6,7 @@ import { countBody, deleteBody, retrieveBody, scrollBody, upsertBody } from '../
 import * as out from '../../query/api/schemas/responses.js';
 import { createIndexBody } from '../../query/api/schemas/payload-index.js';
 import { aliasActionsBody } from '../../query/api/schemas/aliases.js';
+import { patchCollectionBody } from '../../query/api/schemas/patch-collection.js';
 import { facetBody, recommendBatchBody, recommendBody, searchGroupsBody } from '../../query/api/schemas/recommend.js';
 import { batchUpdateBody, deletePayloadBody, deleteVectorsBody, overwritePayloadBody, pointsSelectorBody, setPayloadBody, updateVectorsBody } from '../../query/api/schemas/point-updates.js';
 import { batchSearchBody, searchBody } from '../../query/api/schemas/search.js';
@@ -14,7 +15,7 @@ import { IMPORT_MODES } from '../../query/api/transfer.js';
 
 /** One endpoint as the OpenAPI document describes it; `path` uses OpenAPI's {param} templates. */
 export interface Operation {
-  method: 'get' | 'put' | 'post' | 'delete';
+  method: 'get' | 'put' | 'post' | 'delete' | 'patch';
   path: string;
   operationId: string;
   summary: string;
@@ -66,6 +67,7 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'post', path: `${collection}/points`, operationId: 'getPoints', summary: 'Get points by id (missing ids are left out)', tag: 'points', body: retrieveBody, bodyRequired: true, answer: ok('RetrievedPointsResponse', z.array(out.retrievedPoint)), errors: [400, 404] },
   { method: 'put', path: `${collection}/index`, operationId: 'createPayloadIndex', summary: 'Declare a payload index on a field (keyword, integer, float, bool, uuid, datetime, text)', tag: 'collections', query: [wait], body: createIndexBody, bodyRequired: true, answer: ok('CreateIndexResponse', out.operationResult), errors: [400, 404] },
   { method: 'delete', path: `${collection}/index/{field_name}`, operationId: 'deletePayloadIndex', summary: 'Drop the payload index of a field', tag: 'collections', query: [wait], answer: ok('DeleteIndexResponse', out.operationResult), errors: [404] },
+  { method: 'patch', path: collection, operationId: 'updateCollection', summary: "Qdrant's collection update: optimizer settings kept and reported; m and ef_construct only as they are", tag: 'collections', body: patchCollectionBody, bodyRequired: true, answer: ok('UpdateCollectionResponse', z.literal(true)), errors: [400, 404] },
   { method: 'post', path: '/collections/aliases', operationId: 'updateAliases', summary: 'Create, delete and rename aliases, in order, as one operation', tag: 'collections', body: aliasActionsBody, bodyRequired: true, answer: ok('UpdateAliasesResponse', z.literal(true)), errors: [400, 404, 409] },
   { method: 'get', path: '/aliases', operationId: 'listAliases', summary: 'Every alias with its collection', tag: 'collections', answer: ok('AliasesResponse', out.aliasList), errors: [] },
   { method: 'get', path: `${collection}/aliases`, operationId: 'collectionAliases', summary: "A collection's aliases", tag: 'collections', answer: ok('CollectionAliasesResponse', out.aliasList), errors: [404] },

@@ -7,6 +7,8 @@ import { ok } from '../state.js';
 import { checkBody } from '../../query/api/check-body.js';
 import { bodyObject } from '../../query/api/fields.js';
 import { facetBody } from '../../query/api/schemas/recommend.js';
+import { patchCollectionBody } from '../../query/api/schemas/patch-collection.js';
+import { badRequest } from '../../storage/errors.js';
 import { parseOptionalFilter } from '../../query/filter/parse-filter.js';
 import { facetCounts } from '../../query/search/facet.js';
 
@@ -30,6 +32,23 @@ export function collectionRoutes(engine: Engine): Router {
 
   router.get('/collections/:name/exists', (ctx) => {
     ok(ctx, { exists: engine.collections.has(ctx.params.name!) });
+  });
+
+  router.patch('/collections/:name', async (ctx) => {
+    const c = requireCollection(engine.collections, ctx.params.name!);
+    const body = checkBody(patchCollectionBody, bodyObject(ctx.request.body));
+    const hnsw = body.hnsw_config ?? {};
+    for (const [key, now] of [['m', c.config.m], ['ef_construct', c.config.efConstruct]] as const) {
+      const wanted = hnsw[key];
+      if (wanted !== undefined && wanted !== null && wanted !== now) throw badRequest(`hnsw_config.${key} is ${now} and cannot change in place (it would need the index rebuilt): export the collection and import it into one created with ${key} ${wanted}`);
+    }
+    const settings: Record<string, Record<string, unknown>> = {};
+    const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null));
+    if (body.optimizers_config) settings.optimizer_config = defined(body.optimizers_config);
+    const { m: _m, ef_construct: _ef, ...hnswExtras } = hnsw;
+    if (Object.keys(defined(hnswExtras)).length > 0) settings.hnsw_config = defined(hnswExtras);
+    if (Object.keys(settings).length > 0) await engine.submit({ type: 'collection_settings', collection: c.name, settings });
+    ok(ctx, true);
   });
 
   router.post('/collections/:name/facet', (ctx) => {

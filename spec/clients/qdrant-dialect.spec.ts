@@ -120,6 +120,19 @@ describe('clients: the Qdrant dialect (SERVICE_QDRANT_PORT) with @qdrant/js-clie
     expect(batch.map((r) => r.points.map((p) => p.id))).to.deep.equal([[1], [3]]);
   });
 
+  it('takes PATCH /collections optimizer settings and keeps and reports them, refusing an m it cannot change in place', async () => {
+    const q = client();
+    await q.createCollection('p', { vectors: { size: 2, distance: 'Dot' }, hnsw_config: { m: 8, ef_construct: 16 } });
+    expect(await q.updateCollection('p', { optimizers_config: { indexing_threshold: 0, deleted_threshold: 0.3 }, hnsw_config: { ef_construct: 16, full_scan_threshold: 500 } })).to.equal(true);
+    await s.restart();
+    const info = await client().getCollection('p');
+    expect(info.config.optimizer_config).to.deep.include({ indexing_threshold: 0, deleted_threshold: 0.3 });
+    expect(info.config.hnsw_config).to.deep.include({ m: 8, ef_construct: 16, full_scan_threshold: 500 });
+    const refused = await failure(() => client().updateCollection('p', { hnsw_config: { m: 32 } }));
+    expect(refused.status).to.equal(400);
+    expect(refused.error).to.match(/^hnsw_config.m is 8 and cannot change in place/);
+  });
+
   it('shows our message in Qdrant\'s error body: a missing collection, a field we do not handle, a query form we do not answer', async () => {
     const q = client();
     expect(await failure(() => q.getCollection('missing'))).to.deep.equal({ status: 404, error: 'collection "missing" not found' });

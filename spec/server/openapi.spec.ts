@@ -41,6 +41,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   recommendBatch: { searches: [{ positive: [1] }] },
   searchGroups: { vector: [1, 0], group_by: 'a', group_size: 1 },
   facet: { key: 'a', limit: 3 },
+  updateCollection: { optimizers_config: { indexing_threshold: 10000 }, hnsw_config: { full_scan_threshold: 100 } },
   updateAliases: { actions: [{ create_alias: { collection_name: 'c', alias_name: 'current' } }, { rename_alias: { old_alias_name: 'current', new_alias_name: 'live' } }] },
 };
 

@@ -149,6 +149,14 @@ function applySmallEvent(collections: Map<string, Collection>, opId: number, eve
     }
     case 'aliases':
       return applyAliases(collections, event);
+    case 'collection_settings': {
+      const c = collections.get(event.collection);
+      if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };
+      const next = { ...c.settings };
+      for (const [group, values] of Object.entries(event.settings)) next[group] = { ...(next[group] ?? {}), ...(values as Record<string, unknown>) };
+      c.settings = next;
+      return { changed: 1 };
+    }
     case 'payload_index': {
       const c = collections.get(event.collection);
       if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };

@@ -211,6 +211,10 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
     case 'aliases':
       checkAliases(collections, event);
       return;
+    case 'collection_settings':
+      requireCollection(collections, event.collection);
+      checkPayload(event.settings, 'the settings', limits);
+      return;
     case 'payload_index':
       requireCollection(collections, event.collection);
       if (event.field.length === 0 || event.field.length > 1024) throw badRequest('field_name must be a payload key of 1 to 1,024 characters');

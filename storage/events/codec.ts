@@ -20,7 +20,7 @@ const TAGGED_IDS = 3;
 const INT_ID = 0;
 const UUID_ID = 1;
 
-const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6, graph_write: 7, update_points: 8, payload_index: 9, aliases: 10 } as const;
+const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6, graph_write: 7, update_points: 8, payload_index: 9, aliases: 10, collection_settings: 11 } as const;
 const UPDATE_CODES = { upsert: 1, delete: 2, set_payload: 3, overwrite_payload: 4, delete_payload: 5, clear_payload: 6, update_vectors: 7, delete_vectors: 8 } as const;
 const UPDATE_OPS = Object.keys(UPDATE_CODES) as PointUpdate['op'][];
 const CHANGE_CODES = { create_node: 1, update_node: 2, delete_node: 3, create_edge: 4, update_edge: 5, delete_edge: 6, set_node: 7 } as const;
@@ -54,6 +54,9 @@ export function encodeEvent(event: DbEvent): Uint8Array {
       w.u32(event.edges.length);
       for (const e of event.edges) writeEdge(w, e);
       writeFieldIndexes(w, event.indexes ?? {});
+      break;
+    case 'collection_settings':
+      w.str(event.collection).str(JSON.stringify(event.settings));
       break;
     case 'aliases':
       w.u32(event.actions.length);
@@ -255,6 +258,11 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       const changes: GraphChange[] = [];
       for (let n = r.u32(), i = 0; i < n; i++) changes.push(readChange(r, version));
       event = { type: 'graph_write', collection, changes };
+      break;
+    }
+    case TYPE_CODES.collection_settings: {
+      const collection = r.str();
+      event = { type: 'collection_settings', collection, settings: readJson(r, 'collection settings') };
       break;
     }
     case TYPE_CODES.aliases: {

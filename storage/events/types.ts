@@ -94,6 +94,14 @@ export interface AliasEvent {
   actions: AliasAction[];
 }
 
+/** Qdrant's collection settings beyond the index config: kept and reported (PATCH /collections/{name}). */
+export interface CollectionSettingsEvent {
+  type: 'collection_settings';
+  collection: string;
+  /** Merged over the settings the collection has (JSON objects: optimizers_config, hnsw extras). */
+  settings: Payload;
+}
+
 /** Declares (or, with null, drops) the payload index of one field. */
 export interface PayloadIndexEvent {
   type: 'payload_index';
@@ -146,4 +154,4 @@ export interface UpdatePointsEvent {
   updates: PointUpdate[];
 }
 
-export type DbEvent = CreateCollectionEvent | DeleteCollectionEvent | UpsertPointsEvent | DeletePointsEvent | UpsertEdgeEvent | ImportCollectionEvent | GraphWriteEvent | UpdatePointsEvent | PayloadIndexEvent | AliasEvent;
+export type DbEvent = CreateCollectionEvent | DeleteCollectionEvent | UpsertPointsEvent | DeletePointsEvent | UpsertEdgeEvent | ImportCollectionEvent | GraphWriteEvent | UpdatePointsEvent | PayloadIndexEvent | AliasEvent | CollectionSettingsEvent;

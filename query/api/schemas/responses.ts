@@ -35,7 +35,15 @@ export const collectionInfo = z
     segments_count: count,
     config: z.strictObject({
       vectors: vectorParams,
-      hnsw_config: z.strictObject({ m: z.int(), ef_construct: z.int(), m0: z.int(), ml: z.number() }),
+      hnsw_config: z.strictObject({
+        m: z.int(),
+        ef_construct: z.int(),
+        m0: z.int(),
+        ml: z.number(),
+        full_scan_threshold: z.int().optional(),
+        max_indexing_threads: z.int().optional(),
+        on_disk: z.literal(false).optional(),
+      }),
       params: z.strictObject({
         vectors: vectorParams,
         shard_number: z.literal(1),
@@ -43,7 +51,7 @@ export const collectionInfo = z
         write_consistency_factor: z.literal(1),
         on_disk_payload: z.literal(false),
       }),
-      optimizer_config: z.strictObject({ indexing_threshold: z.literal(0).meta({ description: 'every point is indexed, in the background' }) }),
+      optimizer_config: z.record(z.string(), z.number()).meta({ description: 'the settings PATCH took (indexing always runs in the background: indexing_threshold 0 unless set)' }),
     }),
     payload_schema: z
       .record(z.string(), z.strictObject({ data_type: z.string(), params: z.record(z.string(), z.unknown()).optional(), points: count }))
