@@ -27,6 +27,9 @@ import { pointRoutes } from './routes/points.js';
 import { pointUpdateRoutes } from './routes/point-updates.js';
 import { payloadIndexRoutes } from './routes/payload-index.js';
 import { aliasRoutes } from './routes/aliases.js';
+import { snapshotRoutes } from './routes/snapshots.js';
+import { CollectionSnapshots } from './collection-snapshots.js';
+import { join } from 'node:path';
 import { searchRoutes } from './routes/search.js';
 import { transferRoutes } from './routes/transfer.js';
 
@@ -54,7 +57,7 @@ export function serviceRateLimiter(config: ServiceConfig, now?: () => number): M
 export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now, rateLimiter }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
-  const resourceRoutes = [aliasRoutes(engine), collectionRoutes(engine), pointRoutes(engine), pointUpdateRoutes(engine), payloadIndexRoutes(engine), searchRoutes(engine), graphRoutes(engine, config.queryMemoryBytes), transferRoutes(engine), changesRoutes(engine)];
+  const resourceRoutes = [aliasRoutes(engine), collectionRoutes(engine), pointRoutes(engine), pointUpdateRoutes(engine), payloadIndexRoutes(engine), searchRoutes(engine), graphRoutes(engine, config.queryMemoryBytes), transferRoutes(engine), snapshotRoutes(engine, new CollectionSnapshots(join(config.dataDir, 'collection-snapshots'))), changesRoutes(engine)];
   const publicRoutes = healthRoutes(readiness, version, dialect);
   const openApiRoute = openApiRoutes(version);
   const metricsRoute = metricsRoutes(metrics.registry);

@@ -72,6 +72,7 @@ function successResponse(op: Operation): Json {
       content: { 'application/x-ndjson': { schema: change }, 'text/event-stream': { schema: { type: 'string' } } },
     };
   }
+  if (op.answer === 'snapshot-file') return { description: 'the snapshot: an export file of the collection', content: { 'application/octet-stream': {} } };
   if (op.answer === 'openapi-document') return { description: 'this document', content: jsonContent({ type: 'object', required: ['openapi', 'paths'] }) };
   return { description: op.summary, content: jsonContent(refTo(op.answer)) };
 }
@@ -80,7 +81,9 @@ function parametersOf(op: Operation): Json[] {
   const path = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) =>
     name === 'field_name'
       ? { name, in: 'path', required: true, description: 'a payload key', schema: { type: 'string', minLength: 1 } }
-      : name === 'point_id'
+      : name === 'snapshot_name'
+        ? { name, in: 'path', required: true, description: 'a snapshot name, as create answered it', schema: { type: 'string' } }
+        : name === 'point_id'
       ? { name, in: 'path', required: true, description: 'a point id: an integer or a UUID', schema: { anyOf: [{ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, { type: 'string', format: 'uuid' }] } }
       : { name, in: 'path', required: true, description: '1 to 255 characters from A-Z a-z 0-9 _ - . not starting with "."', schema: { type: 'string', pattern: '^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,254}$' } },
   );
@@ -89,14 +92,19 @@ function parametersOf(op: Operation): Json[] {
 
 function requestBodyOf(op: Operation): Json | undefined {
   if (!op.body) return undefined;
-  const content = op.body === 'export-file' ? { 'application/octet-stream': {} } : jsonContent(refTo(op.body));
+  const content =
+    op.body === 'export-file'
+      ? { 'application/octet-stream': {} }
+      : op.body === 'snapshot-upload'
+        ? { 'multipart/form-data': { schema: { type: 'object', required: ['snapshot'], properties: { snapshot: { type: 'string', format: 'binary' } } } } }
+        : jsonContent(refTo(op.body));
   return { required: op.bodyRequired ?? false, content };
 }
 
 function operationObject(op: Operation): Json {
   const responses: Json = { '200': successResponse(op) };
   const errors = op.isPublic ? op.errors : [...op.errors, 401, 503];
-  if (op.body && op.body !== 'export-file') errors.push(413, 415);
+  if (op.body && op.body !== 'export-file' && op.body !== 'snapshot-upload') errors.push(413, 415);
   for (const code of [...new Set(errors)].sort((a, b) => a - b)) responses[String(code)] = errorResponse(ERROR_MEANINGS[code] ?? 'error');
   responses.default = errorResponse('any other error (414 URL too long, 429 rate limited, 500 internal: the message gives a request id to find in the log)');
   const operation: Json = { operationId: op.operationId, summary: op.summary, tags: [op.tag] };

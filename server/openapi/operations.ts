@@ -7,6 +7,7 @@ import * as out from '../../query/api/schemas/responses.js';
 import { createIndexBody } from '../../query/api/schemas/payload-index.js';
 import { aliasActionsBody } from '../../query/api/schemas/aliases.js';
 import { patchCollectionBody } from '../../query/api/schemas/patch-collection.js';
+import { recoverSnapshotBody } from '../../query/api/schemas/snapshots.js';
 import { facetBody, recommendBatchBody, recommendBody, searchGroupsBody } from '../../query/api/schemas/recommend.js';
 import { batchUpdateBody, deletePayloadBody, deleteVectorsBody, overwritePayloadBody, pointsSelectorBody, setPayloadBody, updateVectorsBody } from '../../query/api/schemas/point-updates.js';
 import { batchSearchBody, searchBody } from '../../query/api/schemas/search.js';
@@ -24,10 +25,10 @@ export interface Operation {
   isPublic?: boolean;
   query?: QueryParameter[];
   /** A JSON body schema, or the binary export file. */
-  body?: z.ZodType | 'export-file';
+  body?: z.ZodType | 'export-file' | 'snapshot-upload';
   bodyRequired?: boolean;
   /** The 200 answer: a JSON schema, Prometheus text, or the binary export file. */
-  answer: z.ZodType | 'prometheus-text' | 'export-file' | 'openapi-document' | 'change-feed';
+  answer: z.ZodType | 'prometheus-text' | 'export-file' | 'openapi-document' | 'change-feed' | 'snapshot-file';
   /** Error statuses worth naming beside the ones every operation can answer. */
   errors: number[];
 }
@@ -68,6 +69,12 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'put', path: `${collection}/index`, operationId: 'createPayloadIndex', summary: 'Declare a payload index on a field (keyword, integer, float, bool, uuid, datetime, text)', tag: 'collections', query: [wait], body: createIndexBody, bodyRequired: true, answer: ok('CreateIndexResponse', out.operationResult), errors: [400, 404] },
   { method: 'delete', path: `${collection}/index/{field_name}`, operationId: 'deletePayloadIndex', summary: 'Drop the payload index of a field', tag: 'collections', query: [wait], answer: ok('DeleteIndexResponse', out.operationResult), errors: [404] },
   { method: 'patch', path: collection, operationId: 'updateCollection', summary: "Qdrant's collection update: optimizer settings kept and reported; m and ef_construct only as they are", tag: 'collections', body: patchCollectionBody, bodyRequired: true, answer: ok('UpdateCollectionResponse', z.literal(true)), errors: [400, 404] },
+  { method: 'post', path: `${collection}/snapshots`, operationId: 'createSnapshot', summary: 'Write a snapshot of the collection (its export file) beside the data', tag: 'transfer', answer: ok('SnapshotResponse', out.snapshotDescription), errors: [404] },
+  { method: 'get', path: `${collection}/snapshots`, operationId: 'listSnapshots', summary: "The collection's snapshots", tag: 'transfer', answer: ok('SnapshotListResponse', z.array(out.snapshotDescription)), errors: [404] },
+  { method: 'get', path: `${collection}/snapshots/{snapshot_name}`, operationId: 'getSnapshot', summary: 'Download a snapshot', tag: 'transfer', answer: 'snapshot-file', errors: [400, 404] },
+  { method: 'delete', path: `${collection}/snapshots/{snapshot_name}`, operationId: 'deleteSnapshot', summary: 'Delete a snapshot', tag: 'transfer', answer: ok('DeleteSnapshotResponse', z.literal(true)), errors: [400, 404] },
+  { method: 'put', path: `${collection}/snapshots/recover`, operationId: 'recoverSnapshot', summary: 'Replace the collection with a snapshot of this server (a file:// location in its snapshots directory), as one import', tag: 'transfer', body: recoverSnapshotBody, bodyRequired: true, answer: ok('RecoverSnapshotResponse', z.literal(true)), errors: [400, 404] },
+  { method: 'put', path: `${collection}/snapshots/upload`, operationId: 'uploadSnapshot', summary: 'Replace the collection with an uploaded snapshot (multipart field "snapshot"), as one import', tag: 'transfer', body: 'snapshot-upload', bodyRequired: true, answer: ok('UploadSnapshotResponse', z.literal(true)), errors: [400, 413, 415] },
   { method: 'post', path: '/collections/aliases', operationId: 'updateAliases', summary: 'Create, delete and rename aliases, in order, as one operation', tag: 'collections', body: aliasActionsBody, bodyRequired: true, answer: ok('UpdateAliasesResponse', z.literal(true)), errors: [400, 404, 409] },
   { method: 'get', path: '/aliases', operationId: 'listAliases', summary: 'Every alias with its collection', tag: 'collections', answer: ok('AliasesResponse', out.aliasList), errors: [] },
   { method: 'get', path: `${collection}/aliases`, operationId: 'collectionAliases', summary: "A collection's aliases", tag: 'collections', answer: ok('CollectionAliasesResponse', out.aliasList), errors: [404] },

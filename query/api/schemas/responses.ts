@@ -76,6 +76,10 @@ export const scoredPoint = z
   })
   .meta({ id: 'ScoredPoint' });
 
+export const snapshotDescription = z
+  .strictObject({ name: z.string(), creation_time: z.string(), size: count, checksum: z.string().meta({ description: 'SHA-256 of the file, hex' }) })
+  .meta({ id: 'SnapshotDescription' });
+
 export const aliasList = z
   .strictObject({ aliases: z.array(z.strictObject({ alias_name: z.string(), collection_name: z.string() })) })
   .meta({ id: 'AliasList' });
