@@ -42,14 +42,15 @@ async function healthy(url: string, child: ChildProcess): Promise<void> {
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited with ${child.exitCode ?? child.signalCode} before answering`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
+      // Ready, not only listening: the log is replayed, so requests are answered, not held off with 503.
+      if ((await fetch(`${url}/readyz`)).ok) return;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 50));
   }
   child.kill('SIGKILL');
-  throw new Error(`server did not answer /healthz within ${START_TIMEOUT_MS} ms`);
+  throw new Error(`server was not ready (/readyz) within ${START_TIMEOUT_MS} ms`);
 }
 
 /**
@@ -69,7 +70,7 @@ stopServersOn('SIGTERM');
 /**
  * The real server as its own process; resolves once its "listening" log line appears (port 0
  * picks a free one), so SERVICE_LOG_LEVEL must be info or finer. With `stdout` given, a free
- * port is picked here and the server is ready once /healthz answers.
+ * port is picked here and the server is ready once /readyz answers.
  */
 export async function spawnServer(dataDir: string, env: Record<string, string> = {}, options: SpawnOptions = {}): Promise<ChildServer> {
   const port = options.stdout === undefined ? '0' : String(await freePort());
