@@ -36,7 +36,7 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once GET /healthz answers (for a server whose stdout this process cannot read). */
+/** Resolves once GET /readyz answers (for a server whose stdout this process cannot read). */
 async function healthy(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
