@@ -15,7 +15,9 @@ export type Expr =
   | { kind: 'isNull'; arg: Expr; negated: boolean; pos: Position }
   | { kind: 'index'; object: Expr; index: Expr; pos: Position }
   | { kind: 'call'; name: string; distinct: boolean; args: Expr[]; star: boolean; pos: Position }
-  | { kind: 'hasLabels'; arg: Expr; labels: string[]; pos: Position };
+  | { kind: 'hasLabels'; arg: Expr; labels: string[]; pos: Position }
+  /** CASE: with a subject, the first WHEN equal to it; without, the first WHEN that is true; else ELSE (or null). */
+  | { kind: 'case'; subject: Expr | null; whens: [Expr, Expr][]; otherwise: Expr | null; pos: Position };
 
 export type CompareOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
 export type BinaryOp = 'and' | 'or' | 'xor' | '+' | '-' | '*' | '/' | '%' | '^' | 'starts' | 'ends' | 'contains' | 'in' | '<->';
@@ -85,6 +87,8 @@ export type Clause =
   | { kind: 'with'; projection: Projection; where: Expr | null; pos: Position }
   | { kind: 'return'; projection: Projection; pos: Position }
   | { kind: 'create'; patterns: PatternPart[]; pos: Position }
+  /** MERGE: the pattern where it exists (ON MATCH SET), else created whole (ON CREATE SET). */
+  | { kind: 'merge'; pattern: PatternPart; onCreate: SetItem[]; onMatch: SetItem[]; pos: Position }
   | { kind: 'set'; items: SetItem[]; pos: Position }
   | { kind: 'remove'; items: SetItem[]; pos: Position }
   | { kind: 'delete'; detach: boolean; exprs: Expr[]; pos: Position };
@@ -113,6 +117,8 @@ export function subExpressions(e: Expr): Expr[] {
       return e.args;
     case 'index':
       return [e.object, e.index];
+    case 'case':
+      return [...(e.subject ? [e.subject] : []), ...e.whens.flat(), ...(e.otherwise ? [e.otherwise] : [])];
     default:
       return [];
   }

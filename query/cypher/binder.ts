@@ -42,7 +42,7 @@ export function bindQuery(clauses: Clause[]): void {
   clauses.forEach((clause, i) => {
     const last = i === clauses.length - 1;
     if (clause.kind === 'return' && !last) throw compileError('UnexpectedSyntax', 'RETURN must be the last clause; use WITH to carry on', clause.pos);
-    if (last && !['return', 'create', 'set', 'remove', 'delete'].includes(clause.kind)) {
+    if (last && !['return', 'create', 'merge', 'set', 'remove', 'delete'].includes(clause.kind)) {
       throw compileError('UnexpectedSyntax', `a query cannot end with ${clause.kind.toUpperCase()}: finish it with RETURN or an updating clause`, clause.pos);
     }
     switch (clause.kind) {
@@ -55,6 +55,15 @@ export function bindQuery(clauses: Clause[]): void {
       case 'create': {
         const inClause = new Set<string>();
         for (const part of clause.patterns) bindPattern(scope, part, inClause, 'create');
+        return;
+      }
+      case 'merge': {
+        // MERGE matches an undirected relationship either way and creates it left to right.
+        bindPattern(scope, clause.pattern, new Set<string>(), 'merge');
+        for (const item of [...clause.onCreate, ...clause.onMatch]) {
+          checkExpr(scope, item.target, 'SET');
+          if (item.value) checkExpr(scope, item.value, 'SET');
+        }
         return;
       }
       case 'unwind':
@@ -91,7 +100,7 @@ export function bindQuery(clauses: Clause[]): void {
   });
 }
 
-function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mode: 'match' | 'create'): void {
+function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mode: 'match' | 'create' | 'merge'): void {
   const define = (name: string, kind: VarKind, pos: Position) => {
     const was = scope.get(name);
     if (was !== undefined && was !== kind && !(was === 'unknown' && kind === 'node')) throw conflict(name, was, describeKind(kind), pos);
@@ -102,13 +111,13 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
     // CREATE (n $props) is Neo4j's way to create from a parameter map; MATCH takes literal maps only.
     if (props.kind === 'param' && mode === 'create') return;
     if (props.kind === 'param') throw compileError('InvalidParameterUse', 'a parameter cannot stand for a property map in a pattern; write {key: $param}', props.pos);
-    checkExpr(scope, props, mode === 'create' ? 'CREATE' : 'MATCH');
+    checkExpr(scope, props, mode === 'match' ? 'MATCH' : mode.toUpperCase());
   };
   const bound = new Set(scope.keys());
   part.nodes.forEach((n) => {
     if (n.variable === null) return checkProps(n.properties);
     const was = scope.get(n.variable);
-    if (mode === 'create' && was !== undefined && bound.has(n.variable) && (n.labels.length > 0 || n.properties || part.nodes.length === 1)) {
+    if (mode !== 'match' && was !== undefined && bound.has(n.variable) && (n.labels.length > 0 || n.properties || part.nodes.length === 1)) {
       throw compileError('VariableAlreadyBound', `variable \`${n.variable}\` is already bound; CREATE cannot give it labels or properties, or create it again`, n.pos);
     }
     if (was === 'value') throw conflict(n.variable, was, 'a node', n.pos);
@@ -116,9 +125,9 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
     checkProps(n.properties);
   });
   for (const r of part.rels) {
-    if (mode === 'create') {
+    if (mode !== 'match') {
       if (r.types.length !== 1) throw compileError('NoSingleRelationshipType', 'a relationship in CREATE needs exactly one type, e.g. -[:KNOWS]->', r.pos);
-      if (r.direction === 'both') throw compileError('RequiresDirectedRelationship', 'a relationship in CREATE needs a direction: -> or <-', r.pos);
+      if (r.direction === 'both' && mode === 'create') throw compileError('RequiresDirectedRelationship', 'a relationship in CREATE needs a direction: -> or <-', r.pos);
       if (r.length) throw compileError('CreatingVarLength', 'CREATE cannot make a variable-length relationship', r.pos);
     }
     checkProps(r.properties);
@@ -128,7 +137,7 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
       if (scope.get(r.variable) === kind) throw compileError('RelationshipUniquenessViolation', `relationship variable \`${r.variable}\` is used twice in one pattern`, r.pos);
     }
     if (bound.has(r.variable)) {
-      if (mode === 'create') throw compileError('VariableAlreadyBound', `relationship variable \`${r.variable}\` is already bound; CREATE makes new relationships`, r.pos);
+      if (mode !== 'match') throw compileError('VariableAlreadyBound', `relationship variable \`${r.variable}\` is already bound; CREATE makes new relationships`, r.pos);
       const was = scope.get(r.variable)!;
       if (was !== kind && was !== 'unknown') throw conflict(r.variable, was, describeKind(kind), r.pos);
     }

@@ -26,6 +26,8 @@ function clauseExprs(c: Clause): Expr[] {
       return [...props(c.patterns), ...(c.where ? [c.where] : [])];
     case 'create':
       return props(c.patterns);
+    case 'merge':
+      return [...props([c.pattern]), ...[...c.onCreate, ...c.onMatch].flatMap((i) => (i.value ? [i.target, i.value] : [i.target]))];
     case 'unwind':
       return [c.expr];
     case 'with':

@@ -263,6 +263,14 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
       if (typeof index === 'string') return property(list, index, ctx);
       throw typeError(`cannot index a ${typeName(list)} with a ${typeName(index)}`);
     }
+    case 'case': {
+      const subject = e.subject ? evaluate(e.subject, row, ctx) : undefined;
+      for (const [when, then] of e.whens) {
+        const hit = subject === undefined ? evaluate(when, row, ctx) === true : equals(subject, evaluate(when, row, ctx)) === true;
+        if (hit) return evaluate(then, row, ctx);
+      }
+      return e.otherwise ? evaluate(e.otherwise, row, ctx) : null;
+    }
     case 'hasLabels': {
       const v = evaluate(e.arg, row, ctx);
       if (v === null) return null;

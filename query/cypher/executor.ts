@@ -1,6 +1,6 @@
 import type { Clause } from './ast.js';
 import type { EvalContext, Row } from './evaluate.js';
-import { connectedDeleteError, MatchSink, ResultSink, UnwindSink, UpdateSink, variablesOf } from './operators.js';
+import { connectedDeleteError, MatchSink, MergeSink, ResultSink, UnwindSink, UpdateSink, variablesOf } from './operators.js';
 import { planMatch } from './planner.js';
 import { ProjectionSink } from './projection.js';
 import type { Sink } from './sink.js';
@@ -33,6 +33,7 @@ export class Executor {
       boundBefore.push(bound);
       bound = new Set(bound);
       if (clause.kind === 'match' || clause.kind === 'create') for (const part of clause.patterns) for (const name of variablesOf(part)) bound.add(name);
+      else if (clause.kind === 'merge') for (const name of variablesOf(clause.pattern)) bound.add(name);
       else if (clause.kind === 'unwind') bound.add(clause.alias);
       else if (clause.kind === 'with') bound = new Set(clause.projection.items.map((i) => i.name));
     }
@@ -49,6 +50,12 @@ export class Executor {
         case 'unwind':
           sink = new UnwindSink(this.ctx, clause, sink);
           break;
+        case 'merge': {
+          // planMatch marks the pattern's variables bound in the set it is given: a fresh one per row.
+          const before = boundBefore[i]!;
+          sink = new MergeSink(this.ctx, clause, () => planMatch([clause.pattern], null, new Set(before), (l) => this.ctx.tx.labelCount(l)), writer, sink);
+          break;
+        }
         case 'with':
           sink = new ProjectionSink(clause.projection, this.ctx, clause.where, sink);
           break;

@@ -134,6 +134,67 @@ export class UpdateSink implements Sink {
   }
 }
 
+/**
+ * MERGE: for each row in turn, the pattern where it exists (every match, then ON MATCH SET) or
+ * else created whole (then ON CREATE SET). Rows are taken in order, so a later row finds what an
+ * earlier one created; the whole query is still one log entry, and Cypher writes run one at a
+ * time, so two MERGEs never both create.
+ */
+export class MergeSink implements Sink {
+  private readonly rows: Row[] = [];
+  private held = 0;
+
+  constructor(
+    private readonly ctx: EvalContext,
+    private readonly clause: Extract<Clause, { kind: 'merge' }>,
+    private readonly plan: () => PartPlan[],
+    private readonly writer: Writer,
+    private readonly next: Sink,
+  ) {}
+
+  push(row: Row): boolean {
+    const bytes = rowBytes(row);
+    this.ctx.guard.building = '';
+    this.ctx.guard.charge(bytes, 'the rows MERGE holds');
+    this.held += bytes;
+    this.rows.push(row);
+    return true;
+  }
+
+  close(): void {
+    const { clause, writer, ctx } = this;
+    const out: Row[] = [];
+    for (const row of this.rows) {
+      ctx.guard.step();
+      for (const name of variablesOf(clause.pattern)) if (row[name] === null) throw runtimeError('SemanticError', 'MergeReadOwnWrites', `MERGE cannot use \`${name}\`, which is null`);
+      for (const x of [...clause.pattern.nodes, ...clause.pattern.rels]) {
+        if (x.properties?.kind !== 'map') continue;
+        for (const [key, expr] of x.properties.entries) {
+          if (evaluate(expr, row, ctx) === null) throw runtimeError('SemanticError', 'MergeReadOwnWrites', `MERGE cannot match or create a property that is null (${key})`);
+        }
+      }
+      const matches: Row[] = [];
+      // Planned per row: an earlier row's writes change what the label counts say.
+      new PatternMatcher(ctx, this.plan()).run(row, (m) => void matches.push({ ...m }));
+      if (matches.length > 0) {
+        for (const m of matches) {
+          for (const item of clause.onMatch) writer.set(item, m, false);
+          out.push(m);
+        }
+      } else {
+        const created = { ...row };
+        writer.create(clause.pattern, created);
+        for (const item of clause.onCreate) writer.set(item, created, false);
+        out.push(created);
+      }
+    }
+    for (const row of out) if (!this.next.push(row)) break;
+    this.rows.length = 0;
+    ctx.guard.release(this.held);
+    this.next.close();
+  }
+}
+
 /** The end of the pipeline: keeps a RETURN's rows (charged with the properties the client will see). */
 export class ResultSink implements Sink {
   readonly rows: Row[] = [];

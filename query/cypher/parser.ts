@@ -3,9 +3,9 @@ import { MAX_NESTING, nestingTooDeep } from './depth.js';
 import { compileError, unsupported, type Position } from './errors.js';
 import { tokenize, type Token } from './lexer.js';
 
-const UNSUPPORTED_CLAUSES = new Set(['MERGE', 'FOREACH', 'CALL', 'UNION', 'LOAD', 'USE']);
+const UNSUPPORTED_CLAUSES = new Set(['FOREACH', 'CALL', 'UNION', 'LOAD', 'USE']);
 /** Clause keywords: never read as a variable, so a missing expression is reported where it is. */
-const RESERVED = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'WHERE', 'CREATE', 'DELETE', 'DETACH', 'SET', 'REMOVE', 'UNWIND', 'ORDER', 'SKIP', 'LIMIT', ...UNSUPPORTED_CLAUSES]);
+const RESERVED = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'WHERE', 'CREATE', 'MERGE', 'DELETE', 'DETACH', 'SET', 'REMOVE', 'UNWIND', 'ORDER', 'SKIP', 'LIMIT', ...UNSUPPORTED_CLAUSES]);
 const COMPARE_OPS = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
 
 const describe = (t: Token): string => (t.kind === 'eof' ? 'the end of the query' : `'${t.text}'`);
@@ -113,6 +113,18 @@ class Parser {
       case 'CREATE':
         this.i++;
         return { kind: 'create', patterns: this.patternList(), pos };
+      case 'MERGE': {
+        this.i++;
+        const pattern = this.patternPart();
+        const onCreate: SetItem[] = [];
+        const onMatch: SetItem[] = [];
+        while (this.acceptKeyword('ON')) {
+          const when = this.acceptKeyword('CREATE') ? onCreate : (this.expectKeyword('MATCH'), onMatch);
+          this.expectKeyword('SET');
+          when.push(...this.setItems());
+        }
+        return { kind: 'merge', pattern, onCreate, onMatch, pos };
+      }
       case 'SET':
         this.i++;
         return { kind: 'set', items: this.setItems(), pos };
@@ -127,7 +139,7 @@ class Parser {
         this.i++;
         return { kind: 'delete', detach: false, exprs: this.exprList(), pos };
       default:
-        return this.fail('a clause (MATCH, OPTIONAL MATCH, UNWIND, WITH, RETURN, CREATE, SET, REMOVE, DELETE)');
+        return this.fail('a clause (MATCH, OPTIONAL MATCH, UNWIND, WITH, RETURN, CREATE, MERGE, SET, REMOVE, DELETE)');
     }
   }
 
@@ -506,7 +518,7 @@ class Parser {
           this.i++;
           return { kind: 'literal', value: upper === 'NULL' ? null : upper === 'TRUE', pos };
         }
-        if (upper === 'CASE') throw unsupported('CASE expressions', pos);
+        if (upper === 'CASE') return this.caseExpr();
         if (RESERVED.has(upper)) this.fail('an expression');
         if ((upper === 'EXISTS' || upper === 'COUNT') && this.isOp('{', this.peek())) throw unsupported(`${upper} { } subqueries`, pos);
         if (this.isOp('(', this.peek()) || (this.isOp('.', this.peek()) && this.peek(2).kind === 'ident' && this.isOp('(', this.peek(3)))) return this.call();
@@ -516,6 +528,23 @@ class Parser {
       default:
         return this.fail('an expression');
     }
+  }
+
+  /** CASE [subject] WHEN a THEN b ... [ELSE c] END */
+  private caseExpr(): Expr {
+    const pos = this.pos();
+    this.expectKeyword('CASE');
+    const subject = this.isKeyword('WHEN') ? null : this.expr();
+    const whens: [Expr, Expr][] = [];
+    while (this.acceptKeyword('WHEN')) {
+      const when = this.expr();
+      this.expectKeyword('THEN');
+      whens.push([when, this.expr()]);
+    }
+    if (whens.length === 0) this.fail('WHEN');
+    const otherwise = this.acceptKeyword('ELSE') ? this.expr() : null;
+    this.expectKeyword('END');
+    return { kind: 'case', subject, whens, otherwise, pos };
   }
 
   private call(): Expr {

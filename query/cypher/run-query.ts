@@ -18,7 +18,7 @@ export interface CypherResult {
   nodesScanned: number;
 }
 
-const UPDATING = new Set(['create', 'set', 'remove', 'delete']);
+const UPDATING = new Set(['create', 'merge', 'set', 'remove', 'delete']);
 
 /** Parses and checks a query (no data is read): throws a CypherError (400) naming the problem. */
 export function compileQuery(text: string): Query {

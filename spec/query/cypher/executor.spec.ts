@@ -171,4 +171,28 @@ describe('query/cypher executor', () => {
     expect(fails(() => g.run('RETURN $missing')).detail).to.equal('MissingParameter');
     expect(fails(() => g.run("CREATE ({embedding: [1, 2, 3]})")).detail).to.equal('InvalidPropertyType');
   });
+
+  it('CASE picks the first WHEN equal to its subject, or the first true WHEN, else ELSE or null', () => {
+    const g = graph();
+    expect(g.rows("UNWIND [1, 2, 3, null] AS x RETURN CASE x WHEN 1 THEN 'one' WHEN 2 THEN 'two' ELSE 'many' END, CASE WHEN x > 1 THEN 'big' WHEN x IS NULL THEN 'none' END")).to.deep.equal([
+      ['one', null],
+      ['two', 'big'],
+      ['many', 'big'],
+      ['many', 'none'],
+    ]);
+    expect(fails(() => g.run('RETURN CASE 1 END')).message).to.match(/expected WHEN/);
+  });
+
+  it('MERGE finds the pattern or creates it whole, row by row, with ON CREATE and ON MATCH', () => {
+    const g = graph();
+    expect(g.rows("MERGE (p:Person {name: 'ann'}) ON CREATE SET p.new = true ON MATCH SET p.seen = true RETURN p.new, p.seen")).to.deep.equal([[true, null]]);
+    expect(g.rows("MERGE (p:Person {name: 'ann'}) ON CREATE SET p.new = true ON MATCH SET p.seen = true RETURN p.new, p.seen")).to.deep.equal([[true, true]]);
+    expect(g.rows("UNWIND ['bob', 'ann', 'bob'] AS n MERGE (p:Person {name: n}) RETURN id(p)"), 'a later row finds what an earlier one made').to.deep.equal([[1], [0], [1]]);
+    const link = "MATCH (a:Person {name: 'ann'}), (b:Person {name: 'bob'}) MERGE (a)-[r:KNOWS]->(b) ON CREATE SET r.since = 2020 RETURN r.since";
+    expect(g.rows(link)).to.deep.equal([[2020]]);
+    expect(g.rows(link)).to.deep.equal([[2020]]);
+    expect(g.rows('MATCH ()-[r:KNOWS]->() RETURN count(r)')).to.deep.equal([[1]]);
+    expect(g.rows("MERGE (:City {name: 'oslo'})-[:IN]->(c:Country {name: 'no'}) RETURN c.name")).to.deep.equal([['no']]);
+    expect(g.rows('MATCH (n) RETURN count(n)')).to.deep.equal([[4]]);
+  });
 });
