@@ -16,6 +16,12 @@ export type Expr =
   | { kind: 'index'; object: Expr; index: Expr; pos: Position }
   | { kind: 'call'; name: string; distinct: boolean; args: Expr[]; star: boolean; pos: Position }
   | { kind: 'hasLabels'; arg: Expr; labels: string[]; pos: Position }
+  /** [x IN list WHERE p | e]: the list's elements that pass, each mapped (without | e: as they are). */
+  | { kind: 'comprehension'; variable: string; list: Expr; where: Expr | null; map: Expr | null; pos: Position }
+  /** all/any/none/single(x IN list WHERE p). */
+  | { kind: 'quantifier'; quantifier: 'all' | 'any' | 'none' | 'single'; variable: string; list: Expr; where: Expr; pos: Position }
+  /** reduce(acc = init, x IN list | e). */
+  | { kind: 'reduce'; accumulator: string; init: Expr; variable: string; list: Expr; expr: Expr; pos: Position }
   /** CASE: with a subject, the first WHEN equal to it; without, the first WHEN that is true; else ELSE (or null). */
   | { kind: 'case'; subject: Expr | null; whens: [Expr, Expr][]; otherwise: Expr | null; pos: Position };
 
@@ -117,6 +123,12 @@ export function subExpressions(e: Expr): Expr[] {
       return e.args;
     case 'index':
       return [e.object, e.index];
+    case 'comprehension':
+      return [e.list, ...(e.where ? [e.where] : []), ...(e.map ? [e.map] : [])];
+    case 'quantifier':
+      return [e.list, e.where];
+    case 'reduce':
+      return [e.init, e.list, e.expr];
     case 'case':
       return [...(e.subject ? [e.subject] : []), ...e.whens.flat(), ...(e.otherwise ? [e.otherwise] : [])];
     default:

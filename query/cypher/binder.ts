@@ -240,6 +240,18 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
       checkExpr(scope, e.arg, clause, aggregatesAllowed, insideAggregate);
       return;
     }
+    case 'comprehension':
+    case 'quantifier':
+    case 'reduce': {
+      checkExpr(scope, e.list, clause, aggregatesAllowed, insideAggregate);
+      if (e.kind === 'reduce') checkExpr(scope, e.init, clause, aggregatesAllowed, insideAggregate);
+      // The iteration variable (and reduce's accumulator) exist inside only, hiding any outer one.
+      const inner: Scope = new Map(scope);
+      inner.set(e.variable, 'unknown');
+      if (e.kind === 'reduce') inner.set(e.accumulator, 'unknown');
+      for (const part of e.kind === 'comprehension' ? [e.where, e.map] : e.kind === 'quantifier' ? [e.where] : [e.expr]) if (part) checkExpr(inner, part, clause, false, insideAggregate);
+      return;
+    }
     default: {
       for (const child of subExpressions(e)) checkExpr(scope, child, clause, aggregatesAllowed, insideAggregate);
       if (e.kind === 'binary' && e.op !== 'and' && e.op !== 'or' && e.op !== 'xor') return;

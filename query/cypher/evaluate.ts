@@ -123,6 +123,56 @@ function arithmetic(op: string, a: Value, b: Value, guard: QueryGuard): Value {
   }
 }
 
+/** The list forms that bind a variable to each element: comprehensions, quantifiers and reduce. */
+function iterate(e: Extract<Expr, { kind: 'comprehension' | 'quantifier' | 'reduce' }>, row: Row, ctx: EvalContext): Value {
+  const list = evaluate(e.list, row, ctx);
+  if (list === null) return null;
+  if (!Array.isArray(list)) throw typeError(`${e.kind === 'reduce' ? 'reduce' : e.kind === 'quantifier' ? e.quantifier : 'a list comprehension'} iterates over a list, got a ${typeName(list)}`);
+  const scope: Row = { ...row };
+  if (e.kind === 'reduce') {
+    let acc = evaluate(e.init, row, ctx);
+    for (const item of list) {
+      ctx.guard.step();
+      scope[e.accumulator] = acc;
+      scope[e.variable] = item;
+      acc = evaluate(e.expr, scope, ctx);
+    }
+    return acc;
+  }
+  if (e.kind === 'comprehension') {
+    ctx.guard.charge(listBytes(list.length), 'a list comprehension');
+    const out: Value[] = [];
+    for (const item of list) {
+      ctx.guard.step();
+      scope[e.variable] = item;
+      if (e.where && evaluate(e.where, scope, ctx) !== true) continue;
+      out.push(e.map ? evaluate(e.map, scope, ctx) : item);
+    }
+    return out;
+  }
+  let trues = 0;
+  let nulls = 0;
+  for (const item of list) {
+    ctx.guard.step();
+    scope[e.variable] = item;
+    const v = evaluate(e.where, scope, ctx);
+    if (v === null) nulls++;
+    else if (v === true) trues++;
+    else if (v !== false) throw typeError(`the predicate of ${e.quantifier}() must be a boolean, got a ${typeName(v)}`);
+  }
+  const falses = list.length - trues - nulls;
+  switch (e.quantifier) {
+    case 'all':
+      return falses > 0 ? false : nulls > 0 ? null : true;
+    case 'any':
+      return trues > 0 ? true : nulls > 0 ? null : false;
+    case 'none':
+      return trues > 0 ? false : nulls > 0 ? null : true;
+    case 'single':
+      return trues > 1 ? false : nulls > 0 ? null : trues === 1;
+  }
+}
+
 /** Durations added to or taken from temporal values and each other, and scaled by numbers. */
 function temporalArithmetic(op: string, a: Value, b: Value): Value {
   const refuse = () => typeError(`${op} cannot combine a ${typeName(a)} and a ${typeName(b)}`);
@@ -263,6 +313,10 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
       if (typeof index === 'string') return property(list, index, ctx);
       throw typeError(`cannot index a ${typeName(list)} with a ${typeName(index)}`);
     }
+    case 'comprehension':
+    case 'quantifier':
+    case 'reduce':
+      return iterate(e, row, ctx);
     case 'case': {
       const subject = e.subject ? evaluate(e.subject, row, ctx) : undefined;
       for (const [when, then] of e.whens) {

@@ -500,6 +500,7 @@ class Parser {
           return e;
         }
         if (t.value === '[') {
+          if (this.tok.kind === 'op' && this.peek().kind === 'ident' && this.isKeyword('IN', this.peek(2))) return this.comprehension();
           this.i++;
           const items: Expr[] = [];
           if (!this.isOp(']')) {
@@ -519,6 +520,8 @@ class Parser {
           return { kind: 'literal', value: upper === 'NULL' ? null : upper === 'TRUE', pos };
         }
         if (upper === 'CASE') return this.caseExpr();
+        if (['ALL', 'ANY', 'NONE', 'SINGLE'].includes(upper) && this.isOp('(', this.peek()) && this.peek(2).kind === 'ident' && this.isKeyword('IN', this.peek(3))) return this.quantifier();
+        if (upper === 'REDUCE' && this.isOp('(', this.peek()) && this.peek(2).kind === 'ident' && this.isOp('=', this.peek(3))) return this.reduce();
         if (RESERVED.has(upper)) this.fail('an expression');
         if ((upper === 'EXISTS' || upper === 'COUNT') && this.isOp('{', this.peek())) throw unsupported(`${upper} { } subqueries`, pos);
         if (this.isOp('(', this.peek()) || (this.isOp('.', this.peek()) && this.peek(2).kind === 'ident' && this.isOp('(', this.peek(3)))) return this.call();
@@ -528,6 +531,51 @@ class Parser {
       default:
         return this.fail('an expression');
     }
+  }
+
+  /** [x IN list WHERE p | e] */
+  private comprehension(): Expr {
+    const pos = this.pos();
+    this.expectOp('[');
+    const variable = this.name('a variable');
+    this.expectKeyword('IN');
+    const list = this.expr();
+    const where = this.acceptKeyword('WHERE') ? this.expr() : null;
+    const map = this.acceptOp('|') ? this.expr() : null;
+    this.expectOp(']');
+    return { kind: 'comprehension', variable, list, where, map, pos };
+  }
+
+  /** all/any/none/single(x IN list WHERE p) */
+  private quantifier(): Expr {
+    const pos = this.pos();
+    const quantifier = this.name('a quantifier').toLowerCase() as 'all' | 'any' | 'none' | 'single';
+    this.expectOp('(');
+    const variable = this.name('a variable');
+    this.expectKeyword('IN');
+    const list = this.expr();
+    this.expectKeyword('WHERE');
+    const where = this.expr();
+    this.expectOp(')');
+    return { kind: 'quantifier', quantifier, variable, list, where, pos };
+  }
+
+  /** reduce(acc = init, x IN list | e) */
+  private reduce(): Expr {
+    const pos = this.pos();
+    this.name('reduce');
+    this.expectOp('(');
+    const accumulator = this.name('an accumulator variable');
+    this.expectOp('=');
+    const init = this.expr();
+    this.expectOp(',');
+    const variable = this.name('a variable');
+    this.expectKeyword('IN');
+    const list = this.expr();
+    this.expectOp('|');
+    const expr = this.expr();
+    this.expectOp(')');
+    return { kind: 'reduce', accumulator, init, variable, list, expr, pos };
   }
 
   /** CASE [subject] WHEN a THEN b ... [ELSE c] END */

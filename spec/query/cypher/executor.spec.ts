@@ -195,4 +195,15 @@ describe('query/cypher executor', () => {
     expect(g.rows("MERGE (:City {name: 'oslo'})-[:IN]->(c:Country {name: 'no'}) RETURN c.name")).to.deep.equal([['no']]);
     expect(g.rows('MATCH (n) RETURN count(n)')).to.deep.equal([[4]]);
   });
+
+  it('list comprehensions, all/any/none/single and reduce bind their variable inside only, with three-valued logic', () => {
+    const g = graph();
+    expect(g.rows('RETURN [x IN range(1, 10) WHERE x % 2 = 0 | x * 10], [x IN [1, 2, 3]], [x IN null | x]')).to.deep.equal([[[20, 40, 60, 80, 100], [1, 2, 3], null]]);
+    expect(g.rows('RETURN all(x IN [1, 2] WHERE x > 0), any(x IN [1, null] WHERE x > 1), none(x IN [] WHERE x > 0), single(x IN [1, 2, 3] WHERE x = 2), single(x IN [2, 2] WHERE x = 2)')).to.deep.equal([[true, null, true, true, false]]);
+    expect(g.rows('RETURN reduce(s = 0, x IN [1, 2, 3] | s + x), reduce(s = "", w IN ["a", "b"] | s + w)')).to.deep.equal([[6, 'ab']]);
+    expect(g.rows('WITH 5 AS x RETURN [x IN [1, 2] | x], x')).to.deep.equal([[[1, 2], 5]]);
+    expect(fails(() => g.run('RETURN [x IN [1] | y]')).message).to.match(/UndefinedVariable/);
+    expect(fails(() => g.run('RETURN [x IN range(1, 100000000) | x]')).message).to.match(/memory budget/);
+  });
 });
+
