@@ -56,7 +56,7 @@ describe('server: common rules', () => {
   });
 
   it('answers a wrong method on a known path with 405 and the error body', async () => {
-    const res = await call(s.url, 'PATCH', '/collections/c');
+    const res = await call(s.url, 'PATCH', '/collections/c/points');
     expect(res.status).to.equal(405);
     expect(res.body).to.deep.include({ status: 'error', code: 405 });
   });

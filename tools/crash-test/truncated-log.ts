@@ -69,21 +69,25 @@ export async function truncatedUnderServer(parent: string, say: (line: string) =
   const message = await refusal(dataDir);
   if (message === null) return ['the server started on a data.mdb truncated under it'];
   const range = /operations (\d+) to (\d+) (?:were durable in it and are in no snapshot|are lost)/.exec(message);
-  if (!range || !message.includes('SERVICE_ACCEPT_LOSS=1')) return [`a data.mdb truncated under the server did not stop start-up naming the lost operations: ${message.slice(0, 400)}`];
-  const [from, to] = [Number(range[1]), Number(range[2])];
+  // The cut may come after a snapshot that already holds every durable operation: then none is lost, and start-up says so.
+  const covered = /the newest snapshot \((\d+)\) holds every operation known durable/.exec(message);
+  if ((!range && !covered) || !message.includes('SERVICE_ACCEPT_LOSS=1')) return [`a data.mdb truncated under the server did not stop start-up naming the lost operations: ${message.slice(0, 400)}`];
+  const [from, to] = range ? [Number(range[1]), Number(range[2])] : [Number(covered![1]) + 1, Number(covered![1])];
   const problems: string[] = [];
-  if (to < mark.opId) problems.push(`start-up named operations ${from} to ${to} lost, but the high-water mark shows ${mark.opId} was durable`);
+  if (range && to < mark.opId) problems.push(`start-up named operations ${from} to ${to} lost, but the high-water mark shows ${mark.opId} was durable`);
+  if (covered && Number(covered[1]) < mark.opId) problems.push(`start-up said snapshot ${covered[1]} holds every durable operation, but the high-water mark shows ${mark.opId}`);
 
   const accepting = await spawnServer(dataDir, { ...ENV, SERVICE_ACCEPT_LOSS: '1' });
   try {
-    const covered = [...acknowledged].filter(([, op]) => op <= mark.opId);
-    const res = await fetch(`${accepting.url}/collections/loss/points`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids: covered.map(([id]) => id) }) });
+    const below = [...acknowledged].filter(([, op]) => op <= mark.opId);
+    const res = await fetch(`${accepting.url}/collections/loss/points`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids: below.map(([id]) => id) }) });
     const present = new Set(((await res.json()) as { result: { id: number }[] }).result.map((p) => p.id));
-    const silentlyLost = covered.filter(([id, op]) => !present.has(id) && (op < from || op > to));
+    const silentlyLost = below.filter(([id, op]) => !present.has(id) && (op < from || op > to));
     if (silentlyLost.length > 0) problems.push(`${silentlyLost.length} writes acknowledged before the high-water mark are gone without being named, e.g. point ${silentlyLost[0]![0]} (operation ${silentlyLost[0]![1]}); named ${from} to ${to}`);
-    if (covered.length < ACKNOWLEDGED_BEFORE_CUT) problems.push(`only ${covered.length} acknowledged writes were below the high-water mark`);
-    const named = covered.filter(([id]) => !present.has(id)).length;
-    say(`data.mdb cut short under the server: start-up refused naming operations ${from} to ${to}; accepting the loss kept ${covered.length - named} of the ${covered.length} writes acknowledged below the high-water mark (${mark.opId}) and ${named} were among those named`);
+    if (below.length < ACKNOWLEDGED_BEFORE_CUT) problems.push(`only ${below.length} acknowledged writes were below the high-water mark`);
+    const named = below.filter(([id]) => !present.has(id)).length;
+    const what = range ? `naming operations ${from} to ${to}` : `saying snapshot ${to} holds every durable operation`;
+    say(`data.mdb cut short under the server: start-up refused ${what}; accepting the loss kept ${below.length - named} of the ${below.length} writes acknowledged below the high-water mark (${mark.opId}) and ${named} were among those named`);
   } finally {
     await kill(accepting);
   }
