@@ -4,6 +4,7 @@ import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
 import { listBytes, sizeOf, stringBytes } from './sizes.js';
 import { TEMPORAL_FUNCTIONS } from './temporal-functions.js';
+import { STRING_FUNCTIONS } from './string-functions.js';
 import { formatTemporal } from './temporal/format.js';
 import { isTemporal } from './temporal/types.js';
 import { isMap, NodeRef, PathValue, RelRef, typeName, type Value } from './values.js';
@@ -203,7 +204,6 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   abs: num('abs', Math.abs),
   ceil: num('ceil', Math.ceil),
   floor: num('floor', Math.floor),
-  round: num('round', Math.round),
   sign: num('sign', Math.sign),
   sqrt: num('sqrt', Math.sqrt),
   tolower: str('toLower', (s) => s.toLowerCase()),
@@ -212,4 +212,5 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   ltrim: str('lTrim', (s) => s.trimStart()),
   rtrim: str('rTrim', (s) => s.trimEnd()),
   ...TEMPORAL_FUNCTIONS,
+  ...STRING_FUNCTIONS,
 };

@@ -205,5 +205,14 @@ describe('query/cypher executor', () => {
     expect(fails(() => g.run('RETURN [x IN [1] | y]')).message).to.match(/UndefinedVariable/);
     expect(fails(() => g.run('RETURN [x IN range(1, 100000000) | x]')).message).to.match(/memory budget/);
   });
+
+  it('split, substring, replace, left, right and round with a precision', () => {
+    const g = graph();
+    expect(g.rows("RETURN split('a,b,,c', ','), substring('hello', 1, 3), substring('hello', 2), replace('aaa', 'a', 'bb'), left('hello', 2), right('hello', 3), round(3.14159, 2), round(2.5)")).to.deep.equal([
+      [['a', 'b', '', 'c'], 'ell', 'llo', 'bbbbbb', 'he', 'llo', 3.14, 3],
+    ]);
+    expect(g.rows('RETURN split(null, ","), substring("x", null), left(null, 1)')).to.deep.equal([[null, null, null]]);
+    expect(fails(() => g.run("RETURN substring('x', -1)")).message).to.match(/NegativeIntegerArgument/);
+  });
 });
 
