@@ -22,11 +22,15 @@ export type Expr =
   | { kind: 'quantifier'; quantifier: 'all' | 'any' | 'none' | 'single'; variable: string; list: Expr; where: Expr; pos: Position }
   /** reduce(acc = init, x IN list | e). */
   | { kind: 'reduce'; accumulator: string; init: Expr; variable: string; list: Expr; expr: Expr; pos: Position }
+  /** list[from..to]: either bound may be left out (open), negative bounds count from the end. */
+  | { kind: 'slice'; object: Expr; from: Expr | null; to: Expr | null; pos: Position }
+  /** n {.name, .*, key: expr, var}: a map of a node's, relationship's or map's properties. */
+  | { kind: 'mapProjection'; object: Expr; items: ProjectionItemOf[]; pos: Position }
   /** CASE: with a subject, the first WHEN equal to it; without, the first WHEN that is true; else ELSE (or null). */
   | { kind: 'case'; subject: Expr | null; whens: [Expr, Expr][]; otherwise: Expr | null; pos: Position };
 
 export type CompareOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
-export type BinaryOp = 'and' | 'or' | 'xor' | '+' | '-' | '*' | '/' | '%' | '^' | 'starts' | 'ends' | 'contains' | 'in' | '<->';
+export type BinaryOp = 'and' | 'or' | 'xor' | '+' | '-' | '*' | '/' | '%' | '^' | 'starts' | 'ends' | 'contains' | 'in' | '<->' | '=~';
 
 export type Direction = 'out' | 'in' | 'both';
 
@@ -104,6 +108,8 @@ export interface Query {
 }
 
 /** The expressions directly inside `e`, in source order. */
+export type ProjectionItemOf = { kind: 'property'; key: string } | { kind: 'all' } | { kind: 'entry'; key: string; expr: Expr };
+
 export function subExpressions(e: Expr): Expr[] {
   switch (e.kind) {
     case 'prop':
@@ -123,6 +129,10 @@ export function subExpressions(e: Expr): Expr[] {
       return e.args;
     case 'index':
       return [e.object, e.index];
+    case 'slice':
+      return [e.object, ...(e.from ? [e.from] : []), ...(e.to ? [e.to] : [])];
+    case 'mapProjection':
+      return [e.object, ...e.items.flatMap((i) => (i.kind === 'entry' ? [i.expr] : []))];
     case 'comprehension':
       return [e.list, ...(e.where ? [e.where] : []), ...(e.map ? [e.map] : [])];
     case 'quantifier':

@@ -4,11 +4,11 @@ import { CypherDuration, isTemporal, type Temporal } from './temporal/types.js';
 import type { Distance } from '../../storage/events/types.js';
 import type { Expr } from './ast.js';
 import { runtimeError } from './errors.js';
-import { FUNCTIONS } from './functions.js';
+import { FUNCTIONS, propertiesOf } from './functions.js';
 import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
 import { listBytes, ROW_BYTES, stringBytes } from './sizes.js';
-import { compare, equals, isMap, NodeRef, ownEntry, RelRef, setEntry, typeName, type Value } from './values.js';
+import { compare, equals, isMap, NodeRef, ownEntry, RelRef, setEntry, typeName, type MapValue, type Value } from './values.js';
 
 /** One binding of variables to values. */
 export type Row = Record<string, Value>;
@@ -202,6 +202,17 @@ function temporalArithmetic(op: string, a: Value, b: Value): Value {
   }
 }
 
+/** `s =~ pattern`: the whole string matches (a leading (?i) makes it case-insensitive, as in Java). */
+function regexMatch(s: Value, pattern: Value): Value {
+  if (typeof s !== 'string' || typeof pattern !== 'string') return null;
+  const insensitive = pattern.startsWith('(?i)');
+  try {
+    return new RegExp(`^(?:${insensitive ? pattern.slice(4) : pattern})$`, insensitive ? 'isu' : 'su').test(s);
+  } catch (err) {
+    throw runtimeError('ArgumentError', 'InvalidArgumentValue', `invalid regular expression ${JSON.stringify(pattern)}: ${(err as Error).message}`);
+  }
+}
+
 function stringPredicate(op: string, a: Value, b: Value): Value {
   if (typeof a !== 'string' || typeof b !== 'string') return null;
   return op === 'starts' ? a.startsWith(b) : op === 'ends' ? a.endsWith(b) : a.includes(b);
@@ -292,6 +303,8 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
           return inList(a, b, ctx.guard);
         case '<->':
           return rawDistance(a, b, ctx.distance);
+        case '=~':
+          return regexMatch(a, b);
         default:
           return arithmetic(e.op, a, b, ctx.guard);
       }
@@ -317,6 +330,29 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
     case 'quantifier':
     case 'reduce':
       return iterate(e, row, ctx);
+    case 'slice': {
+      const list = evaluate(e.object, row, ctx);
+      const from = e.from ? evaluate(e.from, row, ctx) : 0;
+      const to = e.to ? evaluate(e.to, row, ctx) : undefined;
+      if (list === null || from === null || to === null) return null;
+      if (!Array.isArray(list)) throw typeError(`only a list can be sliced, got a ${typeName(list)}`);
+      for (const bound of [from, to]) if (bound !== undefined && (typeof bound !== 'number' || !Number.isInteger(bound))) throw typeError(`a list slice bound must be an integer, got a ${typeName(bound)}`);
+      ctx.guard.charge(listBytes(list.length), 'a list slice');
+      return list.slice(from as number, to as number | undefined);
+    }
+    case 'mapProjection': {
+      const source = evaluate(e.object, row, ctx);
+      if (source === null) return null;
+      const props = source instanceof NodeRef || source instanceof RelRef ? (propertiesOf(source, ctx.tx) as MapValue) : isMap(source) ? source : null;
+      if (props === null) throw typeError(`a map projection reads a node, relationship or map, got a ${typeName(source)}`);
+      const out: MapValue = {};
+      for (const item of e.items) {
+        if (item.kind === 'all') for (const [k, v] of Object.entries(props)) setEntry(out, k, v);
+        else if (item.kind === 'property') setEntry(out, item.key, ownEntry(props, item.key) ?? null);
+        else setEntry(out, item.key, evaluate(item.expr, row, ctx));
+      }
+      return out;
+    }
     case 'case': {
       const subject = e.subject ? evaluate(e.subject, row, ctx) : undefined;
       for (const [when, then] of e.whens) {

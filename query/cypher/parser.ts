@@ -1,4 +1,4 @@
-import type { BinaryOp, Clause, CompareOp, Expr, NodePattern, PatternPart, Projection, ProjectionItem, Query, RelPattern, SetItem, SortItem } from './ast.js';
+import type { BinaryOp, Clause, CompareOp, Expr, NodePattern, PatternPart, Projection, ProjectionItem, ProjectionItemOf, Query, RelPattern, SetItem, SortItem } from './ast.js';
 import { MAX_NESTING, nestingTooDeep } from './depth.js';
 import { compileError, unsupported, type Position } from './errors.js';
 import { tokenize, type Token } from './lexer.js';
@@ -374,8 +374,9 @@ class Parser {
       ops.push(v === '!=' ? '<>' : (v as CompareOp));
       args.push(this.predicates());
     }
-    if (this.isOp('=~')) throw unsupported('the regular expression operator =~', this.pos());
-    return ops.length === 0 ? first : { kind: 'compare', ops, args, pos: first.pos };
+    const compared: Expr = ops.length === 0 ? first : { kind: 'compare', ops, args, pos: first.pos };
+    if (this.acceptOp('=~')) return { kind: 'binary', op: '=~', left: compared, right: this.predicates(), pos: first.pos };
+    return compared;
   }
 
   /** STARTS WITH, ENDS WITH, CONTAINS, IN, IS [NOT] NULL (bind tighter than comparisons). */
@@ -448,11 +449,17 @@ class Parser {
       } else if (this.isOp('[')) {
         const pos = this.pos();
         this.i++;
-        if (this.isOp('..')) throw unsupported('list slices', pos);
-        const index = this.expr();
-        if (this.isOp('..')) throw unsupported('list slices', pos);
+        const from = this.isOp('..') ? null : this.expr();
+        if (this.acceptOp('..')) {
+          const to = this.isOp(']') ? null : this.expr();
+          this.expectOp(']');
+          e = { kind: 'slice', object: e, from, to, pos };
+          continue;
+        }
         this.expectOp(']');
-        e = { kind: 'index', object: e, index, pos };
+        e = { kind: 'index', object: e, index: from!, pos };
+      } else if (this.isOp('{') && e.kind === 'var') {
+        e = this.mapProjection(e);
       } else if (this.isOp(':') && (e.kind === 'var' || e.kind === 'prop')) {
         const pos = this.pos();
         e = { kind: 'hasLabels', arg: e, labels: this.labels(), pos };
@@ -460,6 +467,28 @@ class Parser {
         return e;
       }
     }
+  }
+
+  /** n {.name, .*, key: expr, var} */
+  private mapProjection(object: Expr): Expr {
+    const pos = this.pos();
+    this.expectOp('{');
+    const items: ProjectionItemOf[] = [];
+    if (!this.isOp('}')) {
+      do {
+        if (this.acceptOp('.')) {
+          if (this.acceptOp('*')) items.push({ kind: 'all' });
+          else items.push({ kind: 'property', key: this.name('a property name') });
+        } else {
+          const vpos = this.pos();
+          const key = this.name('a property name, .name or .*');
+          if (this.acceptOp(':')) items.push({ kind: 'entry', key, expr: this.expr() });
+          else items.push({ kind: 'entry', key, expr: { kind: 'var', name: key, pos: vpos } });
+        }
+      } while (this.acceptOp(','));
+    }
+    this.expectOp('}');
+    return { kind: 'mapProjection', object, items, pos };
   }
 
   private mapLiteral(): Expr {

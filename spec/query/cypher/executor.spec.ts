@@ -214,5 +214,14 @@ describe('query/cypher executor', () => {
     expect(g.rows('RETURN split(null, ","), substring("x", null), left(null, 1)')).to.deep.equal([[null, null, null]]);
     expect(fails(() => g.run("RETURN substring('x', -1)")).message).to.match(/NegativeIntegerArgument/);
   });
+
+  it('map projections, list slices and =~ (whole-string regular expressions)', () => {
+    const g = graph();
+    g.run("CREATE (:P {name: 'Ann', born: 1980})");
+    expect(g.rows('MATCH (p:P) RETURN p {.name, age: 2024 - p.born, .missing}, p {.*}')).to.deep.equal([[{ name: 'Ann', age: 44, missing: null }, { name: 'Ann', born: 1980 }]]);
+    expect(g.rows("RETURN [1, 2, 3, 4, 5][1..3], [1, 2, 3][..2], [1, 2, 3][-2..], [1, 2, 3][1..null]")).to.deep.equal([[[2, 3], [1, 2], [2, 3], null]]);
+    expect(g.rows("RETURN 'Hello' =~ 'H.*o', 'hello' =~ '(?i)HELLO', 'ab' =~ 'a', 'x' =~ null")).to.deep.equal([[true, true, false, null]]);
+    expect(fails(() => g.run("RETURN 'a' =~ '('")).message).to.match(/^ArgumentError \(InvalidArgumentValue\): invalid regular expression/);
+  });
 });
 
