@@ -105,7 +105,12 @@ export type Clause =
 
 export interface Query {
   clauses: Clause[];
+  /** Further parts joined by UNION (all: UNION ALL, which keeps duplicates). */
+  unions: { all: boolean; clauses: Clause[]; pos: Position }[];
 }
+
+/** Every part of a query: the first, then each UNION part. */
+export const queryParts = (q: Query): Clause[][] => [q.clauses, ...q.unions.map((u) => u.clauses)];
 
 /** The expressions directly inside `e`, in source order. */
 export type ProjectionItemOf = { kind: 'property'; key: string } | { kind: 'all' } | { kind: 'entry'; key: string; expr: Expr };

@@ -1,4 +1,4 @@
-import { subExpressions, type Clause, type Expr, type Query } from './ast.js';
+import { queryParts, subExpressions, type Clause, type Expr, type Query } from './ast.js';
 import { CypherError, compileError } from './errors.js';
 
 /** Brackets, lists, maps, NOT and signs nested inside one another deeper than this are refused while parsing. */
@@ -51,7 +51,7 @@ function clauseExprs(c: Clause): Expr[] {
  */
 export function checkDepth(query: Query): void {
   const stack: [Expr, number][] = [];
-  for (const clause of query.clauses) for (const e of clauseExprs(clause)) stack.push([e, 1]);
+  for (const part of queryParts(query)) for (const clause of part) for (const e of clauseExprs(clause)) stack.push([e, 1]);
   while (stack.length > 0) {
     const [e, depth] = stack.pop()!;
     if (depth > MAX_EXPRESSION_DEPTH) {

@@ -3,9 +3,9 @@ import { MAX_NESTING, nestingTooDeep } from './depth.js';
 import { compileError, unsupported, type Position } from './errors.js';
 import { tokenize, type Token } from './lexer.js';
 
-const UNSUPPORTED_CLAUSES = new Set(['FOREACH', 'CALL', 'UNION', 'LOAD', 'USE']);
+const UNSUPPORTED_CLAUSES = new Set(['FOREACH', 'CALL', 'LOAD', 'USE']);
 /** Clause keywords: never read as a variable, so a missing expression is reported where it is. */
-const RESERVED = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'WHERE', 'CREATE', 'MERGE', 'DELETE', 'DETACH', 'SET', 'REMOVE', 'UNWIND', 'ORDER', 'SKIP', 'LIMIT', ...UNSUPPORTED_CLAUSES]);
+const RESERVED = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'WHERE', 'CREATE', 'MERGE', 'UNION', 'DELETE', 'DETACH', 'SET', 'REMOVE', 'UNWIND', 'ORDER', 'SKIP', 'LIMIT', ...UNSUPPORTED_CLAUSES]);
 const COMPARE_OPS = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
 
 const describe = (t: Token): string => (t.kind === 'eof' ? 'the end of the query' : `'${t.text}'`);
@@ -74,12 +74,20 @@ class Parser {
   }
 
   query(): Query {
-    const clauses: Clause[] = [];
-    while (this.tok.kind !== 'eof' && !this.isOp(';')) clauses.push(this.clause());
+    const clauses = this.part();
+    const unions: Query['unions'] = [];
+    for (let pos = this.pos(); this.acceptKeyword('UNION'); pos = this.pos()) unions.push({ all: this.acceptKeyword('ALL'), clauses: this.part(), pos });
     this.acceptOp(';');
     if (this.tok.kind !== 'eof') this.fail('the end of the query');
+    return { clauses, unions };
+  }
+
+  /** The clauses of one part of a query, up to a UNION or the end. */
+  private part(): Clause[] {
+    const clauses: Clause[] = [];
+    while (this.tok.kind !== 'eof' && !this.isOp(';') && !this.isKeyword('UNION')) clauses.push(this.clause());
     if (clauses.length === 0) this.fail('a clause such as MATCH, CREATE or RETURN');
-    return { clauses };
+    return clauses;
   }
 
   private clause(): Clause {

@@ -1,6 +1,7 @@
 import type { Collection } from '../../storage/collection.js';
 import type { GraphChange } from '../../storage/events/types.js';
-import type { Query } from './ast.js';
+import { queryParts, type Clause, type Query } from './ast.js';
+import { compileError } from './errors.js';
 import { bindQuery } from './binder.js';
 import { checkDepth, tooDeep } from './depth.js';
 import { Executor } from './executor.js';
@@ -8,7 +9,7 @@ import { GraphTx } from './graph-tx.js';
 import { QueryGuard, type GuardOptions } from './guard.js';
 import { parseQuery } from './parser.js';
 import { toJson } from './present.js';
-import { fromJson, setEntry, type Value } from './values.js';
+import { fromJson, keyOf, setEntry, type Value } from './values.js';
 
 export interface CypherResult {
   columns: string[];
@@ -25,12 +26,30 @@ export function compileQuery(text: string): Query {
   return stackSafe(() => {
     const query = parseQuery(text);
     checkDepth(query);
-    bindQuery(query.clauses);
+    for (const part of queryParts(query)) bindQuery(part);
+    checkUnion(query);
     return query;
   });
 }
 
-export const isWriteQuery = (q: Query): boolean => q.clauses.some((c) => UPDATING.has(c.kind));
+export const isWriteQuery = (q: Query): boolean => queryParts(q).some((part) => part.some((c) => UPDATING.has(c.kind)));
+
+const columnsOf = (part: Clause[]): string[] => {
+  const last = part[part.length - 1]!;
+  return last.kind === 'return' ? last.projection.items.map((i) => i.name) : [];
+};
+
+/** UNION parts return the same columns, and one query does not mix UNION with UNION ALL. */
+function checkUnion(q: Query): void {
+  if (q.unions.length === 0) return;
+  const columns = columnsOf(q.clauses).join(',');
+  for (const u of q.unions) {
+    if (u.all !== q.unions[0]!.all) throw compileError('InvalidClauseComposition', 'a query cannot mix UNION and UNION ALL', u.pos);
+    const last = u.clauses[u.clauses.length - 1]!;
+    if (last.kind !== 'return' || q.clauses[q.clauses.length - 1]!.kind !== 'return') throw compileError('InvalidClauseComposition', 'each part of a UNION must end with RETURN', u.pos);
+    if (columnsOf(u.clauses).join(',') !== columns) throw compileError('DifferentColumnsInUnion', `every part of a UNION must return the same columns (${columns || 'none'})`, u.pos);
+  }
+}
 
 /**
  * Runs a compiled query against a collection, within a deadline and a memory budget (see
@@ -44,9 +63,20 @@ export function executeQuery(c: Collection, query: Query, parameters: Record<str
     const guard = new QueryGuard(options);
     const params: Record<string, Value> = {};
     for (const [k, v] of Object.entries(parameters)) setEntry(params, k, fromJson(v));
-    const rows = new Executor({ tx, params, guard, distance: c.config.distance }).run(query.clauses);
-    const last = query.clauses[query.clauses.length - 1]!;
-    const columns = last.kind === 'return' ? last.projection.items.map((i) => i.name) : [];
+    const ctx = { tx, params, guard, distance: c.config.distance };
+    let rows = new Executor(ctx).run(query.clauses);
+    for (const u of query.unions) rows = rows.concat(new Executor(ctx).run(u.clauses));
+    const columns = columnsOf(query.clauses);
+    if (query.unions.length > 0 && !query.unions[0]!.all) {
+      // UNION keeps one of each distinct row.
+      const seen = new Set<string>();
+      rows = rows.filter((r) => {
+        const key = keyOf(columns.map((name) => (Object.hasOwn(r, name) ? r[name]! : null)));
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    }
     return {
       columns,
       rows: rows.map((r) => columns.map((name) => toJson(Object.hasOwn(r, name) ? r[name]! : null, tx))),

@@ -223,5 +223,15 @@ describe('query/cypher executor', () => {
     expect(g.rows("RETURN 'Hello' =~ 'H.*o', 'hello' =~ '(?i)HELLO', 'ab' =~ 'a', 'x' =~ null")).to.deep.equal([[true, true, false, null]]);
     expect(fails(() => g.run("RETURN 'a' =~ '('")).message).to.match(/^ArgumentError \(InvalidArgumentValue\): invalid regular expression/);
   });
+
+  it('UNION keeps one of each distinct row, UNION ALL every row; the parts must agree on their columns', () => {
+    const g = graph();
+    expect(g.rows('RETURN 1 AS x UNION RETURN 1 AS x UNION RETURN 2 AS x')).to.deep.equal([[1], [2]]);
+    expect(g.rows('RETURN 1 AS x UNION ALL RETURN 1 AS x')).to.deep.equal([[1], [1]]);
+    expect(g.rows("CREATE (:A) RETURN 'a' AS k UNION CREATE (:B) RETURN 'b' AS k")).to.deep.equal([['a'], ['b']]);
+    expect(g.rows('MATCH (n) RETURN count(n)'), 'both parts wrote, as one query').to.deep.equal([[2]]);
+    expect(fails(() => g.run('RETURN 1 AS x UNION RETURN 1 AS y')).message).to.match(/DifferentColumnsInUnion/);
+    expect(fails(() => g.run('RETURN 1 AS x UNION ALL RETURN 1 AS x UNION RETURN 2 AS x')).message).to.match(/InvalidClauseComposition/);
+  });
 });
 
