@@ -9,6 +9,10 @@ export interface ServiceConfig {
   port: number;
   /** The port answering in Qdrant's REST dialect (SERVICE_QDRANT_PORT); null: off. */
   qdrantPort: number | null;
+  /** The Bolt port (SERVICE_BOLT_PORT, default 7687; 0: any free port); null: off. */
+  boltPort: number | null;
+  /** The collection a Bolt client's default database stands for (SERVICE_BOLT_DEFAULT_DB). */
+  boltDefaultDb: string;
   dataDir: string;
   logLevel: LogLevel;
   apiKeys: string[];
@@ -96,6 +100,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     host: env.SERVICE_HOST || '0.0.0.0',
     port: positiveInt(env.SERVICE_PORT, 'SERVICE_PORT', 6333, 65535),
     qdrantPort: (env.SERVICE_QDRANT_PORT ?? '').trim().toLowerCase() === 'off' ? null : positiveInt(env.SERVICE_QDRANT_PORT, 'SERVICE_QDRANT_PORT (or off)', 6335, 65535),
+    boltPort: (env.SERVICE_BOLT_PORT ?? '').trim().toLowerCase() === 'off' ? null : positiveInt(env.SERVICE_BOLT_PORT, 'SERVICE_BOLT_PORT (or off)', 7687, 65535),
+    boltDefaultDb: env.SERVICE_BOLT_DEFAULT_DB || 'neo4j',
     dataDir: resolve(env.SERVICE_DATA_DIR || './data'),
     logLevel,
     apiKeys: secrets(env.SERVICE_API_KEYS),

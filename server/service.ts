@@ -8,6 +8,7 @@ import { Engine } from '../storage/engine/engine.js';
 import { DamagedEntryError } from '../storage/errors.js';
 import { LogLossError } from '../storage/log/log-audit.js';
 import { SnapshotFiles } from '../storage/snapshot/snapshot-files.js';
+import { startBoltServer, type BoltServer } from '../bolt/server.js';
 import { createApp, serviceRateLimiter } from './app.js';
 import type { ServiceConfig } from './config.js';
 import { createServiceServer } from './listener.js';
@@ -32,6 +33,9 @@ export interface RunningService {
   url: string;
   /** The Qdrant-dialect listener's URL; null when it is off. */
   qdrantUrl: string | null;
+  /** The Bolt listener's bolt:// (or bolt+s://) URL and port; null when SERVICE_BOLT_PORT=off. */
+  boltUrl: string | null;
+  boltPort: number | null;
   /** Stops taking connections, lets requests in flight finish, then closes the log. */
   close(): Promise<void>;
 }
@@ -82,6 +86,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   };
   let server: Server;
   let qdrantServer: Server | null = null;
+  let bolt: BoltServer | null = null;
   try {
     server = await listen(config.port, 'spec');
     if (config.qdrantPort !== null) qdrantServer = await listen(config.qdrantPort, 'qdrant');
@@ -107,6 +112,16 @@ export async function startService(config: ServiceConfig, logger: Logger, option
     throw err;
   }
   readiness.markReplayed();
+  // Bolt has no readiness gate: it listens once the views hold the whole log.
+  if (config.boltPort !== null) {
+    try {
+      bolt = await startBoltServer(engine, config, config.boltPort);
+    } catch (err) {
+      for (const s of listeners) s.close();
+      await engine.close();
+      throw err;
+    }
+  }
   metrics.replay.finished(entries, performance.now() - started);
   if (engine.lastSnapshotOperationId > 0) metrics.snapshots.loadedFrom(snapshotDir);
   const { port } = server.address() as AddressInfo;
@@ -115,11 +130,12 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   const scheme = config.tlsCert ? 'https' : 'http';
   logger.info({ host: config.host, port, scheme, dataDir: config.dataDir, auth: config.apiKeys.length + config.bearerTokens.length > 0, rateLimit: config.rateLimit }, 'listening');
   if (qdrantPort !== null) logger.info({ host: config.host, port: qdrantPort, scheme, dialect: 'qdrant' }, 'listening (Qdrant REST dialect)');
+  if (bolt) logger.info({ host: config.host, port: bolt.port, url: bolt.url }, 'listening (Bolt)');
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
-      const done = Promise.all(listeners.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      const done = Promise.all([...listeners.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))), bolt?.close()]);
       for (const s of listeners) s.closeIdleConnections();
       const force = setTimeout(() => {
         for (const s of listeners) s.closeAllConnections();
@@ -129,5 +145,5 @@ export async function startService(config: ServiceConfig, logger: Logger, option
       await engine.close();
     })());
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return { server, qdrantServer, engine, url: `${scheme}://${host}:${port}`, qdrantUrl: qdrantPort === null ? null : `${scheme}://${host}:${qdrantPort}`, close };
+  return { server, qdrantServer, engine, url: `${scheme}://${host}:${port}`, qdrantUrl: qdrantPort === null ? null : `${scheme}://${host}:${qdrantPort}`, boltUrl: bolt?.url ?? null, boltPort: bolt?.port ?? null, close };
 }

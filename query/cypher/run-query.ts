@@ -51,15 +51,24 @@ function checkUnion(q: Query): void {
   }
 }
 
+/** How a caller other than the REST route runs a query. */
+export interface QueryRun {
+  /** An overlay earlier queries of the same transaction wrote to (Bolt's explicit transactions); a fresh one by default. */
+  tx?: GraphTx;
+  /** How a result value is written out; JSON (DECISIONS.md) by default. */
+  present?: (v: Value, tx: GraphTx) => unknown;
+}
+
 /**
  * Runs a compiled query against a collection, within a deadline and a memory budget (see
  * QueryGuard; the defaults are 30 s and 256 MB). Writes go to an overlay and come back as
  * `changes` for one log event; the collection itself is not touched here, so a query that
  * fails applies nothing.
  */
-export function executeQuery(c: Collection, query: Query, parameters: Record<string, unknown>, options: GuardOptions = {}): CypherResult {
+export function executeQuery(c: Collection, query: Query, parameters: Record<string, unknown>, options: GuardOptions = {}, run: QueryRun = {}): CypherResult {
   return stackSafe(() => {
-    const tx = new GraphTx(c);
+    const tx = run.tx ?? new GraphTx(c);
+    const present = run.present ?? toJson;
     const guard = new QueryGuard(options);
     const params: Record<string, Value> = {};
     for (const [k, v] of Object.entries(parameters)) setEntry(params, k, fromJson(v));
@@ -79,7 +88,7 @@ export function executeQuery(c: Collection, query: Query, parameters: Record<str
     }
     return {
       columns,
-      rows: rows.map((r) => columns.map((name) => toJson(Object.hasOwn(r, name) ? r[name]! : null, tx))),
+      rows: rows.map((r) => columns.map((name) => present(Object.hasOwn(r, name) ? r[name]! : null, tx))),
       changes: tx.dirty ? tx.changes() : [],
       nodesScanned: tx.scanned,
     };

@@ -48,3 +48,9 @@ export function authenticate({ apiKeys, bearerTokens }: AuthConfig): Middleware 
     return next();
   };
 }
+
+/** Whether a secret is one of the API keys or bearer tokens (Bolt's credentials); null when authentication is off. */
+export function secretChecker({ apiKeys, bearerTokens }: AuthConfig): ((secret: string) => boolean) | null {
+  const secrets = [...apiKeys, ...bearerTokens].filter((s) => s.length > 0).map(digest);
+  return secrets.length === 0 ? null : (secret) => matchesAny(secret, secrets);
+}

@@ -6,6 +6,7 @@ import { notFound } from '../../storage/errors.js';
 import type { Edge } from '../../storage/views/graph-store.js';
 import { cypherJson, traverseJson } from '../../query/api/graph-json.js';
 import { compileQuery, executeQuery, isWriteQuery, type CypherResult } from '../../query/cypher/run-query.js';
+import { serialWrite } from '../../query/cypher/write-queue.js';
 import { ok } from '../state.js';
 import { parseDirection, parseEdgeBody, parseGraphQueryBody, parsePointIdParam, parseTraverseBody } from '../../query/api/graph-body.js';
 
@@ -13,9 +14,6 @@ import { parseDirection, parseEdgeBody, parseGraphQueryBody, parsePointIdParam, 
 export function graphRoutes(engine: Engine, queryMemoryBytes: number): Router {
   const router = new Router({ prefix: '/collections/:name/graph' });
   const collectionOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!);
-  // Cypher writes run one at a time, each against the state its predecessor left, so the ids
-  // one hands out are still free when its event applies.
-  let writes: Promise<unknown> = Promise.resolve();
 
   router.post('/edges', async (ctx) => {
     const c = collectionOf(ctx);
@@ -49,7 +47,7 @@ export function graphRoutes(engine: Engine, queryMemoryBytes: number): Router {
     if (!isWriteQuery(query)) {
       result = executeQuery(collectionOf(ctx), query, req.parameters, { memoryBytes: queryMemoryBytes });
     } else {
-      const run = writes.then(async () => {
+      result = await serialWrite(engine, async () => {
         const c = collectionOf(ctx);
         const r = executeQuery(c, query, req.parameters, { memoryBytes: queryMemoryBytes });
         if (r.changes.length > 0) {
@@ -58,8 +56,6 @@ export function graphRoutes(engine: Engine, queryMemoryBytes: number): Router {
         }
         return r;
       });
-      writes = run.catch(() => undefined);
-      result = await run;
     }
     ok(ctx, cypherJson(result, started));
   });

@@ -17,7 +17,7 @@ export interface TestServer {
 export async function startTestServer(env: Record<string, string> = {}, dataDir?: string, options: ServiceOptions = {}): Promise<TestServer> {
   const dir = dataDir ? { path: dataDir, remove: () => {} } : tempDir();
   // Port 0 for the Qdrant dialect too, so servers started side by side never collide on 6335.
-  const config = readConfig({ SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_QDRANT_PORT: '0', SERVICE_DATA_DIR: dir.path, ...env });
+  const config = readConfig({ SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_QDRANT_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_DATA_DIR: dir.path, ...env });
   const service = await startService(config, pino({ level: 'silent' }), options);
   return { url: service.url, dataDir: dir.path, service, stop: () => service.close(), remove: dir.remove };
 }

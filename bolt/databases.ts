@@ -1,0 +1,129 @@
+import type { Collection } from '../storage/collection.js';
+import type { Engine } from '../storage/engine/engine.js';
+import { parseCollectionBody } from '../query/api/collection-body.js';
+import { GraphTx } from '../query/cypher/graph-tx.js';
+import type { Query } from '../query/cypher/ast.js';
+import { compileQuery, executeQuery, isWriteQuery, type CypherResult } from '../query/cypher/run-query.js';
+import { serialWrite } from '../query/cypher/write-queue.js';
+import type { Value } from '../query/cypher/values.js';
+import { databaseNotFound, outdated } from './errors.js';
+import type { PackValue } from './packstream/structure.js';
+import { statsOf, statsSince, type Stats } from './stats.js';
+import type { ValueWriter } from './values.js';
+
+/** A query's answer, its rows already in PackStream terms. */
+export interface QueryResult {
+  fields: string[];
+  rows: PackValue[][];
+  type: 'r' | 'w' | 'rw';
+  stats: Stats;
+  /** An auto-commit query's bookmark: the operation id its write got, or the last one applied for a read. */
+  bookmark: string | null;
+}
+
+export interface QueryInput {
+  text: string;
+  parameters: Record<string, Value>;
+  /** tx_timeout from the client, in milliseconds (the engine's own limit when absent). */
+  timeoutMs?: number;
+  writer: ValueWriter;
+}
+
+/**
+ * Databases are collections. The default one is created on first use, with a 1-dimensional
+ * vector space nodes need not use (Cypher CREATE makes nodes without vectors).
+ */
+export class Databases {
+  constructor(
+    readonly engine: Engine,
+    readonly defaultName: string,
+    private readonly memoryBytes: number,
+  ) {}
+
+  /** The collection a database name (null: the default) stands for. */
+  async open(name: string | null): Promise<Collection> {
+    const db = name ?? this.defaultName;
+    const found = this.engine.collections.get(db);
+    if (found) return found;
+    if (db !== this.defaultName) throw databaseNotFound(db);
+    await serialWrite(this.engine, async () => {
+      if (this.engine.collections.has(db)) return;
+      await this.engine.submit({ type: 'create_collection', name: db, config: parseCollectionBody({ vectors: { size: 1, distance: 'Cosine' } }) });
+    });
+    return this.engine.collections.get(db)!;
+  }
+
+  /** Runs a compiled query on a collection through an overlay (a fresh one, or a transaction's). */
+  execute(c: Collection, query: Query, input: QueryInput, tx: GraphTx): CypherResult {
+    return executeQuery(c, query, input.parameters, { memoryBytes: this.memoryBytes, timeoutMs: input.timeoutMs }, { tx, present: (v, t) => input.writer.write(v, t) });
+  }
+
+  /** One query in its own transaction: a write becomes one log event before the answer. */
+  async autoCommit(name: string | null, input: QueryInput): Promise<QueryResult> {
+    const c = await this.open(name);
+    const query = compileQuery(input.text);
+    if (!isWriteQuery(query)) {
+      const r = this.execute(c, query, input, new GraphTx(c));
+      return { fields: r.columns, rows: r.rows as PackValue[][], type: 'r', stats: {}, bookmark: String(this.engine.lastAppliedOperationId) };
+    }
+    return serialWrite(this.engine, async () => {
+      const live = await this.open(name);
+      const r = this.execute(live, query, input, new GraphTx(live));
+      const stats = statsOf(r.changes, live);
+      let bookmark = String(this.engine.lastAppliedOperationId);
+      if (r.changes.length > 0) {
+        const { opId, result } = await this.engine.submit({ type: 'graph_write', collection: live.name, changes: r.changes });
+        if (result.error) throw result.error;
+        bookmark = String(opId);
+      }
+      return { fields: r.columns, rows: r.rows as PackValue[][], type: r.columns.length > 0 ? 'rw' : 'w', stats, bookmark };
+    });
+  }
+}
+
+/**
+ * An explicit transaction: its queries share one overlay, so each sees the writes of those
+ * before it, and COMMIT turns the overlay into one log event. The overlay was read against the
+ * state at its first query; if any write was applied since, COMMIT fails with a transient error
+ * (the driver's executeWrite runs the transaction again) rather than apply on changed ground.
+ */
+export class Transaction {
+  private tx: GraphTx | null = null;
+  private collection: Collection | null = null;
+  private appliedAtStart = 0;
+  private stats: Stats = {};
+
+  constructor(
+    private readonly dbs: Databases,
+    readonly name: string | null,
+    readonly timeoutMs?: number,
+  ) {}
+
+  async run(input: QueryInput): Promise<QueryResult> {
+    if (!this.tx) {
+      this.collection = await this.dbs.open(this.name);
+      this.appliedAtStart = this.dbs.engine.lastAppliedOperationId;
+      this.tx = new GraphTx(this.collection);
+    }
+    const c = this.collection!;
+    const query = compileQuery(input.text);
+    const write = isWriteQuery(query);
+    const r = this.dbs.execute(c, query, { ...input, timeoutMs: input.timeoutMs ?? this.timeoutMs }, this.tx);
+    const before = this.stats;
+    if (write) this.stats = statsOf(this.tx.dirty ? this.tx.changes() : [], c);
+    return { fields: r.columns, rows: r.rows as PackValue[][], type: write ? (r.columns.length > 0 ? 'rw' : 'w') : 'r', stats: statsSince(before, this.stats), bookmark: null };
+  }
+
+  /** Applies the transaction's writes as one durable event; answers the bookmark. */
+  async commit(): Promise<string> {
+    const { engine } = this.dbs;
+    const tx = this.tx;
+    if (!tx || !tx.dirty) return String(engine.lastAppliedOperationId);
+    return serialWrite(engine, async () => {
+      if (engine.lastAppliedOperationId !== this.appliedAtStart) throw outdated();
+      const { opId, result } = await engine.submit({ type: 'graph_write', collection: this.collection!.name, changes: tx.changes() });
+      if (result.error) throw result.error;
+      return String(opId);
+    });
+  }
+}

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import type { Engine } from '../storage/engine/engine.js';
+import type { ServiceConfig } from '../server/config.js';
+import { secretChecker } from '../server/middleware/auth.js';
+import { tokenBuckets } from '../server/middleware/rate-limit.js';
+import { BoltConnection } from './connection.js';
+import { Databases } from './databases.js';
+
+export interface BoltServer {
+  server: Server;
+  port: number;
+  /** bolt:// or bolt+s:// (TLS) with the host clients reach. */
+  url: string;
+  /** Stops listening and closes every connection (their open transactions are discarded). */
+  close(): Promise<void>;
+}
+
+/** The Bolt listener on config.boltPort: TLS when SERVICE_TLS_CERT/KEY are set, the service's credentials and rate limit. */
+export async function startBoltServer(engine: Engine, config: ServiceConfig, port: number): Promise<BoltServer> {
+  const dbs = new Databases(engine, config.boltDefaultDb, config.queryMemoryBytes);
+  const checkSecret = secretChecker(config);
+  const takeToken = config.rateLimit ? tokenBuckets({ rate: 100, burst: 200 }) : null;
+  const sockets = new Set<Socket>();
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  let count = 0;
+  let address = '';
+  const accept = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.setNoDelay(true);
+    new BoltConnection(socket, { dbs, checkSecret, takeToken, maxMessageBytes: config.jsonLimit, connectionId: `bolt-${++count}`, address });
+  };
+  const tls = config.tlsCert !== null && config.tlsKey !== null;
+  const server = tls ? createTlsServer({ cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) }, accept) : createNetServer(accept);
+  server.maxConnections = config.maxConnections;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, config.host, () => resolve());
+  });
+  const bound = (server.address() as AddressInfo).port;
+  address = `${host}:${bound}`;
+  return {
+    server,
+    port: bound,
+    url: `${tls ? 'bolt+s' : 'bolt'}://${address}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}

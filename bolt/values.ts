@@ -1,0 +1,209 @@
+import type { PointId } from '../storage/point-id.js';
+import { runtimeError } from '../query/cypher/errors.js';
+import type { GraphTx } from '../query/cypher/graph-tx.js';
+import { floorDiv, floorMod, NANOS_PER_SECOND, SECONDS_PER_DAY } from '../query/cypher/temporal/calendar.js';
+import { CypherDate, CypherDateTime, CypherDuration, CypherLocalDateTime, CypherLocalTime, CypherTime, isTemporal, type TemporalOrDuration } from '../query/cypher/temporal/types.js';
+import { checkZone, offsetAt, offsetForLocal } from '../query/cypher/temporal/zones.js';
+import { isMap, NodeRef, PathValue, RelRef, setEntry, type Value } from '../query/cypher/values.js';
+import { Structure, type PackValue } from './packstream/structure.js';
+
+/** PackStream structure signatures of the graph and temporal types. */
+const SIG = {
+  node: 0x4e,
+  relationship: 0x52,
+  unbound: 0x72,
+  path: 0x50,
+  date: 0x44,
+  time: 0x54,
+  localTime: 0x74,
+  dateTime: 0x49,
+  dateTimeZoneId: 0x69,
+  legacyDateTime: 0x46,
+  legacyDateTimeZoneId: 0x66,
+  localDateTime: 0x64,
+  duration: 0x45,
+} as const;
+
+/**
+ * How one connection writes values: Bolt 5 adds element ids to nodes and relationships, and
+ * sends date-times as UTC instants (4.4 does too once the client asked for the `utc` patch).
+ * A node's integer id is its point id; a UUID point id gets a negative integer, the same one
+ * for the life of the connection, and its element id is the UUID.
+ */
+export class ValueWriter {
+  private readonly uuidIds = new Map<string, number>();
+
+  constructor(
+    readonly elementIds: boolean,
+    readonly utc: boolean,
+  ) {}
+
+  nodeId(id: PointId): number {
+    if (typeof id === 'number') return id;
+    let n = this.uuidIds.get(id);
+    if (n === undefined) this.uuidIds.set(id, (n = -1 - this.uuidIds.size));
+    return n;
+  }
+
+  /** A query result value, read while the query's overlay is at hand (deleted entities show what they held). */
+  write(v: Value, tx: GraphTx): PackValue {
+    if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number') return v;
+    if (Array.isArray(v)) return v.map((x) => this.write(x, tx));
+    if (v instanceof NodeRef) return this.node(v.id, tx);
+    if (v instanceof RelRef) return this.relationship(v.id, tx);
+    if (v instanceof PathValue) return this.path(v, tx);
+    if (isTemporal(v)) return this.temporal(v);
+    if (isMap(v)) {
+      const out: { [key: string]: PackValue } = {};
+      for (const [k, x] of Object.entries(v)) setEntry(out, k, this.write(x, tx));
+      return out;
+    }
+    return null;
+  }
+
+  private node(id: PointId, tx: GraphTx): Structure {
+    const n = tx.node(id) ?? tx.deletedNode(id);
+    const fields: PackValue[] = [this.nodeId(id), n ? [...n.labels] : [], n ? fromPayload(n.payload) : {}];
+    if (this.elementIds) fields.push(String(id));
+    return new Structure(SIG.node, fields);
+  }
+
+  private relationship(id: number, tx: GraphTx): Structure {
+    const e = tx.edge(id) ?? tx.deletedEdge(id);
+    const from = e?.from ?? -1;
+    const to = e?.to ?? -1;
+    const fields: PackValue[] = [id, this.nodeId(from), this.nodeId(to), e?.type ?? '', this.properties(e)];
+    if (this.elementIds) fields.push(String(id), String(from), String(to));
+    return new Structure(SIG.relationship, fields);
+  }
+
+  private properties(e: { properties: Record<string, unknown>; weight: number } | null): PackValue {
+    return e ? fromPayload({ ...e.properties, weight: e.weight }) : {};
+  }
+
+  /** Path: its distinct nodes and relationships, and the walk as indices (relationship 1-based, negative when walked backwards). */
+  private path(p: PathValue, tx: GraphTx): Structure {
+    const nodeAt = new Map<PointId, number>();
+    const relAt = new Map<number, number>();
+    const nodes: PackValue[] = [];
+    const rels: PackValue[] = [];
+    const nodeIndex = (id: PointId): number => {
+      let i = nodeAt.get(id);
+      if (i === undefined) {
+        nodeAt.set(id, (i = nodes.length));
+        nodes.push(this.node(id, tx));
+      }
+      return i;
+    };
+    nodeIndex(p.nodes[0]!);
+    const indices: number[] = [];
+    p.rels.forEach((rid, step) => {
+      let r = relAt.get(rid);
+      const e = tx.edge(rid) ?? tx.deletedEdge(rid);
+      if (r === undefined) {
+        relAt.set(rid, (r = rels.length));
+        const fields: PackValue[] = [rid, e?.type ?? '', this.properties(e)];
+        if (this.elementIds) fields.push(String(rid));
+        rels.push(new Structure(SIG.unbound, fields));
+      }
+      const forward = e === null || e.from === p.nodes[step];
+      indices.push(forward ? r + 1 : -(r + 1), nodeIndex(p.nodes[step + 1]!));
+    });
+    return new Structure(SIG.path, [nodes, rels, indices]);
+  }
+
+  private temporal(v: TemporalOrDuration): Structure {
+    switch (v.kind) {
+      case 'date':
+        return new Structure(SIG.date, [v.epochDay]);
+      case 'localtime':
+        return new Structure(SIG.localTime, [v.nanoOfDay]);
+      case 'time':
+        return new Structure(SIG.time, [v.nanoOfDay, v.offsetSeconds]);
+      case 'localdatetime':
+        return new Structure(SIG.localDateTime, [localSeconds(v.epochDay, v.nanoOfDay), v.nanoOfDay % NANOS_PER_SECOND]);
+      case 'datetime': {
+        const local = localSeconds(v.epochDay, v.nanoOfDay);
+        const nanos = v.nanoOfDay % NANOS_PER_SECOND;
+        const seconds = this.utc ? local - v.offsetSeconds : local;
+        if (v.zone !== null) return new Structure(this.utc ? SIG.dateTimeZoneId : SIG.legacyDateTimeZoneId, [seconds, nanos, v.zone]);
+        return new Structure(this.utc ? SIG.dateTime : SIG.legacyDateTime, [seconds, nanos, v.offsetSeconds]);
+      }
+      case 'duration':
+        return new Structure(SIG.duration, [v.months, v.days, v.seconds, v.nanos]);
+    }
+  }
+}
+
+const localSeconds = (epochDay: number, nanoOfDay: number) => epochDay * SECONDS_PER_DAY + Math.floor(nanoOfDay / NANOS_PER_SECOND);
+
+/** A stored property (JSON) as a PackStream value. */
+function fromPayload(v: unknown): PackValue {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.map(fromPayload);
+  if (typeof v === 'object') {
+    const out: { [key: string]: PackValue } = {};
+    for (const [k, x] of Object.entries(v)) setEntry(out, k, fromPayload(x));
+    return out;
+  }
+  return null;
+}
+
+const typeError = (message: string) => runtimeError('TypeError', 'InvalidParameterType', message);
+
+const int = (v: PackValue | undefined, what: string): number => {
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw typeError(`${what} must be an integer within ±2^53`);
+  return v;
+};
+
+/** A parameter as the Cypher engine's value; types the engine has no counterpart for are refused by name. */
+export function readParameter(v: PackValue): Value {
+  if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v;
+  if (typeof v === 'bigint') throw typeError(`integer parameter ${v} is beyond ±2^53, which this engine cannot hold exactly`);
+  if (v instanceof Uint8Array) throw typeError('byte array parameters are not supported');
+  if (Array.isArray(v)) return v.map(readParameter);
+  if (v instanceof Structure) return readStructure(v);
+  const out: Record<string, Value> = {};
+  for (const [k, x] of Object.entries(v)) setEntry(out, k, readParameter(x));
+  return out;
+}
+
+function readStructure(s: Structure): Value {
+  const f = s.fields;
+  const epochParts = (seconds: number, nanos: number) => ({ epochDay: floorDiv(seconds, SECONDS_PER_DAY), nanoOfDay: floorMod(seconds, SECONDS_PER_DAY) * NANOS_PER_SECOND + nanos });
+  switch (s.signature) {
+    case SIG.date:
+      return new CypherDate(int(f[0], 'a date'));
+    case SIG.localTime:
+      return new CypherLocalTime(int(f[0], 'a local time'));
+    case SIG.time:
+      return new CypherTime(int(f[0], 'a time'), int(f[1], 'a time offset'));
+    case SIG.localDateTime: {
+      const { epochDay, nanoOfDay } = epochParts(int(f[0], 'a local datetime'), int(f[1], 'nanoseconds'));
+      return new CypherLocalDateTime(epochDay, nanoOfDay);
+    }
+    case SIG.dateTime:
+    case SIG.legacyDateTime: {
+      const offset = int(f[2], 'a datetime offset');
+      const seconds = int(f[0], 'a datetime') + (s.signature === SIG.dateTime ? offset : 0);
+      const { epochDay, nanoOfDay } = epochParts(seconds, int(f[1], 'nanoseconds'));
+      return new CypherDateTime(epochDay, nanoOfDay, offset, null);
+    }
+    case SIG.dateTimeZoneId:
+    case SIG.legacyDateTimeZoneId: {
+      const zone = f[2];
+      if (typeof zone !== 'string') throw typeError('a datetime zone id must be a string');
+      checkZone(zone);
+      const seconds = int(f[0], 'a datetime');
+      const offset = s.signature === SIG.dateTimeZoneId ? offsetAt(zone, seconds) : offsetForLocal(zone, seconds);
+      const local = s.signature === SIG.dateTimeZoneId ? seconds + offset : seconds;
+      const { epochDay, nanoOfDay } = epochParts(local, int(f[1], 'nanoseconds'));
+      return new CypherDateTime(epochDay, nanoOfDay, offset, zone);
+    }
+    case SIG.duration:
+      return new CypherDuration(int(f[0], 'duration months'), int(f[1], 'duration days'), int(f[2], 'duration seconds'), int(f[3], 'duration nanoseconds'));
+  }
+  const name = s.signature === 0x58 || s.signature === 0x59 ? 'spatial points are' : s.signature === SIG.node || s.signature === SIG.relationship ? 'nodes and relationships are' : `structure 0x${s.signature.toString(16)} is`;
+  throw typeError(`${name} not supported as parameters`);
+}
