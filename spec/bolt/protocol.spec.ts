@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import { useTestServer } from '../helpers/http.js';
+import { FAILURE, IGNORED, msg, RawBoltClient, RECORD, SUCCESS } from './raw-client.js';
+
+const HELLO = 0x01;
+const LOGON = 0x6a;
+const RUN = 0x10;
+const PULL = 0x3f;
+const DISCARD = 0x2f;
+const RESET = 0x0f;
+
+describe('bolt: the protocol at the byte level', () => {
+  const server = useTestServer();
+  let client: RawBoltClient;
+  afterEach(() => client?.close());
+
+  const open5 = async () => {
+    const opened = await RawBoltClient.open(server.service.boltPort!, [[5, 8, 8]]);
+    client = opened.client;
+    expect(opened.version).to.deep.equal([5, 4]);
+    client.send(msg(HELLO, { user_agent: 'raw/1' }), msg(LOGON, { scheme: 'none' }));
+    const [hello, logon] = await client.take(2);
+    expect(hello!.signature).to.equal(SUCCESS);
+    expect((hello!.fields[0] as { server: string }).server).to.match(/^Neo4j\/5/);
+    expect(logon!.signature).to.equal(SUCCESS);
+  };
+
+  it('streams a result in the batches PULL asks for, saying has_more until the last', async () => {
+    await open5();
+    client.send(msg(RUN, 'UNWIND range(1, 250) AS i RETURN i', {}, {}), msg(PULL, { n: 100 }));
+    const [run, ...first] = await client.take(102);
+    expect(run!.fields[0]).to.have.property('t_first').that.is.a('number');
+    expect(run!.fields[0]).to.deep.include({ fields: ['i'] });
+    expect(first.slice(0, 100).map((r) => r.signature)).to.deep.equal(Array(100).fill(RECORD));
+    expect(first[99]!.fields[0]).to.deep.equal([100]);
+    expect(first[100]!.fields[0]).to.deep.equal({ has_more: true });
+    client.send(msg(DISCARD, { n: 100 }));
+    expect((await client.next()).fields[0]).to.deep.equal({ has_more: true });
+    client.send(msg(PULL, { n: -1 }));
+    const rest = await client.take(51);
+    expect(rest[0]!.fields[0]).to.deep.equal([201]);
+    const summary = rest[50]!;
+    expect(summary.signature).to.equal(SUCCESS);
+    expect(summary.fields[0]).to.include({ type: 'r', db: 'neo4j' });
+    expect(summary.fields[0]).to.have.property('bookmark').that.is.a('string');
+  });
+
+  it('answers IGNORED after a FAILURE until RESET', async () => {
+    await open5();
+    client.send(msg(RUN, 'RETRN 1', {}, {}), msg(PULL, { n: -1 }), msg(RUN, 'RETURN 1 AS x', {}, {}));
+    const [failed, pull, run] = await client.take(3);
+    expect(failed!.signature).to.equal(FAILURE);
+    expect(failed!.fields[0]).to.include({ code: 'Neo.ClientError.Statement.SyntaxError' });
+    expect(pull!.signature).to.equal(IGNORED);
+    expect(run!.signature).to.equal(IGNORED);
+    client.send(msg(RESET), msg(RUN, 'RETURN 1 AS x', {}, {}), msg(PULL, { n: -1 }));
+    const [reset, ok, row] = await client.take(3);
+    expect([reset!.signature, ok!.signature, row!.signature]).to.deep.equal([SUCCESS, SUCCESS, RECORD]);
+    expect(row!.fields[0]).to.deep.equal([1]);
+  });
+
+  it('speaks Bolt 4.4: credentials in HELLO, nodes without element ids, local date-times unless the utc patch is asked for', async () => {
+    const opened = await RawBoltClient.open(server.service.boltPort!, [[4, 4, 0]]);
+    client = opened.client;
+    expect(opened.version).to.deep.equal([4, 4]);
+    client.send(msg(HELLO, { user_agent: 'raw/1', scheme: 'none' }), msg(RUN, 'CREATE (n:Old {k: 1}) RETURN n, datetime("2020-01-01T10:00:00+02:00") AS t', {}, {}), msg(PULL, { n: -1 }));
+    const [hello, run, rec, done] = await client.take(4);
+    expect(hello!.signature).to.equal(SUCCESS);
+    expect(hello!.fields[0]).to.not.have.property('patch_bolt');
+    expect(run!.signature).to.equal(SUCCESS);
+    const [node, time] = rec!.fields[0] as [{ signature: number; fields: unknown[] }, { signature: number; fields: unknown[] }];
+    expect(node.signature).to.equal(0x4e);
+    expect(node.fields).to.deep.equal([0, ['Old'], { k: 1 }]);
+    // legacy DateTime 'F': seconds of the local time, nanoseconds, offset
+    expect(time.signature).to.equal(0x46);
+    expect(time.fields).to.deep.equal([Date.UTC(2020, 0, 1, 10) / 1000, 0, 7200]);
+    expect(done!.fields[0]).to.deep.include({ type: 'rw', stats: { 'nodes-created': 1, 'labels-added': 1, 'properties-set': 1 } });
+  });
+});
