@@ -1,0 +1,262 @@
+import { expect } from 'chai';
+import neo4j, { type Driver, type Node, type Path, type Relationship } from 'neo4j-driver';
+import { call, useTestServer, type SuiteServer } from '../helpers/http.js';
+
+const { Date: BoltDate, DateTime, Duration, LocalDateTime, LocalTime, Time } = neo4j.types;
+
+/** A driver for the suite's server, closed after each test. */
+function useDriver(server: SuiteServer, scheme = 'bolt', auth = neo4j.auth.basic('neo4j', 'any')): () => Driver {
+  let driver: Driver | null = null;
+  afterEach(async () => {
+    await driver?.close();
+    driver = null;
+  });
+  return () => (driver ??= neo4j.driver(`${scheme}://127.0.0.1:${server.service.boltPort}`, auth, { disableLosslessIntegers: false }));
+}
+
+describe('bolt: neo4j-driver against the server', () => {
+  const server = useTestServer({}, 'each');
+  const driver = useDriver(server);
+
+  it('connects over bolt:// and neo4j:// (the routing table names this server)', async () => {
+    await driver().verifyConnectivity();
+    const routed = neo4j.driver(`neo4j://127.0.0.1:${server.service.boltPort}`, neo4j.auth.basic('neo4j', 'any'));
+    try {
+      const info = await routed.getServerInfo();
+      expect(info.address).to.equal(`127.0.0.1:${server.service.boltPort}`);
+      const { records } = await routed.executeQuery('RETURN 1 + 1 AS two');
+      expect(records[0]!.get('two').toNumber()).to.equal(2);
+    } finally {
+      await routed.close();
+    }
+  });
+
+  it('round-trips parameters of every type the engine holds', async () => {
+    const values: Record<string, unknown> = {
+      null: null,
+      bool: true,
+      int: neo4j.int(42),
+      int64: neo4j.int('9007199254740991'),
+      float: 1.5,
+      string: 'héllo ✓',
+      list: [neo4j.int(1), 'two', [false]],
+      map: { a: neo4j.int(1), nested: { b: 'c' } },
+      date: new BoltDate(2024, 2, 29),
+      time: new Time(10, 30, 15, 5, 3600),
+      localTime: new LocalTime(23, 59, 59, 999999999),
+      dateTimeOffset: new DateTime(2024, 6, 1, 12, 0, 0, 0, -18000),
+      dateTimeZone: new DateTime(2024, 6, 1, 12, 0, 0, 0, undefined, 'Europe/Paris'),
+      localDateTime: new LocalDateTime(1969, 7, 20, 20, 17, 40, 0),
+      duration: new Duration(14, 3, 3661, 500),
+    };
+    const session = driver().session();
+    try {
+      for (const [name, v] of Object.entries(values)) {
+        const { records } = await session.run('RETURN $v AS v', { v });
+        const back = records[0]!.get('v');
+        if (name === 'dateTimeZone') expect(String(back)).to.equal('2024-06-01T12:00:00+02:00[Europe/Paris]');
+        else if (v !== null && typeof v === 'object' && 'toString' in v && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) expect(String(back), name).to.equal(String(v));
+        else expect(back, name).to.deep.equal(v);
+      }
+      const zoned = (await session.run('RETURN $v.timezone AS zone, $v.hour AS hour', { v: values.dateTimeZone })).records[0]!;
+      expect(zoned.get('zone')).to.equal('Europe/Paris');
+      expect(zoned.get('hour').toNumber()).to.equal(12);
+      const big = await session.run('RETURN $v AS v', { v: neo4j.int('9223372036854775807') }).catch((e: { code: string; message: string }) => e);
+      expect(big).to.include({ code: 'Neo.ClientError.Statement.TypeError' });
+      expect((big as { message: string }).message).to.match(/beyond ±2\^53/);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('returns nodes, relationships and paths with their labels and properties, and counts the update', async () => {
+    const session = driver().session();
+    try {
+      const created = await session.run('CREATE p = (a:Person:Admin {name: $a})-[r:KNOWS {since: 2020}]->(b:Person {name: $b}) RETURN a, r, b, p', { a: 'Ann', b: 'Bob' });
+      const c = created.summary.counters.updates();
+      expect(c).to.include({ nodesCreated: 2, relationshipsCreated: 1, labelsAdded: 3, propertiesSet: 3 });
+      expect(created.summary.queryType).to.equal('rw');
+      const row = created.records[0]!;
+      const a = row.get('a') as Node;
+      const b = row.get('b') as Node;
+      const r = row.get('r') as Relationship;
+      expect(a.labels).to.deep.equal(['Person', 'Admin']);
+      expect(a.properties).to.deep.equal({ name: 'Ann' });
+      expect(r.type).to.equal('KNOWS');
+      expect(r.properties.since.toNumber()).to.equal(2020);
+      expect(r.startNodeElementId).to.equal(a.elementId);
+      expect(r.endNodeElementId).to.equal(b.elementId);
+      expect(r.start.equals(a.identity)).to.equal(true);
+
+      const matched = await session.run('MATCH p = (x:Person)-[:KNOWS]->(y) WHERE x.name = "Ann" RETURN p, y.name AS name');
+      const path = matched.records[0]!.get('p') as Path;
+      expect(path.length).to.equal(1);
+      expect(path.start.properties).to.deep.equal({ name: 'Ann' });
+      expect(path.end.properties).to.deep.equal({ name: 'Bob' });
+      expect(path.segments[0]!.relationship.type).to.equal('KNOWS');
+      expect(matched.records[0]!.get('name')).to.equal('Bob');
+      expect(matched.summary.queryType).to.equal('r');
+
+      const backwards = await session.run('MATCH p = (y {name: "Bob"})<-[:KNOWS]-(x) RETURN p');
+      const back = backwards.records[0]!.get('p') as Path;
+      expect(back.start.properties.name).to.equal('Bob');
+      expect(back.end.properties.name).to.equal('Ann');
+
+      const removed = await session.run('MATCH (n:Person) DETACH DELETE n');
+      expect(removed.summary.counters.updates()).to.include({ nodesDeleted: 2, relationshipsDeleted: 1 });
+      expect(removed.summary.queryType).to.equal('w');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('runs executeRead and executeWrite, and a bookmark lets another session read the write', async () => {
+    const writer = driver().session();
+    const written = await writer.executeWrite(async (tx) => (await tx.run('CREATE (n:Item {k: $k}) RETURN n.k AS k', { k: 7 })).records[0]!.get('k'));
+    expect(written.toNumber()).to.equal(7);
+    const bookmarks = writer.lastBookmarks();
+    await writer.close();
+    expect(bookmarks).to.have.length(1);
+    expect(bookmarks[0]).to.match(/^\d+$/);
+    const reader = driver().session({ bookmarks, defaultAccessMode: neo4j.session.READ });
+    try {
+      const n = await reader.executeRead(async (tx) => (await tx.run('MATCH (n:Item) RETURN count(n) AS n')).records[0]!.get('n'));
+      expect(n.toNumber()).to.equal(1);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('makes an explicit transaction one write at COMMIT: its reads see its writes, ROLLBACK and a dropped connection leave nothing, committed writes survive a restart', async () => {
+    const session = driver().session();
+    const opBefore = server.service.engine.lastAppliedOperationId;
+    const tx = session.beginTransaction();
+    await tx.run('CREATE (:T {n: 1})');
+    await tx.run('CREATE (:T {n: 2})');
+    const inside = await tx.run('MATCH (t:T) RETURN count(t) AS c');
+    expect(inside.records[0]!.get('c').toNumber()).to.equal(2);
+    const outside = driver().session();
+    expect((await outside.run('MATCH (t:T) RETURN count(t) AS c')).records[0]!.get('c').toNumber()).to.equal(0);
+    await tx.commit();
+    // the default database was created on first use; both CREATEs are one log entry after it
+    expect(server.service.engine.lastAppliedOperationId).to.equal(opBefore + 2);
+
+    const rolled = session.beginTransaction();
+    await rolled.run('CREATE (:T {n: 3})');
+    await rolled.rollback();
+
+    const dropped = neo4j.driver(`bolt://127.0.0.1:${server.service.boltPort}`, neo4j.auth.basic('neo4j', 'any'));
+    const open = dropped.session().beginTransaction();
+    await open.run('CREATE (:T {n: 4})');
+    await dropped.close();
+
+    expect((await outside.run('MATCH (t:T) RETURN t.n AS n ORDER BY n')).records.map((r) => r.get('n').toNumber())).to.deep.equal([1, 2]);
+    await outside.close();
+    await session.close();
+
+    await driver().close();
+    await server.restart();
+    const again = neo4j.driver(`bolt://127.0.0.1:${server.service.boltPort}`, neo4j.auth.basic('neo4j', 'any'));
+    try {
+      const { records } = await again.executeQuery('MATCH (t:T) RETURN t.n AS n ORDER BY n');
+      expect(records.map((r) => r.get('n').toNumber())).to.deep.equal([1, 2]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('fails a COMMIT that another write overtook with a transient error, which executeWrite retries', async () => {
+    const session = driver().session();
+    const other = driver().session();
+    await other.run('CREATE (:Seed)');
+    const tx = session.beginTransaction();
+    await tx.run('CREATE (:Mine)');
+    await other.run('CREATE (:Theirs)');
+    const err = await tx.commit().then(() => null, (e: { code: string }) => e);
+    expect(err).to.include({ code: 'Neo.TransientError.Transaction.Outdated' });
+
+    let attempts = 0;
+    await session.executeWrite(async (t) => {
+      attempts++;
+      await t.run('CREATE (:Retried)');
+      if (attempts === 1) await other.run('CREATE (:Interloper)');
+    });
+    expect(attempts).to.equal(2);
+    const counts = await other.run('MATCH (n) RETURN labels(n)[0] AS l, count(*) AS c ORDER BY l');
+    expect(Object.fromEntries(counts.records.map((r) => [r.get('l'), r.get('c').toNumber()]))).to.deep.equal({ Interloper: 1, Retried: 1, Seed: 1, Theirs: 1 });
+    await session.close();
+    await other.close();
+  });
+
+  it('reports a syntax error with its Neo4j code and our message', async () => {
+    const session = driver().session();
+    try {
+      const err = await session.run('MATCH (n RETURN n').then(() => null, (e: { code: string; message: string }) => e);
+      expect(err).to.include({ code: 'Neo.ClientError.Statement.SyntaxError' });
+      expect(err!.message).to.match(/^SyntaxError/);
+      // the session is usable after the failure
+      expect((await session.run('RETURN 1 AS one')).records[0]!.get('one').toNumber()).to.equal(1);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('pulls a result of 10,000 rows in batches of the fetch size', async () => {
+    const session = driver().session({ fetchSize: 1000 });
+    try {
+      const seen: number[] = [];
+      await new Promise<void>((resolve, reject) => {
+        session.run('UNWIND range(0, 9999) AS i RETURN i').subscribe({ onNext: (r) => void seen.push(r.get('i').toNumber()), onCompleted: () => resolve(), onError: reject });
+      });
+      expect(seen).to.have.length(10_000);
+      expect(seen.every((v, i) => v === i)).to.equal(true);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('uses the database a session names as the collection of that name, and refuses one that does not exist', async () => {
+    const missing = driver().session({ database: 'nowhere' });
+    const err = await missing.run('RETURN 1').then(() => null, (e: { code: string }) => e);
+    expect(err).to.include({ code: 'Neo.ClientError.Database.DatabaseNotFound' });
+    await missing.close();
+
+    await call(server.url, 'PUT', '/collections/docs', { vectors: { size: 2, distance: 'Cosine' } });
+    await call(server.url, 'PUT', '/collections/docs/points', { points: [{ id: 5, vector: [1, 0], payload: { title: 'rest' }, labels: ['Doc'] }] });
+    const docs = driver().session({ database: 'docs' });
+    try {
+      const { records } = await docs.run('MATCH (d:Doc) RETURN d');
+      expect((records[0]!.get('d') as Node).properties).to.deep.equal({ title: 'rest' });
+      await docs.run('CREATE (:Doc {title: "bolt"})');
+    } finally {
+      await docs.close();
+    }
+    const rest = await call(server.url, 'POST', '/collections/docs/graph/query', { query: 'MATCH (d:Doc) RETURN d.title AS t ORDER BY t' });
+    expect(rest.body.result.rows).to.deep.equal([['bolt'], ['rest']]);
+  });
+});
+
+describe('bolt: authentication', () => {
+  const server = useTestServer({ SERVICE_API_KEYS: 'k1', SERVICE_BEARER_TOKENS: 't1' });
+  const url = () => `bolt://127.0.0.1:${server.service.boltPort}`;
+
+  it('takes an API key or bearer token as the basic password, and refuses anything else as Unauthorized', async () => {
+    for (const auth of [neo4j.auth.basic('anyone', 'k1'), neo4j.auth.basic('neo4j', 't1'), neo4j.auth.bearer('t1')]) {
+      const d = neo4j.driver(url(), auth);
+      try {
+        expect((await d.executeQuery('RETURN 1 AS x')).records[0]!.get('x').toNumber()).to.equal(1);
+      } finally {
+        await d.close();
+      }
+    }
+    for (const auth of [neo4j.auth.basic('neo4j', 'wrong'), neo4j.auth.custom('', '', '', 'none')]) {
+      const d = neo4j.driver(url(), auth);
+      try {
+        const err = await d.verifyConnectivity().then(() => null, (e: { code: string }) => e);
+        expect(err).to.include({ code: 'Neo.ClientError.Security.Unauthorized' });
+      } finally {
+        await d.close();
+      }
+    }
+  });
+});
