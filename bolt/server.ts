@@ -17,11 +17,11 @@ export interface BoltServer {
   close(): Promise<void>;
 }
 
-/** The Bolt listener on config.boltPort: TLS when SERVICE_TLS_CERT/KEY are set, the service's credentials and rate limit. */
-export async function startBoltServer(engine: Engine, config: ServiceConfig, port: number): Promise<BoltServer> {
+/** The Bolt listener on `port`: TLS when SERVICE_TLS_CERT/KEY are set, the service's credentials and rate limit (`now`: the limiter's clock in seconds, for tests). */
+export async function startBoltServer(engine: Engine, config: ServiceConfig, port: number, now?: () => number): Promise<BoltServer> {
   const dbs = new Databases(engine, config.boltDefaultDb, config.queryMemoryBytes);
   const checkSecret = secretChecker(config);
-  const takeToken = config.rateLimit ? tokenBuckets({ rate: 100, burst: 200 }) : null;
+  const takeToken = config.rateLimit ? tokenBuckets({ rate: 100, burst: 200, now }) : null;
   const sockets = new Set<Socket>();
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   let count = 0;

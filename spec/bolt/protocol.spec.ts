@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { useTestServer } from '../helpers/http.js';
+import { startTestServer, useTestServer } from '../helpers/http.js';
 import { FAILURE, IGNORED, msg, RawBoltClient, RECORD, SUCCESS } from './raw-client.js';
 
 const HELLO = 0x01;
@@ -75,5 +75,31 @@ describe('bolt: the protocol at the byte level', () => {
     expect(time.signature).to.equal(0x46);
     expect(time.fields).to.deep.equal([Date.UTC(2020, 0, 1, 10) / 1000, 0, 7200]);
     expect(done!.fields[0]).to.deep.include({ type: 'rw', stats: { 'nodes-created': 1, 'labels-added': 1, 'properties-set': 1 } });
+  });
+});
+
+describe('bolt: rate limit', () => {
+  it('spends one token of the client address per query: past the burst of 200 a query fails with a transient error until tokens come back', async () => {
+    let seconds = 0;
+    const s = await startTestServer({ SERVICE_RATE_LIMIT: '1' }, undefined, { now: () => seconds });
+    const { client } = await RawBoltClient.open(s.service.boltPort!, [[5, 4, 4]]);
+    try {
+      client.send(msg(HELLO, {}), msg(LOGON, { scheme: 'none' }));
+      await client.take(2);
+      for (let i = 0; i < 200; i++) client.send(msg(RUN, 'RETURN 1', {}, {}), msg(DISCARD, { n: -1 }));
+      const answers = await client.take(400);
+      expect(answers.every((a) => a.signature === SUCCESS)).to.equal(true);
+      client.send(msg(RUN, 'RETURN 1', {}, {}));
+      const refused = await client.next();
+      expect(refused.signature).to.equal(FAILURE);
+      expect(refused.fields[0]).to.include({ code: 'Neo.TransientError.Request.ResourceExhaustion' });
+      seconds += 1;
+      client.send(msg(RESET), msg(RUN, 'RETURN 1', {}, {}));
+      expect((await client.take(2)).map((a) => a.signature)).to.deep.equal([SUCCESS, SUCCESS]);
+    } finally {
+      client.close();
+      await s.stop();
+      s.remove();
+    }
   });
 });
