@@ -19,6 +19,8 @@ export interface ConnectionDeps {
   /** Spends one of the client's tokens per query; null when SERVICE_RATE_LIMIT is off. */
   takeToken: ((client: string) => { allowed: boolean }) | null;
   maxMessageBytes: number;
+  /** A client must finish the handshake within this many milliseconds. */
+  handshakeTimeoutMs: number;
   connectionId: string;
   /** host:port this listener is reached at, for ROUTE when the client did not say what it dialed. */
   address: string;
@@ -50,6 +52,7 @@ export class BoltConnection {
   private routedAddress: string | null = null;
   private authenticated = false;
   private tx: Transaction | null = null;
+  private txReadOnly = false;
   private readonly txResults = new Map<number, OpenResult>();
   private lastQid = -1;
   private nextQid = 0;
@@ -66,6 +69,7 @@ export class BoltConnection {
     socket.on('data', (data: Buffer) => this.receive(data));
     socket.on('close', () => this.drop());
     socket.on('error', () => this.socket.destroy());
+    socket.setTimeout(deps.handshakeTimeoutMs, () => this.socket.destroy());
   }
 
   private receive(data: Buffer): void {
@@ -79,6 +83,7 @@ export class BoltConnection {
       if (!chosen) return void this.socket.end();
       this.version = chosen;
       this.phase = 'hello';
+      this.socket.setTimeout(0);
       data = this.opening.subarray(HANDSHAKE_BYTES);
       if (data.length === 0) return;
     }
@@ -167,6 +172,7 @@ export class BoltConnection {
         checkImpersonation(req.extra);
         await this.deps.dbs.open(db);
         this.tx = new Transaction(this.deps.dbs, db, timeoutOf(req.extra));
+        this.txReadOnly = req.extra.mode === 'r';
         this.lastQid = -1;
         this.nextQid = 0;
         return this.send(success());
@@ -225,7 +231,8 @@ export class BoltConnection {
     const started = performance.now();
     const parameters: Record<string, Value> = {};
     for (const [k, v] of Object.entries(params)) setEntry(parameters, k, readParameter(v));
-    const input = { text, parameters, timeoutMs: timeoutOf(extra), writer: this.writer };
+    const readOnly = this.tx ? this.txReadOnly : extra.mode === 'r';
+    const input = { text, parameters, timeoutMs: timeoutOf(extra), readOnly, writer: this.writer };
     if (this.tx) {
       const result = await this.tx.run(input);
       const qid = this.nextQid++;

@@ -6,7 +6,7 @@ import type { Query } from '../query/cypher/ast.js';
 import { compileQuery, executeQuery, isWriteQuery, type CypherResult } from '../query/cypher/run-query.js';
 import { serialWrite } from '../query/cypher/write-queue.js';
 import type { Value } from '../query/cypher/values.js';
-import { databaseNotFound, outdated } from './errors.js';
+import { BoltError, databaseNotFound, outdated } from './errors.js';
 import type { PackValue } from './packstream/structure.js';
 import { statsOf, statsSince, type Stats } from './stats.js';
 import type { ValueWriter } from './values.js';
@@ -26,7 +26,15 @@ export interface QueryInput {
   parameters: Record<string, Value>;
   /** tx_timeout from the client, in milliseconds (the engine's own limit when absent). */
   timeoutMs?: number;
+  /** The client asked for read access (mode "r"): a write query is refused. */
+  readOnly: boolean;
   writer: ValueWriter;
+}
+
+function checkAccess(query: Query, input: QueryInput): boolean {
+  const write = isWriteQuery(query);
+  if (write && input.readOnly) throw new BoltError('Neo.ClientError.Statement.AccessMode', 'a write query cannot run in read access mode (executeRead, or a session with defaultAccessMode READ)');
+  return write;
 }
 
 /**
@@ -62,7 +70,7 @@ export class Databases {
   async autoCommit(name: string | null, input: QueryInput): Promise<QueryResult> {
     const c = await this.open(name);
     const query = compileQuery(input.text);
-    if (!isWriteQuery(query)) {
+    if (!checkAccess(query, input)) {
       const r = this.execute(c, query, input, new GraphTx(c));
       return { fields: r.columns, rows: r.rows as PackValue[][], type: 'r', stats: {}, bookmark: String(this.engine.lastAppliedOperationId) };
     }
@@ -107,7 +115,7 @@ export class Transaction {
     }
     const c = this.collection!;
     const query = compileQuery(input.text);
-    const write = isWriteQuery(query);
+    const write = checkAccess(query, input);
     const r = this.dbs.execute(c, query, { ...input, timeoutMs: input.timeoutMs ?? this.timeoutMs }, this.tx);
     const before = this.stats;
     if (write) this.stats = statsOf(this.tx.dirty ? this.tx.changes() : [], c);

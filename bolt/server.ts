@@ -30,7 +30,7 @@ export async function startBoltServer(engine: Engine, config: ServiceConfig, por
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.setNoDelay(true);
-    new BoltConnection(socket, { dbs, checkSecret, takeToken, maxMessageBytes: config.jsonLimit, connectionId: `bolt-${++count}`, address });
+    new BoltConnection(socket, { dbs, checkSecret, takeToken, maxMessageBytes: config.jsonLimit, handshakeTimeoutMs: config.headersTimeoutMs, connectionId: `bolt-${++count}`, address });
   };
   const tls = config.tlsCert !== null && config.tlsKey !== null;
   const server = tls ? createTlsServer({ cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) }, accept) : createNetServer(accept);

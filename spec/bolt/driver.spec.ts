@@ -188,6 +188,46 @@ describe('bolt: neo4j-driver against the server', () => {
     await other.close();
   });
 
+  it('refuses a write in read access mode, and a transaction that failed leaves the session usable for the next', async () => {
+    const session = driver().session();
+    try {
+      const refused = await session.executeRead((tx) => tx.run('CREATE (:Nope)')).then(() => null, (e: { code: string }) => e);
+      expect(refused).to.include({ code: 'Neo.ClientError.Statement.AccessMode' });
+      const tx = session.beginTransaction();
+      await tx.run('CREATE (:Lost)');
+      const failed = await tx.run('RETURN 1 / 0 AS x').then(() => null, (e: { code: string }) => e);
+      expect(failed).to.include({ code: 'Neo.ClientError.Statement.ArithmeticError' });
+      await tx.close();
+      await session.executeWrite((t) => t.run('CREATE (:Kept)'));
+      const labels = await session.run('MATCH (n) RETURN labels(n)[0] AS l');
+      expect(labels.records.map((r) => r.get('l'))).to.deep.equal(['Kept']);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('gives a UUID point its UUID as element id and one negative integer id for the whole connection', async () => {
+    const uuid = '5c56c793-69f3-4fbf-87e6-c4bf54c28c26';
+    await call(server.url, 'PUT', '/collections/u', { vectors: { size: 2, distance: 'Cosine' } });
+    await call(server.url, 'PUT', '/collections/u/points', { points: [{ id: uuid, vector: [1, 0], payload: { k: 'v' }, labels: ['U'] }, { id: 3, vector: [0, 1], labels: ['U'] }] });
+    await call(server.url, 'POST', '/collections/u/graph/edges', { from_id: uuid, to_id: 3, relation: 'R' });
+    const session = driver().session({ database: 'u' });
+    try {
+      const first = (await session.run('MATCH (a)-[r]->(b) RETURN a, r, b')).records[0]!;
+      const a = first.get('a') as Node;
+      const r = first.get('r') as Relationship;
+      expect(a.elementId).to.equal(uuid);
+      expect(a.identity.toNumber()).to.be.below(0);
+      expect(r.startNodeElementId).to.equal(uuid);
+      expect(r.start.equals(a.identity)).to.equal(true);
+      expect((first.get('b') as Node).identity.toNumber()).to.equal(3);
+      const again = (await session.run('MATCH (a:U {k: "v"}) RETURN a')).records[0]!.get('a') as Node;
+      expect(again.identity.equals(a.identity)).to.equal(true);
+    } finally {
+      await session.close();
+    }
+  });
+
   it('reports a syntax error with its Neo4j code and our message', async () => {
     const session = driver().session();
     try {

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { connect } from 'node:net';
+import { readConfig } from '../../server/config.js';
 import { startTestServer, useTestServer } from '../helpers/http.js';
 import { FAILURE, IGNORED, msg, RawBoltClient, RECORD, SUCCESS } from './raw-client.js';
 
@@ -98,6 +100,47 @@ describe('bolt: rate limit', () => {
       expect((await client.take(2)).map((a) => a.signature)).to.deep.equal([SUCCESS, SUCCESS]);
     } finally {
       client.close();
+      await s.stop();
+      s.remove();
+    }
+  });
+});
+
+describe('bolt: configuration', () => {
+  it('reads SERVICE_BOLT_PORT (7687 by default, off, or a port) and SERVICE_BOLT_DEFAULT_DB, refusing a bad port by name', async () => {
+    expect(readConfig({}).boltPort).to.equal(7687);
+    expect(readConfig({ SERVICE_BOLT_PORT: 'off' }).boltPort).to.equal(null);
+    expect(readConfig({ SERVICE_BOLT_PORT: '7700' }).boltPort).to.equal(7700);
+    expect(() => readConfig({ SERVICE_BOLT_PORT: 'bolt' })).to.throw(/SERVICE_BOLT_PORT/);
+    const off = await startTestServer({ SERVICE_BOLT_PORT: 'off' });
+    expect(off.service.boltUrl).to.equal(null);
+    await off.stop();
+    off.remove();
+
+    const s = await startTestServer({ SERVICE_BOLT_DEFAULT_DB: 'graph' });
+    const { client } = await RawBoltClient.open(s.service.boltPort!, [[5, 4, 4]]);
+    try {
+      client.send(msg(HELLO, {}), msg(LOGON, { scheme: 'none' }), msg(RUN, 'CREATE (:X)', {}, {}), msg(PULL, { n: -1 }));
+      const answers = await client.take(4);
+      expect(answers[3]!.fields[0]).to.include({ db: 'graph' });
+      expect(s.service.engine.collections.has('graph')).to.equal(true);
+    } finally {
+      client.close();
+      await s.stop();
+      s.remove();
+    }
+  });
+
+  it('closes a connection that opens with something other than the Bolt preamble, answering nothing', async () => {
+    const s = await startTestServer();
+    try {
+      const socket = connect(s.service.boltPort!, '127.0.0.1');
+      let received = 0;
+      socket.on('data', (d: Buffer) => (received += d.length));
+      socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      await new Promise((resolve) => socket.once('close', resolve));
+      expect(received).to.equal(0);
+    } finally {
       await s.stop();
       s.remove();
     }
