@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Value } from '../query/cypher/values.js';
 import { setEntry } from '../query/cypher/values.js';
+import { awaitBookmarks } from './bookmarks.js';
 import { Dechunker, chunkMessage } from './chunking.js';
 import { Transaction, type Databases, type QueryResult } from './databases.js';
 import { BoltError, databaseNotFound, failureOf, unauthorized } from './errors.js';
@@ -22,6 +23,8 @@ export interface ConnectionDeps {
   /** A client must finish the handshake within this many milliseconds. */
   handshakeTimeoutMs: number;
   connectionId: string;
+  /** Told of errors that are not the client's doing (a DatabaseError FAILURE). */
+  onInternalError: (err: unknown) => void;
   /** host:port this listener is reached at, for ROUTE when the client did not say what it dialed. */
   address: string;
 }
@@ -124,6 +127,7 @@ export class BoltConnection {
   /** Sends FAILURE; before authentication (or on bad credentials) the connection is closed too. */
   private fail(err: unknown): void {
     const { code, message } = failureOf(err);
+    if (code.startsWith('Neo.DatabaseError.')) this.deps.onInternalError(err);
     this.send(failure(code, message));
     this.auto = null;
     if (!this.authenticated || code === 'Neo.ClientError.Security.Unauthorized') {
@@ -170,6 +174,7 @@ export class BoltConnection {
         this.expectIdle('BEGIN');
         const db = dbName(req.extra);
         checkImpersonation(req.extra);
+        await awaitBookmarks(this.deps.dbs.engine, req.extra, timeoutOf(req.extra));
         await this.deps.dbs.open(db);
         this.tx = new Transaction(this.deps.dbs, db, timeoutOf(req.extra));
         this.txReadOnly = req.extra.mode === 'r';
@@ -242,6 +247,7 @@ export class BoltConnection {
     }
     if (this.auto) throw new ProtocolError('RUN while the previous result is still open: PULL or DISCARD it first');
     checkImpersonation(extra);
+    await awaitBookmarks(this.deps.dbs.engine, extra, timeoutOf(extra));
     const db = dbName(extra);
     const result = await this.deps.dbs.autoCommit(db, input);
     this.auto = { ...result, next: 0, db: db ?? this.deps.dbs.defaultName };

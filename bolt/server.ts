@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
+import type { Logger } from 'pino';
 import type { Engine } from '../storage/engine/engine.js';
 import type { ServiceConfig } from '../server/config.js';
 import { secretChecker } from '../server/middleware/auth.js';
@@ -18,7 +19,7 @@ export interface BoltServer {
 }
 
 /** The Bolt listener on `port`: TLS when SERVICE_TLS_CERT/KEY are set, the service's credentials and rate limit (`now`: the limiter's clock in seconds, for tests). */
-export async function startBoltServer(engine: Engine, config: ServiceConfig, port: number, now?: () => number): Promise<BoltServer> {
+export async function startBoltServer(engine: Engine, config: ServiceConfig, logger: Logger, port: number, now?: () => number): Promise<BoltServer> {
   const dbs = new Databases(engine, config.boltDefaultDb, config.queryMemoryBytes);
   const checkSecret = secretChecker(config);
   const takeToken = config.rateLimit ? tokenBuckets({ rate: 100, burst: 200, now }) : null;
@@ -30,7 +31,7 @@ export async function startBoltServer(engine: Engine, config: ServiceConfig, por
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.setNoDelay(true);
-    new BoltConnection(socket, { dbs, checkSecret, takeToken, maxMessageBytes: config.jsonLimit, handshakeTimeoutMs: config.headersTimeoutMs, connectionId: `bolt-${++count}`, address });
+    new BoltConnection(socket, { dbs, checkSecret, takeToken, maxMessageBytes: config.jsonLimit, handshakeTimeoutMs: config.headersTimeoutMs, connectionId: `bolt-${++count}`, address, onInternalError: (err) => logger.error({ err }, 'a Bolt query failed inside the server') });
   };
   const tls = config.tlsCert !== null && config.tlsKey !== null;
   const server = tls ? createTlsServer({ cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) }, accept) : createNetServer(accept);

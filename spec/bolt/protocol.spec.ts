@@ -61,6 +61,18 @@ describe('bolt: the protocol at the byte level', () => {
     expect(row!.fields[0]).to.deep.equal([1]);
   });
 
+  it('waits for the operation a bookmark names, and refuses a bookmark that is not an operation id', async () => {
+    await open5();
+    const applied = server.service.engine.lastAppliedOperationId;
+    client.send(msg(RUN, 'RETURN 1', {}, { bookmarks: [String(applied)] }), msg(DISCARD, { n: -1 }));
+    expect((await client.take(2)).map((a) => a.signature)).to.deep.equal([SUCCESS, SUCCESS]);
+    client.send(msg(RUN, 'RETURN 1', {}, { bookmarks: [String(applied + 1000)], tx_timeout: 50 }));
+    expect((await client.next()).fields[0]).to.include({ code: 'Neo.TransientError.Transaction.BookmarkTimeout' });
+    client.send(msg(RESET), msg(RUN, 'RETURN 1', {}, { bookmarks: ['FB:kcwQ'] }));
+    const [, invalid] = await client.take(2);
+    expect(invalid!.fields[0]).to.include({ code: 'Neo.ClientError.Transaction.InvalidBookmark' });
+  });
+
   it('speaks Bolt 4.4: credentials in HELLO, nodes without element ids, local date-times unless the utc patch is asked for', async () => {
     const opened = await RawBoltClient.open(server.service.boltPort!, [[4, 4, 0]]);
     client = opened.client;
