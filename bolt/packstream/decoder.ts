@@ -3,12 +3,16 @@ import { Structure, type PackValue } from './structure.js';
 /** Thrown for bytes that are not a well-formed PackStream value. */
 export class UnpackError extends Error {}
 
+/** Lists, maps and structures nest at most this deep, so a hostile message cannot exhaust the stack. */
+export const MAX_NESTING = 1000;
+
 const SAFE_MIN = BigInt(Number.MIN_SAFE_INTEGER);
 const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Reads PackStream values from one message's bytes. */
 export class Unpacker {
   private pos = 0;
+  private depth = 0;
 
   constructor(private readonly buf: Buffer) {}
 
@@ -78,12 +82,19 @@ export class Unpacker {
   }
 
   private list(n: number): PackValue[] {
+    this.enter();
     const out: PackValue[] = [];
     for (let i = 0; i < n; i++) out.push(this.unpack());
+    this.depth--;
     return out;
   }
 
+  private enter(): void {
+    if (++this.depth > MAX_NESTING) throw new UnpackError(`values nest more than ${MAX_NESTING} levels deep`);
+  }
+
   private map(n: number): { [key: string]: PackValue } {
+    this.enter();
     const out: { [key: string]: PackValue } = {};
     for (let i = 0; i < n; i++) {
       const key = this.unpack();
@@ -91,13 +102,16 @@ export class Unpacker {
       // defineProperty so that a key named __proto__ stays a plain entry
       Object.defineProperty(out, key, { value: this.unpack(), enumerable: true, writable: true, configurable: true });
     }
+    this.depth--;
     return out;
   }
 
   private structure(n: number): Structure {
+    this.enter();
     const signature = this.u8();
     const fields: PackValue[] = [];
     for (let i = 0; i < n; i++) fields.push(this.unpack());
+    this.depth--;
     return new Structure(signature, fields);
   }
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { chunkMessage, Dechunker } from '../../bolt/chunking.js';
 import { chooseVersion } from '../../bolt/handshake.js';
 import { packValue } from '../../bolt/packstream/encoder.js';
-import { unpackValue } from '../../bolt/packstream/decoder.js';
+import { UnpackError, unpackValue } from '../../bolt/packstream/decoder.js';
 import { Structure, type PackValue } from '../../bolt/packstream/structure.js';
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -64,9 +64,20 @@ describe('bolt: PackStream', () => {
     expect(unpackValue(packValue(map))).to.deep.equal(map);
   });
 
-  it('refuses truncated input and unknown markers', () => {
+  it('refuses truncated input, unknown markers and nesting past the limit, and any bytes at all with an UnpackError alone', () => {
     expect(() => unpackValue(packValue('hello').subarray(0, 3))).to.throw(/ends inside a value/);
     expect(() => unpackValue(Buffer.from([0xe0]))).to.throw(/unknown PackStream marker/);
+    expect(() => unpackValue(Buffer.alloc(100_000, 0x91))).to.throw(UnpackError, /nest more than 1000 levels/);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        try {
+          unpackValue(Buffer.from(bytes));
+        } catch (err) {
+          expect(err).to.be.instanceOf(UnpackError);
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -10,6 +10,7 @@ const RUN = 0x10;
 const PULL = 0x3f;
 const DISCARD = 0x2f;
 const RESET = 0x0f;
+const LOGOFF = 0x6b;
 
 describe('bolt: the protocol at the byte level', () => {
   const server = useTestServer();
@@ -71,6 +72,27 @@ describe('bolt: the protocol at the byte level', () => {
     client.send(msg(RESET), msg(RUN, 'RETURN 1', {}, { bookmarks: ['FB:kcwQ'] }));
     const [, invalid] = await client.take(2);
     expect(invalid!.fields[0]).to.include({ code: 'Neo.ClientError.Transaction.InvalidBookmark' });
+  });
+
+  it('logs off and on again on the same connection, and closes it on credentials that are not valid', async () => {
+    const s = await startTestServer({ SERVICE_API_KEYS: 'secret' });
+    const { client } = await RawBoltClient.open(s.service.boltPort!, [[5, 4, 4]]);
+    try {
+      const logon = (credentials: string) => msg(LOGON, { scheme: 'basic', principal: 'x', credentials });
+      client.send(msg(HELLO, {}), logon('secret'), msg(LOGOFF), logon('secret'), msg(RUN, 'RETURN 7 AS x', {}, {}), msg(PULL, { n: -1 }));
+      const answers = await client.take(7);
+      expect(answers.map((a) => a.signature)).to.deep.equal([SUCCESS, SUCCESS, SUCCESS, SUCCESS, SUCCESS, RECORD, SUCCESS]);
+      expect(answers[5]!.fields[0]).to.deep.equal([7]);
+      client.send(msg(LOGOFF), logon('wrong'));
+      const [off, denied] = await client.take(2);
+      expect(off!.signature).to.equal(SUCCESS);
+      expect(denied!.fields[0]).to.include({ code: 'Neo.ClientError.Security.Unauthorized' });
+      expect(await client.closed()).to.equal(true);
+    } finally {
+      client.close();
+      await s.stop();
+      s.remove();
+    }
   });
 
   it('speaks Bolt 4.4: credentials in HELLO, nodes without element ids, local date-times unless the utc patch is asked for', async () => {

@@ -62,6 +62,11 @@ export class RawBoltClient {
     return out;
   }
 
+  /** Resolves true once the server has closed the connection. */
+  closed(): Promise<boolean> {
+    return this.socket.closed ? Promise.resolve(true) : new Promise((resolve) => this.socket.once('close', () => resolve(true)));
+  }
+
   close(): void {
     this.socket.destroy();
   }
