@@ -1,6 +1,7 @@
 import type { Collection } from '../storage/collection.js';
 import type { Engine } from '../storage/engine/engine.js';
 import { parseCollectionBody } from '../query/api/collection-body.js';
+import { collectionOf } from '../query/changes/change-json.js';
 import { GraphTx } from '../query/cypher/graph-tx.js';
 import type { Query } from '../query/cypher/ast.js';
 import { compileQuery, executeQuery, isWriteQuery, type CypherResult } from '../query/cypher/run-query.js';
@@ -90,10 +91,26 @@ export class Databases {
 }
 
 /**
+ * Whether any entry applied after `opId` may have changed the collection: one naming it (or no
+ * collection at all), or entries no longer in the log to look at.
+ */
+function changedSince(engine: Engine, c: Collection, opId: number): boolean {
+  if (engine.collections.get(c.name) !== c) return true;
+  if (engine.lastAppliedOperationId === opId) return false;
+  if (engine.log.firstOperationId > opId + 1) return true;
+  for (const entry of engine.log.read(opId + 1, engine.lastAppliedOperationId)) {
+    const name = collectionOf(entry.event);
+    if (name === null || name === c.name) return true;
+  }
+  return false;
+}
+
+/**
  * An explicit transaction: its queries share one overlay, so each sees the writes of those
  * before it, and COMMIT turns the overlay into one log event. The overlay was read against the
- * state at its first query; if any write was applied since, COMMIT fails with a transient error
- * (the driver's executeWrite runs the transaction again) rather than apply on changed ground.
+ * collection as it stood at the first query; if a write to that collection was applied since,
+ * COMMIT fails with a transient error (the driver's executeWrite runs the transaction again)
+ * rather than apply on changed ground. Writes to other collections do not conflict.
  */
 export class Transaction {
   private tx: GraphTx | null = null;
@@ -128,7 +145,7 @@ export class Transaction {
     const tx = this.tx;
     if (!tx || !tx.dirty) return String(engine.lastAppliedOperationId);
     return serialWrite(engine, async () => {
-      if (engine.lastAppliedOperationId !== this.appliedAtStart) throw outdated();
+      if (changedSince(engine, this.collection!, this.appliedAtStart)) throw outdated();
       const { opId, result } = await engine.submit({ type: 'graph_write', collection: this.collection!.name, changes: tx.changes() });
       if (result.error) throw result.error;
       return String(opId);

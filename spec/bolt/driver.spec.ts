@@ -165,7 +165,7 @@ describe('bolt: neo4j-driver against the server', () => {
     }
   });
 
-  it('fails a COMMIT that another write overtook with a transient error, which executeWrite retries', async () => {
+  it('fails a COMMIT that another write to its collection overtook with a transient error, which executeWrite retries', async () => {
     const session = driver().session();
     const other = driver().session();
     await other.run('CREATE (:Seed)');
@@ -175,6 +175,13 @@ describe('bolt: neo4j-driver against the server', () => {
     const err = await tx.commit().then(() => null, (e: { code: string }) => e);
     expect(err).to.include({ code: 'Neo.TransientError.Transaction.Outdated' });
 
+    // a write to another collection does not overtake it
+    await call(server.url, 'PUT', '/collections/elsewhere', { vectors: { size: 2, distance: 'Cosine' } });
+    const unaffected = session.beginTransaction();
+    await unaffected.run('CREATE (:Unaffected)');
+    await call(server.url, 'PUT', '/collections/elsewhere/points', { points: [{ id: 1, vector: [1, 0] }] });
+    await unaffected.commit();
+
     let attempts = 0;
     await session.executeWrite(async (t) => {
       attempts++;
@@ -183,7 +190,7 @@ describe('bolt: neo4j-driver against the server', () => {
     });
     expect(attempts).to.equal(2);
     const counts = await other.run('MATCH (n) RETURN labels(n)[0] AS l, count(*) AS c ORDER BY l');
-    expect(Object.fromEntries(counts.records.map((r) => [r.get('l'), r.get('c').toNumber()]))).to.deep.equal({ Interloper: 1, Retried: 1, Seed: 1, Theirs: 1 });
+    expect(Object.fromEntries(counts.records.map((r) => [r.get('l'), r.get('c').toNumber()]))).to.deep.equal({ Interloper: 1, Retried: 1, Seed: 1, Theirs: 1, Unaffected: 1 });
     await session.close();
     await other.close();
   });
