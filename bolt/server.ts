@@ -37,7 +37,9 @@ export async function startBoltServer(engine: Engine, config: ServiceConfig, log
   const server = tls ? createTlsServer({ cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) }, accept) : createNetServer(accept);
   server.maxConnections = config.maxConnections;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new Error(`SERVICE_BOLT_PORT ${port} is already in use (by a Neo4j server?): set SERVICE_BOLT_PORT to a free port, 0 (any) or off`) : err),
+    );
     server.listen(port, config.host, () => resolve());
   });
   const bound = (server.address() as AddressInfo).port;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { connect } from 'node:net';
 import { readConfig } from '../../server/config.js';
 import { startTestServer, useTestServer } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { FAILURE, IGNORED, msg, RawBoltClient, RECORD, SUCCESS } from './raw-client.js';
 
 const HELLO = 0x01;
@@ -163,6 +164,22 @@ describe('bolt: configuration', () => {
     expect(() => readConfig({ SERVICE_BOLT_PORT: 'bolt' })).to.throw(/SERVICE_BOLT_PORT/);
     const off = await startTestServer({ SERVICE_BOLT_PORT: 'off' });
     expect(off.service.boltUrl).to.equal(null);
+    const taken = await startTestServer().then(async (first) => {
+      const dir = tempDir();
+      const err = await startTestServer({ SERVICE_BOLT_PORT: String(first.service.boltPort) }, dir.path).then(
+        async (second) => {
+          await second.stop();
+          second.remove();
+          return null;
+        },
+        (e: Error) => e,
+      );
+      dir.remove();
+      await first.stop();
+      first.remove();
+      return err;
+    });
+    expect(taken?.message).to.match(/SERVICE_BOLT_PORT \d+ is already in use/);
     await off.stop();
     off.remove();
 
