@@ -46,6 +46,34 @@ function chargeList(guard: QueryGuard, length: number, fn: string): void {
   guard.step(length);
 }
 
+/** Neo4j's vector similarity in [0, 1]: (1 + cosine) / 2, or 1 / (1 + squared Euclidean distance); null for a null or zero vector. */
+function vectorSimilarity(fn: string, cosine: boolean): FunctionDef {
+  return {
+    minArgs: 2,
+    maxArgs: 2,
+    call: ([a, b]) => {
+      if (a === null || b === null || a === undefined || b === undefined) return null;
+      for (const v of [a, b]) if (!Array.isArray(v) || !v.every((x) => typeof x === 'number')) throw badArg(fn, v);
+      const x = a as number[];
+      const y = b as number[];
+      if (x.length !== y.length) throw runtimeError('ArgumentError', 'InvalidArgumentValue', `${fn}() takes two vectors of the same dimension, got ${x.length} and ${y.length}`);
+      let dot = 0;
+      let nx = 0;
+      let ny = 0;
+      let d2 = 0;
+      for (let i = 0; i < x.length; i++) {
+        dot += x[i]! * y[i]!;
+        nx += x[i]! * x[i]!;
+        ny += y[i]! * y[i]!;
+        d2 += (x[i]! - y[i]!) ** 2;
+      }
+      if (!cosine) return 1 / (1 + d2);
+      if (nx === 0 || ny === 0) return null;
+      return (1 + dot / Math.sqrt(nx * ny)) / 2;
+    },
+  };
+}
+
 /** range(from, to, step) without building it: how many values, and the values one by one. */
 export function rangeOf(args: Value[]): { length: number; values: () => Iterable<number> } {
   const [from, to, step = 1] = args;
@@ -211,6 +239,13 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   trim: str('trim', (s) => s.trim()),
   ltrim: str('lTrim', (s) => s.trimStart()),
   rtrim: str('rTrim', (s) => s.trimEnd()),
+  elementid: nullSafe((v) => {
+    // The element ids Bolt sends with nodes and relationships (bolt/values.ts).
+    if (v instanceof NodeRef || v instanceof RelRef) return String(v.id);
+    throw badArg('elementId', v);
+  }),
+  'vector.similarity.cosine': vectorSimilarity('vector.similarity.cosine', true),
+  'vector.similarity.euclidean': vectorSimilarity('vector.similarity.euclidean', false),
   ...TEMPORAL_FUNCTIONS,
   ...STRING_FUNCTIONS,
 };

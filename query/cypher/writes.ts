@@ -29,6 +29,8 @@ function vectorFrom(v: Value, dim: number): Float32Array {
   return Float32Array.from(v as number[]);
 }
 
+const gone = (kind: string, id: PointId) => runtimeError('EntityNotFound', 'DeletedEntityAccess', `${kind} ${id} was deleted earlier in this query`);
+
 /**
  * CREATE, SET, REMOVE and DELETE for one row, into the query's GraphTx overlay. Every node or
  * relationship written is charged to the memory budget: the overlay holds it until the end.
@@ -36,19 +38,39 @@ function vectorFrom(v: Value, dim: number): Float32Array {
 export class Writer {
   constructor(private readonly ctx: EvalContext) {}
 
-  private properties(e: Expr | null, row: Row): Payload {
+  private payloadOf(m: Value): Payload {
     const out: Payload = {};
-    if (!e) return out;
-    const m = evaluate(e, row, this.ctx);
     if (!isMap(m)) throw typeError('properties must be a map');
     for (const [k, v] of Object.entries(m)) if (v !== null) setEntry(out, k, k === 'embedding' ? v : storable(k, v));
     this.ctx.guard.charge(ENTITY_BYTES + sizeOf(out as Value), 'the properties written');
     return out;
   }
 
+  /** A new node with these labels and properties (`embedding`: its vector). */
+  createNode(labels: string[], properties: Value): PointId {
+    const payload = this.payloadOf(properties);
+    let vector: Float32Array | null = null;
+    if (payload.embedding !== undefined) {
+      vector = vectorFrom(payload.embedding as Value, this.ctx.tx.collection.config.size);
+      delete payload.embedding;
+    }
+    return this.ctx.tx.createNode([...new Set(labels)], payload, vector);
+  }
+
+  /** A new relationship (`weight` among the properties, 1 when absent). */
+  createRelationship(from: PointId, to: PointId, type: string, properties: Value): number {
+    const props = this.payloadOf(properties);
+    let weight = 1;
+    if (props.weight !== undefined) {
+      if (typeof props.weight !== 'number') throw typeError('weight must be a number');
+      weight = props.weight;
+      delete props.weight;
+    }
+    return this.ctx.tx.createEdge(from, to, type, weight, props);
+  }
+
   create(part: PatternPart, row: Row): void {
     const { tx } = this.ctx;
-    const dim = tx.collection.config.size;
     const ids = part.nodes.map((n) => {
       const existing = n.variable === null ? undefined : row[n.variable];
       if (existing !== undefined && existing !== null) {
@@ -57,27 +79,14 @@ export class Writer {
         return existing.id;
       }
       if (existing === null) throw runtimeError('SemanticError', 'CreateOnNull', `cannot create a relationship to \`${n.variable}\`, which is null`);
-      const payload = this.properties(n.properties, row);
-      let vector: Float32Array | null = null;
-      if (payload.embedding !== undefined) {
-        vector = vectorFrom(payload.embedding as Value, dim);
-        delete payload.embedding;
-      }
-      const id = tx.createNode([...new Set(n.labels)], payload, vector);
+      const id = this.createNode(n.labels, n.properties ? evaluate(n.properties, row, this.ctx) : {});
       if (n.variable) setEntry(row, n.variable, new NodeRef(id));
       return id;
     });
     const rels: number[] = [];
     part.rels.forEach((r, i) => {
       const [from, to] = r.direction === 'in' ? [ids[i + 1]!, ids[i]!] : [ids[i]!, ids[i + 1]!];
-      const props = this.properties(r.properties, row);
-      let weight = 1;
-      if (props.weight !== undefined) {
-        if (typeof props.weight !== 'number') throw typeError('weight must be a number');
-        weight = props.weight;
-        delete props.weight;
-      }
-      const id = tx.createEdge(from, to, r.types[0]!, weight, props);
+      const id = this.createRelationship(from, to, r.types[0]!, r.properties ? evaluate(r.properties, row, this.ctx) : {});
       rels.push(id);
       if (r.variable) setEntry(row, r.variable, new RelRef(id));
     });
@@ -94,15 +103,7 @@ export class Writer {
     const { tx } = this.ctx;
     const target = evaluate(item.target, row, this.ctx);
     if (target === null) return;
-    const gone = (kind: string, id: PointId) => runtimeError('EntityNotFound', 'DeletedEntityAccess', `${kind} ${id} was deleted earlier in this query`);
-    if (item.kind === 'labels') {
-      if (!(target instanceof NodeRef)) throw typeError(`labels belong to nodes, not a ${typeName(target)}`);
-      const data = tx.node(target.id);
-      if (!data) throw gone('node', target.id);
-      const labels = removing ? data.labels.filter((l) => !item.labels.includes(l)) : [...new Set([...data.labels, ...item.labels])];
-      tx.updateNode(target.id, { ...data, labels });
-      return;
-    }
+    if (item.kind === 'labels') return this.setLabels(target, item.labels, removing);
     const value = item.value ? evaluate(item.value, row, this.ctx) : null;
     let assignments: [string, Value][];
     if (item.kind === 'property') assignments = [[item.key, value]];
@@ -111,7 +112,21 @@ export class Writer {
       if (!isMap(map)) throw typeError(`SET ${item.kind === 'replace' ? '=' : '+='} takes a map, got a ${typeName(value)}`);
       assignments = Object.entries(map);
     }
-    const replace = item.kind === 'replace';
+    this.assign(target, assignments, item.kind === 'replace');
+  }
+
+  /** Adds (or, `removing`, takes away) labels of a node. */
+  setLabels(target: Value, labels: readonly string[], removing: boolean): void {
+    if (!(target instanceof NodeRef)) throw typeError(`labels belong to nodes, not a ${typeName(target)}`);
+    const data = this.ctx.tx.node(target.id);
+    if (!data) throw gone('node', target.id);
+    const next = removing ? data.labels.filter((l) => !labels.includes(l)) : [...new Set([...data.labels, ...labels])];
+    this.ctx.tx.updateNode(target.id, { ...data, labels: next });
+  }
+
+  /** Sets (a null value: removes) properties of a node or relationship; `replace` drops the others first. */
+  assign(target: Value, assignments: [string, Value][], replace: boolean): void {
+    const { tx } = this.ctx;
     if (target instanceof NodeRef) {
       const data = tx.node(target.id);
       if (!data) throw gone('node', target.id);

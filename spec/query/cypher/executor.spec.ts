@@ -233,5 +233,27 @@ describe('query/cypher executor', () => {
     expect(fails(() => g.run('RETURN 1 AS x UNION RETURN 1 AS y')).message).to.match(/DifferentColumnsInUnion/);
     expect(fails(() => g.run('RETURN 1 AS x UNION ALL RETURN 1 AS x UNION RETURN 2 AS x')).message).to.match(/InvalidClauseComposition/);
   });
+  it('CALL { } runs its body per row: a returning body joins its rows, a unit body writes and passes the row on', () => {
+    const g = graph();
+    expect(g.rows('UNWIND [1, 2] AS x CALL { WITH x UNWIND range(1, x) AS y RETURN y * 10 AS z } RETURN x, z')).to.deep.equal([[1, 10], [2, 10], [2, 20]]);
+    expect(g.rows('UNWIND [1, 2, 3] AS x CALL { WITH x CREATE (:N {x: x}) } IN TRANSACTIONS OF 2 ROWS RETURN count(*) AS rows')).to.deep.equal([[3]]);
+    expect(g.rows('MATCH (n:N) CALL { WITH n DETACH DELETE n } RETURN count(*) AS deleted')).to.deep.equal([[3]]);
+    expect(g.rows('MATCH (n:N) RETURN count(n)')).to.deep.equal([[0]]);
+    expect(fails(() => g.run('WITH 1 AS x CALL { RETURN 2 AS x } RETURN x')).message).to.match(/VariableAlreadyBound/);
+  });
+
+  it('procedures: YIELD renames and filters columns, writes join the query\'s one event, an unknown name or output is refused', () => {
+    const g = graph();
+    g.run('CREATE (:A {k: 1})-[:R]->(:B {k: 2}), (:B {k: 3})');
+    expect(g.rows('CALL db.labels() YIELD label AS l WHERE l <> "A" RETURN collect(l) AS ls')).to.deep.equal([[['B']]]);
+    expect(g.run('CALL db.relationshipTypes()').columns).to.deep.equal(['relationshipType']);
+    const r = g.run('MATCH (b:B) CALL apoc.create.addLabels(b, ["C"]) YIELD node RETURN node.k AS k ORDER BY k');
+    expect(r.rows).to.deep.equal([[2], [3]]);
+    expect(r.changes).to.have.length(2);
+    expect(g.rows('MATCH (c:C) RETURN count(c)')).to.deep.equal([[2]]);
+    expect(fails(() => g.run('CALL db.nothing()')).kind).to.equal('Procedure');
+    expect(fails(() => g.run('CALL db.labels() YIELD nope RETURN nope')).message).to.match(/has no output `nope`/);
+    expect(fails(() => g.run('MATCH (n) CALL db.labels() YIELD label')).message).to.match(/cannot end with a CALL that returns rows/);
+  });
 });
 
