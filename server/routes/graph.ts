@@ -6,6 +6,7 @@ import { notFound } from '../../storage/errors.js';
 import type { Edge } from '../../storage/views/graph-store.js';
 import { cypherJson, traverseJson } from '../../query/api/graph-json.js';
 import { compileQuery, executeQuery, isWriteQuery, type CypherResult } from '../../query/cypher/run-query.js';
+import { logQueryResult } from '../../query/cypher/log-result.js';
 import { serialWrite } from '../../query/cypher/write-queue.js';
 import { ok } from '../state.js';
 import { parseDirection, parseEdgeBody, parseGraphQueryBody, parsePointIdParam, parseTraverseBody } from '../../query/api/graph-body.js';
@@ -50,10 +51,7 @@ export function graphRoutes(engine: Engine, queryMemoryBytes: number): Router {
       result = await serialWrite(engine, async () => {
         const c = collectionOf(ctx);
         const r = executeQuery(c, query, req.parameters, { memoryBytes: queryMemoryBytes });
-        if (r.changes.length > 0) {
-          const { result: applied } = await engine.submit({ type: 'graph_write', collection: c.name, changes: r.changes });
-          if (applied.error) throw applied.error;
-        }
+        await logQueryResult(engine, c.name, r);
         return r;
       });
     }
