@@ -3,6 +3,7 @@ import { isTemporal } from './temporal/types.js';
 import type { Payload, PointId } from '../../storage/events/types.js';
 import type { Expr, PatternPart, SetItem } from './ast.js';
 import { runtimeError } from './errors.js';
+import { isNumber, numberOf, type CypherNumber } from './numbers.js';
 import { evaluate, type EvalContext, type Row } from './evaluate.js';
 import type { NodeData } from './graph-tx.js';
 import { propertiesOf } from './functions.js';
@@ -11,22 +12,25 @@ import { isMap, NodeRef, PathValue, RelRef, setEntry, typeName, type Value } fro
 
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidPropertyType', message);
 
-/** A value a property can hold: a scalar or a list of scalars (as Neo4j allows). */
-/** A property value as the payload keeps it: temporal values as their ISO-8601 text (payloads are JSON). */
+/**
+ * A property value as the payload keeps it (a scalar or a list of scalars, as Neo4j allows):
+ * temporal values as their ISO-8601 text and floats as JSON numbers (payloads are JSON, so a
+ * whole float such as 1.0 reads back as the integer 1).
+ */
 function storable(key: string, v: Value): unknown {
-  const scalar = (x: Value) => typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
-  const stored = (x: Value) => (isTemporal(x) ? formatTemporal(x) : x);
+  const scalar = (x: Value) => typeof x === 'string' || typeof x === 'boolean' || (isNumber(x) && Number.isFinite(numberOf(x)));
+  const stored = (x: Value) => (isTemporal(x) ? formatTemporal(x) : isNumber(x) ? numberOf(x) : x);
   if (scalar(v) || isTemporal(v)) return stored(v);
   if (Array.isArray(v) && v.every((x) => scalar(x) || isTemporal(x))) return v.map(stored);
-  throw typeError(`property "${key}" cannot hold a ${typeName(v)}${typeof v === 'number' ? ` (${v})` : ''}: use a string, number, boolean, temporal value or a list of them`);
+  throw typeError(`property "${key}" cannot hold a ${typeName(v)}${isNumber(v) ? ` (${numberOf(v)})` : ''}: use a string, number, boolean, temporal value or a list of them`);
 }
 
 /** The embedding property as a vector of the collection's dimension. */
 function vectorFrom(v: Value, dim: number): Float32Array {
-  if (!Array.isArray(v) || v.length !== dim || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+  if (!Array.isArray(v) || v.length !== dim || !v.every((x) => isNumber(x) && Number.isFinite(numberOf(x)))) {
     throw typeError(`embedding must be a list of ${dim} finite numbers (the collection's dimension)`);
   }
-  return Float32Array.from(v as number[]);
+  return Float32Array.from(v as CypherNumber[], numberOf);
 }
 
 const gone = (kind: string, id: PointId) => runtimeError('EntityNotFound', 'DeletedEntityAccess', `${kind} ${id} was deleted earlier in this query`);
@@ -146,8 +150,8 @@ export class Writer {
       const next = { ...e, properties: replace ? {} : { ...e.properties } };
       for (const [key, v] of assignments) {
         if (key === 'weight') {
-          if (typeof v !== 'number' || !Number.isFinite(v)) throw typeError('weight must be a finite number (every relationship has one)');
-          next.weight = v;
+          if (!isNumber(v) || !Number.isFinite(numberOf(v))) throw typeError('weight must be a finite number (every relationship has one)');
+          next.weight = numberOf(v);
         } else if (v === null) delete next.properties[key];
         else setEntry(next.properties, key, storable(key, v));
       }

@@ -1,7 +1,8 @@
 import type { EvalContext } from '../evaluate.js';
 import { distanceOf, generatedName, schemaError, similarityOf, type ConstraintDef, type IndexDef } from '../schema.js';
+import { isNumber, numberOf } from '../numbers.js';
 import { isMap, type MapValue, type Value } from '../values.js';
-import { expectArg, isInteger, isString, isStringList, type Procedure, type ProcedureRow } from './types.js';
+import { expectArg, integerArg, isString, isStringList, type Procedure, type ProcedureRow } from './types.js';
 
 /** The vector property of a node: the collection's own vector. */
 export const VECTOR_PROPERTY = 'embedding';
@@ -153,8 +154,9 @@ export const SCHEMA_PROCEDURES: Procedure[] = [
         return [];
       }
       const c = ctx.tx.collection;
-      const dims = config['vector.dimensions'] ?? (ctx.tx.provisional ? null : c.config.size);
-      if (typeof dims !== 'number') throw schemaError('IndexCreationFailed', 'a vector index on a new database needs OPTIONS {indexConfig: {`vector.dimensions`: N}}');
+      const given = config['vector.dimensions'] ?? (ctx.tx.provisional ? null : c.config.size);
+      const dims = isNumber(given) ? numberOf(given) : null;
+      if (dims === null) throw schemaError('IndexCreationFailed', 'a vector index on a new database needs OPTIONS {indexConfig: {`vector.dimensions`: N}}');
       const sim = config['vector.similarity_function'] ?? 'cosine';
       if (typeof sim !== 'string') throw schemaError('IndexCreationFailed', "vector.similarity_function is 'cosine' or 'euclidean'");
       createIndex(ctx, { ...base, dimensions: dims, similarity: sim.toUpperCase() }, ifNotExists === true);
@@ -173,7 +175,7 @@ export const SCHEMA_PROCEDURES: Procedure[] = [
       const name = expectArg(p, 0, args[0]!, isString, 'an index name');
       const label = expectArg(p, 1, args[1]!, isString, 'a label');
       const property = expectArg(p, 2, args[2]!, isString, 'a property name');
-      const dims = expectArg(p, 3, args[3]!, isInteger, 'an integer number of dimensions');
+      const dims = integerArg(p, 3, args[3]!);
       const sim = expectArg(p, 4, args[4]!, isString, "'cosine' or 'euclidean'");
       createIndex(ctx, { name, type: 'VECTOR', label, properties: [property], dimensions: dims, similarity: sim.toUpperCase(), owningConstraint: null }, false);
       return [];

@@ -1,5 +1,6 @@
 import type { EvalContext } from '../evaluate.js';
 import { CypherError } from '../errors.js';
+import { isNumber, numberOf, type CypherNumber } from '../numbers.js';
 import { typeName, type Value } from '../values.js';
 import type { Writer } from '../writes.js';
 
@@ -32,6 +33,17 @@ export function expectArg<T extends Value>(proc: string, index: number, v: Value
 }
 
 export const isString = (v: Value): v is string => typeof v === 'string';
-export const isInteger = (v: Value): v is number => typeof v === 'number' && Number.isInteger(v);
-export const isNumberList = (v: Value): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number');
+
 export const isStringList = (v: Value): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** An integer argument; a whole float (drivers send JavaScript numbers as floats) counts, as Neo4j coerces it. */
+export function integerArg(proc: string, index: number, v: Value): number {
+  if (isNumber(v) && Number.isInteger(numberOf(v))) return numberOf(v);
+  throw procedureError('ProcedureCallFailed', `${proc}: argument ${index + 1} must be an integer, got ${v === null ? 'null' : `a ${typeName(v)}`}`);
+}
+
+/** A list of numbers, as JS numbers. */
+export function vectorArg(proc: string, index: number, v: Value): number[] {
+  const list = expectArg(proc, index, v, (x): x is CypherNumber[] => Array.isArray(x) && x.every(isNumber), 'a list of numbers');
+  return list.map(numberOf);
+}

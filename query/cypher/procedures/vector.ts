@@ -2,9 +2,10 @@ import type { PointId } from '../../../storage/point-id.js';
 import { comparePointIds } from '../../../storage/point-id.js';
 import { searchCollection } from '../../search/vector-search.js';
 import type { EvalContext } from '../evaluate.js';
+import { float } from '../numbers.js';
 import { NodeRef, type Value } from '../values.js';
 import { VECTOR_PROPERTY } from './schema-commands.js';
-import { expectArg, isInteger, isNumberList, isString, procedureError, type Procedure, type ProcedureRow } from './types.js';
+import { expectArg, integerArg, isString, procedureError, vectorArg, type Procedure, type ProcedureRow } from './types.js';
 
 /** Labels with at most this many nodes are searched exactly, node by node. */
 const SCAN_LIMIT = 10_000;
@@ -69,7 +70,7 @@ function setVector(name: string, args: Value[], assign: (node: NodeRef, vector: 
   if (!(node instanceof NodeRef)) throw procedureError('ProcedureCallFailed', `${name}: argument 1 must be a node`);
   const key = expectArg(name, 1, args[1]!, isString, 'a property name');
   if (key !== VECTOR_PROPERTY) throw procedureError('ProcedureCallFailed', `${name}: a node's vector is its \`${VECTOR_PROPERTY}\` property, got \`${key}\``);
-  assign(node, expectArg(name, 2, args[2]!, isNumberList, 'a list of numbers'));
+  assign(node, vectorArg(name, 2, args[2]!));
   return node;
 }
 
@@ -84,8 +85,8 @@ export const VECTOR_PROCEDURES: Procedure[] = [
     run: (args, ctx): ProcedureRow[] => {
       const p = 'db.index.vector.queryNodes';
       const name = expectArg(p, 0, args[0]!, isString, 'an index name');
-      const k = expectArg(p, 1, args[1]!, isInteger, 'an integer');
-      const query = expectArg(p, 2, args[2]!, isNumberList, 'a list of numbers');
+      const k = integerArg(p, 1, args[1]!);
+      const query = vectorArg(p, 2, args[2]!);
       const index = ctx.tx.schema.index(name);
       if (!index || index.type !== 'VECTOR') throw procedureError('ProcedureCallFailed', `${p}: there is no vector index called \`${name}\``);
       if (k < 1 || k > MAX_K) throw procedureError('ProcedureCallFailed', `${p}: k must be from 1 to ${MAX_K}, got ${k}`);
@@ -95,7 +96,7 @@ export const VECTOR_PROCEDURES: Procedure[] = [
       const { tx } = ctx;
       const small = tx.collection.labelIndex.pointsWith(index.label).size <= SCAN_LIMIT;
       const hits = tx.dirty || tx.provisional || small ? exactSearch(ctx, index.label, cosine, query, k) : indexedSearch(ctx, index.label, cosine, query, k);
-      return hits.map((h) => ({ node: new NodeRef(h.id), score: h.score }));
+      return hits.map((h) => ({ node: new NodeRef(h.id), score: float(h.score) }));
     },
   },
   {
