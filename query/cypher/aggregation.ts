@@ -15,6 +15,10 @@ class Accumulator {
   private floats = false;
   private best: Value = null;
   private readonly list: Value[] = [];
+  /** stDev, stDevP, percentileCont, percentileDisc: the numbers seen. */
+  private readonly numbers: number[] = [];
+  /** The percentile asked for (read from the first row: it must be the same for all). */
+  private percentile: number | null = null;
   private readonly seen: Set<string> | null;
 
   constructor(private readonly call: Call, private readonly ctx: EvalContext) {
@@ -46,6 +50,15 @@ class Accumulator {
         guard.charge(SLOT_BYTES + sizeOf(v), 'collect()');
         this.list.push(v);
         return;
+      case 'stdev':
+      case 'stdevp':
+      case 'percentilecont':
+      case 'percentiledisc':
+        if (!isNumber(v)) throw runtimeError('TypeError', 'InvalidArgumentType', `${call.name}() takes numbers, got a ${typeName(v)}`);
+        if (call.name.startsWith('percentile') && this.percentile === null) this.percentile = percentileOf(call, row, ctx);
+        guard.charge(SLOT_BYTES, `${call.name}()`);
+        this.numbers.push(numberOf(v));
+        return;
       case 'sum':
       case 'avg':
         if (!isNumber(v)) throw runtimeError('TypeError', 'InvalidArgumentType', `${call.name}() takes numbers, got a ${typeName(v)}`);
@@ -71,10 +84,47 @@ class Accumulator {
         return this.floats ? float(this.sum) : this.sum;
       case 'avg':
         return this.count === 0 ? null : float(this.sum / this.count);
+      case 'stdev':
+      case 'stdevp':
+        return float(standardDeviation(this.numbers, this.call.name === 'stdev'));
+      case 'percentilecont':
+      case 'percentiledisc':
+        return this.numbers.length === 0 ? null : percentile(this.numbers, this.percentile!, this.call.name === 'percentilecont');
       default:
         return this.count === 0 ? null : this.best;
     }
   }
+}
+
+/** The percentile argument: a number from 0 to 1. */
+function percentileOf(call: Call, row: Row, ctx: EvalContext): number {
+  const p = evaluate(call.args[1]!, row, ctx);
+  if (!isNumber(p) || numberOf(p) < 0 || numberOf(p) > 1) throw runtimeError('ArgumentError', 'NumberOutOfRange', `${call.name}() takes a percentile from 0.0 to 1.0, got ${JSON.stringify(p)}`);
+  return numberOf(p);
+}
+
+/** Sample (n - 1) or population standard deviation; 0 for fewer than two samples, as Neo4j answers. */
+function standardDeviation(xs: number[], sample: boolean): number {
+  const n = xs.length;
+  if (n < 2) return 0;
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  const squares = xs.reduce((a, x) => a + (x - mean) ** 2, 0);
+  return Math.sqrt(squares / (sample ? n - 1 : n));
+}
+
+/** Neo4j's percentiles: percentileDisc the value at rank ceil(p·n) (a value seen), percentileCont interpolated. */
+function percentile(xs: number[], p: number, continuous: boolean): Value {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const n = sorted.length;
+  if (!continuous) {
+    const at = p === 0 ? 0 : Math.ceil(p * n) - 1;
+    const v = sorted[Math.min(Math.max(at, 0), n - 1)]!;
+    return xs.some((x) => !Number.isInteger(x)) ? float(v) : v;
+  }
+  const pos = p * (n - 1);
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return float(sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo));
 }
 
 interface Group {

@@ -26,6 +26,14 @@ export type Expr =
   | { kind: 'slice'; object: Expr; from: Expr | null; to: Expr | null; pos: Position }
   /** n {.name, .*, key: expr, var}: a map of a node's, relationship's or map's properties. */
   | { kind: 'mapProjection'; object: Expr; items: ProjectionItemOf[]; pos: Position }
+  /**
+   * A read-only query inside an expression, run with the row's variables: EXISTS { ... } and a
+   * pattern predicate `(a)-[:T]->(b)` (mode exists), COUNT { ... } (count), and a pattern
+   * comprehension `[(a)-->(b) WHERE p | e]` (collect: `map` evaluated on each of the body's rows).
+   * A body given as patterns [WHERE p] is a MATCH clause here. `bare`: a pattern predicate,
+   * which may only name variables already bound.
+   */
+  | { kind: 'subqueryExpr'; mode: 'exists' | 'count' | 'collect'; body: Clause[]; map: Expr | null; pos: Position; bare?: boolean }
   /** CASE: with a subject, the first WHEN equal to it; without, the first WHEN that is true; else ELSE (or null). */
   | { kind: 'case'; subject: Expr | null; whens: [Expr, Expr][]; otherwise: Expr | null; pos: Position };
 
@@ -56,6 +64,8 @@ export interface PatternPart {
   pathVariable: string | null;
   nodes: NodePattern[];
   rels: RelPattern[];
+  /** shortestPath(...) (one) or allShortestPaths(...) (all): the fewest hops between the two ends. */
+  shortest?: 'one' | 'all';
   pos: Position;
 }
 

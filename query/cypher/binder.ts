@@ -1,6 +1,7 @@
 import { subExpressions, type Clause, type Expr, type PatternPart, type Projection } from './ast.js';
 import { compileError, CypherError, type Position } from './errors.js';
 import { PROCEDURES } from './procedures/registry.js';
+import { changesSchema, writesData } from './query-kind.js';
 import { AGGREGATES, FUNCTIONS } from './functions.js';
 
 /** What a variable is known to hold: graph element kinds are checked where patterns use them. */
@@ -38,12 +39,12 @@ const describeKind = (k: VarKind): string =>
  * aggregations sit where openCypher allows them, and clause-specific rules hold (CREATE
  * needs one type and a direction, WITH expressions need aliases, SKIP/LIMIT are constants).
  */
-export function bindQuery(clauses: Clause[], outer: Scope = new Map()): Scope {
+export function bindQuery(clauses: Clause[], outer: Scope = new Map(), inExpression = false): Scope {
   let scope: Scope = new Map(outer);
   clauses.forEach((clause, i) => {
     const last = i === clauses.length - 1;
     if (clause.kind === 'return' && !last) throw compileError('UnexpectedSyntax', 'RETURN must be the last clause; use WITH to carry on', clause.pos);
-    if (last && !canEnd(clause)) {
+    if (last && !inExpression && !canEnd(clause)) {
       const what = clause.kind === 'procedure' || clause.kind === 'subquery' ? 'a CALL that returns rows' : clause.kind.toUpperCase();
       throw compileError('UnexpectedSyntax', `a query cannot end with ${what}: finish it with RETURN or an updating clause`, clause.pos);
     }
@@ -160,6 +161,13 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
     if (props.kind === 'param') throw compileError('InvalidParameterUse', 'a parameter cannot stand for a property map in a pattern; write {key: $param}', props.pos);
     checkExpr(scope, props, mode === 'match' ? 'MATCH' : mode.toUpperCase());
   };
+  if (part.shortest) {
+    const fn = part.shortest === 'one' ? 'shortestPath' : 'allShortestPaths';
+    if (mode !== 'match') throw compileError('InvalidClauseComposition', `${fn}() can only be matched, not created or merged`, part.pos);
+    if (part.rels.length !== 1) throw compileError('InvalidArgumentExpression', `${fn}() takes a pattern of one relationship, e.g. (a)-[:KNOWS*..6]-(b)`, part.pos);
+    const length = part.rels[0]!.length;
+    if (length && length.min > 1) throw compileError('InvalidArgumentExpression', `${fn}() starts from length 0 or 1, not ${length.min}`, part.pos);
+  }
   const bound = new Set(scope.keys());
   part.nodes.forEach((n) => {
     if (n.variable === null) return checkProps(n.properties);
@@ -192,11 +200,7 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
     inClause.add(r.variable);
   }
   if (part.pathVariable !== null) {
-    if (scope.has(part.pathVariable)) {
-      const was = scope.get(part.pathVariable)!;
-      if (was === 'path' || was === 'unknown') throw compileError('VariableAlreadyBound', `path variable \`${part.pathVariable}\` is already defined`, part.pos);
-      throw conflict(part.pathVariable, was, 'a path', part.pos);
-    }
+    if (scope.has(part.pathVariable)) throw compileError('VariableAlreadyBound', `path variable \`${part.pathVariable}\` is already defined (as ${describeKind(scope.get(part.pathVariable)!)})`, part.pos);
     scope.set(part.pathVariable, 'path');
   }
 }
@@ -274,7 +278,11 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
       if (!e.star && (e.args.length < fn.minArgs || e.args.length > fn.maxArgs)) {
         throw compileError('InvalidNumberOfArguments', `${e.name}() takes ${fn.minArgs === fn.maxArgs ? fn.minArgs : `${fn.minArgs} to ${fn.maxArgs}`} argument(s), got ${e.args.length}`, e.pos);
       }
-      if (e.name === 'exists' && e.args[0]!.kind !== 'prop') throw compileError('InvalidArgumentExpression', 'exists() takes a property, e.g. exists(n.name)', e.pos);
+      if (e.name === 'size' && e.args[0]?.kind === 'subqueryExpr' && e.args[0].bare) {
+        throw compileError('UnexpectedSyntax', 'size() of a pattern is not allowed; count its matches with COUNT { (a)-->(b) }', e.pos);
+      }
+      if (e.name === 'size' && e.args[0]?.kind === 'var' && scope.get(e.args[0].name) === 'path') throw compileError('InvalidArgumentType', 'size() takes a list or a string, not a path; use length(p)', e.pos);
+      if (e.name === 'exists' && e.args[0]!.kind !== 'prop' && e.args[0]!.kind !== 'subqueryExpr') throw compileError('InvalidArgumentExpression', 'exists() takes a property or a pattern, e.g. exists(n.name) or exists((n)-->())', e.pos);
       for (const a of e.args) checkExpr(scope, a, clause, aggregatesAllowed, insideAggregate || aggregate);
       return;
     }
@@ -285,6 +293,20 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
       return checkExpr(scope, e.object, clause, aggregatesAllowed, insideAggregate);
     case 'hasLabels': {
       checkExpr(scope, e.arg, clause, aggregatesAllowed, insideAggregate);
+      return;
+    }
+    case 'subqueryExpr': {
+      // Read-only, with the outer variables in scope; what it binds stays inside.
+      if (writesData(e.body) || changesSchema(e.body)) throw compileError('InvalidClauseComposition', `${e.mode === 'collect' ? 'a pattern comprehension' : e.mode === 'count' ? 'COUNT { }' : 'EXISTS { } or a pattern'} cannot write`, e.pos);
+      if (e.bare) {
+        for (const part of e.body.flatMap((c) => (c.kind === 'match' ? c.patterns : []))) {
+          for (const x of [...part.nodes, ...part.rels]) {
+            if (x.variable !== null && !scope.has(x.variable)) throw compileError('UndefinedVariable', `variable \`${x.variable}\` is not defined: a pattern used as a predicate cannot introduce variables (use EXISTS { MATCH ... } for that)`, x.pos);
+          }
+        }
+      }
+      const inner = bindQuery(e.body, scope, true);
+      if (e.map) checkExpr(inner, e.map, clause);
       return;
     }
     case 'comprehension':

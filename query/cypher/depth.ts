@@ -62,5 +62,6 @@ export function checkDepth(query: Query): void {
       throw compileError('NestingTooDeep', `the expression nests more than ${MAX_EXPRESSION_DEPTH} levels deep (operators chained one after another count as nesting); use IN [...] or a list parameter instead of long chains`, e.pos);
     }
     for (const child of subExpressions(e)) stack.push([child, depth + 1]);
+    if (e.kind === 'subqueryExpr') for (const x of [...e.body.flatMap(clauseExprs), ...(e.map ? [e.map] : [])]) stack.push([x, depth + 1]);
   }
 }

@@ -2,13 +2,13 @@ import { temporalComponent } from './temporal/accessors.js';
 import { addDuration, addDurations, divideDuration, multiplyDuration, negate, subtractDuration } from './temporal/arithmetic.js';
 import { CypherDuration, isTemporal, type Temporal } from './temporal/types.js';
 import type { Distance } from '../../storage/events/types.js';
-import type { Expr } from './ast.js';
+import type { Clause, Expr } from './ast.js';
 import { runtimeError } from './errors.js';
 import { float, isInteger, isNumber, numberOf, numberText, WholeFloat } from './numbers.js';
 import { FUNCTIONS, propertiesOf } from './functions.js';
 import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
-import { listBytes, ROW_BYTES, stringBytes } from './sizes.js';
+import { listBytes, ROW_BYTES, sizeOf, stringBytes } from './sizes.js';
 import { compare, equals, isMap, NodeRef, ownEntry, RelRef, setEntry, typeName, type MapValue, type Value } from './values.js';
 
 /** One binding of variables to values. */
@@ -22,6 +22,11 @@ export interface EvalContext {
   distance: Distance;
   /** While projecting an aggregation: each aggregate call's value for the current group. */
   aggregates?: Map<Expr, Value>;
+  /**
+   * Runs clauses seeded with a row, handing each row they produce to `visit` until it answers
+   * false (the executor provides it, for EXISTS, COUNT and pattern expressions).
+   */
+  subquery?: (clauses: Clause[], row: Row, visit: (r: Row) => boolean) => void;
 }
 
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidArgumentType', message);
@@ -394,15 +399,48 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
       const labels = ctx.tx.labelsOf(v.id) ?? [];
       return e.labels.every((l) => labels.includes(l));
     }
+    case 'subqueryExpr':
+      return subqueryValue(e, row, ctx);
     case 'call': {
       const agg = ctx.aggregates?.get(e);
       if (agg !== undefined) return agg;
-      if (e.name === 'exists') return evaluate(e.args[0]!, row, ctx) !== null;
+      if (e.name === 'exists') return e.args[0]!.kind === 'subqueryExpr' ? evaluate(e.args[0]!, row, ctx) : evaluate(e.args[0]!, row, ctx) !== null;
       const fn = FUNCTIONS[e.name];
       if (!fn?.call) throw runtimeError('SyntaxError', 'InvalidAggregation', `${e.name}() cannot be used here`);
       return fn.call(e.args.map((x) => evaluate(x, row, ctx)), ctx);
     }
   }
+}
+
+/** EXISTS (any row), COUNT (how many) or a pattern comprehension (the list of `map` over the rows). */
+function subqueryValue(e: Extract<Expr, { kind: 'subqueryExpr' }>, row: Row, ctx: EvalContext): Value {
+  const run = ctx.subquery;
+  if (!run) throw runtimeError('SyntaxError', 'Unsupported', 'subqueries are not available here');
+  const { guard } = ctx;
+  if (e.mode === 'exists') {
+    let found = false;
+    run(e.body, row, () => {
+      found = true;
+      return false;
+    });
+    return found;
+  }
+  if (e.mode === 'count') {
+    let n = 0;
+    run(e.body, row, () => {
+      n++;
+      return true;
+    });
+    return n;
+  }
+  const out: Value[] = [];
+  run(e.body, row, (r) => {
+    const v = evaluate(e.map!, r, ctx);
+    guard.charge(listBytes(1) + sizeOf(v), 'a pattern comprehension');
+    out.push(v);
+    return true;
+  });
+  return out;
 }
 
 /** WHERE semantics: only true keeps the row (null and false drop it). */

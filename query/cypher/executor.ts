@@ -15,7 +15,13 @@ import { Writer } from './writes.js';
  * query's budget) and time is bounded by the deadline. Answers the last RETURN's rows (or none).
  */
 export class Executor {
-  constructor(private readonly ctx: EvalContext) {}
+  constructor(private readonly ctx: EvalContext) {
+    ctx.subquery ??= (clauses, row, visit) => {
+      const head = this.pipeline(clauses, { push: visit, close: () => {} }, new Set(Object.keys(row)));
+      head.push({ ...row });
+      head.close();
+    };
+  }
 
   run(clauses: Clause[]): Row[] {
     const last = clauses[clauses.length - 1]!;

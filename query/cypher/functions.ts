@@ -18,7 +18,7 @@ export interface FunctionDef {
 }
 
 /** The aggregating functions: they fold many rows into one value. */
-export const AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max', 'collect']);
+export const AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max', 'collect', 'stdev', 'stdevp', 'percentilecont', 'percentiledisc']);
 
 const badArg = (fn: string, v: Value) => runtimeError('TypeError', 'InvalidArgumentType', `${fn}() cannot take a ${typeName(v)}`);
 
@@ -79,9 +79,8 @@ function vectorSimilarity(fn: string, cosine: boolean): FunctionDef {
 /** range(from, to, step) without building it: how many values, and the values one by one. */
 export function rangeOf(args: Value[]): { length: number; values: () => Iterable<number> } {
   const [from, to, step = 1] = args;
-  if (!isInteger(from) || !isInteger(to) || !isInteger(step) || step === 0) {
-    throw runtimeError('TypeError', 'InvalidArgumentType', 'range() takes integers and a non-zero step');
-  }
+  if (!isInteger(from) || !isInteger(to) || !isInteger(step)) throw runtimeError('ArgumentError', 'InvalidArgumentType', 'range() takes integers (start, end and step)');
+  if (step === 0) throw runtimeError('ArgumentError', 'NumberOutOfRange', 'range() takes a step other than 0');
   const length = Math.max(0, Math.floor((to - from) / step) + 1);
   const first = from;
   const by = step;
@@ -113,6 +112,10 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   min: { minArgs: 1, maxArgs: 1 },
   max: { minArgs: 1, maxArgs: 1 },
   collect: { minArgs: 1, maxArgs: 1 },
+  stdev: { minArgs: 1, maxArgs: 1 },
+  stdevp: { minArgs: 1, maxArgs: 1 },
+  percentilecont: { minArgs: 2, maxArgs: 2 },
+  percentiledisc: { minArgs: 2, maxArgs: 2 },
   id: nullSafe((v) => {
     if (v instanceof NodeRef || v instanceof RelRef) return v.id;
     throw badArg('id', v);

@@ -92,8 +92,9 @@ export function tokenize(text: string): Token[] {
     if (isDigit(ch) || (ch === '.' && isDigit(text[i + 1]))) {
       i = scanNumber(text, i, pos(start));
       const raw = text.slice(start, i);
-      const isFloat = /[.eE]/.test(raw);
-      const num = Number(raw);
+      const radix = raw.startsWith('0x') ? 16 : raw.startsWith('0o') ? 8 : 10;
+      const isFloat = radix === 10 && /[.eE]/.test(raw);
+      const num = radix === 10 ? Number(raw) : parseInt(raw.slice(2), radix);
       if (isFloat && !Number.isFinite(num)) throw compileError('FloatingPointOverflow', `the number ${raw} is too large for a 64-bit float`, pos(start));
       if (!isFloat && !Number.isSafeInteger(num)) throw compileError('IntegerOverflow', `the integer ${raw} is outside the supported range ±(2^53-1)`, pos(start));
       push(isFloat ? 'float' : 'int', start, raw, num);
@@ -135,7 +136,13 @@ export function tokenize(text: string): Token[] {
 
 function scanNumber(text: string, i: number, p: Position): number {
   const start = i;
-  if (text.startsWith('0x', i) || text.startsWith('0o', i)) throw compileError('UnexpectedSyntax', 'hexadecimal and octal literals are not supported', p);
+  if (text.startsWith('0x', i) || text.startsWith('0o', i)) {
+    const digits = text[i + 1] === 'x' ? /[0-9a-fA-F]/ : /[0-7]/;
+    i += 2;
+    while (i < text.length && digits.test(text[i]!)) i++;
+    if (i === start + 2 || (i < text.length && /[\p{L}\p{N}_]/u.test(text[i]!))) throw compileError('InvalidNumberLiteral', `${JSON.stringify(text.slice(start, i + 1))} is not a number`, p);
+    return i;
+  }
   while (isDigit(text[i])) i++;
   // `1..3` is a range in a variable-length pattern, not the float `1.`.
   if (text[i] === '.' && isDigit(text[i + 1])) {

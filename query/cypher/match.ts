@@ -204,6 +204,7 @@ export class PatternMatcher {
         this.bindRel(pattern, hop, row, then);
       });
     };
+    if (plan.part.shortest) return this.shortest(plan.part.shortest === 'all', pattern, forward, from, target, row, land);
     if (!pattern.length) {
       const bound = pattern.variable === null ? undefined : row[pattern.variable];
       this.forEachStep(from, pattern, forward, (edge, other) => {
@@ -237,6 +238,64 @@ export class PatternMatcher {
       });
     };
     walk(from, 0);
+  }
+
+  /**
+   * shortestPath / allShortestPaths: a breadth-first search from `from`, landing on each node
+   * it reaches with the first (or every) path of the fewest hops; it stops at the layer that
+   * reaches the other end when that end is already bound.
+   */
+  private shortest(all: boolean, pattern: RelPattern, forward: boolean, from: PointId, target: NodePattern, row: Row, land: (hop: Hop, other: PointId) => void): void {
+    const { min, max } = pattern.length ?? { min: 1, max: 1 };
+    const bound = target.variable === null ? undefined : row[target.variable];
+    const goal = bound instanceof NodeRef ? bound.id : null;
+    const { guard } = this.ctx;
+    const depthOf = new Map<PointId, number>([[from, 0]]);
+    const parents = new Map<PointId, [number, PointId][]>();
+    const landAll = (node: PointId) => {
+      for (const { edges, inner } of this.pathsTo(node, from, parents, all)) {
+        const hop = forward ? { edges, inner } : { edges: edges.reverse(), inner: inner.reverse() };
+        for (const e of hop.edges) this.usedRels.add(e);
+        land(hop, node);
+        for (const e of hop.edges) this.usedRels.delete(e);
+      }
+    };
+    if (min === 0 && (goal === null || goal === from)) land({ edges: [], inner: [] }, from);
+    let frontier = [from];
+    for (let depth = 1; depth <= max && frontier.length > 0 && !(goal !== null && depthOf.has(goal)); depth++) {
+      const next: PointId[] = [];
+      for (const at of frontier) {
+        this.forEachStep(at, pattern, forward, (edge, other) => {
+          if (!this.relMatches(pattern, edge, row)) return;
+          const seen = depthOf.get(other);
+          if (seen === undefined) {
+            guard.charge(listBytes(3), 'the nodes shortestPath() has reached');
+            depthOf.set(other, depth);
+            parents.set(other, [[edge, at]]);
+            next.push(other);
+          } else if (all && seen === depth) parents.get(other)!.push([edge, at]);
+        });
+      }
+      if (depth >= min) for (const node of next) if (goal === null || node === goal) landAll(node);
+      frontier = next;
+    }
+    // Each node reached but the start was charged.
+    guard.release(listBytes(3) * (depthOf.size - 1));
+  }
+
+  /** The shortest paths from `from` to `node` the search recorded: the first, or all of them. */
+  private *pathsTo(node: PointId, from: PointId, parents: Map<PointId, [number, PointId][]>, all: boolean): Iterable<Hop> {
+    if (node === from) {
+      yield { edges: [], inner: [] };
+      return;
+    }
+    const ways = parents.get(node)!;
+    for (const [edge, prev] of all ? ways : ways.slice(0, 1)) {
+      for (const before of this.pathsTo(prev, from, parents, all)) {
+        this.ctx.guard.step();
+        yield { edges: [...before.edges, edge], inner: prev === from ? before.inner : [...before.inner, prev] };
+      }
+    }
   }
 
   private bindRel(pattern: RelPattern, hop: Hop, row: Row, then: () => void): void {

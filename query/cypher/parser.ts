@@ -1,11 +1,14 @@
 import type { BinaryOp, Clause, CompareOp, Expr, NodePattern, PatternPart, Projection, ProjectionItem, ProjectionItemOf, Query, RelPattern, SetItem, SortItem, YieldItem } from './ast.js';
 import { MAX_NESTING, nestingTooDeep } from './depth.js';
-import { compileError, unsupported, type Position } from './errors.js';
+import { compileError, CypherError, unsupported, type Position } from './errors.js';
 import { tokenize, type Token } from './lexer.js';
 
 const UNSUPPORTED_CLAUSES = new Set(['FOREACH', 'LOAD', 'USE']);
 /** Clause keywords: never read as a variable, so a missing expression is reported where it is. */
 const RESERVED = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'WHERE', 'CREATE', 'MERGE', 'UNION', 'DELETE', 'DETACH', 'SET', 'REMOVE', 'UNWIND', 'ORDER', 'SKIP', 'LIMIT', 'CALL', 'YIELD', ...UNSUPPORTED_CLAUSES]);
+/** Clause words that open the body of EXISTS { } or COUNT { } written as a query. */
+const SUBQUERY_STARTS = new Set(['MATCH', 'OPTIONAL', 'WITH', 'UNWIND', 'CALL', 'RETURN']);
+const matchOf = (patterns: PatternPart[], where: Expr | null, pos: Position): Clause => ({ kind: 'match', optional: false, patterns, where, pos });
 /** Words after CREATE that start a schema command rather than a pattern. */
 const SCHEMA_WORDS = new Set(['INDEX', 'CONSTRAINT', 'VECTOR', 'RANGE', 'TEXT', 'POINT', 'FULLTEXT', 'LOOKUP', 'BTREE']);
 const COMPARE_OPS = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
@@ -397,6 +400,14 @@ class Parser {
       pathVariable = this.name('a path name');
       this.i++;
     }
+    const word = this.tok.kind === 'ident' && !this.tok.quoted && this.isOp('(', this.peek()) ? this.tok.value.toLowerCase() : '';
+    if (word === 'shortestpath' || word === 'allshortestpaths') {
+      this.i += 2;
+      const inner = this.patternPart();
+      if (inner.pathVariable !== null || inner.shortest) this.fail("a pattern such as (a)-[*]-(b) inside the path function", this.tokens[this.i - 1]);
+      this.expectOp(')');
+      return { ...inner, pathVariable, shortest: word === 'shortestpath' ? 'one' : 'all', pos };
+    }
     const nodes = [this.nodePattern()];
     const rels: RelPattern[] = [];
     while (this.isOp('-') || this.isOp('<-') || this.isOp('<->')) {
@@ -677,14 +688,17 @@ class Parser {
         return { kind: 'param', name: t.value, pos };
       case 'op':
         if (t.value === '(') {
+          const pattern = this.patternExpression();
+          if (pattern) return { kind: 'subqueryExpr', mode: 'exists', body: [matchOf([pattern], null, pos)], map: null, pos, bare: true };
           this.i++;
           const e = this.expr();
-          if (this.isOp(',') || this.isOp('-') || this.isOp('<-')) throw unsupported('pattern expressions', pos);
           this.expectOp(')');
           return e;
         }
         if (t.value === '[') {
           if (this.tok.kind === 'op' && this.peek().kind === 'ident' && this.isKeyword('IN', this.peek(2))) return this.comprehension();
+          const comprehension = this.patternComprehension();
+          if (comprehension) return comprehension;
           this.i++;
           const items: Expr[] = [];
           if (!this.isOp(']')) {
@@ -707,7 +721,7 @@ class Parser {
         if (['ALL', 'ANY', 'NONE', 'SINGLE'].includes(upper) && this.isOp('(', this.peek()) && this.peek(2).kind === 'ident' && this.isKeyword('IN', this.peek(3))) return this.quantifier();
         if (upper === 'REDUCE' && this.isOp('(', this.peek()) && this.peek(2).kind === 'ident' && this.isOp('=', this.peek(3))) return this.reduce();
         if (RESERVED.has(upper)) this.fail('an expression');
-        if ((upper === 'EXISTS' || upper === 'COUNT') && this.isOp('{', this.peek())) throw unsupported(`${upper} { } subqueries`, pos);
+        if ((upper === 'EXISTS' || upper === 'COUNT') && this.isOp('{', this.peek())) return this.subqueryExpression(upper === 'EXISTS' ? 'exists' : 'count');
         if (this.isOp('(', this.peek()) || this.isDottedCall()) return this.call();
         this.i++;
         return { kind: 'var', name: t.value, pos };
@@ -715,6 +729,58 @@ class Parser {
       default:
         return this.fail('an expression');
     }
+  }
+
+  /**
+   * A pattern with at least one relationship where an expression may start, e.g.
+   * `WHERE (a)-[:KNOWS]->(b)`; null (nothing read) when the text is not one, e.g. `(a + 1)`.
+   */
+  private patternExpression(): PatternPart | null {
+    const start = this.i;
+    try {
+      const part = this.patternPart();
+      if (part.rels.length > 0) return part;
+    } catch (err) {
+      if (!(err instanceof CypherError)) throw err;
+    }
+    this.i = start;
+    return null;
+  }
+
+  /** [(a)-->(b) WHERE p | e], or [path = (a)-->(b) | e]; null (nothing read) for a list. */
+  private patternComprehension(): Expr | null {
+    const pos = this.pos();
+    const start = this.i;
+    this.i++;
+    const named = this.tok.kind === 'ident' && this.isOp('=', this.peek()) && this.isOp('(', this.peek(2));
+    if (named || this.isOp('(')) {
+      const pattern = this.patternExpression();
+      if (pattern && (this.isKeyword('WHERE') || this.isOp('|'))) {
+        const where = this.acceptKeyword('WHERE') ? this.expr() : null;
+        this.expectOp('|');
+        const map = this.expr();
+        this.expectOp(']');
+        return { kind: 'subqueryExpr', mode: 'collect', body: [matchOf([pattern], where, pos)], map, pos };
+      }
+    }
+    this.i = start;
+    return null;
+  }
+
+  /** EXISTS { ... } or COUNT { ... }: a query part, or patterns with an optional WHERE. */
+  private subqueryExpression(mode: 'exists' | 'count'): Expr {
+    const pos = this.pos();
+    this.i += 2;
+    let body: Clause[];
+    if (this.tok.kind === 'ident' && !this.tok.quoted && SUBQUERY_STARTS.has(this.tok.value.toUpperCase())) {
+      body = this.part();
+      if (this.isKeyword('UNION')) throw unsupported(`UNION inside ${mode.toUpperCase()} { }`, this.pos());
+    } else {
+      const patterns = this.patternList();
+      body = [matchOf(patterns, this.acceptKeyword('WHERE') ? this.expr() : null, pos)];
+    }
+    this.expectOp('}');
+    return { kind: 'subqueryExpr', mode, body, map: null, pos };
   }
 
   /** `a.b(` or `a.b.c(`: a namespaced function call rather than a property read. */

@@ -27,7 +27,7 @@ const RANK: Record<Seek['kind'], number> = { bound: 0, ids: 1, vector: 2, proper
 export function isConstant(e: Expr): boolean {
   let constant = true;
   walkExpr(e, (x) => {
-    if (x.kind === 'var' || (x.kind === 'call' && x.name !== 'tointeger' && x.name !== 'tofloat')) constant = false;
+    if (x.kind === 'var' || x.kind === 'subqueryExpr' || (x.kind === 'call' && x.name !== 'tointeger' && x.name !== 'tofloat')) constant = false;
   });
   return constant;
 }

@@ -268,5 +268,41 @@ describe('query/cypher executor', () => {
     expect(fails(() => g.run('RETURN 7 % 0')).detail).to.equal('DivisionByZero');
     expect(fails(() => g.run('RETURN 9007199254740991 + 1')).detail).to.equal('IntegerOverflow');
   });
+  it('pattern predicates, EXISTS { }, COUNT { } and pattern comprehensions run with the row\'s variables', () => {
+    const g = graph();
+    g.run("CREATE (a:P {name: 'a'})-[:KNOWS]->(b:P {name: 'b'})-[:KNOWS]->(c:P {name: 'c'}), (a)-[:LIKES]->(c), (:P {name: 'd'})");
+    expect(g.rows('MATCH (n:P) WHERE (n)-[:KNOWS]->() RETURN n.name ORDER BY n.name')).to.deep.equal([['a'], ['b']]);
+    expect(g.rows('MATCH (n:P) WHERE NOT (n)--() RETURN n.name')).to.deep.equal([['d']]);
+    expect(g.rows('MATCH (n:P) WHERE exists((n)-[:LIKES]->()) RETURN n.name')).to.deep.equal([['a']]);
+    expect(g.rows("MATCH (n:P) WHERE EXISTS { MATCH (n)-[:KNOWS]->(m) WHERE m.name = 'c' } RETURN n.name")).to.deep.equal([['b']]);
+    expect(g.rows('MATCH (n:P) RETURN n.name, COUNT { (n)--() } AS degree ORDER BY n.name')).to.deep.equal([['a', 2], ['b', 2], ['c', 2], ['d', 0]]);
+    expect(g.rows('MATCH (n:P) RETURN n.name, [(n)-[:KNOWS|LIKES]->(m) WHERE m.name <> "b" | m.name] AS out ORDER BY n.name')).to.deep.equal([['a', ['c']], ['b', ['c']], ['c', []], ['d', []]]);
+    expect(g.rows("MATCH (a:P {name: 'a'}) RETURN [p = (a)-[:KNOWS*]->() | length(p)] AS lengths")).to.deep.equal([[[1, 2]]]);
+    expect(g.rows('RETURN (1 + 2) * 3, [(1), 2]')).to.deep.equal([[9, [1, 2]]]);
+    expect(fails(() => g.run('MATCH (n) WHERE (n)-->(m) RETURN n')).detail).to.equal('UndefinedVariable');
+    expect(fails(() => g.run('MATCH (n) RETURN size((n)-->())')).detail).to.equal('UnexpectedSyntax');
+    expect(fails(() => g.run('MATCH (n) WHERE EXISTS { MATCH (n)-->(m) SET m.x = 1 } RETURN n')).detail).to.equal('InvalidClauseComposition');
+  });
+
+  it('shortestPath and allShortestPaths find the fewest hops, stopping at a bound end', () => {
+    const g = graph();
+    g.run("CREATE (x:Q {name: 'x'})-[:R]->(y1:Q {name: 'y1'})-[:R]->(z:Q {name: 'z'}), (x)-[:R]->(y2:Q {name: 'y2'})-[:R]->(z), (z)-[:R]->(w:Q {name: 'w'}), (x)-[:S]->(w)");
+    expect(g.rows("MATCH p = shortestPath((x:Q {name: 'x'})-[*]->(w:Q {name: 'w'})) RETURN length(p)")).to.deep.equal([[1]]);
+    expect(g.rows("MATCH p = allShortestPaths((x:Q {name: 'x'})-[:R*]->(z:Q {name: 'z'})) RETURN [n IN nodes(p) | n.name] AS path ORDER BY path")).to.deep.equal([[['x', 'y1', 'z']], [['x', 'y2', 'z']]]);
+    expect(g.rows("MATCH p = shortestPath((w:Q {name: 'w'})<-[:R*]-(x:Q {name: 'x'})) RETURN [n IN nodes(p) | n.name]")).to.deep.equal([[['w', 'z', 'y1', 'x']]]);
+    expect(g.rows("MATCH (x:Q {name: 'x'}) MATCH p = shortestPath((x)-[:R*..1]->(o)) RETURN o.name ORDER BY o.name")).to.deep.equal([['y1'], ['y2']]);
+    expect(g.rows("MATCH (x:Q {name: 'x'}), (w:Q {name: 'w'}) OPTIONAL MATCH p = shortestPath((w)-[:R*]->(x)) RETURN p")).to.deep.equal([[null]]);
+    expect(fails(() => g.run('MATCH p = shortestPath((a)-->(b)-->(c)) RETURN p')).detail).to.equal('InvalidArgumentExpression');
+  });
+
+  it('hexadecimal and octal literals, stDev and percentiles', () => {
+    const g = graph();
+    expect(g.rows('RETURN 0x1F, -0x10, 0o17')).to.deep.equal([[31, -16, 15]]);
+    expect(fails(() => g.run('RETURN 0xZ')).detail).to.equal('InvalidNumberLiteral');
+    const [row] = g.rows('UNWIND [1, 2, 3, 4] AS x RETURN stDev(x), stDevP(x), percentileDisc(x, 0.5), percentileCont(x, 0.5)');
+    expect(row![0]).to.be.closeTo(1.2910, 1e-4);
+    expect(row![1]).to.be.closeTo(1.1180, 1e-4);
+    expect(row!.slice(2)).to.deep.equal([2, 2.5]);
+  });
 });
 
