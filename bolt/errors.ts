@@ -22,7 +22,7 @@ const CLASSIFIED_KINDS = new Set(['Procedure', 'Schema', 'Transaction']);
 function cypherCode(err: CypherError): string {
   if (STATEMENT_KINDS.has(err.kind)) return `Neo.ClientError.Statement.${err.kind}`;
   if (CLASSIFIED_KINDS.has(err.kind)) return `Neo.ClientError.${err.kind}.${err.detail}`;
-  if (err.kind === 'ConstraintValidationFailed') return 'Neo.ClientError.Schema.ConstraintValidationFailed';
+  if (err.kind === 'ConstraintVerificationFailed') return 'Neo.ClientError.Schema.ConstraintValidationFailed';
   if (err.detail === 'QueryTimeout') return 'Neo.ClientError.Transaction.TransactionTimedOut';
   if (err.detail === 'MemoryLimitExceeded') return 'Neo.TransientError.General.MemoryPoolOutOfMemoryError';
   return 'Neo.ClientError.Statement.ExecutionFailed';

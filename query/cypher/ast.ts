@@ -120,7 +120,9 @@ export type Clause =
    */
   | { kind: 'procedure'; name: string; args: Expr[]; yields: YieldItem[] | null; where: Expr | null; standalone: boolean; pos: Position }
   /** CALL { ... }: the body runs once per incoming row; a body ending in RETURN adds its columns, one without passes the row on. */
-  | { kind: 'subquery'; body: Clause[]; pos: Position };
+  | { kind: 'subquery'; body: Clause[]; pos: Position }
+  /** FOREACH (x IN list | updating clauses): the body runs for each element; the row passes on unchanged. */
+  | { kind: 'foreach'; variable: string; list: Expr; body: Clause[]; pos: Position };
 
 export interface YieldItem {
   /** The procedure's output column. */

@@ -52,6 +52,15 @@ export function bindQuery(clauses: Clause[], outer: Scope = new Map(), inExpress
       case 'procedure':
         bindProcedure(scope, clause);
         return;
+      case 'foreach': {
+        checkExpr(scope, clause.list, 'FOREACH');
+        if (scope.has(clause.variable)) throw compileError('VariableAlreadyBound', `variable \`${clause.variable}\` is already defined`, clause.pos);
+        for (const c of clause.body) {
+          if (!['create', 'merge', 'set', 'remove', 'delete', 'foreach'].includes(c.kind)) throw compileError('InvalidClauseComposition', `FOREACH takes only updating clauses (CREATE, MERGE, SET, REMOVE, DELETE, FOREACH), not ${c.kind.toUpperCase()}`, c.pos);
+        }
+        bindQuery(clause.body, new Map([...scope, [clause.variable, 'unknown']]), true);
+        return;
+      }
       case 'subquery': {
         const inner = bindQuery(clause.body, scope);
         const tail = clause.body[clause.body.length - 1]!;
@@ -124,7 +133,7 @@ function canEnd(clause: Clause): boolean {
     return clause.standalone || !proc || proc.outputs.length === 0 || proc.mode !== 'read';
   }
   if (clause.kind === 'subquery') return clause.body[clause.body.length - 1]!.kind !== 'return';
-  return ['return', 'create', 'merge', 'set', 'remove', 'delete'].includes(clause.kind);
+  return ['return', 'create', 'merge', 'set', 'remove', 'delete', 'foreach'].includes(clause.kind);
 }
 
 /** The procedure exists, takes these arguments, and yields columns it has into unused names. */
@@ -132,7 +141,7 @@ function bindProcedure(scope: Scope, clause: Extract<Clause, { kind: 'procedure'
   const proc = PROCEDURES.get(clause.name);
   if (!proc) {
     const known = [...PROCEDURES.values()].filter((p) => !p.name.startsWith('$')).map((p) => p.display).join(', ');
-    throw new CypherError('Procedure', 'ProcedureNotFound', `ProcedureNotFound at line ${clause.pos.line}, column ${clause.pos.column}: there is no procedure called \`${clause.name}\`; this server has ${known}`, clause.pos);
+    throw new CypherError('Procedure', 'ProcedureNotFound', `ProcedureError (ProcedureNotFound) at line ${clause.pos.line}, column ${clause.pos.column}: there is no procedure called \`${clause.name}\`; this server has ${known}`, clause.pos);
   }
   if (clause.args.length < proc.minArgs || clause.args.length > proc.maxArgs) {
     const count = proc.minArgs === proc.maxArgs ? `${proc.minArgs}` : `${proc.minArgs} to ${proc.maxArgs}`;
@@ -216,7 +225,7 @@ function kindOf(scope: Scope, e: Expr): VarKind {
 function bindProjection(scope: Scope, p: Projection, isWith: boolean): { out: Scope; orderScope: Scope } {
   const clause = isWith ? 'WITH' : 'RETURN';
   if (p.star) {
-    if (scope.size === 0) throw compileError('NoVariablesInScope', `${clause} * needs variables in scope`, p.pos);
+    if (scope.size === 0 && !isWith) throw compileError('NoVariablesInScope', `${clause} * needs variables in scope`, p.pos);
     // `*` becomes one item per variable in scope, in name order (as Neo4j lists them).
     const all = [...scope.keys()].sort().map((name) => ({ expr: { kind: 'var', name, pos: p.pos } as Expr, name, aliased: true }));
     p.items.unshift(...all);

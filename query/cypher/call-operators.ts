@@ -3,7 +3,8 @@ import { evaluate, isTrue, type EvalContext, type Row } from './evaluate.js';
 import type { Procedure } from './procedures/types.js';
 import type { Sink } from './sink.js';
 import { rowBytes } from './sizes.js';
-import { setEntry } from './values.js';
+import { runtimeError } from './errors.js';
+import { setEntry, typeName } from './values.js';
 import type { Writer } from './writes.js';
 
 type ProcedureClause = Extract<Clause, { kind: 'procedure' }>;
@@ -62,6 +63,30 @@ export class ProcedureSink extends EagerWhenWriting {
       if (!this.next.push(joined)) return false;
     }
     return true;
+  }
+}
+
+/** FOREACH (x IN list | ...): the body's writes for each element, then the row passes on as it came. */
+export class ForeachSink extends EagerWhenWriting {
+  constructor(ctx: EvalContext, private readonly clause: Extract<Clause, { kind: 'foreach' }>, private readonly body: (end: Sink) => Sink, next: Sink) {
+    super(ctx, true, 'FOREACH', next);
+  }
+
+  protected each(row: Row): boolean {
+    const list = evaluate(this.clause.list, row, this.ctx);
+    if (list !== null) {
+      if (!Array.isArray(list)) throw runtimeError('TypeError', 'InvalidArgumentType', `FOREACH iterates over a list, got a ${typeName(list)}`);
+      const discard: Sink = { push: () => true, close: () => {} };
+      for (const item of list) {
+        this.ctx.guard.step();
+        const head = this.body(discard);
+        const inner: Row = { ...row };
+        setEntry(inner, this.clause.variable, item);
+        head.push(inner);
+        head.close();
+      }
+    }
+    return this.next.push(row);
   }
 }
 

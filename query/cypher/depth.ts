@@ -45,6 +45,8 @@ function clauseExprs(c: Clause): Expr[] {
       return [...c.args, ...(c.where ? [c.where] : [])];
     case 'subquery':
       return c.body.flatMap(clauseExprs);
+    case 'foreach':
+      return [c.list, ...c.body.flatMap(clauseExprs)];
   }
 }
 

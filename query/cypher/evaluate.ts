@@ -355,6 +355,7 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
         return list[index < 0 ? list.length + index : index] ?? null;
       }
       if (typeof index === 'string') return property(list, index, ctx);
+      if (isMap(list) || list instanceof NodeRef || list instanceof RelRef) throw runtimeError('TypeError', 'MapElementAccessByNonString', `a map, node or relationship is indexed by a string key, not a ${typeName(index)}`);
       throw typeError(`cannot index a ${typeName(list)} with a ${typeName(index)}`);
     }
     case 'comprehension':

@@ -1,5 +1,5 @@
 import type { Clause } from './ast.js';
-import { ProcedureSink, SubquerySink } from './call-operators.js';
+import { ForeachSink, ProcedureSink, SubquerySink } from './call-operators.js';
 import { PROCEDURES } from './procedures/registry.js';
 import { writesData } from './query-kind.js';
 import type { EvalContext, Row } from './evaluate.js';
@@ -80,6 +80,11 @@ export class Executor {
         case 'procedure':
           sink = new ProcedureSink(this.ctx, clause, PROCEDURES.get(clause.name)!, writer, sink);
           break;
+        case 'foreach': {
+          const inner = new Set([...boundBefore[i]!, clause.variable]);
+          sink = new ForeachSink(this.ctx, clause, (bodyEnd) => this.pipeline(clause.body, bodyEnd, inner), sink);
+          break;
+        }
         case 'subquery': {
           const before = boundBefore[i]!;
           sink = new SubquerySink(this.ctx, clause, writesData(clause.body), (bodyEnd) => this.pipeline(clause.body, bodyEnd, before), sink);

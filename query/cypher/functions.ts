@@ -21,6 +21,8 @@ export interface FunctionDef {
 export const AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max', 'collect', 'stdev', 'stdevp', 'percentilecont', 'percentiledisc']);
 
 const badArg = (fn: string, v: Value) => runtimeError('TypeError', 'InvalidArgumentType', `${fn}() cannot take a ${typeName(v)}`);
+/** The TCK's name for a value of the wrong type given to a conversion or an entity function. */
+const badValue = (fn: string, v: Value) => runtimeError('TypeError', 'InvalidArgumentValue', `${fn}() cannot take a ${typeName(v)}`);
 
 /** Wraps a one-argument function so that null in gives null out. */
 const nullSafe = (f: (v: Exclude<Value, null>, tx: GraphTx, guard: QueryGuard) => Value): FunctionDef => ({
@@ -123,11 +125,11 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   // exists(n.prop) is evaluated by the evaluator (it needs the property expression).
   exists: { minArgs: 1, maxArgs: 1 },
   labels: nullSafe((v, tx) => {
-    if (!(v instanceof NodeRef)) throw badArg('labels', v);
+    if (!(v instanceof NodeRef)) throw badValue('labels', v);
     return [...(tx.labelsOf(v.id) ?? tx.deletedNode(v.id)?.labels ?? [])];
   }),
   type: nullSafe((v, tx) => {
-    if (!(v instanceof RelRef)) throw badArg('type', v);
+    if (!(v instanceof RelRef)) throw badValue('type', v);
     return (tx.edge(v.id) ?? tx.deletedEdge(v.id))?.type ?? null;
   }),
   properties: nullSafe((v, tx, guard) => {
@@ -214,7 +216,7 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
       return v.trim() === '' || !Number.isFinite(n) ? null : Math.trunc(n) + 0;
     }
     if (typeof v === 'boolean') return v ? 1 : 0;
-    throw badArg('toInteger', v);
+    throw badValue('toInteger', v);
   }),
   tofloat: nullSafe((v) => {
     if (isNumber(v)) return float(numberOf(v));
@@ -222,7 +224,7 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
       const n = Number(v);
       return v.trim() === '' || Number.isNaN(n) ? null : float(n);
     }
-    throw badArg('toFloat', v);
+    throw badValue('toFloat', v);
   }),
   tostring: nullSafe((v) => {
     if (typeof v === 'string') return v;

@@ -213,4 +213,4 @@ export class ResultSink implements Sink {
 }
 
 export const connectedDeleteError = (id: PointId) =>
-  runtimeError('ConstraintValidationFailed', 'DeleteConnectedNode', `node ${id} still has relationships; use DETACH DELETE to delete them with it`);
+  runtimeError('ConstraintVerificationFailed', 'DeleteConnectedNode', `node ${id} still has relationships; use DETACH DELETE to delete them with it`);

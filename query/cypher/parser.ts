@@ -3,9 +3,9 @@ import { MAX_NESTING, nestingTooDeep } from './depth.js';
 import { compileError, CypherError, unsupported, type Position } from './errors.js';
 import { tokenize, type Token } from './lexer.js';
 
-const UNSUPPORTED_CLAUSES = new Set(['FOREACH', 'LOAD', 'USE']);
+const UNSUPPORTED_CLAUSES = new Set(['LOAD', 'USE']);
 /** Clause keywords: never read as a variable, so a missing expression is reported where it is. */
-const RESERVED = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'WHERE', 'CREATE', 'MERGE', 'UNION', 'DELETE', 'DETACH', 'SET', 'REMOVE', 'UNWIND', 'ORDER', 'SKIP', 'LIMIT', 'CALL', 'YIELD', ...UNSUPPORTED_CLAUSES]);
+const RESERVED = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'WHERE', 'CREATE', 'MERGE', 'UNION', 'DELETE', 'DETACH', 'SET', 'REMOVE', 'UNWIND', 'ORDER', 'SKIP', 'LIMIT', 'CALL', 'YIELD', 'FOREACH', ...UNSUPPORTED_CLAUSES]);
 /** Clause words that open the body of EXISTS { } or COUNT { } written as a query. */
 const SUBQUERY_STARTS = new Set(['MATCH', 'OPTIONAL', 'WITH', 'UNWIND', 'CALL', 'RETURN']);
 const matchOf = (patterns: PatternPart[], where: Expr | null, pos: Position): Clause => ({ kind: 'match', optional: false, patterns, where, pos });
@@ -265,6 +265,22 @@ class Parser {
       case 'CALL':
         this.i++;
         return this.callClause(pos);
+      case 'FOREACH': {
+        this.i++;
+        this.expectOp('(');
+        const variable = this.name('a variable');
+        this.expectKeyword('IN');
+        const list = this.expr();
+        this.expectOp('|');
+        const body: Clause[] = [];
+        while (!this.isOp(')')) {
+          if (this.tok.kind === 'eof') this.fail("')' closing FOREACH");
+          body.push(this.clause());
+        }
+        this.i++;
+        if (body.length === 0) this.fail('an updating clause (CREATE, MERGE, SET, REMOVE, DELETE or FOREACH)');
+        return { kind: 'foreach', variable, list, body, pos };
+      }
       case 'SHOW':
         this.i++;
         return this.showClause(pos);

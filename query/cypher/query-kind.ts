@@ -1,10 +1,10 @@
 import { queryParts, type Clause, type Query } from './ast.js';
 import { PROCEDURES } from './procedures/registry.js';
 
-const UPDATING = new Set(['create', 'merge', 'set', 'remove', 'delete']);
+const UPDATING = new Set(['create', 'merge', 'set', 'remove', 'delete', 'foreach']);
 
 function some(clauses: Clause[], test: (c: Clause) => boolean): boolean {
-  return clauses.some((c) => test(c) || (c.kind === 'subquery' && some(c.body, test)));
+  return clauses.some((c) => test(c) || ((c.kind === 'subquery' || c.kind === 'foreach') && some(c.body, test)));
 }
 
 /** Whether the clauses (subqueries included) may write nodes or relationships. */

@@ -34,7 +34,7 @@ export function compileQuery(text: string): Query {
     checkUnion(query);
     const parts = queryParts(query);
     if (parts.some(changesSchema) && parts.some(writesData)) {
-      throw new CypherError('Transaction', 'ForbiddenDueToTransactionType', 'ForbiddenDueToTransactionType: a query cannot both change the schema (indexes, constraints) and write data; run them as two queries');
+      throw new CypherError('Transaction', 'ForbiddenDueToTransactionType', 'TransactionError (ForbiddenDueToTransactionType): a query cannot both change the schema (indexes, constraints) and write data; run them as two queries');
     }
     return query;
   });

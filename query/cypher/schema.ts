@@ -33,7 +33,7 @@ export interface ConstraintDef {
 export const INDEXES = 'cypher_indexes';
 export const CONSTRAINTS = 'cypher_constraints';
 
-export const schemaError = (detail: string, message: string) => new CypherError('Schema', detail, `${detail}: ${message}`);
+export const schemaError = (detail: string, message: string) => new CypherError('Schema', detail, `SchemaError (${detail}): ${message}`);
 
 /** The similarity function of a vector index that matches a collection's distance, or null. */
 export function similarityOf(distance: Distance): string | null {

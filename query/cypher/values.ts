@@ -80,13 +80,16 @@ export function equals(a: Value, b: Value): boolean | null {
 
 const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** `a < b` and friends: negative, zero or positive, or null when the values are not comparable. */
+/**
+ * `a < b` and friends: negative, zero or positive, or null when the values are not comparable;
+ * NaN against a number answers NaN, so that every ordering comparison with it is false.
+ */
 export function compare(a: Value, b: Value): number | null {
   if (a === null || b === null) return null;
   if (isNumber(a) && isNumber(b)) {
     const x = numberOf(a);
     const y = numberOf(b);
-    if (Number.isNaN(x) || Number.isNaN(y)) return null;
+    if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
     return x < y ? -1 : x > y ? 1 : 0;
   }
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;

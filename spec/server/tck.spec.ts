@@ -8,7 +8,7 @@ import { requirePrerequisite } from '../helpers/prerequisite.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const runner = resolve(process.env.TCK_RUNNER ?? resolve(repo, '../shared/tck/run-tck.mjs'));
-const record = JSON.parse(readFileSync(resolve(repo, 'spec/server/tck-record.json'), 'utf8')) as { suite: string; passed: number; full: { filter: string; passed: number }[] };
+const record = JSON.parse(readFileSync(resolve(repo, 'spec/server/tck-record.json'), 'utf8')) as { suite: string; passed: number; strict: { passed: number } };
 
 /** Runs the TCK runner against the server; answers its output. */
 function runTck(url: string, args: string[] = ['--suite', record.suite]): Promise<string> {
@@ -36,14 +36,12 @@ describe('server: openCypher TCK selection (../shared/tck)', function () {
     expect(Number(summary![1]), `fewer scenarios pass than recorded in spec/server/tck-record.json:\n${failures.slice(0, 20).join('\n')}`).to.be.at.least(record.passed);
   });
 
-  for (const { filter, passed } of record.full) {
-    it(`passes at least the recorded ${passed} scenarios of the full TCK's ${filter} features`, async () => {
-      const out = await runTck(s.url, ['--suite', 'full', '--filter', filter]);
-      const summary = /^(\d+) passed, (\d+) failed/m.exec(out);
-      expect(summary, `the runner printed no summary:\n${out.slice(-2000)}`).to.not.equal(null);
-      console.log(`      tck full ${filter}: ${summary![0]}`);
-      const failures = out.split('\n').filter((l) => l.startsWith('FAIL '));
-      expect(Number(summary![1]), `fewer scenarios pass than recorded in spec/server/tck-record.json:\n${failures.slice(0, 20).join('\n')}`).to.be.at.least(passed);
-    });
-  }
+  it(`passes at least the recorded ${record.strict.passed} scenarios of the full TCK with --strict-numbers --strict-errors`, async () => {
+    const out = await runTck(s.url, ['--suite', 'full', '--strict-numbers', '--strict-errors']);
+    const summary = /^(\d+) passed, (\d+) failed/m.exec(out);
+    expect(summary, `the runner printed no summary:\n${out.slice(-2000)}`).to.not.equal(null);
+    console.log(`      tck full, strict: ${summary![0]}`);
+    const failures = out.split('\n').filter((l) => l.startsWith('FAIL '));
+    expect(Number(summary![1]), `fewer scenarios pass than recorded in spec/server/tck-record.json:\n${failures.slice(0, 20).join('\n')}`).to.be.at.least(record.strict.passed);
+  });
 });

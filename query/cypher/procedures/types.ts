@@ -24,7 +24,7 @@ export interface Procedure {
   run(args: Value[], ctx: EvalContext, writer: Writer): Iterable<ProcedureRow>;
 }
 
-export const procedureError = (detail: string, message: string) => new CypherError('Procedure', detail, `${detail}: ${message}`);
+export const procedureError = (detail: string, message: string) => new CypherError('Procedure', detail, `ProcedureError (${detail}): ${message}`);
 
 /** A procedure argument's type check: the message names the procedure and the argument. */
 export function expectArg<T extends Value>(proc: string, index: number, v: Value, ok: (v: Value) => v is T, what: string): T {

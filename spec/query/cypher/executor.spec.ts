@@ -304,5 +304,14 @@ describe('query/cypher executor', () => {
     expect(row![1]).to.be.closeTo(1.1180, 1e-4);
     expect(row!.slice(2)).to.deep.equal([2, 2.5]);
   });
+  it('FOREACH runs its updating clauses for each element and passes the row on once', () => {
+    const g = graph();
+    expect(g.rows("CREATE (a:Hub {name: 'h'}) FOREACH (i IN range(1, 3) | CREATE (a)-[:HAS]->(:Leaf {i: i})) RETURN a.name")).to.deep.equal([['h']]);
+    expect(g.rows('MATCH (:Hub)-[:HAS]->(l:Leaf) RETURN l.i ORDER BY l.i')).to.deep.equal([[1], [2], [3]]);
+    g.run('MATCH (h:Hub) FOREACH (x IN [1, 2] | SET h.seen = x FOREACH (y IN [x] | MERGE (:Tag {v: y})))');
+    expect(g.rows('MATCH (h:Hub) RETURN h.seen')).to.deep.equal([[2]]);
+    expect(g.rows('MATCH (t:Tag) RETURN count(t)')).to.deep.equal([[2]]);
+    expect(fails(() => g.run('FOREACH (x IN [1] | MATCH (n) SET n.x = x)')).detail).to.equal('InvalidClauseComposition');
+  });
 });
 
