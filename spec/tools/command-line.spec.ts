@@ -55,6 +55,11 @@ const TOOLS: ToolCase[] = [
     flags: ['--help'],
     badValues: [{ args: ['dist/elsewhere'], says: /unexpected argument "dist\/elsewhere"/ }],
   },
+  {
+    tool: 'build-console',
+    flags: ['--help'],
+    badValues: [{ args: ['dist/elsewhere'], says: /unexpected argument "dist\/elsewhere"/ }],
+  },
 ];
 
 function expectOneLineRefusal(r: ToolRun, tool: string, says: RegExp): void {
