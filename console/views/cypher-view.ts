@@ -87,6 +87,12 @@ export function cypherView(ctx: ConsoleContext): HTMLElement {
   };
   const editor = cypherEditor(editorHost, readHistory()[0]?.query ?? 'MATCH (n) RETURN n LIMIT 25', () => void run(), () => schema);
 
+  parameters.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void run();
+    }
+  });
   history.addEventListener('change', () => {
     const entry = readHistory()[Number(history.value)];
     if (history.value === '' || !entry) return;
