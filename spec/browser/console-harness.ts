@@ -33,8 +33,9 @@ export class ConsolePage {
     });
   }
 
-  static async open(browser: Browser, url: string, viewport = { width: 1280, height: 800 }): Promise<ConsolePage> {
-    const context = await browser.newContext({ viewport, acceptDownloads: true });
+  /** `trustCertificates`: accept the test server's self-signed TLS certificate. */
+  static async open(browser: Browser, url: string, viewport = { width: 1280, height: 800 }, trustCertificates = false): Promise<ConsolePage> {
+    const context = await browser.newContext({ viewport, acceptDownloads: true, ignoreHTTPSErrors: trustCertificates });
     return new ConsolePage(context, await context.newPage(), url);
   }
 

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { buildConsole } from '../../tools/build-console/main.js';
 import { call, startTestServer, type TestServer } from '../helpers/http.js';
-import { isExecutable, requirePrerequisite } from '../helpers/prerequisite.js';
+import { commandOnPath, isExecutable, requirePrerequisite } from '../helpers/prerequisite.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { CHROMIUM, ConsolePage, launchChromium } from './console-harness.js';
 
@@ -48,7 +49,7 @@ describe('web console at /console, in headless Chromium', function () {
     const { page } = tab;
     await tab.goto();
     const row = page.locator('tr[data-collection="articles"]');
-    await expect(await row.locator('td').nth(1).textContent()).to.equal('30');
+    expect(await row.locator('td').nth(1).textContent()).to.equal('30');
     expect(await row.textContent()).to.include('4 · Cosine');
     expect(await row.locator('progress').count()).to.equal(1);
 
@@ -310,6 +311,50 @@ describe('web console with authentication on, in headless Chromium', function ()
       await page.getByRole('button', { name: 'Forget key' }).click();
       await dialog.waitFor();
       expect(await page.evaluate(() => sessionStorage.length)).to.equal(0);
+    } finally {
+      await tab.close();
+    }
+  });
+});
+
+describe('web console over TLS with a bearer token, in headless Chromium', function () {
+  this.timeout(120_000);
+  const certs = tempDir('vgdb-console-tls-');
+  let browser: Browser;
+  let server: TestServer;
+
+  requirePrerequisite({ what: `Chromium at ${CHROMIUM}`, present: () => isExecutable(CHROMIUM), install: 'apt-get install -y chromium (as root; .ci/run does it), or set CHROMIUM_PATH' });
+  requirePrerequisite({ what: 'the openssl command (it makes the test certificate)', present: () => commandOnPath('openssl'), install: 'apt-get install -y openssl (as root; .ci/run does it)' });
+  before(async () => {
+    const cert = join(certs.path, 'cert.pem');
+    const key = join(certs.path, 'key.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+    await buildConsole();
+    server = await startTestServer({ SERVICE_TLS_CERT: cert, SERVICE_TLS_KEY: key, SERVICE_BEARER_TOKENS: 'token-1' });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    server?.remove();
+    certs.remove();
+  });
+
+  it('signs in with the token over HTTPS and creates a collection from the page', async () => {
+    expect(server.url).to.match(/^https:/);
+    const tab = await ConsolePage.open(browser, server.url, undefined, true);
+    try {
+      const { page } = tab;
+      await page.goto(`${server.url}/console`);
+      const dialog = page.getByRole('dialog', { name: 'Sign in' });
+      expect(await dialog.getByLabel('Kind').locator('option').allTextContents(), 'only the scheme the server takes').to.deep.equal(['Bearer token']);
+      await dialog.getByLabel('Key or token').fill('token-1');
+      await dialog.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByText('No collections yet: create one below.').waitFor();
+      const form = page.getByRole('form', { name: 'Create a collection' });
+      await form.getByLabel('Name').fill('secure');
+      await form.getByRole('button', { name: 'Create' }).click();
+      expect(await page.locator('tr[data-collection="secure"]').textContent()).to.include('4 · Cosine');
     } finally {
       await tab.close();
     }
