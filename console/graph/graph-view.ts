@@ -8,6 +8,7 @@ import { fetchNeighbourhood } from './neighbourhood.js';
 
 /** Above this many nodes a force layout costs seconds: a grid instead. */
 const FORCE_LAYOUT_LIMIT = 300;
+const PICKER_LIMIT = 2000;
 
 const STYLE: cytoscape.StylesheetJson = [
   {
@@ -39,7 +40,7 @@ export class GraphView {
   private readonly canvas = h('div', { class: 'graph-canvas', tabindex: 0, 'aria-label': 'Graph canvas' });
 
   constructor(private readonly api: Api, private readonly collection: () => string | null, onError: (error: unknown) => void) {
-    this.picker.addEventListener('change', () => this.select(this.picker.value, true).catch(onError));
+    this.picker.addEventListener('change', () => this.open(this.picker.value).catch(onError));
     const toolbar = h(
       'div',
       { class: 'toolbar' },
@@ -52,12 +53,8 @@ export class GraphView {
     this.element = h('div', { class: 'graph-view' }, toolbar, h('div', { class: 'graph-body' }, this.canvas, h('aside', { class: 'graph-side' }, this.legend, this.details)));
     // Textures and hidden edges while panning or zooming keep thousands of elements smooth.
     this.cy = cytoscape({ container: this.canvas, style: STYLE, layout: { name: 'preset' }, maxZoom: 4, minZoom: 0.02, textureOnViewport: true, hideEdgesOnViewport: true });
-    this.cy.on('tap', 'node', (event) => this.select(event.target.id() as string, true).catch(onError));
+    this.cy.on('tap', 'node', (event) => this.open(event.target.id() as string).catch(onError));
     this.updateSummary();
-  }
-
-  get nodeCount(): number {
-    return this.nodes.size;
   }
 
   /** Adds nodes and edges (an edge only when both ends are drawn); answers the keys of new nodes. */
@@ -75,12 +72,15 @@ export class GraphView {
       }
     }
     this.cy.add(added);
+    const addedEdges = new Map<string, cytoscape.ElementDefinition>();
     for (const edge of edges) {
       if (!this.cy.hasElementWithId(nodeKey(edge.from)) || !this.cy.hasElementWithId(nodeKey(edge.to))) continue;
       const data = { id: edgeKey(edge), source: nodeKey(edge.from), target: nodeKey(edge.to), relation: edge.relation, color: colorOf(edge.relation), width: edgeWidth(edge.weight) };
       if (this.cy.hasElementWithId(data.id)) this.cy.getElementById(data.id).data('width', data.width);
-      else this.cy.add({ group: 'edges', data });
+      else addedEdges.set(data.id, { group: 'edges', data });
     }
+    // One add for all of them: cytoscape restyles and redraws once, not once per edge.
+    this.cy.add([...addedEdges.values()]);
     this.updateSummary();
     return fresh;
   }
@@ -133,13 +133,14 @@ export class GraphView {
     this.cy.resize();
   }
 
-  private async select(key: string, expand: boolean): Promise<void> {
+  /** Selects a drawn node, shows it, and draws its neighbours. */
+  private async open(key: string): Promise<void> {
     const node = this.nodes.get(key);
     if (!node) return;
     this.cy.$(':selected').unselect();
     this.cy.getElementById(key).select();
     this.showDetails(key);
-    if (expand) await this.expand(node.id);
+    await this.expand(node.id);
   }
 
   private showDetails(key: string): void {
@@ -168,6 +169,8 @@ export class GraphView {
       ...[...labels].sort().map((l) => h('li', {}, h('span', { class: 'swatch', style: `background:${colorOf(l === '(no label)' ? undefined : l)}` }), `:${l}`)),
       ...[...relations].sort().map((r) => h('li', {}, h('span', { class: 'swatch line', style: `background:${colorOf(r)}` }), `[:${r}]`)),
     );
-    show(this.picker, h('option', { value: '' }, 'Choose a node…'), ...[...this.nodes.entries()].slice(0, 2000).map(([key, node]) => h('option', { value: key }, `${node.id} ${caption(node) === String(node.id) ? '' : caption(node)}`)));
+    // The list is the keyboard's way to a node; past a few thousand options it is slow to build and of no use.
+    const listed = [...this.nodes.entries()].slice(0, PICKER_LIMIT);
+    show(this.picker, h('option', { value: '' }, 'Choose a node…'), ...listed.map(([key, node]) => h('option', { value: key }, caption(node) === String(node.id) ? String(node.id) : `${node.id} ${caption(node)}`)));
   }
 }

@@ -6,12 +6,7 @@ import type { Point, PointId } from '../types.js';
 import { statusLine } from './errors.js';
 import { pointDetails } from './point-details.js';
 import { noCollection } from './no-collection.js';
-
-/** Draws the point and its neighbours on the graph tab, and goes there. */
-export function showNeighbours(ctx: ConsoleContext, id: PointId): void {
-  ctx.go('graph');
-  ctx.graph.expand(id).catch((e: unknown) => ctx.notify(e instanceof Error ? e.message : String(e), 'error'));
-}
+import { showNeighbours } from './show-neighbours.js';
 
 /** The points of a collection, a page at a time in id order (scroll), with a filter; a row opens its details. */
 export function pointsView(ctx: ConsoleContext): HTMLElement {

@@ -5,7 +5,7 @@ import { FilterBuilder } from '../filter-builder.js';
 import type { PointId, ScoredPoint } from '../types.js';
 import { statusLine } from './errors.js';
 import { noCollection } from './no-collection.js';
-import { showNeighbours } from './points-view.js';
+import { showNeighbours } from './show-neighbours.js';
 
 /** A point id as the API wants it: a number when it is one, else the UUID text. */
 const idOf = (text: string): PointId => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : text.trim());
