@@ -15,4 +15,6 @@ export interface ConsoleContext {
   /** The graph tab's view, which search and point details add to. */
   graph: GraphView;
   notify(message: string, kind?: 'info' | 'error'): void;
+  /** Runs `cleanup` when the page moves to another view (a graph of the view's own lets go of the window). */
+  onLeave(cleanup: () => void): void;
 }

@@ -34,6 +34,7 @@ export async function startShell(root: HTMLElement, api: Api, authSchemes: reado
   const main = h('main', { id: 'view' });
   const notice = h('p', { class: 'notice', role: 'alert' });
   let current: Tab = 'collections';
+  let leaving: (() => void)[] = [];
 
   const ctx: ConsoleContext = {
     api,
@@ -53,9 +54,14 @@ export async function startShell(root: HTMLElement, api: Api, authSchemes: reado
       notice.className = `notice ${kind}`;
       notice.textContent = message;
     },
+    onLeave(cleanup) {
+      leaving.push(cleanup);
+    },
   };
 
   function render(): void {
+    for (const cleanup of leaving) cleanup();
+    leaving = [];
     const { tab, collection } = readHash();
     if (collection !== ctx.collection) ctx.graph.clear();
     ctx.collection = collection;

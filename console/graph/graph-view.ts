@@ -128,6 +128,11 @@ export class GraphView {
     this.updateSummary();
   }
 
+  /** Stops drawing and drops cytoscape's listeners on the window. */
+  destroy(): void {
+    this.cy.destroy();
+  }
+
   /** cytoscape needs its container's size again after being hidden. */
   shown(): void {
     this.cy.resize();

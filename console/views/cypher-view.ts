@@ -41,6 +41,7 @@ export function cypherView(ctx: ConsoleContext): HTMLElement {
   const parameters = h('textarea', { rows: 3, spellcheck: false, 'aria-label': 'Parameters (JSON)', placeholder: '{"name": "Ada"}' });
   const output = h('div', { class: 'cypher-output' });
   const graph = new GraphView(ctx.api, () => collection, (e) => status.error(e));
+  ctx.onLeave(() => graph.destroy());
   const modeButtons = MODES.map((m) => h('button', { type: 'button', 'aria-pressed': m === mode ? 'true' : 'false', onclick: () => showResult(m) }, m));
   const editorHost = h('div', { class: 'cypher-editor' });
 
