@@ -50,7 +50,11 @@ export function collectionsView(ctx: ConsoleContext): HTMLElement {
     ctx.go('collections', null);
   };
 
+  // While a collection is still indexing (yellow), the table reads itself again every second.
+  let poll: number | undefined;
+  ctx.onLeave(() => clearTimeout(poll));
   const load = async (): Promise<void> => {
+    clearTimeout(poll);
     const { collections } = await ctx.api.get<{ collections: { name: string }[] }>('/collections');
     const infos = await Promise.all(collections.map((c) => ctx.api.get<CollectionInfo>(`/collections/${seg(c.name)}`)));
     show(
@@ -77,6 +81,7 @@ export function collectionsView(ctx: ConsoleContext): HTMLElement {
     if (infos.length === 0) show(table, h('tr', {}, h('td', { colspan: 6 }, 'No collections yet: create one below.')));
     const current = infos.find((c) => c.name === ctx.collection);
     if (current) showInfo(current);
+    if (infos.some((c) => c.status !== 'green')) poll = window.setTimeout(() => load().catch(status.error), 1000);
   };
 
   load().catch(status.error);
