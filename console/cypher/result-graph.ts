@@ -1,6 +1,6 @@
 import type { GraphEdge, GraphNode } from '../graph/graph-model.js';
 import { nodeOfCypher } from '../graph/graph-model.js';
-import type { CypherNode, CypherRelationship } from '../types.js';
+import type { CypherNode, CypherRelationship, PointId } from '../types.js';
 
 type Json = Record<string, unknown>;
 
@@ -19,4 +19,12 @@ export function graphOfRows(rows: readonly unknown[][]): { nodes: GraphNode[]; e
   };
   rows.forEach(visit);
   return { nodes: [...nodes.values()], edges };
+}
+
+/** Ends of relationships that the rows hold without their nodes (`MATCH ()-[r]->() RETURN r`). */
+export function missingEnds(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): PointId[] {
+  const have = new Set(nodes.map((n) => String(n.id)));
+  const missing = new Map<string, PointId>();
+  for (const e of edges) for (const end of [e.from, e.to]) if (!have.has(String(end))) missing.set(String(end), end);
+  return [...missing.values()];
 }

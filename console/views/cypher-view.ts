@@ -3,11 +3,12 @@ import type { ConsoleContext } from '../context.js';
 import { cellText } from '../cypher/cell.js';
 import { cypherEditor } from '../cypher/editor.js';
 import { readHistory, remember, type HistoryEntry } from '../cypher/history.js';
-import { graphOfRows } from '../cypher/result-graph.js';
+import { graphOfRows, missingEnds } from '../cypher/result-graph.js';
 import { readSchema, type CypherSchema } from '../cypher/schema.js';
 import { field, h, show } from '../dom.js';
+import { nodeOfPoint, type GraphEdge, type GraphNode } from '../graph/graph-model.js';
 import { GraphView } from '../graph/graph-view.js';
-import type { CypherResult } from '../types.js';
+import type { CypherResult, Point } from '../types.js';
 import { messageOf, statusLine } from './errors.js';
 import { noCollection } from './no-collection.js';
 
@@ -33,6 +34,7 @@ function resultTable(result: CypherResult): HTMLElement {
 export function cypherView(ctx: ConsoleContext): HTMLElement {
   const collection = ctx.collection;
   if (collection === null) return noCollection(ctx, 'Cypher');
+  const base = `/collections/${seg(collection)}`;
   const status = statusLine();
   let schema: CypherSchema = { labels: [], relationshipTypes: [], propertyKeys: [] };
   let result: CypherResult | null = null;
@@ -58,9 +60,16 @@ export function cypherView(ctx: ConsoleContext): HTMLElement {
     else {
       show(output, graph.element);
       const { nodes, edges } = graphOfRows(result.rows);
-      graph.replace(nodes, edges);
-      graph.fit();
+      drawGraph(nodes, edges).catch(status.error);
     }
+  }
+
+  /** Draws the result's graph, with the nodes at the ends of its relationships read by id when the rows lack them. */
+  async function drawGraph(nodes: GraphNode[], edges: GraphEdge[]): Promise<void> {
+    const ids = missingEnds(nodes, edges);
+    const ends = ids.length ? await ctx.api.post<Point[]>(`${base}/points`, { ids, with_payload: true }) : [];
+    graph.replace([...nodes, ...ends.map(nodeOfPoint)], edges);
+    graph.fit();
   }
 
   const run = async (): Promise<void> => {
@@ -76,7 +85,7 @@ export function cypherView(ctx: ConsoleContext): HTMLElement {
     fillHistory(remember({ query, parameters: parameters.value }));
     status.info('Running…');
     try {
-      result = await ctx.api.post<CypherResult>(`/collections/${seg(collection)}/graph/query`, { query, parameters: params });
+      result = await ctx.api.post<CypherResult>(`${base}/graph/query`, { query, parameters: params });
       status.info(`${result.rows.length} rows, ${result.stats.nodes_scanned} nodes scanned, ${result.stats.execution_time_ms.toFixed(1)} ms`);
       showResult(mode);
     } catch (e) {

@@ -148,7 +148,7 @@ describe('web console at /console, in headless Chromium', function () {
     expect(await page.locator('.node-details h3').textContent()).to.equal(`Node ${first}`);
   });
 
-  it('runs Cypher with a parameter and shows the table, the JSON and the graph; completes labels; marks an error at its line and column; keeps history', async () => {
+  it('runs Cypher with a parameter and shows the table, the JSON and the graph (with the ends of bare relationships); completes labels; marks an error at its line and column; keeps history', async () => {
     const { page } = tab;
     await tab.goto('#/cypher/articles');
     const results = page.getByRole('group', { name: 'Show the result as' });
@@ -176,6 +176,12 @@ describe('web console at /console, in headless Chromium', function () {
     expect(await page.locator('.cypher-output .legend').textContent()).to.include(':Article').and.to.include('[:CITES]');
     await tab.screenshot('cypher-graph');
 
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('MATCH ()-[r:CITES]->() RETURN r ORDER BY r.weight LIMIT 2');
+    await editor.press('Control+Enter');
+    await page.locator('.cypher-output').getByText('3 nodes, 2 edges', { exact: true }).waitFor();
+
     await results.getByRole('button', { name: 'Table' }).click();
     await editor.click();
     await page.keyboard.press('Control+A');
@@ -194,9 +200,9 @@ describe('web console at /console, in headless Chromium', function () {
     expect(await page.locator('.cm-lintRange-error').count()).to.equal(1);
 
     const options = await page.getByLabel('Query history').locator('option').allTextContents();
-    expect(options[0]).to.equal('History (2)');
+    expect(options[0]).to.equal('History (3)');
     expect(options[1]).to.equal('MATCH (n) RETURN n,');
-    await page.getByLabel('Query history').selectOption({ index: 2 });
+    await page.getByLabel('Query history').selectOption({ index: 3 });
     expect(await editor.textContent()).to.include('WHERE a.year >= $since');
     expect(await page.getByLabel('Parameters (JSON)').inputValue()).to.equal('{"since": 2010}');
   });
