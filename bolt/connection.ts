@@ -175,7 +175,7 @@ export class BoltConnection {
         const db = dbName(req.extra);
         checkImpersonation(req.extra);
         await awaitBookmarks(this.deps.dbs.engine, req.extra, timeoutOf(req.extra));
-        await this.deps.dbs.open(db);
+        this.deps.dbs.open(db);
         this.tx = new Transaction(this.deps.dbs, db, timeoutOf(req.extra));
         this.txReadOnly = req.extra.mode === 'r';
         this.lastQid = -1;

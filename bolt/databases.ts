@@ -1,9 +1,12 @@
-import type { Collection } from '../storage/collection.js';
+import { Collection } from '../storage/collection.js';
+import type { Distance } from '../storage/events/types.js';
 import type { Engine } from '../storage/engine/engine.js';
 import { parseCollectionBody } from '../query/api/collection-body.js';
 import { collectionOf } from '../query/changes/change-json.js';
 import { GraphTx } from '../query/cypher/graph-tx.js';
-import type { Query } from '../query/cypher/ast.js';
+import { queryParts, type Query } from '../query/cypher/ast.js';
+import { logQueryResult } from '../query/cypher/log-result.js';
+import { changesSchema, writesData } from '../query/cypher/query-kind.js';
 import { compileQuery, executeQuery, isWriteQuery, type CypherResult } from '../query/cypher/run-query.js';
 import { serialWrite } from '../query/cypher/write-queue.js';
 import type { Value } from '../query/cypher/values.js';
@@ -38,11 +41,24 @@ function checkAccess(query: Query, input: QueryInput): boolean {
   return write;
 }
 
+/** The vectors of a database made by a first write that set none (Cypher CREATE makes nodes without vectors). */
+const PLAIN_VECTORS = { size: 1, distance: 'Cosine' } as const;
+
+/** A database as a query sees it: the collection, or for a default database not made yet an empty stand-in. */
+export interface Opened {
+  collection: Collection;
+  provisional: boolean;
+}
+
 /**
- * Databases are collections. The default one is created on first use, with a 1-dimensional
- * vector space nodes need not use (Cypher CREATE makes nodes without vectors).
+ * Databases are collections. The default one is made by its first write: with the dimensions
+ * and similarity of its first vector index (db.index.vector.createNodeIndex, CREATE VECTOR
+ * INDEX), or else with a 1-dimensional vector space that nodes need not use. Until then reads
+ * see an empty database.
  */
 export class Databases {
+  private standIn: Collection | null = null;
+
   constructor(
     readonly engine: Engine,
     readonly defaultName: string,
@@ -50,16 +66,19 @@ export class Databases {
   ) {}
 
   /** The collection a database name (null: the default) stands for. */
-  async open(name: string | null): Promise<Collection> {
+  open(name: string | null): Opened {
     const db = name ?? this.defaultName;
     const found = this.engine.collections.get(db);
-    if (found) return found;
+    if (found) return { collection: found, provisional: false };
     if (db !== this.defaultName) throw databaseNotFound(db);
-    await serialWrite(this.engine, async () => {
-      if (this.engine.collections.has(db)) return;
-      await this.engine.submit({ type: 'create_collection', name: db, config: parseCollectionBody({ vectors: { size: 1, distance: 'Cosine' } }) });
-    });
-    return this.engine.collections.get(db)!;
+    if (this.standIn?.name !== db) this.standIn = new Collection(db, parseCollectionBody({ vectors: PLAIN_VECTORS }), 0);
+    return { collection: this.standIn, provisional: true };
+  }
+
+  /** Makes the default database (inside serialWrite) for a first write; answers the live collection. */
+  async create(name: string, vectors: { size: number; distance: Distance } | null): Promise<Collection> {
+    if (!this.engine.collections.has(name)) await this.engine.submit({ type: 'create_collection', name, config: parseCollectionBody({ vectors: vectors ?? PLAIN_VECTORS }) });
+    return this.engine.collections.get(name)!;
   }
 
   /** Runs a compiled query on a collection through an overlay (a fresh one, or a transaction's). */
@@ -69,22 +88,19 @@ export class Databases {
 
   /** One query in its own transaction: a write becomes one log event before the answer. */
   async autoCommit(name: string | null, input: QueryInput): Promise<QueryResult> {
-    const c = await this.open(name);
+    const opened = this.open(name);
     const query = compileQuery(input.text);
     if (!checkAccess(query, input)) {
-      const r = this.execute(c, query, input, new GraphTx(c));
+      const r = this.execute(opened.collection, query, input, new GraphTx(opened.collection, opened.provisional));
       return { fields: r.columns, rows: r.rows as PackValue[][], type: 'r', stats: {}, bookmark: String(this.engine.lastAppliedOperationId) };
     }
     return serialWrite(this.engine, async () => {
-      const live = await this.open(name);
-      const r = this.execute(live, query, input, new GraphTx(live));
-      const stats = statsOf(r.changes, live);
-      let bookmark = String(this.engine.lastAppliedOperationId);
-      if (r.changes.length > 0) {
-        const { opId, result } = await this.engine.submit({ type: 'graph_write', collection: live.name, changes: r.changes });
-        if (result.error) throw result.error;
-        bookmark = String(opId);
-      }
+      const { collection, provisional } = this.open(name);
+      const r = this.execute(collection, query, input, new GraphTx(collection, provisional));
+      const target = provisional && (r.changes.length > 0 || r.schema) ? await this.create(collection.name, r.collectionConfig) : collection;
+      const stats = statsOf(r.changes, target, r.schema);
+      const opId = await logQueryResult(this.engine, target.name, r);
+      const bookmark = String(opId ?? this.engine.lastAppliedOperationId);
       return { fields: r.columns, rows: r.rows as PackValue[][], type: r.columns.length > 0 ? 'rw' : 'w', stats, bookmark };
     });
   }
@@ -126,16 +142,21 @@ export class Transaction {
 
   async run(input: QueryInput): Promise<QueryResult> {
     if (!this.tx) {
-      this.collection = await this.dbs.open(this.name);
+      const { collection, provisional } = this.dbs.open(this.name);
+      this.collection = collection;
       this.appliedAtStart = this.dbs.engine.lastAppliedOperationId;
-      this.tx = new GraphTx(this.collection);
+      this.tx = new GraphTx(collection, provisional);
     }
     const c = this.collection!;
     const query = compileQuery(input.text);
     const write = checkAccess(query, input);
+    const parts = queryParts(query);
+    if ((this.tx.schema.dirty && parts.some(writesData)) || (this.tx.dirty && parts.some(changesSchema))) {
+      throw new BoltError('Neo.ClientError.Transaction.ForbiddenDueToTransactionType', 'a transaction cannot both change the schema (indexes, constraints) and write data; commit one before the other');
+    }
     const r = this.dbs.execute(c, query, { ...input, timeoutMs: input.timeoutMs ?? this.timeoutMs }, this.tx);
     const before = this.stats;
-    if (write) this.stats = statsOf(this.tx.dirty ? this.tx.changes() : [], c);
+    if (write) this.stats = statsOf(this.tx.dirty ? this.tx.changes() : [], c, this.tx.schema.dirty ? this.tx.schema.changes() : null);
     return { fields: r.columns, rows: r.rows as PackValue[][], type: write ? (r.columns.length > 0 ? 'rw' : 'w') : 'r', stats: statsSince(before, this.stats), bookmark: null };
   }
 
@@ -143,12 +164,16 @@ export class Transaction {
   async commit(): Promise<string> {
     const { engine } = this.dbs;
     const tx = this.tx;
-    if (!tx || !tx.dirty) return String(engine.lastAppliedOperationId);
+    if (!tx || (!tx.dirty && !tx.schema.dirty)) return String(engine.lastAppliedOperationId);
     return serialWrite(engine, async () => {
-      if (changedSince(engine, this.collection!, this.appliedAtStart)) throw outdated();
-      const { opId, result } = await engine.submit({ type: 'graph_write', collection: this.collection!.name, changes: tx.changes() });
-      if (result.error) throw result.error;
-      return String(opId);
+      let target = this.collection!;
+      if (tx.provisional) {
+        // Someone else made the database meanwhile: this transaction read a stand-in for it.
+        if (engine.collections.has(target.name)) throw outdated();
+        target = await this.dbs.create(target.name, tx.schema.collectionConfig);
+      } else if (changedSince(engine, target, this.appliedAtStart)) throw outdated();
+      const opId = await logQueryResult(engine, target.name, { changes: tx.dirty ? tx.changes() : [], schema: tx.schema.dirty ? tx.schema.changes() : null });
+      return String(opId ?? engine.lastAppliedOperationId);
     });
   }
 }

@@ -16,8 +16,12 @@ export const outdated = () => new BoltError('Neo.TransientError.Transaction.Outd
 
 const STATEMENT_KINDS = new Set(['SyntaxError', 'SemanticError', 'TypeError', 'ArgumentError', 'ArithmeticError', 'EntityNotFound', 'ParameterMissing']);
 
+/** Error kinds named as Neo4j names them: Neo.ClientError.<kind>.<detail>. */
+const CLASSIFIED_KINDS = new Set(['Procedure', 'Schema', 'Transaction']);
+
 function cypherCode(err: CypherError): string {
   if (STATEMENT_KINDS.has(err.kind)) return `Neo.ClientError.Statement.${err.kind}`;
+  if (CLASSIFIED_KINDS.has(err.kind)) return `Neo.ClientError.${err.kind}.${err.detail}`;
   if (err.kind === 'ConstraintValidationFailed') return 'Neo.ClientError.Schema.ConstraintValidationFailed';
   if (err.detail === 'QueryTimeout') return 'Neo.ClientError.Transaction.TransactionTimedOut';
   if (err.detail === 'MemoryLimitExceeded') return 'Neo.TransientError.General.MemoryPoolOutOfMemoryError';

@@ -11,7 +11,7 @@ const changedKeys = (before: Payload, after: Payload): number => {
 };
 
 /** Counts what a write's changes do to the collection as it stands before they apply. */
-export function statsOf(changes: readonly GraphChange[], c: Collection): Stats {
+export function statsOf(changes: readonly GraphChange[], c: Collection, schema: Record<string, Record<string, unknown>> | null = null): Stats {
   const s: Stats = {};
   const add = (key: string, n = 1) => {
     if (n > 0) s[key] = (s[key] ?? 0) + n;
@@ -51,6 +51,14 @@ export function statsOf(changes: readonly GraphChange[], c: Collection): Stats {
       case 'delete_edge':
         add('relationships-deleted');
         break;
+    }
+  }
+  // A schema change names each index or constraint it made (a definition) or dropped (null).
+  for (const [group, added, removed] of [['cypher_indexes', 'indexes-added', 'indexes-removed'], ['cypher_constraints', 'constraints-added', 'constraints-removed']] as const) {
+    for (const def of Object.values(schema?.[group] ?? {})) {
+      // The index a constraint owns comes and goes with it, as Neo4j counts.
+      if ((def as { owningConstraint?: string | null } | null)?.owningConstraint) continue;
+      add(def === null ? removed : added);
     }
   }
   return s;

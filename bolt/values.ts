@@ -5,7 +5,8 @@ import { floorDiv, floorMod, NANOS_PER_SECOND, SECONDS_PER_DAY } from '../query/
 import { CypherDate, CypherDateTime, CypherDuration, CypherLocalDateTime, CypherLocalTime, CypherTime, isTemporal, type TemporalOrDuration } from '../query/cypher/temporal/types.js';
 import { checkZone, offsetAt, offsetForLocal } from '../query/cypher/temporal/zones.js';
 import { isMap, NodeRef, PathValue, RelRef, setEntry, type Value } from '../query/cypher/values.js';
-import { Structure, type PackValue } from './packstream/structure.js';
+import { PackFloat, Structure, type PackValue } from './packstream/structure.js';
+import { WholeFloat } from '../query/cypher/numbers.js';
 
 /** PackStream structure signatures of the graph and temporal types. */
 const SIG = {
@@ -48,6 +49,7 @@ export class ValueWriter {
   /** A query result value, read while the query's overlay is at hand (deleted entities show what they held). */
   write(v: Value, tx: GraphTx): PackValue {
     if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number') return v;
+    if (v instanceof WholeFloat) return new PackFloat(v.value);
     if (Array.isArray(v)) return v.map((x) => this.write(x, tx));
     if (v instanceof NodeRef) return this.node(v.id, tx);
     if (v instanceof RelRef) return this.relationship(v.id, tx);
@@ -160,6 +162,7 @@ const int = (v: PackValue | undefined, what: string): number => {
 /** A parameter as the Cypher engine's value; types the engine has no counterpart for are refused by name. */
 export function readParameter(v: PackValue): Value {
   if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v;
+  if (v instanceof PackFloat) return new WholeFloat(v.value);
   if (typeof v === 'bigint') throw typeError(`integer parameter ${v} is beyond ±2^53, which this engine cannot hold exactly`);
   if (v instanceof Uint8Array) throw typeError('byte array parameters are not supported');
   if (Array.isArray(v)) return v.map(readParameter);

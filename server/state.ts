@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { jsonText } from '../query/api/json-text.js';
 
 /** Which REST dialect a listener answers in: SPEC.md's shapes (6333) or Qdrant's (SERVICE_QDRANT_PORT). */
 export type Dialect = 'spec' | 'qdrant';
@@ -23,4 +24,11 @@ export function requestState(ctx: Context): RequestState {
 export function ok(ctx: Context, result: unknown): void {
   const elapsed = Number(process.hrtime.bigint() - requestState(ctx).startedAt) / 1e9;
   ctx.body = result === undefined ? { status: 'ok', time: elapsed } : { status: 'ok', result, time: elapsed };
+}
+
+/** As ok(), written by jsonText so that Cypher floats keep their '.0' (see JsonFloat). */
+export function okText(ctx: Context, result: unknown): void {
+  const elapsed = Number(process.hrtime.bigint() - requestState(ctx).startedAt) / 1e9;
+  ctx.type = 'application/json';
+  ctx.body = jsonText({ status: 'ok', result, time: elapsed });
 }

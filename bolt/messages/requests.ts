@@ -1,4 +1,4 @@
-import { Structure, type PackValue } from '../packstream/structure.js';
+import { PackFloat, Structure, type PackValue } from '../packstream/structure.js';
 
 export type Extra = { [key: string]: PackValue };
 
@@ -22,7 +22,7 @@ export type Request =
 export class ProtocolError extends Error {}
 
 const isMap = (v: PackValue | undefined): v is Extra =>
-  v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Structure) && !(v instanceof Uint8Array);
+  v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Structure) && !(v instanceof Uint8Array) && !(v instanceof PackFloat);
 
 function map(v: PackValue | undefined, what: string): Extra {
   if (v === null || v === undefined) return {};

@@ -1,4 +1,7 @@
-import { Structure, type PackValue } from './structure.js';
+import { PackFloat, Structure, type PackValue } from './structure.js';
+
+/** A Float keeps its type when its value is whole (see PackFloat). */
+const floatValue = (x: number): PackValue => (Number.isInteger(x) ? new PackFloat(x) : x);
 
 /** Thrown for bytes that are not a well-formed PackStream value. */
 export class UnpackError extends Error {}
@@ -34,7 +37,7 @@ export class Unpacker {
       case 0xc0:
         return null;
       case 0xc1:
-        return this.read(8).readDoubleBE(0);
+        return floatValue(this.read(8).readDoubleBE(0));
       case 0xc2:
         return false;
       case 0xc3:

@@ -1,4 +1,4 @@
-import { Structure, type PackValue } from './structure.js';
+import { PackFloat, Structure, type PackValue } from './structure.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -30,6 +30,7 @@ export class Packer {
       case 'string':
         return this.string(v);
     }
+    if (v instanceof PackFloat) return this.float(v.value);
     if (v instanceof Uint8Array) return this.bytes(v);
     if (Array.isArray(v)) {
       this.header(v.length, 0x90, 0xd4);

@@ -1,5 +1,6 @@
 import type { Expr, Projection } from './ast.js';
 import { containsAggregate, isAggregateCall, walkExpr } from './binder.js';
+import { float, isFloat, isNumber, numberOf } from './numbers.js';
 import { runtimeError } from './errors.js';
 import { evaluate, type EvalContext, type Row } from './evaluate.js';
 import { listBytes, rowBytes, SLOT_BYTES, sizeOf, stringBytes } from './sizes.js';
@@ -11,6 +12,7 @@ type Call = Extract<Expr, { kind: 'call' }>;
 class Accumulator {
   private count = 0;
   private sum = 0;
+  private floats = false;
   private best: Value = null;
   private readonly list: Value[] = [];
   private readonly seen: Set<string> | null;
@@ -46,8 +48,9 @@ class Accumulator {
         return;
       case 'sum':
       case 'avg':
-        if (typeof v !== 'number') throw runtimeError('TypeError', 'InvalidArgumentType', `${call.name}() takes numbers, got a ${typeName(v)}`);
-        this.sum += v;
+        if (!isNumber(v)) throw runtimeError('TypeError', 'InvalidArgumentType', `${call.name}() takes numbers, got a ${typeName(v)}`);
+        this.sum += numberOf(v);
+        if (isFloat(v)) this.floats = true;
         this.count++;
         return;
       default: {
@@ -64,9 +67,10 @@ class Accumulator {
       case 'collect':
         return this.list;
       case 'sum':
-        return this.sum;
+        // A sum of integers is an integer; one float among them makes it a float.
+        return this.floats ? float(this.sum) : this.sum;
       case 'avg':
-        return this.count === 0 ? null : this.sum / this.count;
+        return this.count === 0 ? null : float(this.sum / this.count);
       default:
         return this.count === 0 ? null : this.best;
     }

@@ -101,7 +101,23 @@ export type Clause =
   | { kind: 'merge'; pattern: PatternPart; onCreate: SetItem[]; onMatch: SetItem[]; pos: Position }
   | { kind: 'set'; items: SetItem[]; pos: Position }
   | { kind: 'remove'; items: SetItem[]; pos: Position }
-  | { kind: 'delete'; detach: boolean; exprs: Expr[]; pos: Position };
+  | { kind: 'delete'; detach: boolean; exprs: Expr[]; pos: Position }
+  /**
+   * CALL proc(args) YIELD ...: a procedure's rows, each joined to the row that called it.
+   * Schema commands (SHOW INDEXES, CREATE VECTOR INDEX, CREATE CONSTRAINT, DROP INDEX) parse to
+   * procedures of their own (names starting with `$`). `yields` null: every output column.
+   * A standalone call (the whole query) answers its yielded columns.
+   */
+  | { kind: 'procedure'; name: string; args: Expr[]; yields: YieldItem[] | null; where: Expr | null; standalone: boolean; pos: Position }
+  /** CALL { ... }: the body runs once per incoming row; a body ending in RETURN adds its columns, one without passes the row on. */
+  | { kind: 'subquery'; body: Clause[]; pos: Position };
+
+export interface YieldItem {
+  /** The procedure's output column. */
+  name: string;
+  /** The variable it is bound to (the column name unless renamed with AS). */
+  alias: string;
+}
 
 export interface Query {
   clauses: Clause[];

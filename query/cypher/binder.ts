@@ -1,5 +1,6 @@
 import { subExpressions, type Clause, type Expr, type PatternPart, type Projection } from './ast.js';
-import { compileError, type Position } from './errors.js';
+import { compileError, CypherError, type Position } from './errors.js';
+import { PROCEDURES } from './procedures/registry.js';
 import { AGGREGATES, FUNCTIONS } from './functions.js';
 
 /** What a variable is known to hold: graph element kinds are checked where patterns use them. */
@@ -37,15 +38,29 @@ const describeKind = (k: VarKind): string =>
  * aggregations sit where openCypher allows them, and clause-specific rules hold (CREATE
  * needs one type and a direction, WITH expressions need aliases, SKIP/LIMIT are constants).
  */
-export function bindQuery(clauses: Clause[]): void {
-  let scope: Scope = new Map();
+export function bindQuery(clauses: Clause[], outer: Scope = new Map()): Scope {
+  let scope: Scope = new Map(outer);
   clauses.forEach((clause, i) => {
     const last = i === clauses.length - 1;
     if (clause.kind === 'return' && !last) throw compileError('UnexpectedSyntax', 'RETURN must be the last clause; use WITH to carry on', clause.pos);
-    if (last && !['return', 'create', 'merge', 'set', 'remove', 'delete'].includes(clause.kind)) {
-      throw compileError('UnexpectedSyntax', `a query cannot end with ${clause.kind.toUpperCase()}: finish it with RETURN or an updating clause`, clause.pos);
+    if (last && !canEnd(clause)) {
+      const what = clause.kind === 'procedure' || clause.kind === 'subquery' ? 'a CALL that returns rows' : clause.kind.toUpperCase();
+      throw compileError('UnexpectedSyntax', `a query cannot end with ${what}: finish it with RETURN or an updating clause`, clause.pos);
     }
     switch (clause.kind) {
+      case 'procedure':
+        bindProcedure(scope, clause);
+        return;
+      case 'subquery': {
+        const inner = bindQuery(clause.body, scope);
+        const tail = clause.body[clause.body.length - 1]!;
+        if (tail.kind !== 'return') return;
+        for (const item of tail.projection.items) {
+          if (scope.has(item.name)) throw compileError('VariableAlreadyBound', `CALL { } returns \`${item.name}\`, which is already defined outside it`, item.expr.pos);
+          scope.set(item.name, inner.get(item.name) ?? 'unknown');
+        }
+        return;
+      }
       case 'match': {
         const inClause = new Set<string>();
         for (const part of clause.patterns) bindPattern(scope, part, inClause, 'match');
@@ -98,6 +113,38 @@ export function bindQuery(clauses: Clause[]): void {
         return;
     }
   });
+  return scope;
+}
+
+/** RETURN, an updating clause, a call standing alone or yielding nothing, or a subquery that returns nothing. */
+function canEnd(clause: Clause): boolean {
+  if (clause.kind === 'procedure') {
+    const proc = PROCEDURES.get(clause.name);
+    return clause.standalone || !proc || proc.outputs.length === 0 || proc.mode !== 'read';
+  }
+  if (clause.kind === 'subquery') return clause.body[clause.body.length - 1]!.kind !== 'return';
+  return ['return', 'create', 'merge', 'set', 'remove', 'delete'].includes(clause.kind);
+}
+
+/** The procedure exists, takes these arguments, and yields columns it has into unused names. */
+function bindProcedure(scope: Scope, clause: Extract<Clause, { kind: 'procedure' }>): void {
+  const proc = PROCEDURES.get(clause.name);
+  if (!proc) {
+    const known = [...PROCEDURES.values()].filter((p) => !p.name.startsWith('$')).map((p) => p.display).join(', ');
+    throw new CypherError('Procedure', 'ProcedureNotFound', `ProcedureNotFound at line ${clause.pos.line}, column ${clause.pos.column}: there is no procedure called \`${clause.name}\`; this server has ${known}`, clause.pos);
+  }
+  if (clause.args.length < proc.minArgs || clause.args.length > proc.maxArgs) {
+    const count = proc.minArgs === proc.maxArgs ? `${proc.minArgs}` : `${proc.minArgs} to ${proc.maxArgs}`;
+    throw compileError('InvalidNumberOfArguments', `${proc.display} takes ${count} argument(s), got ${clause.args.length}`, clause.pos);
+  }
+  for (const a of clause.args) checkExpr(scope, a, 'CALL');
+  const yields = clause.yields ?? proc.outputs.map((name) => ({ name, alias: name }));
+  for (const y of yields) {
+    if (!proc.outputs.includes(y.name)) throw compileError('UndefinedVariable', `${proc.display} has no output \`${y.name}\`; it yields ${proc.outputs.join(', ') || 'nothing'}`, clause.pos);
+    if (scope.has(y.alias)) throw compileError('VariableAlreadyBound', `variable \`${y.alias}\` is already defined; YIELD ${y.name} AS another name`, clause.pos);
+    scope.set(y.alias, y.name === 'node' ? 'node' : y.name === 'rel' || y.name === 'relationship' ? 'rel' : 'unknown');
+  }
+  if (clause.where) checkPredicate(scope, clause.where, 'WHERE');
 }
 
 function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mode: 'match' | 'create' | 'merge'): void {

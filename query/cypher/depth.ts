@@ -41,6 +41,10 @@ function clauseExprs(c: Clause): Expr[] {
       return c.items.flatMap((i) => (i.value ? [i.target, i.value] : [i.target]));
     case 'delete':
       return c.exprs;
+    case 'procedure':
+      return [...c.args, ...(c.where ? [c.where] : [])];
+    case 'subquery':
+      return c.body.flatMap(clauseExprs);
   }
 }
 

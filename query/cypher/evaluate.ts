@@ -4,6 +4,7 @@ import { CypherDuration, isTemporal, type Temporal } from './temporal/types.js';
 import type { Distance } from '../../storage/events/types.js';
 import type { Expr } from './ast.js';
 import { runtimeError } from './errors.js';
+import { float, isInteger, isNumber, numberOf, numberText, WholeFloat } from './numbers.js';
 import { FUNCTIONS, propertiesOf } from './functions.js';
 import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
@@ -39,7 +40,7 @@ export function property(v: Value, key: string, ctx: EvalContext): Value {
     if (!payload) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${v.id} was deleted; its properties cannot be read`);
     if (key === 'embedding') {
       const vector = ctx.tx.node(v.id)!.vector;
-      if (vector) return Array.from(vector);
+      if (vector) return Array.from(vector, float);
     }
     return (ownEntry(payload, key) as Value | undefined) ?? null;
   }
@@ -68,17 +69,19 @@ export function rawDistance(a: Value, b: Value, distance: Distance): Value {
   let nb = 0;
   let sq = 0;
   for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (typeof x !== 'number' || typeof y !== 'number') throw typeError('<-> takes vectors of numbers');
+    const p = a[i];
+    const q = b[i];
+    if (!isNumber(p) || !isNumber(q)) throw typeError('<-> takes vectors of numbers');
+    const x = numberOf(p);
+    const y = numberOf(q);
     dot += x * y;
     na += x * x;
     nb += y * y;
     sq += (x - y) * (x - y);
   }
-  if (distance === 'Euclid') return Math.sqrt(sq);
-  if (distance === 'Dot') return -dot;
-  return na === 0 || nb === 0 ? 1 : 1 - dot / Math.sqrt(na * nb);
+  if (distance === 'Euclid') return float(Math.sqrt(sq));
+  if (distance === 'Dot') return float(-dot);
+  return float(na === 0 || nb === 0 ? 1 : 1 - dot / Math.sqrt(na * nb));
 }
 
 function arithmetic(op: string, a: Value, b: Value, guard: QueryGuard): Value {
@@ -92,35 +95,57 @@ function arithmetic(op: string, a: Value, b: Value, guard: QueryGuard): Value {
       return [a, ...(b as Value[])];
     }
     if (typeof a === 'string' || typeof b === 'string') {
-      if ((typeof a === 'string' || typeof a === 'number') && (typeof b === 'string' || typeof b === 'number')) {
-        const left = String(a);
-        const right = String(b);
+      if ((typeof a === 'string' || isNumber(a)) && (typeof b === 'string' || isNumber(b))) {
+        const left = typeof a === 'string' ? a : numberText(a);
+        const right = typeof b === 'string' ? b : numberText(b);
         guard.charge(stringBytes(left.length + right.length), 'a string concatenation');
         return left + right;
       }
     }
   }
   if (isTemporal(a) || isTemporal(b)) return temporalArithmetic(op, a, b);
-  if (typeof a !== 'number' || typeof b !== 'number') throw typeError(`${op} cannot combine a ${typeName(a)} and a ${typeName(b)}`);
-  const ints = Number.isInteger(a) && Number.isInteger(b);
+  if (!isNumber(a) || !isNumber(b)) throw typeError(`${op} cannot combine a ${typeName(a)} and a ${typeName(b)}`);
+  const x = numberOf(a);
+  const y = numberOf(b);
+  // INTEGER op INTEGER is an INTEGER (division truncates); a FLOAT on either side makes a FLOAT.
+  if (isInteger(a) && isInteger(b)) {
+    switch (op) {
+      case '+':
+        return checkedInteger(x + y, op);
+      case '-':
+        return checkedInteger(x - y, op);
+      case '*':
+        return checkedInteger(x * y, op);
+      case '/':
+        if (y === 0) throw runtimeError('ArithmeticError', 'DivisionByZero', 'integer division by zero');
+        return Math.trunc(x / y) + 0;
+      case '%':
+        if (y === 0) throw runtimeError('ArithmeticError', 'DivisionByZero', 'integer modulo by zero');
+        return (x % y) + 0;
+      default:
+        return float(x ** y);
+    }
+  }
   switch (op) {
     case '+':
-      return a + b;
+      return float(x + y);
     case '-':
-      return a - b;
+      return float(x - y);
     case '*':
-      return a * b;
+      return float(x * y);
     case '/':
-      if (ints) {
-        if (b === 0) throw runtimeError('ArithmeticError', 'DivisionByZero', 'integer division by zero');
-        return Math.trunc(a / b);
-      }
-      return a / b;
+      return float(x / y);
     case '%':
-      return ints && b === 0 ? null : a % b;
+      return float(x % y);
     default:
-      return a ** b;
+      return float(x ** y);
   }
+}
+
+/** Integers are exact here up to ±(2^53-1): a result beyond is refused rather than rounded. */
+function checkedInteger(x: number, op: string): number {
+  if (!Number.isSafeInteger(x)) throw runtimeError('ArithmeticError', 'IntegerOverflow', `the integer result of ${op} is outside the supported range ±(2^53-1)`);
+  return x + 0;
 }
 
 /** The list forms that bind a variable to each element: comprehensions, quantifiers and reduce. */
@@ -188,13 +213,13 @@ function temporalArithmetic(op: string, a: Value, b: Value): Value {
       if (isDuration(b) && isTemporal(a)) return subtractDuration(a as Temporal, b);
       throw refuse();
     case '*':
-      if (isDuration(a) && typeof b === 'number') return multiplyDuration(a, b, Number.isInteger(b));
-      if (isDuration(b) && typeof a === 'number') return multiplyDuration(b, a, Number.isInteger(a));
+      if (isDuration(a) && isNumber(b)) return multiplyDuration(a, numberOf(b), isInteger(b));
+      if (isDuration(b) && isNumber(a)) return multiplyDuration(b, numberOf(a), isInteger(a));
       throw refuse();
     case '/':
-      if (isDuration(a) && typeof b === 'number') {
-        if (b === 0) throw runtimeError('ArithmeticError', 'DivisionByZero', 'a duration divided by zero');
-        return divideDuration(a, b);
+      if (isDuration(a) && isNumber(b)) {
+        if (numberOf(b) === 0) throw runtimeError('ArithmeticError', 'DivisionByZero', 'a duration divided by zero');
+        return divideDuration(a, numberOf(b));
       }
       throw refuse();
     default:
@@ -254,7 +279,7 @@ function compareChain(ops: string[], values: Value[]): Value {
 export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
   switch (e.kind) {
     case 'literal':
-      return e.value;
+      return e.isFloat && typeof e.value === 'number' ? float(e.value) : e.value;
     case 'param': {
       if (!Object.hasOwn(ctx.params, e.name)) throw runtimeError('ParameterMissing', 'MissingParameter', `parameter $${e.name} was not given`);
       return ctx.params[e.name]!;
@@ -279,8 +304,9 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
         return t === null ? null : !t;
       }
       if (v === null) return null;
-      if (typeof v !== 'number') throw typeError(`unary ${e.op} takes a number, got a ${typeName(v)}`);
-      return e.op === '-' ? -v : v;
+      if (!isNumber(v)) throw typeError(`unary ${e.op} takes a number, got a ${typeName(v)}`);
+      if (e.op !== '-') return v;
+      return typeof v === 'number' ? (Number.isInteger(v) ? 0 - v : -v) : new WholeFloat(-v.value);
     }
     case 'binary': {
       if (e.op === 'and' || e.op === 'or' || e.op === 'xor') {

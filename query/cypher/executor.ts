@@ -1,4 +1,7 @@
 import type { Clause } from './ast.js';
+import { ProcedureSink, SubquerySink } from './call-operators.js';
+import { PROCEDURES } from './procedures/registry.js';
+import { writesData } from './query-kind.js';
 import type { EvalContext, Row } from './evaluate.js';
 import { connectedDeleteError, MatchSink, MergeSink, ResultSink, UnwindSink, UpdateSink, variablesOf } from './operators.js';
 import { planMatch } from './planner.js';
@@ -16,8 +19,9 @@ export class Executor {
 
   run(clauses: Clause[]): Row[] {
     const last = clauses[clauses.length - 1]!;
-    const result = new ResultSink(this.ctx, last.kind === 'return');
-    const head = this.pipeline(clauses, result);
+    const standaloneRows = last.kind === 'procedure' && last.standalone && PROCEDURES.get(last.name)!.outputs.length > 0;
+    const result = new ResultSink(this.ctx, last.kind === 'return' || standaloneRows);
+    const head = this.pipeline(clauses, result, new Set());
     head.push({});
     head.close();
     const connected = this.ctx.tx.connectedDeletedNode();
@@ -26,9 +30,9 @@ export class Executor {
   }
 
   /** The stages, built from the last clause back; a MATCH is planned with the variables bound before it. */
-  private pipeline(clauses: Clause[], end: Sink): Sink {
+  private pipeline(clauses: Clause[], end: Sink, outer: ReadonlySet<string>): Sink {
     const boundBefore: Set<string>[] = [];
-    let bound = new Set<string>();
+    let bound = new Set<string>(outer);
     for (const clause of clauses) {
       boundBefore.push(bound);
       bound = new Set(bound);
@@ -36,6 +40,11 @@ export class Executor {
       else if (clause.kind === 'merge') for (const name of variablesOf(clause.pattern)) bound.add(name);
       else if (clause.kind === 'unwind') bound.add(clause.alias);
       else if (clause.kind === 'with') bound = new Set(clause.projection.items.map((i) => i.name));
+      else if (clause.kind === 'procedure') for (const y of clause.yields ?? PROCEDURES.get(clause.name)!.outputs.map((name) => ({ alias: name }))) bound.add(y.alias);
+      else if (clause.kind === 'subquery') {
+        const tail = clause.body[clause.body.length - 1]!;
+        if (tail.kind === 'return') for (const item of tail.projection.items) bound.add(item.name);
+      }
     }
     const writer = new Writer(this.ctx);
     let sink = end;
@@ -62,6 +71,14 @@ export class Executor {
         case 'return':
           sink = new ProjectionSink(clause.projection, this.ctx, null, sink);
           break;
+        case 'procedure':
+          sink = new ProcedureSink(this.ctx, clause, PROCEDURES.get(clause.name)!, writer, sink);
+          break;
+        case 'subquery': {
+          const before = boundBefore[i]!;
+          sink = new SubquerySink(this.ctx, clause, writesData(clause.body), (bodyEnd) => this.pipeline(clause.body, bodyEnd, before), sink);
+          break;
+        }
         default:
           sink = new UpdateSink(this.ctx, clause, writer, sink);
       }

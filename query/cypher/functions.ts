@@ -1,4 +1,5 @@
 import { runtimeError } from './errors.js';
+import { float, isInteger, isNumber, numberOf, numberText, WholeFloat, type CypherNumber } from './numbers.js';
 import type { EvalContext } from './evaluate.js';
 import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
@@ -28,9 +29,10 @@ const nullSafe = (f: (v: Exclude<Value, null>, tx: GraphTx, guard: QueryGuard) =
   call: ([v], ctx) => (v === null || v === undefined ? null : f(v, ctx.tx, ctx.guard)),
 });
 
+/** A math function answering a FLOAT. */
 const num = (fn: string, f: (x: number) => number) => nullSafe((v) => {
-  if (typeof v !== 'number') throw badArg(fn, v);
-  return f(v);
+  if (!isNumber(v)) throw badArg(fn, v);
+  return float(f(numberOf(v)));
 });
 
 /** A function from a string to a string of about its length (charged before it is built). */
@@ -46,11 +48,39 @@ function chargeList(guard: QueryGuard, length: number, fn: string): void {
   guard.step(length);
 }
 
+/** Neo4j's vector similarity in [0, 1]: (1 + cosine) / 2, or 1 / (1 + squared Euclidean distance); null for a null or zero vector. */
+function vectorSimilarity(fn: string, cosine: boolean): FunctionDef {
+  return {
+    minArgs: 2,
+    maxArgs: 2,
+    call: ([a, b]) => {
+      if (a === null || b === null || a === undefined || b === undefined) return null;
+      for (const v of [a, b]) if (!Array.isArray(v) || !v.every(isNumber)) throw badArg(fn, v);
+      const x = (a as CypherNumber[]).map(numberOf);
+      const y = (b as CypherNumber[]).map(numberOf);
+      if (x.length !== y.length) throw runtimeError('ArgumentError', 'InvalidArgumentValue', `${fn}() takes two vectors of the same dimension, got ${x.length} and ${y.length}`);
+      let dot = 0;
+      let nx = 0;
+      let ny = 0;
+      let d2 = 0;
+      for (let i = 0; i < x.length; i++) {
+        dot += x[i]! * y[i]!;
+        nx += x[i]! * x[i]!;
+        ny += y[i]! * y[i]!;
+        d2 += (x[i]! - y[i]!) ** 2;
+      }
+      if (!cosine) return float(1 / (1 + d2));
+      if (nx === 0 || ny === 0) return null;
+      return float((1 + dot / Math.sqrt(nx * ny)) / 2);
+    },
+  };
+}
+
 /** range(from, to, step) without building it: how many values, and the values one by one. */
 export function rangeOf(args: Value[]): { length: number; values: () => Iterable<number> } {
   const [from, to, step = 1] = args;
-  if (typeof from !== 'number' || typeof to !== 'number' || typeof step !== 'number' || step === 0 || ![from, to, step].every(Number.isFinite)) {
-    throw runtimeError('TypeError', 'InvalidArgumentType', 'range() takes finite integers and a non-zero step');
+  if (!isInteger(from) || !isInteger(to) || !isInteger(step) || step === 0) {
+    throw runtimeError('TypeError', 'InvalidArgumentType', 'range() takes integers and a non-zero step');
   }
   const length = Math.max(0, Math.floor((to - from) / step) + 1);
   const first = from;
@@ -175,24 +205,26 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     },
   },
   tointeger: nullSafe((v) => {
-    if (typeof v === 'number') return Math.trunc(v);
+    if (isNumber(v)) return Number.isFinite(numberOf(v)) ? Math.trunc(numberOf(v)) + 0 : null;
     if (typeof v === 'string') {
       const n = Number(v);
-      return v.trim() === '' || !Number.isFinite(n) ? null : Math.trunc(n);
+      return v.trim() === '' || !Number.isFinite(n) ? null : Math.trunc(n) + 0;
     }
+    if (typeof v === 'boolean') return v ? 1 : 0;
     throw badArg('toInteger', v);
   }),
   tofloat: nullSafe((v) => {
-    if (typeof v === 'number') return v;
+    if (isNumber(v)) return float(numberOf(v));
     if (typeof v === 'string') {
       const n = Number(v);
-      return v.trim() === '' || Number.isNaN(n) ? null : n;
+      return v.trim() === '' || Number.isNaN(n) ? null : float(n);
     }
     throw badArg('toFloat', v);
   }),
   tostring: nullSafe((v) => {
     if (typeof v === 'string') return v;
-    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    if (isNumber(v)) return numberText(v);
+    if (typeof v === 'boolean') return String(v);
     if (isTemporal(v)) return formatTemporal(v);
     throw badArg('toString', v);
   }),
@@ -201,16 +233,54 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     if (typeof v === 'string') return v.toLowerCase() === 'true' ? true : v.toLowerCase() === 'false' ? false : null;
     throw badArg('toBoolean', v);
   }),
-  abs: num('abs', Math.abs),
+  abs: nullSafe((v) => {
+    if (!isNumber(v)) throw badArg('abs', v);
+    return typeof v === 'number' ? Math.abs(v) : new WholeFloat(Math.abs(v.value));
+  }),
   ceil: num('ceil', Math.ceil),
   floor: num('floor', Math.floor),
-  sign: num('sign', Math.sign),
+  sign: nullSafe((v) => {
+    if (!isNumber(v)) throw badArg('sign', v);
+    return Math.sign(numberOf(v)) + 0;
+  }),
   sqrt: num('sqrt', Math.sqrt),
+  exp: num('exp', Math.exp),
+  log: num('log', Math.log),
+  log10: num('log10', Math.log10),
+  sin: num('sin', Math.sin),
+  cos: num('cos', Math.cos),
+  tan: num('tan', Math.tan),
+  cot: num('cot', (x) => 1 / Math.tan(x)),
+  asin: num('asin', Math.asin),
+  acos: num('acos', Math.acos),
+  atan: num('atan', Math.atan),
+  degrees: num('degrees', (x) => (x * 180) / Math.PI),
+  radians: num('radians', (x) => (x * Math.PI) / 180),
+  atan2: {
+    minArgs: 2,
+    maxArgs: 2,
+    call: ([y, x]) => {
+      if (y === null || x === null || y === undefined || x === undefined) return null;
+      if (!isNumber(y)) throw badArg('atan2', y);
+      if (!isNumber(x)) throw badArg('atan2', x);
+      return float(Math.atan2(numberOf(y), numberOf(x)));
+    },
+  },
+  pi: { minArgs: 0, maxArgs: 0, call: () => Math.PI },
+  rand: { minArgs: 0, maxArgs: 0, call: () => float(Math.random()) },
+  e: { minArgs: 0, maxArgs: 0, call: () => Math.E },
   tolower: str('toLower', (s) => s.toLowerCase()),
   toupper: str('toUpper', (s) => s.toUpperCase()),
   trim: str('trim', (s) => s.trim()),
   ltrim: str('lTrim', (s) => s.trimStart()),
   rtrim: str('rTrim', (s) => s.trimEnd()),
+  elementid: nullSafe((v) => {
+    // The element ids Bolt sends with nodes and relationships (bolt/values.ts).
+    if (v instanceof NodeRef || v instanceof RelRef) return String(v.id);
+    throw badArg('elementId', v);
+  }),
+  'vector.similarity.cosine': vectorSimilarity('vector.similarity.cosine', true),
+  'vector.similarity.euclidean': vectorSimilarity('vector.similarity.euclidean', false),
   ...TEMPORAL_FUNCTIONS,
   ...STRING_FUNCTIONS,
 };

@@ -1,6 +1,7 @@
 import type { Collection } from '../../storage/collection.js';
 import type { GraphChange, Payload, PointId } from '../../storage/events/types.js';
 import { runtimeError } from './errors.js';
+import { SchemaTx } from './schema.js';
 
 export interface NodeData {
   labels: readonly string[];
@@ -38,7 +39,15 @@ export class GraphTx {
   private nextNode: number;
   private nextEdge: number;
 
-  constructor(readonly collection: Collection) {
+  /** Indexes and constraints created or dropped by this query or transaction. */
+  readonly schema: SchemaTx;
+
+  /**
+   * `provisional`: the collection stands in for a database that does not exist yet (empty, not
+   * in the engine); the caller creates the real one before it logs a write.
+   */
+  constructor(readonly collection: Collection, readonly provisional = false) {
+    this.schema = new SchemaTx(collection);
     this.nextNode = collection.nextNodeId;
     this.nextEdge = collection.graph.nextEdgeId;
   }

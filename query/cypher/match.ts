@@ -4,6 +4,7 @@ import type { NodePattern, RelPattern } from './ast.js';
 import { evaluate, property, type EvalContext, type Row } from './evaluate.js';
 import type { PartPlan, Seek } from './planner.js';
 import { listBytes } from './sizes.js';
+import { isNumber, numberOf, WholeFloat, type CypherNumber } from './numbers.js';
 import { equals, NodeRef, PathValue, RelRef, setEntry, type Value } from './values.js';
 
 /** The relationships one step (or variable-length run) crossed, with the nodes inside it. */
@@ -81,13 +82,14 @@ export class PatternMatcher {
       }
       case 'ids': {
         const v = evaluate(seek.expr, row, this.ctx);
-        const ids = seek.list ? (Array.isArray(v) ? v : []) : [v];
+        const ids = (seek.list ? (Array.isArray(v) ? v : []) : [v]).map((x) => (x instanceof WholeFloat ? x.value : x));
         return ids.filter((id): id is PointId => (typeof id === 'number' || (typeof id === 'string' && canonicalUuid(id) === id)) && tx.hasNode(id));
       }
       case 'vector':
         return this.vectorCandidates(seek, row) ?? this.scan(node);
       case 'property': {
-        const v = evaluate(seek.value, row, this.ctx);
+        const given = evaluate(seek.value, row, this.ctx);
+        const v = given instanceof WholeFloat ? given.value : given;
         if (tx.dirty || !(typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) return this.scan(node);
         const { store, payloadIndex } = tx.collection;
         return [...payloadIndex.lookup(seek.key, v)].map((slot) => store.idOf(slot));
@@ -111,9 +113,11 @@ export class PatternMatcher {
   private vectorCandidates(seek: Extract<Seek, { kind: 'vector' }>, row: Row): PointId[] | null {
     const { tx, distance } = this.ctx;
     const c = tx.collection;
-    const q = evaluate(seek.query, row, this.ctx);
-    const bound = evaluate(seek.threshold, row, this.ctx);
-    if (tx.dirty || typeof bound !== 'number' || !Array.isArray(q) || q.length !== c.config.size || !q.every((x) => typeof x === 'number' && Number.isFinite(x))) return null;
+    const given = evaluate(seek.query, row, this.ctx);
+    const threshold = evaluate(seek.threshold, row, this.ctx);
+    if (tx.dirty || !isNumber(threshold) || !Array.isArray(given) || given.length !== c.config.size || !given.every((x) => isNumber(x) && Number.isFinite(numberOf(x)))) return null;
+    const q = (given as CypherNumber[]).map(numberOf);
+    const bound = numberOf(threshold);
     const raw = (score: number) => (distance === 'Cosine' ? 1 - score : -score);
     const live = c.store.liveCount;
     for (let k = 32; ; k *= 4) {

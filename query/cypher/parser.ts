@@ -1,11 +1,13 @@
-import type { BinaryOp, Clause, CompareOp, Expr, NodePattern, PatternPart, Projection, ProjectionItem, ProjectionItemOf, Query, RelPattern, SetItem, SortItem } from './ast.js';
+import type { BinaryOp, Clause, CompareOp, Expr, NodePattern, PatternPart, Projection, ProjectionItem, ProjectionItemOf, Query, RelPattern, SetItem, SortItem, YieldItem } from './ast.js';
 import { MAX_NESTING, nestingTooDeep } from './depth.js';
 import { compileError, unsupported, type Position } from './errors.js';
 import { tokenize, type Token } from './lexer.js';
 
-const UNSUPPORTED_CLAUSES = new Set(['FOREACH', 'CALL', 'LOAD', 'USE']);
+const UNSUPPORTED_CLAUSES = new Set(['FOREACH', 'LOAD', 'USE']);
 /** Clause keywords: never read as a variable, so a missing expression is reported where it is. */
-const RESERVED = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'WHERE', 'CREATE', 'MERGE', 'UNION', 'DELETE', 'DETACH', 'SET', 'REMOVE', 'UNWIND', 'ORDER', 'SKIP', 'LIMIT', ...UNSUPPORTED_CLAUSES]);
+const RESERVED = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'WHERE', 'CREATE', 'MERGE', 'UNION', 'DELETE', 'DETACH', 'SET', 'REMOVE', 'UNWIND', 'ORDER', 'SKIP', 'LIMIT', 'CALL', 'YIELD', ...UNSUPPORTED_CLAUSES]);
+/** Words after CREATE that start a schema command rather than a pattern. */
+const SCHEMA_WORDS = new Set(['INDEX', 'CONSTRAINT', 'VECTOR', 'RANGE', 'TEXT', 'POINT', 'FULLTEXT', 'LOOKUP', 'BTREE']);
 const COMPARE_OPS = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
 
 const describe = (t: Token): string => (t.kind === 'eof' ? 'the end of the query' : `'${t.text}'`);
@@ -79,15 +81,150 @@ class Parser {
     for (let pos = this.pos(); this.acceptKeyword('UNION'); pos = this.pos()) unions.push({ all: this.acceptKeyword('ALL'), clauses: this.part(), pos });
     this.acceptOp(';');
     if (this.tok.kind !== 'eof') this.fail('the end of the query');
+    const only = clauses[0]!;
+    if (clauses.length === 1 && unions.length === 0 && only.kind === 'procedure') only.standalone = true;
     return { clauses, unions };
   }
 
-  /** The clauses of one part of a query, up to a UNION or the end. */
+  /** The clauses of one part of a query, up to a UNION, the end, or the `}` closing a subquery. */
   private part(): Clause[] {
     const clauses: Clause[] = [];
-    while (this.tok.kind !== 'eof' && !this.isOp(';') && !this.isKeyword('UNION')) clauses.push(this.clause());
+    while (this.tok.kind !== 'eof' && !this.isOp(';') && !this.isOp('}') && !this.isKeyword('UNION')) clauses.push(this.clause());
     if (clauses.length === 0) this.fail('a clause such as MATCH, CREATE or RETURN');
     return clauses;
+  }
+
+  /** CALL { ... } [IN TRANSACTIONS [OF n ROWS]] or CALL name.space(args) [YIELD ...]. */
+  private callClause(pos: Position): Clause {
+    if (this.acceptOp('{')) {
+      const body = this.part();
+      if (this.isKeyword('UNION')) throw unsupported('UNION inside CALL { }', this.pos());
+      this.expectOp('}');
+      // Batches of a subquery in transactions are one transaction here: the whole query is one log entry.
+      if (this.acceptKeyword('IN')) {
+        this.expectKeyword('TRANSACTIONS');
+        if (this.acceptKeyword('OF')) {
+          this.expr();
+          if (!this.acceptKeyword('ROWS')) this.expectKeyword('ROW');
+        }
+        if (this.isKeyword('ON') || this.isKeyword('REPORT')) throw unsupported(`${this.tok.value.toUpperCase()} in CALL { } IN TRANSACTIONS`, this.pos());
+      }
+      return { kind: 'subquery', body, pos };
+    }
+    let name = this.name('a procedure name');
+    while (this.acceptOp('.')) name += '.' + this.name('a procedure name');
+    const args: Expr[] = [];
+    if (this.acceptOp('(')) {
+      if (!this.isOp(')')) {
+        do args.push(this.expr());
+        while (this.acceptOp(','));
+      }
+      this.expectOp(')');
+    }
+    return { kind: 'procedure', name: name.toLowerCase(), args, ...this.yieldPart(), standalone: false, pos };
+  }
+
+  /** YIELD * | YIELD a [AS b], ... [WHERE p]; nothing at all means every column. */
+  private yieldPart(): { yields: YieldItem[] | null; where: Expr | null } {
+    let yields: YieldItem[] | null = null;
+    if (this.acceptKeyword('YIELD')) {
+      if (!this.acceptOp('*')) {
+        yields = [];
+        do {
+          const name = this.name('a column name after YIELD');
+          yields.push({ name, alias: this.acceptKeyword('AS') ? this.name('a variable name after AS') : name });
+        } while (this.acceptOp(','));
+      }
+    }
+    const where = this.acceptKeyword('WHERE') ? this.expr() : null;
+    return { yields, where };
+  }
+
+  /** SHOW [kind] INDEXES | CONSTRAINTS [YIELD ...] [WHERE ...]: a procedure listing the schema. */
+  private showClause(pos: Position): Clause {
+    let kind: string | null = null;
+    if (!this.isKeyword('INDEX') && !this.isKeyword('INDEXES') && !this.isKeyword('CONSTRAINT') && !this.isKeyword('CONSTRAINTS')) kind = this.name('INDEXES or CONSTRAINTS').toUpperCase();
+    const what = this.name('INDEXES or CONSTRAINTS').toUpperCase();
+    const lit = (value: string | null): Expr => ({ kind: 'literal', value, pos });
+    const procedure = what === 'INDEX' || what === 'INDEXES' ? '$show.indexes' : what === 'CONSTRAINT' || what === 'CONSTRAINTS' ? '$show.constraints' : this.fail('INDEXES or CONSTRAINTS', this.tokens[this.i - 1]);
+    return { kind: 'procedure', name: procedure, args: [lit(kind === 'ALL' ? null : kind)], ...this.yieldPart(), standalone: false, pos };
+  }
+
+  /** DROP INDEX | CONSTRAINT name [IF EXISTS] */
+  private dropClause(pos: Position): Clause {
+    const what = this.name('INDEX or CONSTRAINT').toUpperCase();
+    if (what !== 'INDEX' && what !== 'CONSTRAINT') this.fail('INDEX or CONSTRAINT', this.tokens[this.i - 1]);
+    const name = this.name(`the ${what.toLowerCase()}'s name`);
+    let ifExists = false;
+    if (this.acceptKeyword('IF')) {
+      this.expectKeyword('EXISTS');
+      ifExists = true;
+    }
+    const args: Expr[] = [{ kind: 'literal', value: name, pos }, { kind: 'literal', value: ifExists, pos }];
+    return { kind: 'procedure', name: what === 'INDEX' ? '$drop.index' : '$drop.constraint', args, yields: [], where: null, standalone: false, pos };
+  }
+
+  /**
+   * CREATE [VECTOR | RANGE | TEXT | POINT | FULLTEXT] INDEX [name] [IF NOT EXISTS] FOR (n:L) ON (n.p, ...) [OPTIONS {...}]
+   * or CREATE CONSTRAINT [name] [IF NOT EXISTS] FOR (n:L) REQUIRE n.p IS UNIQUE (or (n.a, n.b) IS NODE KEY, IS NOT NULL).
+   */
+  private createSchema(pos: Position): Clause {
+    let kind = 'RANGE';
+    if (!this.isKeyword('INDEX') && !this.isKeyword('CONSTRAINT')) kind = this.name('INDEX').toUpperCase();
+    const what = this.name('INDEX or CONSTRAINT').toUpperCase();
+    if (what !== 'INDEX' && what !== 'CONSTRAINT') this.fail('INDEX or CONSTRAINT', this.tokens[this.i - 1]);
+    if (kind === 'FULLTEXT' || kind === 'LOOKUP') throw unsupported(`${kind} indexes`, pos);
+    let name: string | null = null;
+    if (!this.isKeyword('FOR') && !this.isKeyword('IF') && !this.isKeyword('ON')) name = this.name(`the ${what.toLowerCase()}'s name`);
+    let ifNotExists = false;
+    if (this.acceptKeyword('IF')) {
+      this.expectKeyword('NOT');
+      this.expectKeyword('EXISTS');
+      ifNotExists = true;
+    }
+    if (!this.acceptKeyword('FOR')) this.expectKeyword('ON');
+    this.expectOp('(');
+    if (this.isOp(')')) throw unsupported('indexes and constraints on relationships', pos);
+    const variable = this.name('a variable');
+    this.expectOp(':');
+    const label = this.name('a label');
+    this.expectOp(')');
+    if (this.isOp('-') || this.isOp('<-')) throw unsupported('indexes and constraints on relationships', pos);
+    const properties: string[] = [];
+    const property = () => {
+      const v = this.name('a variable');
+      if (v !== variable) this.fail(`\`${variable}.\``, this.tokens[this.i - 1]);
+      this.expectOp('.');
+      properties.push(this.name('a property name'));
+    };
+    let rule = '';
+    if (what === 'INDEX') {
+      this.expectKeyword('ON');
+      const wrapped = this.acceptOp('(');
+      do property();
+      while (wrapped && this.acceptOp(','));
+      if (wrapped) this.expectOp(')');
+    } else {
+      this.expectKeyword('REQUIRE');
+      const wrapped = this.acceptOp('(');
+      do property();
+      while (wrapped && this.acceptOp(','));
+      if (wrapped) this.expectOp(')');
+      this.expectKeyword('IS');
+      if (this.acceptKeyword('UNIQUE')) rule = 'UNIQUENESS';
+      else if (this.acceptKeyword('NODE')) {
+        this.expectKeyword('KEY');
+        rule = 'NODE_KEY';
+      } else if (this.acceptKeyword('NOT')) {
+        this.expectKeyword('NULL');
+        rule = 'NODE_PROPERTY_EXISTENCE';
+      } else this.fail('UNIQUE, NODE KEY or NOT NULL');
+    }
+    const options: Expr = this.acceptKeyword('OPTIONS') ? this.mapLiteral() : { kind: 'map', entries: [], pos };
+    const lit = (value: string | boolean | null): Expr => ({ kind: 'literal', value, pos });
+    const props: Expr = { kind: 'list', items: properties.map((p) => lit(p)), pos };
+    const args = [lit(name), lit(what === 'INDEX' ? kind : rule), lit(label), props, options, lit(ifNotExists)];
+    return { kind: 'procedure', name: what === 'INDEX' ? '$create.index' : '$create.constraint', args, yields: [], where: null, standalone: false, pos };
   }
 
   private clause(): Clause {
@@ -120,7 +257,17 @@ class Parser {
         return { kind: 'return', projection: this.projection(pos), pos };
       case 'CREATE':
         this.i++;
+        if (this.tok.kind === 'ident' && !this.tok.quoted && SCHEMA_WORDS.has(this.tok.value.toUpperCase())) return this.createSchema(pos);
         return { kind: 'create', patterns: this.patternList(), pos };
+      case 'CALL':
+        this.i++;
+        return this.callClause(pos);
+      case 'SHOW':
+        this.i++;
+        return this.showClause(pos);
+      case 'DROP':
+        this.i++;
+        return this.dropClause(pos);
       case 'MERGE': {
         this.i++;
         const pattern = this.patternPart();
@@ -147,7 +294,7 @@ class Parser {
         this.i++;
         return { kind: 'delete', detach: false, exprs: this.exprList(), pos };
       default:
-        return this.fail('a clause (MATCH, OPTIONAL MATCH, UNWIND, WITH, RETURN, CREATE, MERGE, SET, REMOVE, DELETE)');
+        return this.fail('a clause (MATCH, OPTIONAL MATCH, UNWIND, WITH, RETURN, CREATE, MERGE, SET, REMOVE, DELETE, CALL, SHOW, DROP)');
     }
   }
 
@@ -561,13 +708,20 @@ class Parser {
         if (upper === 'REDUCE' && this.isOp('(', this.peek()) && this.peek(2).kind === 'ident' && this.isOp('=', this.peek(3))) return this.reduce();
         if (RESERVED.has(upper)) this.fail('an expression');
         if ((upper === 'EXISTS' || upper === 'COUNT') && this.isOp('{', this.peek())) throw unsupported(`${upper} { } subqueries`, pos);
-        if (this.isOp('(', this.peek()) || (this.isOp('.', this.peek()) && this.peek(2).kind === 'ident' && this.isOp('(', this.peek(3)))) return this.call();
+        if (this.isOp('(', this.peek()) || this.isDottedCall()) return this.call();
         this.i++;
         return { kind: 'var', name: t.value, pos };
       }
       default:
         return this.fail('an expression');
     }
+  }
+
+  /** `a.b(` or `a.b.c(`: a namespaced function call rather than a property read. */
+  private isDottedCall(): boolean {
+    let k = 1;
+    while (this.isOp('.', this.peek(k)) && this.peek(k + 1).kind === 'ident') k += 2;
+    return k > 1 && this.isOp('(', this.peek(k));
   }
 
   /** [x IN list WHERE p | e] */
@@ -635,7 +789,7 @@ class Parser {
   private call(): Expr {
     const pos = this.pos();
     let name = this.name('a function name');
-    if (this.acceptOp('.')) name += '.' + this.name('a function name');
+    while (this.acceptOp('.')) name += '.' + this.name('a function name');
     this.expectOp('(');
     if (this.acceptOp('*')) {
       this.expectOp(')');

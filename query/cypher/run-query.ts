@@ -1,13 +1,15 @@
 import type { Collection } from '../../storage/collection.js';
-import type { GraphChange } from '../../storage/events/types.js';
+import type { Distance, GraphChange } from '../../storage/events/types.js';
 import { queryParts, type Clause, type Query } from './ast.js';
-import { compileError } from './errors.js';
+import { compileError, CypherError } from './errors.js';
 import { bindQuery } from './binder.js';
 import { checkDepth, tooDeep } from './depth.js';
 import { Executor } from './executor.js';
 import { GraphTx } from './graph-tx.js';
 import { QueryGuard, type GuardOptions } from './guard.js';
 import { parseQuery } from './parser.js';
+import { PROCEDURES } from './procedures/registry.js';
+import { changesSchema, writesData } from './query-kind.js';
 import { toJson } from './present.js';
 import { fromJson, keyOf, setEntry, type Value } from './values.js';
 
@@ -16,10 +18,12 @@ export interface CypherResult {
   rows: unknown[][];
   /** The primitive changes a write query made (empty for a read). */
   changes: GraphChange[];
+  /** Index and constraint changes (a `collection_settings` entry), or null. */
+  schema: Record<string, Record<string, unknown>> | null;
+  /** For a database that does not exist yet: the vectors a vector index asked it to have. */
+  collectionConfig: { size: number; distance: Distance } | null;
   nodesScanned: number;
 }
-
-const UPDATING = new Set(['create', 'merge', 'set', 'remove', 'delete']);
 
 /** Parses and checks a query (no data is read): throws a CypherError (400) naming the problem. */
 export function compileQuery(text: string): Query {
@@ -28,14 +32,19 @@ export function compileQuery(text: string): Query {
     checkDepth(query);
     for (const part of queryParts(query)) bindQuery(part);
     checkUnion(query);
+    const parts = queryParts(query);
+    if (parts.some(changesSchema) && parts.some(writesData)) {
+      throw new CypherError('Transaction', 'ForbiddenDueToTransactionType', 'ForbiddenDueToTransactionType: a query cannot both change the schema (indexes, constraints) and write data; run them as two queries');
+    }
     return query;
   });
 }
 
-export const isWriteQuery = (q: Query): boolean => queryParts(q).some((part) => part.some((c) => UPDATING.has(c.kind)));
+export { isWriteQuery } from './query-kind.js';
 
 const columnsOf = (part: Clause[]): string[] => {
   const last = part[part.length - 1]!;
+  if (last.kind === 'procedure' && last.standalone) return (last.yields ?? PROCEDURES.get(last.name)!.outputs.map((name) => ({ alias: name }))).map((y) => y.alias);
   return last.kind === 'return' ? last.projection.items.map((i) => i.name) : [];
 };
 
@@ -90,6 +99,8 @@ export function executeQuery(c: Collection, query: Query, parameters: Record<str
       columns,
       rows: rows.map((r) => columns.map((name) => present(Object.hasOwn(r, name) ? r[name]! : null, tx))),
       changes: tx.dirty ? tx.changes() : [],
+      schema: tx.schema.dirty ? tx.schema.changes() : null,
+      collectionConfig: tx.schema.collectionConfig,
       nodesScanned: tx.scanned,
     };
   });

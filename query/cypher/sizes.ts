@@ -1,5 +1,6 @@
 import { isTemporal } from './temporal/types.js';
 import type { GraphTx } from './graph-tx.js';
+import { WholeFloat } from './numbers.js';
 import { isMap, NodeRef, PathValue, RelRef, type Value } from './values.js';
 
 /**
@@ -41,6 +42,7 @@ export function sizeOf(v: Value, tx?: GraphTx): number {
     return total;
   }
   if (isTemporal(v)) return HEADER_BYTES * 2;
+  if (v instanceof WholeFloat) return HEADER_BYTES;
   return isMap(v) ? entriesBytes(v, tx) : 0;
 }
 

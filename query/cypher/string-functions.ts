@@ -1,4 +1,5 @@
 import { runtimeError } from './errors.js';
+import { float, isNumber, numberOf } from './numbers.js';
 import type { FunctionDef } from './functions.js';
 import { listBytes, stringBytes } from './sizes.js';
 import { typeName, type Value } from './values.js';
@@ -73,12 +74,13 @@ export const STRING_FUNCTIONS: Record<string, FunctionDef> = {
     maxArgs: 2,
     call: ([x, precision]) => {
       if (x === null || precision === null) return null;
-      if (typeof x !== 'number') throw badArg('round', x!);
-      if (precision === undefined) return Math.round(x);
+      if (!isNumber(x)) throw badArg('round', x!);
+      const v = numberOf(x);
+      if (precision === undefined) return float(Math.round(v));
       const p = int('round', precision);
       // Half away from zero at the digit asked for, as Neo4j's round(x, p) (HALF_UP).
       const factor = 10 ** p;
-      return (Math.sign(x) * Math.round(Math.abs(x) * factor)) / factor;
+      return float((Math.sign(v) * Math.round(Math.abs(v) * factor)) / factor);
     },
   },
 };

@@ -1,4 +1,5 @@
 import { runtimeError } from './errors.js';
+import { isNumber, numberOf } from './numbers.js';
 import type { EvalContext } from './evaluate.js';
 import type { FunctionDef } from './functions.js';
 import { durationBetween, type BetweenUnit } from './temporal/between.js';
@@ -120,8 +121,8 @@ const duration: FunctionDef = {
     for (const [k, v] of Object.entries(arg as MapValue)) {
       if (!DURATION_KEYS.has(k)) throw runtimeError('ArgumentError', 'InvalidArgumentValue', `${k} is not a duration component`);
       if (v === null) continue;
-      if (typeof v !== 'number') throw badArg('duration', v);
-      parts[k as keyof DurationParts] = v;
+      if (!isNumber(v)) throw badArg('duration', v);
+      parts[k as keyof DurationParts] = numberOf(v);
     }
     return durationOf(parts);
   },

@@ -2,6 +2,7 @@ import { comparePointIds, type PointId } from '../../storage/point-id.js';
 import { compareTemporal, orderTemporal, temporalEquals } from './temporal/compare.js';
 import { formatTemporal } from './temporal/format.js';
 import { isTemporal, temporalTypeName, type TemporalOrDuration } from './temporal/types.js';
+import { isNumber, numberOf, WholeFloat } from './numbers.js';
 
 /** Runtime values of the Cypher engine and openCypher's equality, comparison and ordering rules. */
 
@@ -22,16 +23,17 @@ export interface MapValue {
   [key: string]: Value;
 }
 
-export type Value = null | boolean | number | string | Value[] | NodeRef | RelRef | PathValue | TemporalOrDuration | MapValue;
+export type Value = null | boolean | number | WholeFloat | string | Value[] | NodeRef | RelRef | PathValue | TemporalOrDuration | MapValue;
 
 export const isMap = (v: Value): v is MapValue =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof NodeRef) && !(v instanceof RelRef) && !(v instanceof PathValue) && !isTemporal(v);
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof NodeRef) && !(v instanceof RelRef) && !(v instanceof PathValue) && !(v instanceof WholeFloat) && !isTemporal(v);
 
 /** The openCypher type name of a value, for error messages. */
 export function typeName(v: Value): string {
   if (v === null) return 'Null';
   if (typeof v === 'boolean') return 'Boolean';
   if (typeof v === 'number') return Number.isInteger(v) ? 'Integer' : 'Float';
+  if (v instanceof WholeFloat) return 'Float';
   if (typeof v === 'string') return 'String';
   if (Array.isArray(v)) return 'List';
   if (v instanceof NodeRef) return 'Node';
@@ -44,7 +46,8 @@ export function typeName(v: Value): string {
 /** `a = b` with three-valued logic: null when either side (or an element) is null. */
 export function equals(a: Value, b: Value): boolean | null {
   if (a === null || b === null) return null;
-  if (typeof a === 'number' && typeof b === 'number') return a === b;
+  if (isNumber(a) && isNumber(b)) return numberOf(a) === numberOf(b);
+  if (isNumber(a) || isNumber(b)) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     let unknown = false;
@@ -80,9 +83,11 @@ const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length 
 /** `a < b` and friends: negative, zero or positive, or null when the values are not comparable. */
 export function compare(a: Value, b: Value): number | null {
   if (a === null || b === null) return null;
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (Number.isNaN(a) || Number.isNaN(b)) return null;
-    return a < b ? -1 : a > b ? 1 : 0;
+  if (isNumber(a) && isNumber(b)) {
+    const x = numberOf(a);
+    const y = numberOf(b);
+    if (Number.isNaN(x) || Number.isNaN(y)) return null;
+    return x < y ? -1 : x > y ? 1 : 0;
   }
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
@@ -104,7 +109,7 @@ export function compare(a: Value, b: Value): number | null {
  */
 const RANK = (v: Value): number => {
   if (v === null) return 8;
-  if (typeof v === 'number') return 7;
+  if (isNumber(v)) return 7;
   if (typeof v === 'boolean') return 6;
   if (typeof v === 'string') return 5;
   if (isTemporal(v)) return 4.5;
@@ -122,8 +127,8 @@ export function orderCompare(a: Value, b: Value): number {
   if (ra !== rb) return ra - rb;
   switch (ra) {
     case 7: {
-      const x = a as number;
-      const y = b as number;
+      const x = numberOf(a as number | WholeFloat);
+      const y = numberOf(b as number | WholeFloat);
       if (Number.isNaN(x) || Number.isNaN(y)) return Number(Number.isNaN(x)) - Number(Number.isNaN(y));
       return x < y ? -1 : x > y ? 1 : 0;
     }
@@ -172,6 +177,7 @@ export function keyOf(v: Value): string {
     case 'string':
       return 's' + JSON.stringify(v);
   }
+  if (v instanceof WholeFloat) return 'd' + (Object.is(v.value, -0) ? '0' : String(v.value));
   if (Array.isArray(v)) return '[' + v.map(keyOf).join(',') + ']';
   if (v instanceof NodeRef) return 'N' + v.id;
   if (v instanceof RelRef) return 'R' + v.id;

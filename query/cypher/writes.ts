@@ -3,6 +3,7 @@ import { isTemporal } from './temporal/types.js';
 import type { Payload, PointId } from '../../storage/events/types.js';
 import type { Expr, PatternPart, SetItem } from './ast.js';
 import { runtimeError } from './errors.js';
+import { isNumber, numberOf, type CypherNumber } from './numbers.js';
 import { evaluate, type EvalContext, type Row } from './evaluate.js';
 import type { NodeData } from './graph-tx.js';
 import { propertiesOf } from './functions.js';
@@ -11,23 +12,28 @@ import { isMap, NodeRef, PathValue, RelRef, setEntry, typeName, type Value } fro
 
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidPropertyType', message);
 
-/** A value a property can hold: a scalar or a list of scalars (as Neo4j allows). */
-/** A property value as the payload keeps it: temporal values as their ISO-8601 text (payloads are JSON). */
+/**
+ * A property value as the payload keeps it (a scalar or a list of scalars, as Neo4j allows):
+ * temporal values as their ISO-8601 text and floats as JSON numbers (payloads are JSON, so a
+ * whole float such as 1.0 reads back as the integer 1).
+ */
 function storable(key: string, v: Value): unknown {
-  const scalar = (x: Value) => typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
-  const stored = (x: Value) => (isTemporal(x) ? formatTemporal(x) : x);
+  const scalar = (x: Value) => typeof x === 'string' || typeof x === 'boolean' || (isNumber(x) && Number.isFinite(numberOf(x)));
+  const stored = (x: Value) => (isTemporal(x) ? formatTemporal(x) : isNumber(x) ? numberOf(x) : x);
   if (scalar(v) || isTemporal(v)) return stored(v);
   if (Array.isArray(v) && v.every((x) => scalar(x) || isTemporal(x))) return v.map(stored);
-  throw typeError(`property "${key}" cannot hold a ${typeName(v)}${typeof v === 'number' ? ` (${v})` : ''}: use a string, number, boolean, temporal value or a list of them`);
+  throw typeError(`property "${key}" cannot hold a ${typeName(v)}${isNumber(v) ? ` (${numberOf(v)})` : ''}: use a string, number, boolean, temporal value or a list of them`);
 }
 
 /** The embedding property as a vector of the collection's dimension. */
 function vectorFrom(v: Value, dim: number): Float32Array {
-  if (!Array.isArray(v) || v.length !== dim || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+  if (!Array.isArray(v) || v.length !== dim || !v.every((x) => isNumber(x) && Number.isFinite(numberOf(x)))) {
     throw typeError(`embedding must be a list of ${dim} finite numbers (the collection's dimension)`);
   }
-  return Float32Array.from(v as number[]);
+  return Float32Array.from(v as CypherNumber[], numberOf);
 }
+
+const gone = (kind: string, id: PointId) => runtimeError('EntityNotFound', 'DeletedEntityAccess', `${kind} ${id} was deleted earlier in this query`);
 
 /**
  * CREATE, SET, REMOVE and DELETE for one row, into the query's GraphTx overlay. Every node or
@@ -36,19 +42,39 @@ function vectorFrom(v: Value, dim: number): Float32Array {
 export class Writer {
   constructor(private readonly ctx: EvalContext) {}
 
-  private properties(e: Expr | null, row: Row): Payload {
+  private payloadOf(m: Value): Payload {
     const out: Payload = {};
-    if (!e) return out;
-    const m = evaluate(e, row, this.ctx);
     if (!isMap(m)) throw typeError('properties must be a map');
     for (const [k, v] of Object.entries(m)) if (v !== null) setEntry(out, k, k === 'embedding' ? v : storable(k, v));
     this.ctx.guard.charge(ENTITY_BYTES + sizeOf(out as Value), 'the properties written');
     return out;
   }
 
+  /** A new node with these labels and properties (`embedding`: its vector). */
+  createNode(labels: string[], properties: Value): PointId {
+    const payload = this.payloadOf(properties);
+    let vector: Float32Array | null = null;
+    if (payload.embedding !== undefined) {
+      vector = vectorFrom(payload.embedding as Value, this.ctx.tx.collection.config.size);
+      delete payload.embedding;
+    }
+    return this.ctx.tx.createNode([...new Set(labels)], payload, vector);
+  }
+
+  /** A new relationship (`weight` among the properties, 1 when absent). */
+  createRelationship(from: PointId, to: PointId, type: string, properties: Value): number {
+    const props = this.payloadOf(properties);
+    let weight = 1;
+    if (props.weight !== undefined) {
+      if (typeof props.weight !== 'number') throw typeError('weight must be a number');
+      weight = props.weight;
+      delete props.weight;
+    }
+    return this.ctx.tx.createEdge(from, to, type, weight, props);
+  }
+
   create(part: PatternPart, row: Row): void {
     const { tx } = this.ctx;
-    const dim = tx.collection.config.size;
     const ids = part.nodes.map((n) => {
       const existing = n.variable === null ? undefined : row[n.variable];
       if (existing !== undefined && existing !== null) {
@@ -57,27 +83,14 @@ export class Writer {
         return existing.id;
       }
       if (existing === null) throw runtimeError('SemanticError', 'CreateOnNull', `cannot create a relationship to \`${n.variable}\`, which is null`);
-      const payload = this.properties(n.properties, row);
-      let vector: Float32Array | null = null;
-      if (payload.embedding !== undefined) {
-        vector = vectorFrom(payload.embedding as Value, dim);
-        delete payload.embedding;
-      }
-      const id = tx.createNode([...new Set(n.labels)], payload, vector);
+      const id = this.createNode(n.labels, n.properties ? evaluate(n.properties, row, this.ctx) : {});
       if (n.variable) setEntry(row, n.variable, new NodeRef(id));
       return id;
     });
     const rels: number[] = [];
     part.rels.forEach((r, i) => {
       const [from, to] = r.direction === 'in' ? [ids[i + 1]!, ids[i]!] : [ids[i]!, ids[i + 1]!];
-      const props = this.properties(r.properties, row);
-      let weight = 1;
-      if (props.weight !== undefined) {
-        if (typeof props.weight !== 'number') throw typeError('weight must be a number');
-        weight = props.weight;
-        delete props.weight;
-      }
-      const id = tx.createEdge(from, to, r.types[0]!, weight, props);
+      const id = this.createRelationship(from, to, r.types[0]!, r.properties ? evaluate(r.properties, row, this.ctx) : {});
       rels.push(id);
       if (r.variable) setEntry(row, r.variable, new RelRef(id));
     });
@@ -94,15 +107,7 @@ export class Writer {
     const { tx } = this.ctx;
     const target = evaluate(item.target, row, this.ctx);
     if (target === null) return;
-    const gone = (kind: string, id: PointId) => runtimeError('EntityNotFound', 'DeletedEntityAccess', `${kind} ${id} was deleted earlier in this query`);
-    if (item.kind === 'labels') {
-      if (!(target instanceof NodeRef)) throw typeError(`labels belong to nodes, not a ${typeName(target)}`);
-      const data = tx.node(target.id);
-      if (!data) throw gone('node', target.id);
-      const labels = removing ? data.labels.filter((l) => !item.labels.includes(l)) : [...new Set([...data.labels, ...item.labels])];
-      tx.updateNode(target.id, { ...data, labels });
-      return;
-    }
+    if (item.kind === 'labels') return this.setLabels(target, item.labels, removing);
     const value = item.value ? evaluate(item.value, row, this.ctx) : null;
     let assignments: [string, Value][];
     if (item.kind === 'property') assignments = [[item.key, value]];
@@ -111,7 +116,21 @@ export class Writer {
       if (!isMap(map)) throw typeError(`SET ${item.kind === 'replace' ? '=' : '+='} takes a map, got a ${typeName(value)}`);
       assignments = Object.entries(map);
     }
-    const replace = item.kind === 'replace';
+    this.assign(target, assignments, item.kind === 'replace');
+  }
+
+  /** Adds (or, `removing`, takes away) labels of a node. */
+  setLabels(target: Value, labels: readonly string[], removing: boolean): void {
+    if (!(target instanceof NodeRef)) throw typeError(`labels belong to nodes, not a ${typeName(target)}`);
+    const data = this.ctx.tx.node(target.id);
+    if (!data) throw gone('node', target.id);
+    const next = removing ? data.labels.filter((l) => !labels.includes(l)) : [...new Set([...data.labels, ...labels])];
+    this.ctx.tx.updateNode(target.id, { ...data, labels: next });
+  }
+
+  /** Sets (a null value: removes) properties of a node or relationship; `replace` drops the others first. */
+  assign(target: Value, assignments: [string, Value][], replace: boolean): void {
+    const { tx } = this.ctx;
     if (target instanceof NodeRef) {
       const data = tx.node(target.id);
       if (!data) throw gone('node', target.id);
@@ -131,8 +150,8 @@ export class Writer {
       const next = { ...e, properties: replace ? {} : { ...e.properties } };
       for (const [key, v] of assignments) {
         if (key === 'weight') {
-          if (typeof v !== 'number' || !Number.isFinite(v)) throw typeError('weight must be a finite number (every relationship has one)');
-          next.weight = v;
+          if (!isNumber(v) || !Number.isFinite(numberOf(v))) throw typeError('weight must be a finite number (every relationship has one)');
+          next.weight = numberOf(v);
         } else if (v === null) delete next.properties[key];
         else setEntry(next.properties, key, storable(key, v));
       }

@@ -6,8 +6,10 @@ import { notFound } from '../../storage/errors.js';
 import type { Edge } from '../../storage/views/graph-store.js';
 import { cypherJson, traverseJson } from '../../query/api/graph-json.js';
 import { compileQuery, executeQuery, isWriteQuery, type CypherResult } from '../../query/cypher/run-query.js';
+import { logQueryResult } from '../../query/cypher/log-result.js';
 import { serialWrite } from '../../query/cypher/write-queue.js';
-import { ok } from '../state.js';
+import { ok, okText } from '../state.js';
+import { toTypedJson } from '../../query/cypher/present.js';
 import { parseDirection, parseEdgeBody, parseGraphQueryBody, parsePointIdParam, parseTraverseBody } from '../../query/api/graph-body.js';
 
 /** Add Edge, Get Neighbors, Traverse and Graph Query; each Cypher query may build `queryMemoryBytes`. */
@@ -45,19 +47,16 @@ export function graphRoutes(engine: Engine, queryMemoryBytes: number): Router {
     const query = compileQuery(req.query);
     let result: CypherResult;
     if (!isWriteQuery(query)) {
-      result = executeQuery(collectionOf(ctx), query, req.parameters, { memoryBytes: queryMemoryBytes });
+      result = executeQuery(collectionOf(ctx), query, req.parameters, { memoryBytes: queryMemoryBytes }, { present: toTypedJson });
     } else {
       result = await serialWrite(engine, async () => {
         const c = collectionOf(ctx);
-        const r = executeQuery(c, query, req.parameters, { memoryBytes: queryMemoryBytes });
-        if (r.changes.length > 0) {
-          const { result: applied } = await engine.submit({ type: 'graph_write', collection: c.name, changes: r.changes });
-          if (applied.error) throw applied.error;
-        }
+        const r = executeQuery(c, query, req.parameters, { memoryBytes: queryMemoryBytes }, { present: toTypedJson });
+        await logQueryResult(engine, c.name, r);
         return r;
       });
     }
-    ok(ctx, cypherJson(result, started));
+    okText(ctx, cypherJson(result, started));
   });
 
   return router;

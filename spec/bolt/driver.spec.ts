@@ -69,6 +69,20 @@ describe('bolt: neo4j-driver against the server', () => {
     }
   });
 
+  it('sends FLOAT and INTEGER as such: whole floats stay floats through parameters and arithmetic', async () => {
+    const session = driver().session();
+    try {
+      // The driver sends a JavaScript number as a FLOAT, and reads a FLOAT back as a number (an INTEGER as an Integer).
+      const r = (await session.run('RETURN $x AS x, $x + 1 AS y, 3.0 / 2 AS z, 7 / 2 AS i, toFloat(13) / 15 AS ratio, sqrt(16) AS s', { x: 2 })).records[0]!;
+      expect([r.get('x'), r.get('y'), r.get('z'), r.get('ratio'), r.get('s')]).to.deep.equal([2, 3, 1.5, 13 / 15, 4]);
+      expect(neo4j.isInt(r.get('i')) && r.get('i').toNumber()).to.equal(3);
+      const k = (await session.run('UNWIND range(1, 3) AS n RETURN n LIMIT toInteger($k)', { k: 2 })).records;
+      expect(k).to.have.length(2);
+    } finally {
+      await session.close();
+    }
+  });
+
   it('returns nodes, relationships and paths with their labels and properties, and counts the update', async () => {
     const session = driver().session();
     try {

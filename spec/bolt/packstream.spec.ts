@@ -4,11 +4,11 @@ import { chunkMessage, Dechunker } from '../../bolt/chunking.js';
 import { chooseVersion } from '../../bolt/handshake.js';
 import { packValue } from '../../bolt/packstream/encoder.js';
 import { UnpackError, unpackValue } from '../../bolt/packstream/decoder.js';
-import { Structure, type PackValue } from '../../bolt/packstream/structure.js';
+import { PackFloat, Structure, type PackValue } from '../../bolt/packstream/structure.js';
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** Any PackStream value; integers past 2^53 are bigints (as the decoder gives them back), -0 is left out (it travels as the integer 0). */
+/** Any PackStream value; integers past 2^53 are bigints (as the decoder gives them back), -0 is left out. */
 const packValues = fc.letrec<{ value: PackValue }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -16,7 +16,8 @@ const packValues = fc.letrec<{ value: PackValue }>((tie) => ({
     fc.boolean(),
     fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }).filter((n) => !Object.is(n, -0)),
     fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).filter((n) => n > SAFE || n < -SAFE),
-    fc.double().filter((d) => !Object.is(d, -0)),
+    // A whole float is a PackFloat both ways (a plain number with no fraction packs as an Integer).
+    fc.double().filter((d) => !Object.is(d, -0)).map((d) => (Number.isInteger(d) ? new PackFloat(d) : d)),
     fc.string({ unit: 'grapheme', maxLength: 40 }),
     fc.uint8Array({ maxLength: 300 }),
     fc.array(tie('value'), { maxLength: 20 }),

@@ -34,12 +34,13 @@ function shellPrelude(curlFailures: string): string {
   ].join('\n');
 }
 
-/** The README talks to localhost:6333 (and the Qdrant port, localhost:6335); the test's server listens elsewhere. */
-export function pointAtServer(code: string, serverUrl: string, qdrantUrl: string | null = null): string {
+/** The README talks to localhost:6333 (and the Qdrant port, localhost:6335, and Bolt, localhost:7687); the test's server listens elsewhere. */
+export function pointAtServer(code: string, serverUrl: string, qdrantUrl: string | null = null, boltUrl: string | null = null): string {
   const { host } = new URL(serverUrl);
   let rewritten = code.replaceAll('localhost:6333', host);
   if (qdrantUrl !== null) rewritten = rewritten.replaceAll('localhost:6335', new URL(qdrantUrl).host);
-  for (const port of ['6333', '6335']) {
+  if (boltUrl !== null) rewritten = rewritten.replaceAll('localhost:7687', new URL(boltUrl).host);
+  for (const port of ['6333', '6335', '7687']) {
     if (new RegExp(`:${port}\\b`).test(rewritten)) throw new Error(`the example names port ${port} other than as localhost:${port}:\n${code}`);
   }
   return rewritten;
@@ -69,8 +70,8 @@ function run(command: string, args: string[], cwd: string): Promise<Omit<Example
 }
 
 /** Runs one example in `cwd` against the server at `serverUrl`; `step` names its script file. */
-export async function runExample(example: ReadmeExample, step: number, cwd: string, serverUrl: string, qdrantUrl: string | null = null): Promise<ExampleRun> {
-  const code = pointAtServer(example.code, serverUrl, qdrantUrl);
+export async function runExample(example: ReadmeExample, step: number, cwd: string, serverUrl: string, qdrantUrl: string | null = null, boltUrl: string | null = null): Promise<ExampleRun> {
+  const code = pointAtServer(example.code, serverUrl, qdrantUrl, boltUrl);
   if (example.language === 'shell') {
     const script = join(cwd, `step-${step}.sh`);
     const failures = join(cwd, `step-${step}.curl-failures`);

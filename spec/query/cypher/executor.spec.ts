@@ -3,6 +3,8 @@ import { Collection } from '../../../storage/collection.js';
 import { applyEvent } from '../../../storage/engine/apply-event.js';
 import type { CollectionConfig } from '../../../storage/events/types.js';
 import { CypherError } from '../../../query/cypher/errors.js';
+import { jsonText } from '../../../query/api/json-text.js';
+import { toTypedJson } from '../../../query/cypher/present.js';
 import { compileQuery, executeQuery, type CypherResult } from '../../../query/cypher/run-query.js';
 
 const config: CollectionConfig = { size: 2, distance: 'Euclid', m: 8, m0: 16, efConstruct: 40, ml: 1 / Math.log(8) };
@@ -147,7 +149,7 @@ describe('query/cypher executor', () => {
     const e = fails(() => executeQuery(g.c, compileQuery('MATCH (a), (b), (c) RETURN count(*)'), {}, { timeoutMs: 0 }));
     expect(e.detail).to.equal('QueryTimeout');
     expect(g.rows('MATCH (a), (b) RETURN count(*)'), 'the default deadline lets real queries finish').to.deep.equal([[40_000]]);
-    expect(fails(() => g.run('RETURN size(range(0, 1e12))')).detail).to.equal('MemoryLimitExceeded');
+    expect(fails(() => g.run('RETURN size(range(0, 1000000000000))')).detail).to.equal('MemoryLimitExceeded');
   });
 
   it('stops matching once a plain LIMIT has its rows, and not before an ORDER BY or aggregate has seen them all', () => {
@@ -232,6 +234,39 @@ describe('query/cypher executor', () => {
     expect(g.rows('MATCH (n) RETURN count(n)'), 'both parts wrote, as one query').to.deep.equal([[2]]);
     expect(fails(() => g.run('RETURN 1 AS x UNION RETURN 1 AS y')).message).to.match(/DifferentColumnsInUnion/);
     expect(fails(() => g.run('RETURN 1 AS x UNION ALL RETURN 1 AS x UNION RETURN 2 AS x')).message).to.match(/InvalidClauseComposition/);
+  });
+  it('CALL { } runs its body per row: a returning body joins its rows, a unit body writes and passes the row on', () => {
+    const g = graph();
+    expect(g.rows('UNWIND [1, 2] AS x CALL { WITH x UNWIND range(1, x) AS y RETURN y * 10 AS z } RETURN x, z')).to.deep.equal([[1, 10], [2, 10], [2, 20]]);
+    expect(g.rows('UNWIND [1, 2, 3] AS x CALL { WITH x CREATE (:N {x: x}) } IN TRANSACTIONS OF 2 ROWS RETURN count(*) AS rows')).to.deep.equal([[3]]);
+    expect(g.rows('MATCH (n:N) CALL { WITH n DETACH DELETE n } RETURN count(*) AS deleted')).to.deep.equal([[3]]);
+    expect(g.rows('MATCH (n:N) RETURN count(n)')).to.deep.equal([[0]]);
+    expect(fails(() => g.run('WITH 1 AS x CALL { RETURN 2 AS x } RETURN x')).message).to.match(/VariableAlreadyBound/);
+  });
+
+  it('procedures: YIELD renames and filters columns, writes join the query\'s one event, an unknown name or output is refused', () => {
+    const g = graph();
+    g.run('CREATE (:A {k: 1})-[:R]->(:B {k: 2}), (:B {k: 3})');
+    expect(g.rows('CALL db.labels() YIELD label AS l WHERE l <> "A" RETURN collect(l) AS ls')).to.deep.equal([[['B']]]);
+    expect(g.run('CALL db.relationshipTypes()').columns).to.deep.equal(['relationshipType']);
+    const r = g.run('MATCH (b:B) CALL apoc.create.addLabels(b, ["C"]) YIELD node RETURN node.k AS k ORDER BY k');
+    expect(r.rows).to.deep.equal([[2], [3]]);
+    expect(r.changes).to.have.length(2);
+    expect(g.rows('MATCH (c:C) RETURN count(c)')).to.deep.equal([[2]]);
+    expect(fails(() => g.run('CALL db.nothing()')).kind).to.equal('Procedure');
+    expect(fails(() => g.run('CALL db.labels() YIELD nope RETURN nope')).message).to.match(/has no output `nope`/);
+    expect(fails(() => g.run('MATCH (n) CALL db.labels() YIELD label')).message).to.match(/cannot end with a CALL that returns rows/);
+  });
+  it('keeps INTEGER and FLOAT apart: float arithmetic, integer division, typed aggregates and conversions, floats written with a point', () => {
+    const g = graph();
+    const text = (q: string) => jsonText(executeQuery(g.c, compileQuery(q), {}, {}, { present: toTypedJson }).rows);
+    expect(text('RETURN 3.0 / 2, toFloat(13) / 15, 7 / 2, 1 + 1.0, 2 ^ 2, sqrt(16), toInteger(2.9), -1.0, 7 % 3')).to.equal(`[[1.5,${13 / 15},3,2.0,4.0,4.0,2,-1.0,1]]`);
+    expect(text('UNWIND [1, 2, 4] AS x RETURN sum(x), avg(x), sum(x * 1.0), min(x)')).to.equal(`[[7,${7 / 3},7.0,1]]`);
+    expect(text('RETURN 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, 1.0E20, 1 = 1.0, toString(1.0), toString(1.0E20), 1.0 + "x"')).to.equal('[[1e999,-1e999,"NaN",1.0E20,true,"1.0","1.0E20","1.0x"]]');
+    expect(JSON.parse(text('RETURN 1.0E20'))).to.deep.equal([[1e20]]);
+    expect(g.rows('UNWIND [1, 1.0, 2] AS x RETURN count(DISTINCT x)')).to.deep.equal([[2]]);
+    expect(fails(() => g.run('RETURN 7 % 0')).detail).to.equal('DivisionByZero');
+    expect(fails(() => g.run('RETURN 9007199254740991 + 1')).detail).to.equal('IntegerOverflow');
   });
 });
 

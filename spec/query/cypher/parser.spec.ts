@@ -61,11 +61,34 @@ describe('query/cypher parser', () => {
     expect(syntaxError('RETURN 1 2').message).to.match(/column 10: expected a clause .* but found '2'/);
   });
 
-  it('says FOREACH and CALL are unsupported', () => {
-    for (const [text, word] of [['MATCH (n) FOREACH (x IN [1] | SET n.x = x)', 'FOREACH'], ['CALL db.labels()', 'CALL']]) {
+  it('says FOREACH, LOAD CSV and full-text indexes are unsupported', () => {
+    for (const [text, word] of [['MATCH (n) FOREACH (x IN [1] | SET n.x = x)', 'FOREACH'], ['LOAD CSV FROM "x" AS row RETURN row', 'LOAD'], ['CREATE FULLTEXT INDEX t FOR (n:A) ON EACH [n.x]', 'FULLTEXT indexes']]) {
       const e = syntaxError(text!);
       expect(e.code).to.equal(400);
       expect(e.message).to.include(`${word} is not supported`);
     }
+  });
+
+  it('parses procedure calls with YIELD, subqueries, and schema commands as procedures of their own', () => {
+    const standalone = parseQuery('CALL db.index.vector.queryNodes("v", 3, $q)').clauses[0]!;
+    expect(standalone).to.deep.include({ kind: 'procedure', name: 'db.index.vector.querynodes', yields: null, standalone: true });
+    const inQuery = parseQuery('MATCH (n) CALL apoc.create.addLabels(n, ["X"]) YIELD node AS m WHERE m.x = 1 RETURN m').clauses[1]!;
+    if (inQuery.kind !== 'procedure') throw new Error('not a procedure');
+    expect(inQuery.standalone).to.equal(false);
+    expect(inQuery.yields).to.deep.equal([{ name: 'node', alias: 'm' }]);
+    expect(inQuery.where).to.not.equal(null);
+    const sub = parseQuery('UNWIND [1] AS x CALL { WITH x CREATE (:A {x: x}) } IN TRANSACTIONS OF 100 ROWS RETURN x').clauses[1]!;
+    if (sub.kind !== 'subquery') throw new Error('not a subquery');
+    expect(sub.body.map((c) => c.kind)).to.deep.equal(['with', 'create']);
+    const index = parseQuery('CREATE VECTOR INDEX v IF NOT EXISTS FOR (n:Doc) ON (n.embedding) OPTIONS {indexConfig: {`vector.dimensions`: 3}}').clauses[0]!;
+    if (index.kind !== 'procedure') throw new Error('not a procedure');
+    expect(index.name).to.equal('$create.index');
+    expect(index.args.slice(0, 3).map((a) => (a.kind === 'literal' ? a.value : a.kind))).to.deep.equal(['v', 'VECTOR', 'Doc']);
+    const constraint = parseQuery('CREATE CONSTRAINT FOR (p:Person) REQUIRE (p.a, p.b) IS NODE KEY').clauses[0]!;
+    if (constraint.kind !== 'procedure') throw new Error('not a procedure');
+    expect(constraint.args[1]).to.deep.include({ kind: 'literal', value: 'NODE_KEY' });
+    expect(parseQuery('SHOW VECTOR INDEXES YIELD name').clauses[0]).to.deep.include({ kind: 'procedure', name: '$show.indexes' });
+    expect(parseQuery('DROP CONSTRAINT c IF EXISTS').clauses[0]).to.deep.include({ kind: 'procedure', name: '$drop.constraint' });
+    expect(syntaxError('CALL { MATCH (n) RETURN n UNION MATCH (m) RETURN m }').message).to.include('UNION inside CALL { } is not supported');
   });
 });

@@ -1,0 +1,41 @@
+import { JsonFloat } from '../cypher/present.js';
+
+/**
+ * JSON.stringify, except that a JsonFloat is written as its text (1.0 stays 1.0). Objects are
+ * plain data here (no toJSON, no cycles); undefined entries are left out as JSON.stringify does.
+ */
+export function jsonText(v: unknown): string {
+  const out: string[] = [];
+  write(v, out);
+  return out.join('');
+}
+
+function write(v: unknown, out: string[]): void {
+  if (v instanceof JsonFloat) {
+    out.push(v.text);
+    return;
+  }
+  if (v === null || typeof v !== 'object') {
+    out.push(JSON.stringify(v) ?? 'null');
+    return;
+  }
+  if (Array.isArray(v)) {
+    out.push('[');
+    v.forEach((x, i) => {
+      if (i > 0) out.push(',');
+      write(x === undefined ? null : x, out);
+    });
+    out.push(']');
+    return;
+  }
+  out.push('{');
+  let first = true;
+  for (const [k, x] of Object.entries(v)) {
+    if (x === undefined) continue;
+    if (!first) out.push(',');
+    first = false;
+    out.push(JSON.stringify(k), ':');
+    write(x, out);
+  }
+  out.push('}');
+}

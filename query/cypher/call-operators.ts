@@ -1,0 +1,102 @@
+import type { Clause } from './ast.js';
+import { evaluate, isTrue, type EvalContext, type Row } from './evaluate.js';
+import type { Procedure } from './procedures/types.js';
+import type { Sink } from './sink.js';
+import { rowBytes } from './sizes.js';
+import { setEntry } from './values.js';
+import type { Writer } from './writes.js';
+
+type ProcedureClause = Extract<Clause, { kind: 'procedure' }>;
+
+/**
+ * Holds every row before running a writing stage, as UpdateSink does: the stage's writes never
+ * interleave with the reads upstream of it. Reading stages pass rows straight through.
+ */
+abstract class EagerWhenWriting implements Sink {
+  private readonly rows: Row[] = [];
+  private held = 0;
+
+  constructor(protected readonly ctx: EvalContext, private readonly eager: boolean, private readonly what: string, protected readonly next: Sink) {}
+
+  protected abstract each(row: Row): boolean;
+
+  push(row: Row): boolean {
+    if (!this.eager) return this.each(row);
+    const bytes = rowBytes(row);
+    this.ctx.guard.building = '';
+    this.ctx.guard.charge(bytes, `the rows ${this.what} holds`);
+    this.held += bytes;
+    this.rows.push(row);
+    return true;
+  }
+
+  close(): void {
+    for (const row of this.rows) if (!this.each(row)) break;
+    this.rows.length = 0;
+    this.ctx.guard.release(this.held);
+    this.next.close();
+  }
+}
+
+/** CALL proc(args) YIELD ...: the procedure's rows for each incoming row, joined to it. */
+export class ProcedureSink extends EagerWhenWriting {
+  constructor(ctx: EvalContext, private readonly clause: ProcedureClause, private readonly procedure: Procedure, private readonly writer: Writer, next: Sink) {
+    super(ctx, procedure.mode !== 'read', `CALL ${procedure.display}`, next);
+  }
+
+  protected each(row: Row): boolean {
+    const { ctx, clause, procedure } = this;
+    const args = clause.args.map((a) => evaluate(a, row, ctx));
+    const yields = clause.yields ?? procedure.outputs.map((name) => ({ name, alias: name }));
+    const results = procedure.run(args, ctx, this.writer);
+    // A void procedure (no output columns) passes the row on once.
+    if (procedure.outputs.length === 0) {
+      for (const _ of results) ctx.guard.step();
+      return this.next.push(row);
+    }
+    for (const out of results) {
+      ctx.guard.step();
+      const joined: Row = { ...row };
+      for (const y of yields) setEntry(joined, y.alias, out[y.name] ?? null);
+      if (clause.where && !isTrue(clause.where, joined, ctx)) continue;
+      if (!this.next.push(joined)) return false;
+    }
+    return true;
+  }
+}
+
+/**
+ * CALL { ... }: runs the body for each incoming row (seeded with it). A body ending in RETURN
+ * joins each of its rows to the incoming one; a body without passes the incoming row on once.
+ */
+export class SubquerySink extends EagerWhenWriting {
+  constructor(ctx: EvalContext, private readonly clause: Extract<Clause, { kind: 'subquery' }>, writes: boolean, private readonly body: (end: Sink) => Sink, next: Sink) {
+    super(ctx, writes, 'CALL { }', next);
+  }
+
+  protected each(row: Row): boolean {
+    const returns = this.clause.body[this.clause.body.length - 1]!.kind === 'return';
+    const results: Row[] = [];
+    let held = 0;
+    const { guard } = this.ctx;
+    const collect: Sink = {
+      push: (r) => {
+        if (!returns) return true;
+        const bytes = rowBytes(r);
+        guard.charge(bytes, 'the rows CALL { } returns');
+        held += bytes;
+        results.push(r);
+        return true;
+      },
+      close: () => {},
+    };
+    const head = this.body(collect);
+    head.push({ ...row });
+    head.close();
+    let more = true;
+    if (!returns) more = this.next.push(row);
+    else for (const r of results) if (!(more = this.next.push({ ...row, ...r }))) break;
+    guard.release(held);
+    return more;
+  }
+}

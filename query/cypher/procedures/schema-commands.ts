@@ -1,0 +1,245 @@
+import type { EvalContext } from '../evaluate.js';
+import { distanceOf, generatedName, schemaError, similarityOf, type ConstraintDef, type IndexDef } from '../schema.js';
+import { isNumber, numberOf } from '../numbers.js';
+import { isMap, type MapValue, type Value } from '../values.js';
+import { expectArg, integerArg, isString, isStringList, type Procedure, type ProcedureRow } from './types.js';
+
+/** The vector property of a node: the collection's own vector. */
+export const VECTOR_PROPERTY = 'embedding';
+const MAX_DIMENSIONS = 65_536;
+
+const INDEX_COLUMNS = ['id', 'name', 'state', 'populationPercent', 'type', 'entityType', 'labelsOrTypes', 'properties', 'indexProvider', 'owningConstraint', 'lastRead', 'readCount', 'trackedSince', 'options', 'failureMessage', 'createStatement'];
+const CONSTRAINT_COLUMNS = ['id', 'name', 'type', 'entityType', 'labelsOrTypes', 'properties', 'ownedIndex', 'propertyType', 'options', 'createStatement'];
+
+const quote = (name: string) => '`' + name.replaceAll('`', '``') + '`';
+const providerOf = (type: IndexDef['type']) => ({ RANGE: 'range-1.0', TEXT: 'text-2.0', POINT: 'point-1.0', VECTOR: 'vector-2.0' })[type];
+
+function indexConfig(def: IndexDef): MapValue {
+  if (def.type !== 'VECTOR') return {};
+  return { 'vector.dimensions': def.dimensions!, 'vector.similarity_function': def.similarity!, 'vector.quantization.enabled': false };
+}
+
+function indexRow(def: IndexDef): ProcedureRow {
+  const props = def.properties.map((p) => `n.${quote(p)}`).join(', ');
+  const config = indexConfig(def);
+  const options: MapValue = { indexProvider: providerOf(def.type), indexConfig: config };
+  const kind = def.type === 'RANGE' ? '' : `${def.type} `;
+  const createStatement = `CREATE ${kind}INDEX ${quote(def.name)} FOR (n:${quote(def.label)}) ON (${props})${def.type === 'VECTOR' ? ` OPTIONS {indexConfig: {\`vector.dimensions\`: ${def.dimensions}, \`vector.similarity_function\`: '${def.similarity}'}}` : ''}`;
+  return {
+    id: def.id,
+    name: def.name,
+    state: 'ONLINE',
+    populationPercent: 100,
+    type: def.type,
+    entityType: 'NODE',
+    labelsOrTypes: [def.label],
+    properties: [...def.properties],
+    indexProvider: providerOf(def.type),
+    owningConstraint: def.owningConstraint,
+    lastRead: null,
+    readCount: null,
+    trackedSince: null,
+    options,
+    failureMessage: '',
+    createStatement,
+  };
+}
+
+function constraintRow(def: ConstraintDef): ProcedureRow {
+  const props = def.properties.map((p) => `n.${quote(p)}`).join(', ');
+  const rule = { UNIQUENESS: 'IS UNIQUE', NODE_KEY: 'IS NODE KEY', NODE_PROPERTY_EXISTENCE: 'IS NOT NULL' }[def.type];
+  const owns = def.type !== 'NODE_PROPERTY_EXISTENCE';
+  return {
+    id: def.id,
+    name: def.name,
+    type: def.type,
+    entityType: 'NODE',
+    labelsOrTypes: [def.label],
+    properties: [...def.properties],
+    ownedIndex: owns ? def.name : null,
+    propertyType: null,
+    options: owns ? { indexProvider: 'range-1.0', indexConfig: {} } : null,
+    createStatement: `CREATE CONSTRAINT ${quote(def.name)} FOR (n:${quote(def.label)}) REQUIRE (${props}) ${rule}`,
+  };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * A vector index searches the collection's own vectors, so it must agree with them: the
+ * `embedding` property, the collection's dimensions and a similarity matching its distance. A
+ * database that does not exist yet is created to fit the index.
+ */
+function checkVectorIndex(ctx: EvalContext, properties: string[], dimensions: number, similarity: string): void {
+  if (properties.length !== 1 || properties[0] !== VECTOR_PROPERTY) {
+    throw schemaError('IndexCreationFailed', `a vector index is on the node property \`${VECTOR_PROPERTY}\` (each node's vector), got ${properties.map((p) => `\`${p}\``).join(', ')}`);
+  }
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS) throw schemaError('IndexCreationFailed', `vector.dimensions must be an integer from 1 to ${MAX_DIMENSIONS}, got ${dimensions}`);
+  const distance = distanceOf(similarity);
+  const { tx } = ctx;
+  if (tx.provisional) {
+    const want = tx.schema.collectionConfig;
+    if (want && (want.size !== dimensions || want.distance !== distance)) throw schemaError('IndexCreationFailed', 'two vector indexes in one transaction ask for different dimensions or similarity functions');
+    tx.schema.collectionConfig = { size: dimensions, distance };
+    return;
+  }
+  const c = tx.collection;
+  if (c.config.size !== dimensions) {
+    throw schemaError('IndexCreationFailed', `database "${c.name}" holds vectors of ${c.config.size} dimensions, so it cannot have a vector index of ${dimensions}: the index searches the collection's own vectors. Create the collection with vectors of size ${dimensions} (PUT /collections/${c.name}) before writing to it, or use another database`);
+  }
+  if (c.config.distance !== distance) {
+    throw schemaError('IndexCreationFailed', `database "${c.name}" compares vectors by ${c.config.distance} distance, so its vector index's similarity function is ${similarityOf(c.config.distance)?.toLowerCase() ?? 'none (only Cosine and Euclid collections can have one)'}, not ${similarity.toLowerCase()}`);
+  }
+}
+
+/** Creates an index unless an equivalent one (or, with IF NOT EXISTS, one of that name) exists. */
+function createIndex(ctx: EvalContext, given: Omit<IndexDef, 'id' | 'name'> & { name: string | null }, ifNotExists: boolean): void {
+  const schema = ctx.tx.schema;
+  const name = given.name ?? generatedName('index', [given.type, given.label, ...given.properties]);
+  const equivalent = schema.allIndexes().find((i) => i.type === given.type && i.label === given.label && sameList(i.properties, given.properties));
+  const named = schema.index(name);
+  if (equivalent || named) {
+    if (ifNotExists) return;
+    if (equivalent) throw schemaError('EquivalentSchemaRuleAlreadyExists', `an equivalent index already exists: ${quote(equivalent.name)}`);
+    throw schemaError('IndexWithNameAlreadyExists', `there already is an index called ${quote(name)}`);
+  }
+  if (given.type === 'VECTOR') checkVectorIndex(ctx, given.properties, given.dimensions!, given.similarity!);
+  schema.putIndex({ ...given, name, id: schema.nextId() });
+}
+
+function optionsConfig(options: Value): MapValue {
+  if (!isMap(options)) return {};
+  const config = options.indexConfig;
+  return isMap(config) ? config : {};
+}
+
+const INDEX_TYPES = new Set(['RANGE', 'TEXT', 'POINT', 'VECTOR', 'BTREE']);
+
+export const SCHEMA_PROCEDURES: Procedure[] = [
+  {
+    name: '$show.indexes',
+    display: 'SHOW INDEXES',
+    mode: 'read',
+    minArgs: 1,
+    maxArgs: 1,
+    outputs: INDEX_COLUMNS,
+    run: ([kind], ctx) => ctx.tx.schema.allIndexes().filter((i) => kind === null || i.type === kind).map(indexRow),
+  },
+  {
+    name: '$show.constraints',
+    display: 'SHOW CONSTRAINTS',
+    mode: 'read',
+    minArgs: 1,
+    maxArgs: 1,
+    outputs: CONSTRAINT_COLUMNS,
+    run: ([kind], ctx) => {
+      const wanted = kind === 'UNIQUE' || kind === 'UNIQUENESS' ? 'UNIQUENESS' : kind === 'KEY' ? 'NODE_KEY' : kind === 'EXISTENCE' || kind === 'EXIST' ? 'NODE_PROPERTY_EXISTENCE' : null;
+      return ctx.tx.schema.allConstraints().filter((c) => kind === null || c.type === wanted).map(constraintRow);
+    },
+  },
+  {
+    name: '$create.index',
+    display: 'CREATE INDEX',
+    mode: 'schema',
+    minArgs: 6,
+    maxArgs: 6,
+    outputs: [],
+    run: ([name, kind, label, properties, options, ifNotExists], ctx) => {
+      const type = (kind === 'BTREE' ? 'RANGE' : kind) as IndexDef['type'];
+      if (!INDEX_TYPES.has(String(kind))) throw schemaError('IndexCreationFailed', `${String(kind)} indexes are not supported; use RANGE, TEXT, POINT or VECTOR`);
+      const config = optionsConfig(options);
+      const base = { name: name as string | null, type, label: label as string, properties: properties as string[], owningConstraint: null };
+      if (type !== 'VECTOR') {
+        createIndex(ctx, base, ifNotExists === true);
+        return [];
+      }
+      const c = ctx.tx.collection;
+      const given = config['vector.dimensions'] ?? (ctx.tx.provisional ? null : c.config.size);
+      const dims = isNumber(given) ? numberOf(given) : null;
+      if (dims === null) throw schemaError('IndexCreationFailed', 'a vector index on a new database needs OPTIONS {indexConfig: {`vector.dimensions`: N}}');
+      const sim = config['vector.similarity_function'] ?? 'cosine';
+      if (typeof sim !== 'string') throw schemaError('IndexCreationFailed', "vector.similarity_function is 'cosine' or 'euclidean'");
+      createIndex(ctx, { ...base, dimensions: dims, similarity: sim.toUpperCase() }, ifNotExists === true);
+      return [];
+    },
+  },
+  {
+    name: 'db.index.vector.createnodeindex',
+    display: 'db.index.vector.createNodeIndex',
+    mode: 'schema',
+    minArgs: 5,
+    maxArgs: 5,
+    outputs: [],
+    run: (args, ctx) => {
+      const p = 'db.index.vector.createNodeIndex';
+      const name = expectArg(p, 0, args[0]!, isString, 'an index name');
+      const label = expectArg(p, 1, args[1]!, isString, 'a label');
+      const property = expectArg(p, 2, args[2]!, isString, 'a property name');
+      const dims = integerArg(p, 3, args[3]!);
+      const sim = expectArg(p, 4, args[4]!, isString, "'cosine' or 'euclidean'");
+      createIndex(ctx, { name, type: 'VECTOR', label, properties: [property], dimensions: dims, similarity: sim.toUpperCase(), owningConstraint: null }, false);
+      return [];
+    },
+  },
+  {
+    name: '$create.constraint',
+    display: 'CREATE CONSTRAINT',
+    mode: 'schema',
+    minArgs: 6,
+    maxArgs: 6,
+    outputs: [],
+    run: ([name, rule, label, properties, , ifNotExists], ctx) => {
+      const schema = ctx.tx.schema;
+      const type = rule as ConstraintDef['type'];
+      const props = expectArg('CREATE CONSTRAINT', 3, properties!, isStringList, 'property names');
+      const finalName = (name as string | null) ?? generatedName('constraint', [type, label as string, ...props]);
+      const equivalent = schema.allConstraints().find((c) => c.type === type && c.label === label && sameList(c.properties, props));
+      const named = schema.constraint(finalName);
+      if (equivalent || named) {
+        if (ifNotExists === true) return [];
+        if (equivalent) throw schemaError('EquivalentSchemaRuleAlreadyExists', `an equivalent constraint already exists: ${quote(equivalent.name)}`);
+        throw schemaError('ConstraintWithNameAlreadyExists', `there already is a constraint called ${quote(finalName)}`);
+      }
+      const id = schema.nextId();
+      schema.putConstraint({ id, name: finalName, type, label: label as string, properties: props });
+      if (type !== 'NODE_PROPERTY_EXISTENCE') schema.putIndex({ id: id + 1, name: finalName, type: 'RANGE', label: label as string, properties: props, owningConstraint: finalName });
+      return [];
+    },
+  },
+  {
+    name: '$drop.index',
+    display: 'DROP INDEX',
+    mode: 'schema',
+    minArgs: 2,
+    maxArgs: 2,
+    outputs: [],
+    run: ([name, ifExists], ctx) => {
+      const def = ctx.tx.schema.index(name as string);
+      if (!def) {
+        if (ifExists === true) return [];
+        throw schemaError('IndexDropFailed', `there is no index called ${quote(name as string)}`);
+      }
+      if (def.owningConstraint) throw schemaError('IndexDropFailed', `index ${quote(def.name)} belongs to constraint ${quote(def.owningConstraint)}; drop the constraint instead`);
+      ctx.tx.schema.dropIndex(def.name);
+      return [];
+    },
+  },
+  {
+    name: '$drop.constraint',
+    display: 'DROP CONSTRAINT',
+    mode: 'schema',
+    minArgs: 2,
+    maxArgs: 2,
+    outputs: [],
+    run: ([name, ifExists], ctx) => {
+      const def = ctx.tx.schema.constraint(name as string);
+      if (!def) {
+        if (ifExists === true) return [];
+        throw schemaError('ConstraintDropFailed', `there is no constraint called ${quote(name as string)}`);
+      }
+      ctx.tx.schema.dropConstraint(def.name);
+      if (ctx.tx.schema.index(def.name)?.owningConstraint === def.name) ctx.tx.schema.dropIndex(def.name);
+      return [];
+    },
+  },
+];
