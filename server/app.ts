@@ -2,8 +2,9 @@ import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Engine } from '../storage/engine/engine.js';
 import type { ServiceConfig } from './config.js';
-import { authenticate } from './middleware/auth.js';
+import { authenticate, credentialSchemes } from './middleware/auth.js';
 import { consistency } from './middleware/consistency.js';
+import { consolePage } from './middleware/console-page.js';
 import { cors } from './middleware/cors.js';
 import { errorBody } from './middleware/error-body.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -78,6 +79,8 @@ export function createApp({ engine, config, logger, readiness, version, metrics,
   app.use(urlLimit(8192));
   app.use(publicRoutes.routes());
   app.use(openApiRoute.routes());
+  // The console speaks this port's API; Qdrant's port keeps Qdrant's paths only.
+  if (dialect === 'spec') app.use(consolePage({ authSchemes: credentialSchemes(config) }));
   if (config.metricsPublic) app.use(metricsRoute.routes());
   app.use(authenticate(config));
   if (!config.metricsPublic) app.use(metricsRoute.routes());

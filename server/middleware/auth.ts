@@ -49,6 +49,11 @@ export function authenticate({ apiKeys, bearerTokens }: AuthConfig): Middleware 
   };
 }
 
+/** The Authorization schemes configured (`ApiKey`, `Bearer`); none when authentication is off. */
+export function credentialSchemes({ apiKeys, bearerTokens }: AuthConfig): string[] {
+  return [apiKeys.some((k) => k.length > 0) ? 'ApiKey' : '', bearerTokens.some((t) => t.length > 0) ? 'Bearer' : ''].filter(Boolean);
+}
+
 /** Whether a secret is one of the API keys or bearer tokens (Bolt's credentials); null when authentication is off. */
 export function secretChecker({ apiKeys, bearerTokens }: AuthConfig): ((secret: string) => boolean) | null {
   const secrets = [...apiKeys, ...bearerTokens].filter((s) => s.length > 0).map(digest);

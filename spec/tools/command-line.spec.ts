@@ -46,12 +46,17 @@ const TOOLS: ToolCase[] = [
     flags: ['--points', '--queries', '--only'],
     badValues: [
       { args: ['--points', '1e5'], says: /--points must be a whole number from 10 to 10000000, got "1e5"/ },
-      { args: ['--only', 'everything'], says: /--only must be one of ann, http, graph, browser, durability, got "everything"/ },
+      { args: ['--only', 'everything'], says: /--only must be one of ann, http, graph, browser, durability, console, got "everything"/ },
       { args: ['--queries='], says: /--queries needs a value/ },
     ],
   },
   {
     tool: 'build-browser',
+    flags: ['--help'],
+    badValues: [{ args: ['dist/elsewhere'], says: /unexpected argument "dist\/elsewhere"/ }],
+  },
+  {
+    tool: 'build-console',
     flags: ['--help'],
     badValues: [{ args: ['dist/elsewhere'], says: /unexpected argument "dist\/elsewhere"/ }],
   },

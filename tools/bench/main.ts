@@ -10,13 +10,14 @@ import { benchGraph } from './graph-bench.js';
 import { benchHttp } from './http-bench.js';
 import { table } from './table.js';
 
-const PARTS = ['ann', 'http', 'graph', 'browser', 'durability'] as const;
+const PARTS = ['ann', 'http', 'graph', 'browser', 'durability', 'console'] as const;
 
 const USAGE = `usage: npm run bench -- [--points N] [--queries N] [--only PART]
 A benchmark, not a test: prints markdown tables (stdout) of in-process ANN figures next to
 hnswlib-node, of the real server over loopback HTTP, of Cypher queries on a graph of N nodes and
 ten times as many edges, of the browser library in headless Chromium next to Node (N / 5 points),
-and of durability (snapshots, start-up, export/import on 2 x N points).
+of durability (snapshots, start-up, export/import on 2 x N points), and of the web console's
+graph view in headless Chromium (N / 20 nodes, at least 1,000).
   --points N     dataset size, 10 to 10000000 (default 100000)
   --queries N    queries per measurement, 1 to 100000 (default 200)
   --only PART    run one part: ${PARTS.join(', ')} (default: all)
@@ -94,6 +95,19 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
       const rows = await benchDurability(makeDataset(count, 128, 'Euclid', 1, 9), dir);
       console.log(`\n## Snapshots, start-up and export/import (real server, ${count.toLocaleString('en')} points)\n`);
       console.log(table(['what', 'rate', 'notes'], rows));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (only === undefined || only === 'console') {
+    const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
+    try {
+      const nodes = Math.max(1000, Math.floor(points / 20));
+      // Loaded here, not at the top: playwright takes seconds to load, which --help should not wait for.
+      const { benchConsole } = await import('./console-bench.js');
+      const rows = await benchConsole(nodes, process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', dir, log);
+      console.log('\n## The console\'s graph view in headless Chromium (1280x800)\n');
+      console.log(table(['what', 'graph', 'ms'], rows));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

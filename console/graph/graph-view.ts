@@ -1,0 +1,181 @@
+import cytoscape from 'cytoscape';
+import type { Api } from '../api.js';
+import { field, h, show } from '../dom.js';
+import type { PointId } from '../types.js';
+import { colorOf } from './colors.js';
+import { caption, edgeKey, nodeKey, type GraphEdge, type GraphNode } from './graph-model.js';
+import { fetchNeighbourhood } from './neighbourhood.js';
+
+/** Above this many nodes a force layout costs seconds: a grid instead. */
+const FORCE_LAYOUT_LIMIT = 300;
+const PICKER_LIMIT = 2000;
+
+const STYLE: cytoscape.StylesheetJson = [
+  {
+    selector: 'node',
+    style: { 'background-color': 'data(color)', label: 'data(caption)', 'font-size': 10, color: '#222', 'text-valign': 'bottom', 'text-margin-y': 3, width: 18, height: 18, 'min-zoomed-font-size': 7 },
+  },
+  { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#111' } },
+  {
+    selector: 'edge',
+    style: { width: 'data(width)', 'line-color': 'data(color)', 'target-arrow-color': 'data(color)', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', 'arrow-scale': 0.8, opacity: 0.8 },
+  },
+];
+
+const edgeWidth = (weight: number): number => Math.min(8, 1 + Math.abs(weight) * 2);
+
+/**
+ * A graph drawn with cytoscape: nodes coloured by their first label, edges by relation with their
+ * weight as width. Clicking a node (or choosing it in the node list) shows it and draws its
+ * neighbours; drag, wheel-zoom and Fit work as usual.
+ */
+export class GraphView {
+  readonly element: HTMLElement;
+  private readonly cy: cytoscape.Core;
+  private readonly nodes = new Map<string, GraphNode>();
+  private readonly summary = h('p', { class: 'graph-summary', role: 'status' });
+  private readonly legend = h('ul', { class: 'legend', 'aria-label': 'Labels and relations' });
+  private readonly picker = h('select', { 'aria-label': 'Nodes in the graph' });
+  private readonly details = h('div', { class: 'node-details' });
+  private readonly canvas = h('div', { class: 'graph-canvas', tabindex: 0, 'aria-label': 'Graph canvas' });
+
+  constructor(private readonly api: Api, private readonly collection: () => string | null, onError: (error: unknown) => void) {
+    this.picker.addEventListener('change', () => this.open(this.picker.value).catch(onError));
+    const toolbar = h(
+      'div',
+      { class: 'toolbar' },
+      h('button', { type: 'button', onclick: () => this.fit() }, 'Fit'),
+      h('button', { type: 'button', onclick: () => this.layout() }, 'Layout'),
+      h('button', { type: 'button', onclick: () => this.clear() }, 'Clear'),
+      field('Node', this.picker),
+      this.summary,
+    );
+    this.element = h('div', { class: 'graph-view' }, toolbar, h('div', { class: 'graph-body' }, this.canvas, h('aside', { class: 'graph-side' }, this.legend, this.details)));
+    // Textures and hidden edges while panning or zooming keep thousands of elements smooth.
+    this.cy = cytoscape({ container: this.canvas, style: STYLE, layout: { name: 'preset' }, maxZoom: 4, minZoom: 0.02, textureOnViewport: true, hideEdgesOnViewport: true });
+    this.cy.on('tap', 'node', (event) => this.open(event.target.id() as string).catch(onError));
+    this.updateSummary();
+  }
+
+  /** Adds nodes and edges (an edge only when both ends are drawn); answers the keys of new nodes. */
+  add(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): string[] {
+    const added: cytoscape.ElementDefinition[] = [];
+    const fresh: string[] = [];
+    for (const node of nodes) {
+      const key = nodeKey(node.id);
+      this.nodes.set(key, node);
+      const data = { id: key, caption: caption(node), color: colorOf(node.labels[0]) };
+      if (this.cy.hasElementWithId(key)) this.cy.getElementById(key).data(data);
+      else {
+        added.push({ group: 'nodes', data });
+        fresh.push(key);
+      }
+    }
+    this.cy.add(added);
+    const addedEdges = new Map<string, cytoscape.ElementDefinition>();
+    for (const edge of edges) {
+      if (!this.cy.hasElementWithId(nodeKey(edge.from)) || !this.cy.hasElementWithId(nodeKey(edge.to))) continue;
+      const data = { id: edgeKey(edge), source: nodeKey(edge.from), target: nodeKey(edge.to), relation: edge.relation, color: colorOf(edge.relation), width: edgeWidth(edge.weight) };
+      if (this.cy.hasElementWithId(data.id)) this.cy.getElementById(data.id).data('width', data.width);
+      else addedEdges.set(data.id, { group: 'edges', data });
+    }
+    // One add for all of them: cytoscape restyles and redraws once, not once per edge.
+    this.cy.add([...addedEdges.values()]);
+    this.updateSummary();
+    return fresh;
+  }
+
+  /** Replaces the graph with these nodes and edges, laid out and fitted. */
+  replace(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): void {
+    this.clear();
+    this.add(nodes, edges);
+    this.layout();
+  }
+
+  /** Draws a point and its neighbours, placed around it, and selects it. */
+  async expand(id: PointId): Promise<void> {
+    const collection = this.collection();
+    if (collection === null) return;
+    const { nodes, edges } = await fetchNeighbourhood(this.api, collection, id);
+    const center = nodeKey(id);
+    const wasEmpty = this.nodes.size === 0;
+    const fresh = this.add(nodes, edges).filter((key) => key !== center);
+    const origin = this.cy.getElementById(center).position();
+    const radius = 60 + fresh.length * 6;
+    fresh.forEach((key, i) => {
+      const angle = (2 * Math.PI * i) / fresh.length;
+      this.cy.getElementById(key).position({ x: origin.x + radius * Math.cos(angle), y: origin.y + radius * Math.sin(angle) });
+    });
+    if (wasEmpty) this.fit();
+    this.showDetails(center);
+  }
+
+  fit(): void {
+    this.cy.resize();
+    this.cy.fit(undefined, 30);
+  }
+
+  layout(): void {
+    this.cy.resize();
+    const large = this.nodes.size > FORCE_LAYOUT_LIMIT;
+    this.cy.layout(large ? { name: 'grid', fit: true, padding: 30 } : { name: 'cose', animate: false, fit: true, padding: 30, randomize: false }).run();
+  }
+
+  clear(): void {
+    this.cy.elements().remove();
+    this.nodes.clear();
+    show(this.details);
+    this.updateSummary();
+  }
+
+  /** Stops drawing and drops cytoscape's listeners on the window. */
+  destroy(): void {
+    this.cy.destroy();
+  }
+
+  /** cytoscape needs its container's size again after being hidden. */
+  shown(): void {
+    this.cy.resize();
+  }
+
+  /** Selects a drawn node, shows it, and draws its neighbours. */
+  private async open(key: string): Promise<void> {
+    const node = this.nodes.get(key);
+    if (!node) return;
+    this.cy.$(':selected').unselect();
+    this.cy.getElementById(key).select();
+    this.showDetails(key);
+    await this.expand(node.id);
+  }
+
+  private showDetails(key: string): void {
+    const node = this.nodes.get(key);
+    if (!node) return;
+    this.picker.value = key;
+    const edges = this.cy.getElementById(key).connectedEdges();
+    show(
+      this.details,
+      h('h3', {}, `Node ${node.id}`),
+      h('p', {}, node.labels.length ? node.labels.map((l) => `:${l}`).join(' ') : 'no labels'),
+      h('pre', { class: 'json' }, JSON.stringify(node.properties, null, 2)),
+      h('p', {}, `${edges.length} edges drawn`),
+      h('ul', {}, ...edges.map((e) => h('li', {}, `${e.source().id().slice(2)} -[:${e.data('relation') as string}]-> ${e.target().id().slice(2)}`))),
+    );
+  }
+
+  private updateSummary(): void {
+    this.summary.textContent = `${this.cy.nodes().length} nodes, ${this.cy.edges().length} edges`;
+    const labels = new Set<string>();
+    const relations = new Set<string>();
+    for (const node of this.nodes.values()) labels.add(node.labels[0] ?? '(no label)');
+    this.cy.edges().forEach((e) => void relations.add(e.data('relation') as string));
+    show(
+      this.legend,
+      ...[...labels].sort().map((l) => h('li', {}, h('span', { class: 'swatch', style: `background:${colorOf(l === '(no label)' ? undefined : l)}` }), `:${l}`)),
+      ...[...relations].sort().map((r) => h('li', {}, h('span', { class: 'swatch line', style: `background:${colorOf(r)}` }), `[:${r}]`)),
+    );
+    // The list is the keyboard's way to a node; past a few thousand options it is slow to build and of no use.
+    const listed = [...this.nodes.entries()].slice(0, PICKER_LIMIT);
+    show(this.picker, h('option', { value: '' }, 'Choose a node…'), ...listed.map(([key, node]) => h('option', { value: key }, caption(node) === String(node.id) ? String(node.id) : `${node.id} ${caption(node)}`)));
+  }
+}
