@@ -120,9 +120,12 @@ describe('npm scripts: signals sent to npm stop the whole process tree cleanly (
     const run = npm(['run', 'load', '--', '--seconds', '600'], repo);
     const server = await until(run, 'the load tool was writing to its server', async () => {
       const pid = noteTree(run.child.pid!).find((p) => commandLine(p).includes('dist/server/main.js'));
-      const port = pid === undefined ? undefined : listeningPorts(pid)[0];
-      if (pid === undefined || port === undefined) return undefined;
-      return (await answers(`http://127.0.0.1:${port}`, '/collections/load')) === 200 ? { pid, port, dataDir: environmentOf(pid).SERVICE_DATA_DIR! } : undefined;
+      if (pid === undefined) return undefined;
+      // The server listens on several ports (HTTP, the Qdrant dialect, Bolt): any HTTP one will do.
+      for (const port of listeningPorts(pid)) {
+        if ((await answers(`http://127.0.0.1:${port}`, '/collections/load')) === 200) return { pid, port, dataDir: environmentOf(pid).SERVICE_DATA_DIR! };
+      }
+      return undefined;
     });
     const tree = noteTree(run.child.pid!);
     try {
