@@ -109,6 +109,20 @@ export class GraphTx {
     return out;
   }
 
+  /**
+   * Candidates for `key = value` (a scalar): the payload index's nodes the overlay left alone,
+   * and the overlay's nodes that hold it. Loading with MERGE stays one index lookup per row
+   * however many nodes the query has written so far.
+   */
+  nodesWithValue(key: string, value: string | number | boolean): PointId[] {
+    const { store, payloadIndex } = this.collection;
+    const base = [...payloadIndex.lookup(key, value)].map((slot) => store.idOf(slot));
+    if (this.nodes.size === 0) return base;
+    const out = base.filter((id) => !this.nodes.has(id));
+    for (const [id, data] of this.nodes) if (data && Object.hasOwn(data.payload, key) && data.payload[key] === value) out.push(id);
+    return out;
+  }
+
   /** How many nodes carry the label (for choosing where a match starts). */
   labelCount(label: string): number {
     return this.collection.labelIndex.pointsWith(label).size;

@@ -90,9 +90,8 @@ export class PatternMatcher {
       case 'property': {
         const given = evaluate(seek.value, row, this.ctx);
         const v = given instanceof WholeFloat ? given.value : given;
-        if (tx.dirty || !(typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) return this.scan(node);
-        const { store, payloadIndex } = tx.collection;
-        return [...payloadIndex.lookup(seek.key, v)].map((slot) => store.idOf(slot));
+        if (!(typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) return this.scan(node);
+        return tx.nodesWithValue(seek.key, v);
       }
       case 'label':
         return tx.nodesWithLabel(seek.label);

@@ -23,13 +23,17 @@ export interface PartPlan {
 
 const RANK: Record<Seek['kind'], number> = { bound: 0, ids: 1, vector: 2, property: 3, label: 4, all: 5 };
 
-/** An expression that does not depend on the row: literals, parameters, lists of them. */
-export function isConstant(e: Expr): boolean {
-  let constant = true;
+/**
+ * An expression whose value is known before the pattern part is matched, so a seek can read it
+ * once per incoming row: literals, parameters and variables bound earlier (an UNWIND's `row.id`
+ * included), through any function but rand(); never a subquery.
+ */
+export function knownBefore(e: Expr, bound: ReadonlySet<string>): boolean {
+  let known = true;
   walkExpr(e, (x) => {
-    if (x.kind === 'var' || x.kind === 'subqueryExpr' || (x.kind === 'call' && x.name !== 'tointeger' && x.name !== 'tofloat')) constant = false;
+    if ((x.kind === 'var' && !bound.has(x.name)) || x.kind === 'subqueryExpr' || (x.kind === 'call' && x.name === 'rand')) known = false;
   });
-  return constant;
+  return known;
 }
 
 /** The AND-ed parts of a WHERE. */
@@ -44,25 +48,26 @@ const propOf = (e: Expr, name: string): string | null => (e.kind === 'prop' && i
 const isIdOf = (e: Expr, name: string) => e.kind === 'call' && e.name === 'id' && e.args.length === 1 && isVar(e.args[0]!, name);
 
 /** The seeks a WHERE conjunct offers for variable `name`. */
-function seeksFrom(c: Expr, name: string): Seek[] {
-  if (c.kind === 'binary' && c.op === 'in' && isIdOf(c.left, name) && isConstant(c.right)) return [{ kind: 'ids', expr: c.right, list: true }];
+function seeksFrom(c: Expr, name: string, bound: ReadonlySet<string>): Seek[] {
+  const known = (e: Expr) => knownBefore(e, bound);
+  if (c.kind === 'binary' && c.op === 'in' && isIdOf(c.left, name) && known(c.right)) return [{ kind: 'ids', expr: c.right, list: true }];
   if (c.kind !== 'compare' || c.ops.length !== 1) return [];
   const [l, r] = c.args as [Expr, Expr];
   const op = c.ops[0]!;
   const out: Seek[] = [];
   if (op === '=') {
     for (const [a, b] of [[l, r], [r, l]] as const) {
-      if (!isConstant(b)) continue;
+      if (!known(b)) continue;
       if (isIdOf(a, name)) out.push({ kind: 'ids', expr: b, list: false });
       const key = propOf(a, name);
       if (key !== null && key !== 'embedding') out.push({ kind: 'property', key, value: b });
     }
   }
   // n.embedding <-> $q < x, or x > n.embedding <-> $q
-  const vector = (d: Expr, bound: Expr): Seek | null => {
-    if (d.kind !== 'binary' || d.op !== '<->' || !isConstant(bound)) return null;
+  const vector = (d: Expr, limit: Expr): Seek | null => {
+    if (d.kind !== 'binary' || d.op !== '<->' || !known(limit)) return null;
     for (const [a, b] of [[d.left, d.right], [d.right, d.left]] as const) {
-      if (propOf(a, name) === 'embedding' && isConstant(b)) return { kind: 'vector', query: b, threshold: bound };
+      if (propOf(a, name) === 'embedding' && known(b)) return { kind: 'vector', query: b, threshold: limit };
     }
     return null;
   };
@@ -75,9 +80,9 @@ function bestSeek(node: NodePattern, where: Expr[], bound: ReadonlySet<string>):
   const name = node.variable;
   if (name !== null && bound.has(name)) return { kind: 'bound' };
   const seeks: Seek[] = [];
-  if (name !== null) for (const c of where) seeks.push(...seeksFrom(c, name));
+  if (name !== null) for (const c of where) seeks.push(...seeksFrom(c, name, bound));
   if (node.properties?.kind === 'map') {
-    for (const [key, value] of node.properties.entries) if (key !== 'embedding' && isConstant(value)) seeks.push({ kind: 'property', key, value });
+    for (const [key, value] of node.properties.entries) if (key !== 'embedding' && knownBefore(value, bound)) seeks.push({ kind: 'property', key, value });
   }
   for (const label of node.labels) seeks.push({ kind: 'label', label });
   seeks.push({ kind: 'all' });

@@ -5,17 +5,19 @@ import { oneOf, wholeNumber } from '../lib/args.js';
 import { runTool } from '../lib/run-tool.js';
 import { annTableRows, benchHnswlib, benchOurs, type AnnRow } from './ann.js';
 import { makeDataset } from './dataset.js';
+import { benchCypherLoad } from './cypher-load-bench.js';
 import { benchDurability } from './durability-bench.js';
 import { benchGraph } from './graph-bench.js';
 import { benchHttp } from './http-bench.js';
 import { table } from './table.js';
 
-const PARTS = ['ann', 'http', 'graph', 'browser', 'durability', 'console'] as const;
+const PARTS = ['ann', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console'] as const;
 
 const USAGE = `usage: npm run bench -- [--points N] [--queries N] [--only PART]
 A benchmark, not a test: prints markdown tables (stdout) of in-process ANN figures next to
 hnswlib-node, of the real server over loopback HTTP, of Cypher queries on a graph of N nodes and
-ten times as many edges, of the browser library in headless Chromium next to Node (N / 5 points),
+ten times as many edges, of loading a knowledge graph with UNWIND/MERGE over REST and Bolt (N
+nodes, 5 x N relationship rows) and Bolt next to REST, of the browser library in headless Chromium next to Node (N / 5 points),
 of durability (snapshots, start-up, export/import on 2 x N points), and of the web console's
 graph view in headless Chromium (N / 20 nodes, at least 1,000).
   --points N     dataset size, 10 to 10000000 (default 100000)
@@ -72,6 +74,17 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
       const rows = await benchGraph(points, points * 10, queries, dir, log);
       console.log(`\n## Cypher on a graph (${queries} runs per query, random start nodes; in-process: parse, check, plan, run; HTTP: the real server on loopback)\n`);
       console.log(table(['query', 'text', 'in-process median ms', 'p99 ms', 'HTTP median ms', 'p99 ms', 'mean result'], rows));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  if (only === undefined || only === 'cypher-load') {
+    const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
+    try {
+      const rows = await benchCypherLoad(points, queries, dir, log);
+      console.log(`\n## Loading a knowledge graph with MERGE, and Bolt next to REST (real server on loopback, every write durable; ${queries} queries per row)\n`);
+      console.log(table(['what', 'rate', 'time'], rows));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -112,7 +112,10 @@ function mergeNode(args: Value[], ctx: EvalContext, writer: Writer): ProcedureRo
   const onCreate = mapArg(p, 2, args[2]);
   const onMatch = mapArg(p, 3, args[3]);
   const { tx } = ctx;
-  const candidates: PointId[] = labels.length > 0 ? tx.nodesWithLabel(labels[0]!) : tx.allNodes();
+  // One identifying value is looked up in the payload index; the rest are checked on each candidate.
+  const [key, value] = Object.entries(ident).find(([, v]) => typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number') ?? [];
+  const candidates: PointId[] =
+    key !== undefined ? tx.nodesWithValue(key, value as string | number | boolean) : labels.length > 0 ? tx.nodesWithLabel(labels[0]!) : tx.allNodes();
   const found: NodeRef[] = [];
   for (const id of candidates) {
     ctx.guard.step();

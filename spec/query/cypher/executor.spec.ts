@@ -313,5 +313,16 @@ describe('query/cypher executor', () => {
     expect(g.rows('MATCH (t:Tag) RETURN count(t)')).to.deep.equal([[2]]);
     expect(fails(() => g.run('FOREACH (x IN [1] | MATCH (n) SET n.x = x)')).detail).to.equal('InvalidClauseComposition');
   });
+  it('seeks by a property whose value comes from an earlier variable, in a MATCH and in MERGE while the query writes', () => {
+    const g = graph();
+    g.run('UNWIND range(1, 1000) AS i CREATE (:N {i: i})');
+    const matched = g.run('UNWIND range(1, 10) AS i MATCH (n:N {i: i}) RETURN count(n)');
+    expect(matched.rows).to.deep.equal([[10]]);
+    expect(matched.nodesScanned, 'one index lookup per row, not a label scan').to.be.at.most(10);
+    const merged = g.run('UNWIND [1, 2, 2000, 2000, 2001] AS i MERGE (n:N {i: i}) RETURN count(DISTINCT n)');
+    expect(merged.rows).to.deep.equal([[4]]);
+    expect(merged.nodesScanned, 'the nodes MERGE wrote are found without a scan').to.be.at.most(10);
+    expect(g.rows('MATCH (n:N) RETURN count(n)')).to.deep.equal([[1002]]);
+  });
 });
 
