@@ -5,6 +5,8 @@ import { basename, join, relative } from 'node:path';
 import type { DbEvent } from '../../storage/events/types.js';
 import { checkLmdbFileLength, isDamagedFile } from '../../storage/log/lmdb-file-check.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
+import { chainHash, checkChain, GENESIS, hex } from '../../storage/log/chain.js';
+import { chainHashOf, frameChained, frameRecord, unframeRecord } from '../../storage/log/record.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const del = (name: string): DbEvent => ({ type: 'delete_collection', name });
@@ -34,6 +36,41 @@ describe('storage/log LmdbLog', () => {
     ]);
     expect([...log.read(2, 2)].map((e) => e.opId)).to.deep.equal([2]);
     await log.close();
+  });
+
+  it('chains every entry to the one before with SHA-256, across a reopen, and names the history by its head hash', async () => {
+    let log = LmdbLog.open(dir.path);
+    await Promise.all([log.append(del('a')).durable, log.append(del('b')).durable]);
+    await log.close();
+    log = LmdbLog.open(dir.path);
+    await log.append(del('c')).durable;
+    const raw = [...log.readRaw()];
+    let expected: Uint8Array = GENESIS;
+    for (const { opId, record } of raw) {
+      expected = chainHash(expected, opId, unframeRecord(record, opId));
+      expect(hex(chainHashOf(record)!), `entry ${opId}`).to.equal(hex(expected));
+    }
+    expect(log.headHash).to.equal(hex(expected));
+    expect(checkChain(raw)).to.deep.include({ linked: 2, anchor: 1, broken: null });
+    await log.close();
+  });
+
+  it('finds a changed, dropped or reordered entry, and an unchained entry after chained ones, even with a good checksum', async () => {
+    const log = LmdbLog.open(dir.path);
+    await Promise.all(['a', 'b', 'c', 'd'].map((n) => log.append(del(n)).durable));
+    const raw = [...log.readRaw()];
+    await log.close();
+    const body = (name: string) => unframeRecord(frameRecord(new Uint8Array(Buffer.from(JSON.stringify(name)))), 0);
+    // Entry 2 rewritten with a new body and its own checksum, keeping its stored hash.
+    const changed = raw.map((e) => (e.opId === 2 ? { opId: 2, record: frameChained(body('x'), chainHashOf(e.record)!) } : e));
+    expect(checkChain(changed).broken?.opId).to.equal(2);
+    expect(checkChain(raw.filter((e) => e.opId !== 3)).broken?.opId).to.equal(4);
+    expect(checkChain([raw[0]!, raw[2]!, raw[1]!, raw[3]!]).broken).to.not.equal(null);
+    const downgraded = raw.map((e) => (e.opId === 3 ? { opId: 3, record: frameRecord(unframeRecord(e.record, 3)) } : e));
+    expect(checkChain(downgraded).broken).to.deep.include({ opId: 3 });
+    // Entries written before the log was chained are passed over; the chain starts at the first chained one.
+    const older = raw.map((e) => (e.opId <= 2 ? { opId: e.opId, record: frameRecord(unframeRecord(e.record, e.opId)) } : e));
+    expect(checkChain(older)).to.deep.include({ anchor: 3, linked: 1, broken: null });
   });
 
   it('takes many concurrent appends, all durable, in id order', async () => {

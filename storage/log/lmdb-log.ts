@@ -7,7 +7,8 @@ import { DbError } from '../errors.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { checkLmdbFileLength, isDamagedFile } from './lmdb-file-check.js';
 import type { Appended, EventLog, LogEntry, RawEntry, SkipNote } from './event-log.js';
-import { decodeEntry, frameRecord } from './record.js';
+import { chainHash, GENESIS, hex } from './chain.js';
+import { chainHashOf, decodeEntry, frameChained } from './record.js';
 
 /** The meta key holding the highest dropped operation_id, so the counter survives truncation. */
 const FLOOR = 'floor';
@@ -59,6 +60,8 @@ export class LmdbLog implements EventLog {
   private readonly entries: Database<Uint8Array, number>;
   private readonly meta: Database<number, string>;
   private last: number;
+  /** The chain hash of the newest entry (see chain.ts). */
+  private head: Uint8Array;
   private failure: Error | null = null;
   private skipsDb: Database<SkipNote, number> | null = null;
 
@@ -67,6 +70,18 @@ export class LmdbLog implements EventLog {
     this.entries = opened.entries;
     this.meta = opened.meta;
     this.last = opened.last;
+    this.head = this.newestHash();
+  }
+
+  /** The newest entry's chain hash: where the next append links (GENESIS after an unchained entry, or none). */
+  private newestHash(): Uint8Array {
+    for (const { value } of this.entries.getRange({ reverse: true, limit: 1 })) return chainHashOf(value) ?? GENESIS;
+    return GENESIS;
+  }
+
+  /** The chain hash of the newest entry, in hex: it names the whole history written so far. */
+  get headHash(): string {
+    return hex(this.head);
   }
 
   static open(path: string, options: LmdbLogOptions = {}): LmdbLog {
@@ -125,8 +140,10 @@ export class LmdbLog implements EventLog {
 
   append(event: DbEvent): Appended {
     if (this.failure) throw new DbError(503, `the log stopped taking writes after a commit error: ${this.failure.message}`);
-    const record = frameRecord(encodeEvent(event));
+    const body = encodeEvent(event);
     const opId = ++this.last;
+    this.head = chainHash(this.head, opId, body);
+    const record = frameChained(body, this.head);
     const durable = this.entries.put(opId, record).then(
       (ok) => {
         if (!ok) throw new Error(`log entry ${opId} was not written`);
@@ -161,6 +178,7 @@ export class LmdbLog implements EventLog {
         dropped++;
       }
     });
+    this.head = this.newestHash();
     return dropped;
   }
 

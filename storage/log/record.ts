@@ -4,13 +4,28 @@ import { decodeEvent } from '../events/codec.js';
 import type { DbEvent } from '../events/types.js';
 
 /**
- * One log record: u32 CRC-32 of the body, then the body (an encoded event).
- * LMDB keeps no checksums of its own, so every record carries one.
+ * One log record: u32 CRC-32 of the rest, then the body (an encoded event), or for a record
+ * chained to the one before (see chain.ts) the tag 0xFF and the entry's 32-byte chain hash
+ * before the body. An event's body starts with its type code (1 to 11), never 0xFF, so both
+ * kinds read back. LMDB keeps no checksums of its own, so every record carries one.
  */
+const CHAINED = 0xff;
+export const CHAIN_HASH_BYTES = 32;
+
 export function frameRecord(body: Uint8Array): Uint8Array {
   const out = new Uint8Array(body.length + 4);
-  new DataView(out.buffer).setUint32(0, crc32(body), true);
   out.set(body, 4);
+  new DataView(out.buffer).setUint32(0, crc32(out, 4), true);
+  return out;
+}
+
+/** A record that carries its chain hash. */
+export function frameChained(body: Uint8Array, hash: Uint8Array): Uint8Array {
+  const out = new Uint8Array(5 + CHAIN_HASH_BYTES + body.length);
+  out[4] = CHAINED;
+  out.set(hash, 5);
+  out.set(body, 5 + CHAIN_HASH_BYTES);
+  new DataView(out.buffer).setUint32(0, crc32(out, 4), true);
   return out;
 }
 
@@ -19,7 +34,14 @@ export function unframeRecord(record: Uint8Array, opId: number): Uint8Array {
   if (record.length < 4) throw new CorruptDataError(`log entry ${opId} is ${record.length} bytes, too short for a record`);
   const stored = new DataView(record.buffer, record.byteOffset, record.byteLength).getUint32(0, true);
   if (crc32(record, 4) !== stored) throw new CorruptDataError(`log entry ${opId} fails its checksum`);
-  return record.subarray(4);
+  if (record[4] !== CHAINED) return record.subarray(4);
+  if (record.length < 5 + CHAIN_HASH_BYTES) throw new CorruptDataError(`log entry ${opId} is too short for its chain hash`);
+  return record.subarray(5 + CHAIN_HASH_BYTES);
+}
+
+/** The chain hash a record carries; null for one written before the log was chained. */
+export function chainHashOf(record: Uint8Array): Uint8Array | null {
+  return record.length >= 5 + CHAIN_HASH_BYTES && record[4] === CHAINED ? record.subarray(5, 5 + CHAIN_HASH_BYTES) : null;
 }
 
 /** Decodes a stored entry: CRC first, then the event. Damage throws DamagedEntryError. */

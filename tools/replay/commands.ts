@@ -8,6 +8,7 @@ import { exportCollection } from '../../storage/export/export-writer.js';
 import { FILE_EXTENSION } from '../../storage/export/format.js';
 import type { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { auditLog } from '../../storage/log/log-audit.js';
+import { checkChain, hex } from '../../storage/log/chain.js';
 import { decodeEntry } from '../../storage/log/record.js';
 import type { DbEvent } from '../../storage/events/types.js';
 import type { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
@@ -146,6 +147,7 @@ export function verify(tool: Tool): number {
   for (const opId of tool.log.skippedOperations().keys()) {
     if (opId >= tool.log.firstOperationId) tool.print(`entry ${opId} is ${skipLine(opId, tool)}`);
   }
+  if (failures === 0) failures += checkHashChain(tool);
   if (failures === 0) failures += checkEveryEntryApplies(tool);
   const [newest, older] = tool.snapshots.list();
   for (const problem of auditLog(tool.log, tool.snapshots, newest ?? 0, 1).problems) {
@@ -179,6 +181,18 @@ export function verify(tool: Tool): number {
   }
   tool.print(failures === 0 ? 'OK' : `${failures} problem(s)`);
   return failures === 0 ? 0 : 1;
+}
+
+/** The entries' hash chain: each follows from the one before; prints the head hash. */
+function checkHashChain(tool: Tool): number {
+  const chain = checkChain(tool.log.readRaw());
+  if (chain.broken) {
+    tool.print(`FAIL entry ${chain.broken.opId} breaks the hash chain: ${chain.broken.reason}`);
+    return 1;
+  }
+  if (chain.anchor === null) tool.print('hash chain: no entry carries one (written before the log was chained)');
+  else tool.print(`hash chain: ${chain.linked} link(s) checked from entry ${chain.anchor}, head ${hex(chain.head!)}`);
+  return 0;
 }
 
 /**

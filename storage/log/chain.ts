@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { CHAIN_HASH_BYTES, chainHashOf, unframeRecord } from './record.js';
+import type { RawEntry } from './event-log.js';
+
+/** The predecessor of the first chained entry. */
+export const GENESIS = new Uint8Array(CHAIN_HASH_BYTES);
+
+/**
+ * Tamper evidence: each entry's hash is SHA-256 over the hash of the entry before it, its
+ * operation_id (u64 little-endian) and its body, so changing, dropping or reordering any entry
+ * changes every hash after it, and the head hash names the whole history.
+ */
+export function chainHash(previous: Uint8Array, opId: number, body: Uint8Array): Uint8Array {
+  const id = Buffer.alloc(8);
+  id.writeBigUInt64LE(BigInt(opId));
+  return new Uint8Array(createHash('sha256').update(previous).update(id).update(body).digest());
+}
+
+export const hex = (hash: Uint8Array): string => Buffer.from(hash).toString('hex');
+
+export interface ChainCheck {
+  /** Entries whose link to the one before was checked. */
+  linked: number;
+  /** Where checking started: the first chained entry held (its own link cannot be checked once older entries are dropped). */
+  anchor: number | null;
+  head: Uint8Array | null;
+  /** The first entry that does not follow from the one before, and why. */
+  broken: { opId: number; reason: string } | null;
+}
+
+/**
+ * Walks the held entries checking each chained one against its predecessor. Entries written
+ * before the log was chained are passed over; an unchained entry after a chained one breaks it.
+ */
+export function checkChain(entries: Iterable<RawEntry>): ChainCheck {
+  let previous: Uint8Array | null = null;
+  let anchor: number | null = null;
+  let linked = 0;
+  for (const { opId, record } of entries) {
+    const stored = chainHashOf(record);
+    if (stored === null) {
+      if (previous !== null) return { linked, anchor, head: previous, broken: { opId, reason: 'it carries no chain hash, but the entry before it does' } };
+      continue;
+    }
+    const body = unframeRecord(record, opId);
+    if (previous === null) anchor = opId;
+    else {
+      const expected = chainHash(previous, opId, body);
+      if (hex(expected) !== hex(stored)) return { linked, anchor, head: previous, broken: { opId, reason: 'its chain hash does not follow from the entry before it (changed, dropped or reordered entries)' } };
+      linked++;
+    }
+    previous = stored;
+  }
+  return { linked, anchor, head: previous, broken: null };
+}
