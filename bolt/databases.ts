@@ -7,7 +7,8 @@ import { GraphTx } from '../query/cypher/graph-tx.js';
 import { queryParts, type Query } from '../query/cypher/ast.js';
 import { logQueryResult } from '../query/cypher/log-result.js';
 import { changesSchema, writesData } from '../query/cypher/query-kind.js';
-import { compileQuery, executeQuery, isWriteQuery, type CypherResult } from '../query/cypher/run-query.js';
+import { compileQuery, executeQueryInSlices, isWriteQuery, type CypherResult } from '../query/cypher/run-query.js';
+import { nextTurn } from '../server/next-turn.js';
 import { serialWrite } from '../query/cypher/write-queue.js';
 import type { Value } from '../query/cypher/values.js';
 import { BoltError, databaseNotFound, outdated } from './errors.js';
@@ -63,6 +64,8 @@ export class Databases {
     readonly engine: Engine,
     readonly defaultName: string,
     private readonly memoryBytes: number,
+    /** A query's time limit unless the client's tx_timeout says otherwise. */
+    private readonly timeoutMs?: number,
   ) {}
 
   /** The collection a database name (null: the default) stands for. */
@@ -81,9 +84,9 @@ export class Databases {
     return this.engine.collections.get(name)!;
   }
 
-  /** Runs a compiled query on a collection through an overlay (a fresh one, or a transaction's). */
-  execute(c: Collection, query: Query, input: QueryInput, tx: GraphTx): CypherResult {
-    return executeQuery(c, query, input.parameters, { memoryBytes: this.memoryBytes, timeoutMs: input.timeoutMs }, { tx, present: (v, t) => input.writer.write(v, t) });
+  /** Runs a compiled query on a collection through an overlay (a fresh one, or a transaction's), in slices (see executeQueryInSlices). */
+  execute(c: Collection, query: Query, input: QueryInput, tx: GraphTx): Promise<CypherResult> {
+    return executeQueryInSlices(c, query, input.parameters, { memoryBytes: this.memoryBytes, timeoutMs: input.timeoutMs ?? this.timeoutMs }, { tx, present: (v, t) => input.writer.write(v, t) }, nextTurn);
   }
 
   /** One query in its own transaction: a write becomes one log event before the answer. */
@@ -91,12 +94,12 @@ export class Databases {
     const opened = this.open(name);
     const query = compileQuery(input.text);
     if (!checkAccess(query, input)) {
-      const r = this.execute(opened.collection, query, input, new GraphTx(opened.collection, opened.provisional));
+      const r = await this.execute(opened.collection, query, input, new GraphTx(opened.collection, opened.provisional));
       return { fields: r.columns, rows: r.rows as PackValue[][], type: 'r', stats: {}, bookmark: String(this.engine.lastAppliedOperationId) };
     }
     return serialWrite(this.engine, async () => {
       const { collection, provisional } = this.open(name);
-      const r = this.execute(collection, query, input, new GraphTx(collection, provisional));
+      const r = await this.execute(collection, query, input, new GraphTx(collection, provisional));
       const target = provisional && (r.changes.length > 0 || r.schema) ? await this.create(collection.name, r.collectionConfig) : collection;
       const stats = statsOf(r.changes, target, r.schema);
       const opId = await logQueryResult(this.engine, target.name, r);
@@ -154,7 +157,7 @@ export class Transaction {
     if ((this.tx.schema.dirty && parts.some(writesData)) || (this.tx.dirty && parts.some(changesSchema))) {
       throw new BoltError('Neo.ClientError.Transaction.ForbiddenDueToTransactionType', 'a transaction cannot both change the schema (indexes, constraints) and write data; commit one before the other');
     }
-    const r = this.dbs.execute(c, query, { ...input, timeoutMs: input.timeoutMs ?? this.timeoutMs }, this.tx);
+    const r = await this.dbs.execute(c, query, { ...input, timeoutMs: input.timeoutMs ?? this.timeoutMs }, this.tx);
     const before = this.stats;
     if (write) this.stats = statsOf(this.tx.dirty ? this.tx.changes() : [], c, this.tx.schema.dirty ? this.tx.schema.changes() : null);
     return { fields: r.columns, rows: r.rows as PackValue[][], type: write ? (r.columns.length > 0 ? 'rw' : 'w') : 'r', stats: statsSince(before, this.stats), bookmark: null };

@@ -20,7 +20,7 @@ export interface BoltServer {
 
 /** The Bolt listener on `port`: TLS when SERVICE_TLS_CERT/KEY are set, the service's credentials and rate limit (`now`: the limiter's clock in seconds, for tests). */
 export async function startBoltServer(engine: Engine, config: ServiceConfig, logger: Logger, port: number, now?: () => number): Promise<BoltServer> {
-  const dbs = new Databases(engine, config.boltDefaultDb, config.queryMemoryBytes);
+  const dbs = new Databases(engine, config.boltDefaultDb, config.queryMemoryBytes, config.queryTimeoutMs);
   const checkSecret = secretChecker(config);
   const takeToken = config.rateLimit ? tokenBuckets({ rate: 100, burst: 200, now }) : null;
   const sockets = new Set<Socket>();

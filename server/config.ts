@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { QUERY_TIMEOUT_MS } from '../query/cypher/guard.js';
 import { DEFAULT_WRITE_LIMITS, MAX_COLLECTIONS_CEILING, MAX_PAYLOAD_DEPTH_CEILING, MAX_POINTS_CEILING, type WriteLimits } from '../storage/engine/write-limits.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace';
@@ -34,6 +35,8 @@ export interface ServiceConfig {
   acceptLoss: boolean;
   /** The memory one Cypher query may build (lists, strings, held rows, its result), in bytes. */
   queryMemoryBytes: number;
+  /** How long one Cypher query may run (SERVICE_QUERY_TIMEOUT_MS), in milliseconds. */
+  queryTimeoutMs: number;
   /** Payload depth and size, points per collection, collections per database. */
   writeLimits: WriteLimits;
   /** Open client sockets at most; a connection past it is closed at once. */
@@ -118,6 +121,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     // 256 MB by default, 1/16 of Node's usual 4 GB heap, so that the estimate's undercount and the
     // rest of the process (views, vectors, other requests) stay well inside it.
     queryMemoryBytes: atLeastOne(env.SERVICE_QUERY_MEMORY_MB, 'SERVICE_QUERY_MEMORY_MB', 256, 65_536) * 2 ** 20,
+    queryTimeoutMs: atLeastOne(env.SERVICE_QUERY_TIMEOUT_MS, 'SERVICE_QUERY_TIMEOUT_MS', QUERY_TIMEOUT_MS, 3_600_000),
     writeLimits: writeLimits(env),
     ...connectionLimits(env),
   };

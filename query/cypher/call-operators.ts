@@ -1,7 +1,10 @@
 import type { Clause } from './ast.js';
 import { evaluate, isTrue, type EvalContext, type Row } from './evaluate.js';
 import type { Procedure } from './procedures/types.js';
-import type { Sink } from './sink.js';
+import { sinkOf, type Sink, type Work } from './sink.js';
+
+/** The end of a body whose rows nobody reads (FOREACH). */
+const DISCARD = sinkOf(() => true);
 import { rowBytes } from './sizes.js';
 import { runtimeError } from './errors.js';
 import { setEntry, typeName } from './values.js';
@@ -19,10 +22,10 @@ abstract class EagerWhenWriting implements Sink {
 
   constructor(protected readonly ctx: EvalContext, private readonly eager: boolean, private readonly what: string, protected readonly next: Sink) {}
 
-  protected abstract each(row: Row): boolean;
+  protected abstract each(row: Row): Work<boolean>;
 
-  push(row: Row): boolean {
-    if (!this.eager) return this.each(row);
+  *push(row: Row): Work<boolean> {
+    if (!this.eager) return yield* this.each(row);
     const bytes = rowBytes(row);
     this.ctx.guard.building = '';
     this.ctx.guard.charge(bytes, `the rows ${this.what} holds`);
@@ -31,11 +34,14 @@ abstract class EagerWhenWriting implements Sink {
     return true;
   }
 
-  close(): void {
-    for (const row of this.rows) if (!this.each(row)) break;
+  *close(): Work<void> {
+    for (const row of this.rows) {
+      if (this.ctx.guard.paused) yield;
+      if (!(yield* this.each(row))) break;
+    }
     this.rows.length = 0;
     this.ctx.guard.release(this.held);
-    this.next.close();
+    yield* this.next.close();
   }
 }
 
@@ -45,7 +51,7 @@ export class ProcedureSink extends EagerWhenWriting {
     super(ctx, procedure.mode !== 'read', `CALL ${procedure.display}`, next);
   }
 
-  protected each(row: Row): boolean {
+  protected *each(row: Row): Work<boolean> {
     const { ctx, clause, procedure } = this;
     const args = clause.args.map((a) => evaluate(a, row, ctx));
     const yields = clause.yields ?? procedure.outputs.map((name) => ({ name, alias: name }));
@@ -53,14 +59,15 @@ export class ProcedureSink extends EagerWhenWriting {
     // A void procedure (no output columns) passes the row on once.
     if (procedure.outputs.length === 0) {
       for (const _ of results) ctx.guard.step();
-      return this.next.push(row);
+      return yield* this.next.push(row);
     }
     for (const out of results) {
       ctx.guard.step();
+      if (ctx.guard.paused) yield;
       const joined: Row = { ...row };
       for (const y of yields) setEntry(joined, y.alias, out[y.name] ?? null);
       if (clause.where && !isTrue(clause.where, joined, ctx)) continue;
-      if (!this.next.push(joined)) return false;
+      if (!(yield* this.next.push(joined))) return false;
     }
     return true;
   }
@@ -72,21 +79,20 @@ export class ForeachSink extends EagerWhenWriting {
     super(ctx, true, 'FOREACH', next);
   }
 
-  protected each(row: Row): boolean {
+  protected *each(row: Row): Work<boolean> {
     const list = evaluate(this.clause.list, row, this.ctx);
     if (list !== null) {
       if (!Array.isArray(list)) throw runtimeError('TypeError', 'InvalidArgumentType', `FOREACH iterates over a list, got a ${typeName(list)}`);
-      const discard: Sink = { push: () => true, close: () => {} };
       for (const item of list) {
         this.ctx.guard.step();
-        const head = this.body(discard);
+        const head = this.body(DISCARD);
         const inner: Row = { ...row };
         setEntry(inner, this.clause.variable, item);
-        head.push(inner);
-        head.close();
+        yield* head.push(inner);
+        yield* head.close();
       }
     }
-    return this.next.push(row);
+    return yield* this.next.push(row);
   }
 }
 
@@ -99,28 +105,25 @@ export class SubquerySink extends EagerWhenWriting {
     super(ctx, writes, 'CALL { }', next);
   }
 
-  protected each(row: Row): boolean {
+  protected *each(row: Row): Work<boolean> {
     const returns = this.clause.body[this.clause.body.length - 1]!.kind === 'return';
     const results: Row[] = [];
     let held = 0;
     const { guard } = this.ctx;
-    const collect: Sink = {
-      push: (r) => {
-        if (!returns) return true;
-        const bytes = rowBytes(r);
-        guard.charge(bytes, 'the rows CALL { } returns');
-        held += bytes;
-        results.push(r);
-        return true;
-      },
-      close: () => {},
-    };
+    const collect = sinkOf((r) => {
+      if (!returns) return true;
+      const bytes = rowBytes(r);
+      guard.charge(bytes, 'the rows CALL { } returns');
+      held += bytes;
+      results.push(r);
+      return true;
+    });
     const head = this.body(collect);
-    head.push({ ...row });
-    head.close();
+    yield* head.push({ ...row });
+    yield* head.close();
     let more = true;
-    if (!returns) more = this.next.push(row);
-    else for (const r of results) if (!(more = this.next.push({ ...row, ...r }))) break;
+    if (!returns) more = yield* this.next.push(row);
+    else for (const r of results) if (!(more = yield* this.next.push({ ...row, ...r }))) break;
     guard.release(held);
     return more;
   }

@@ -6,7 +6,7 @@ import type { EvalContext, Row } from './evaluate.js';
 import { connectedDeleteError, MatchSink, MergeSink, ResultSink, UnwindSink, UpdateSink, variablesOf } from './operators.js';
 import { planMatch } from './planner.js';
 import { ProjectionSink } from './projection.js';
-import type { Sink } from './sink.js';
+import { drain, sinkOf, type Sink, type Work } from './sink.js';
 import { Writer } from './writes.js';
 
 /**
@@ -16,20 +16,22 @@ import { Writer } from './writes.js';
  */
 export class Executor {
   constructor(private readonly ctx: EvalContext) {
+    // A subquery inside an expression runs to its end there: an expression cannot pause.
     ctx.subquery ??= (clauses, row, visit) => {
-      const head = this.pipeline(clauses, { push: visit, close: () => {} }, new Set(Object.keys(row)));
-      head.push({ ...row });
-      head.close();
+      const head = this.pipeline(clauses, sinkOf(visit), new Set(Object.keys(row)));
+      drain(head.push({ ...row }));
+      drain(head.close());
     };
   }
 
-  run(clauses: Clause[]): Row[] {
+  /** The rows of the query part; it yields where the query may pause (see QueryGuard.sliceMs). */
+  *run(clauses: Clause[]): Work<Row[]> {
     const last = clauses[clauses.length - 1]!;
     const standaloneRows = last.kind === 'procedure' && last.standalone && PROCEDURES.get(last.name)!.outputs.length > 0;
     const result = new ResultSink(this.ctx, last.kind === 'return' || standaloneRows);
     const head = this.pipeline(clauses, result, new Set());
-    head.push({});
-    head.close();
+    yield* head.push({});
+    yield* head.close();
     const connected = this.ctx.tx.connectedDeletedNode();
     if (connected !== null) throw connectedDeleteError(connected);
     return result.rows;

@@ -16,6 +16,11 @@ export interface GuardOptions {
   memoryBytes?: number;
   /** Milliseconds on any monotonic scale; tests pass a counter instead of the wall clock. */
   clock?: () => number;
+  /**
+   * Run in slices of this many milliseconds: past one, `paused` is set and the query's stages
+   * yield, so the server can answer other requests before it resumes. Absent: one go.
+   */
+  sliceMs?: number;
 }
 
 const human = (bytes: number) => (bytes >= 2 ** 20 || !Number.isFinite(bytes) ? `${+(bytes / 2 ** 20).toFixed(1)} MB` : `${+(bytes / 2 ** 10).toFixed(1)} KB`);
@@ -35,14 +40,26 @@ export class QueryGuard {
   private nextCheck = STEPS_PER_CHECK;
   private readonly clock: () => number;
   private readonly deadline: number;
+  private sliceEnd = Infinity;
+  /** Set once the current slice is used up: stages yield at their next row. */
+  paused = false;
   readonly timeoutMs: number;
   readonly memoryBytes: number;
+  readonly sliceMs: number | null;
 
   constructor(options: GuardOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? QUERY_TIMEOUT_MS;
     this.memoryBytes = options.memoryBytes ?? QUERY_MEMORY_BYTES;
     this.clock = options.clock ?? (() => performance.now());
     this.deadline = this.clock() + this.timeoutMs;
+    this.sliceMs = options.sliceMs ?? null;
+    this.resume();
+  }
+
+  /** Starts a new slice. */
+  resume(): void {
+    this.paused = false;
+    if (this.sliceMs !== null) this.sliceEnd = this.clock() + this.sliceMs;
   }
 
   /** Counts `units` of work; past the deadline the query stops with an error. */
@@ -50,7 +67,9 @@ export class QueryGuard {
     this.steps += units;
     if (this.steps < this.nextCheck) return;
     this.nextCheck = this.steps + STEPS_PER_CHECK;
-    if (this.clock() > this.deadline) {
+    const now = this.clock();
+    if (now > this.sliceEnd) this.paused = true;
+    if (now > this.deadline) {
       throw runtimeError('TransientError', 'QueryTimeout', `the query ran for more than ${this.timeoutMs / 1000} s and was stopped; narrow its patterns or add a LIMIT`);
     }
   }
@@ -67,6 +86,11 @@ export class QueryGuard {
       );
     }
     this.used = next;
+  }
+
+  /** Whether `bytes` more would leave half the budget free: what an operator may hold by choice, not need. */
+  canHold(bytes: number): boolean {
+    return this.used + bytes <= this.memoryBytes / 2;
   }
 
   release(bytes: number): void {

@@ -7,6 +7,9 @@ import { listBytes } from './sizes.js';
 import { isNumber, numberOf, WholeFloat, type CypherNumber } from './numbers.js';
 import { equals, NodeRef, PathValue, RelRef, setEntry, type Value } from './values.js';
 
+/** Thrown from inside the matcher to stop it once the next stage wants no more rows. */
+const ENOUGH = Symbol('enough rows');
+
 /** The relationships one step (or variable-length run) crossed, with the nodes inside it. */
 interface Hop {
   edges: number[];
@@ -28,9 +31,52 @@ export class PatternMatcher {
     this.matchPart(0, { ...row }, emit);
   }
 
+  /**
+   * The start nodes of the first pattern part for a row (whose variables `row` must hold: pass
+   * a copy), for matching a start node at a time with matchStart. Its candidates are held (and
+   * charged) until the iteration ends.
+   */
+  *starts(row: Row): Generator<PointId, void, void> {
+    const plan = this.plans[0]!;
+    const { guard } = this.ctx;
+    const before = guard.used;
+    const candidates = this.candidates(plan.seek, plan.part.nodes[plan.anchor]!, row);
+    const held = guard.used - before;
+    try {
+      yield* candidates;
+    } finally {
+      guard.release(held);
+    }
+  }
+
+  /** Every fit from one start node (see starts), emitted in one go; `emit` answers false to stop, and so does this then. */
+  matchStart(id: PointId, row: Row, emit: (row: Row) => boolean): boolean {
+    try {
+      this.matchFrom(0, id, row, (m) => {
+        if (!emit(m)) throw ENOUGH;
+      });
+      return true;
+    } catch (err) {
+      if (err !== ENOUGH) throw err;
+      return false;
+    }
+  }
+
   private matchPart(index: number, row: Row, emit: (row: Row) => void): void {
     const plan = this.plans[index];
     if (!plan) return emit(row);
+    const { guard } = this.ctx;
+    // The seek's list (ids, a query vector) is held while its candidates are tried.
+    const before = guard.used;
+    const candidates = this.candidates(plan.seek, plan.part.nodes[plan.anchor]!, row);
+    const held = guard.used - before;
+    for (const id of candidates) this.matchFrom(index, id, row, emit);
+    guard.release(held);
+  }
+
+  /** Every fit of part `index` (and the parts after it) starting from node `id` at its anchor. */
+  private matchFrom(index: number, id: PointId, row: Row, emit: (row: Row) => void): void {
+    const plan = this.plans[index]!;
     const { part, anchor } = plan;
     const nodes = new Array<PointId>(part.nodes.length);
     const hops = new Array<Hop>(part.rels.length);
@@ -40,18 +86,10 @@ export class PatternMatcher {
       this.matchPart(index + 1, row, emit);
       delete row[part.pathVariable];
     };
-    const { guard } = this.ctx;
-    // The seek's list (ids, a query vector) is held while its candidates are tried.
-    const before = guard.used;
-    const candidates = this.candidates(plan.seek, part.nodes[anchor]!, row);
-    const held = guard.used - before;
-    for (const id of candidates) {
-      this.withNode(part.nodes[anchor]!, id, row, () => {
-        nodes[anchor] = id;
-        this.growRight(plan, anchor, nodes, hops, row, () => this.growLeft(plan, anchor, nodes, hops, row, finish));
-      });
-    }
-    guard.release(held);
+    this.withNode(part.nodes[anchor]!, id, row, () => {
+      nodes[anchor] = id;
+      this.growRight(plan, anchor, nodes, hops, row, () => this.growLeft(plan, anchor, nodes, hops, row, finish));
+    });
   }
 
   private pathOf(nodes: PointId[], hops: Hop[]): PathValue {

@@ -5,19 +5,16 @@ import { evaluate, isTrue, type EvalContext, type Row } from './evaluate.js';
 import { rangeOf } from './functions.js';
 import { PatternMatcher } from './match.js';
 import type { PartPlan } from './planner.js';
-import type { Sink } from './sink.js';
+import { drain, type Sink, type Work } from './sink.js';
 import { rowBytes } from './sizes.js';
 import { setEntry, type Value } from './values.js';
 import type { Writer } from './writes.js';
-
-/** Thrown from inside the matcher to stop it once the next stage wants no more rows. */
-const ENOUGH = Symbol('enough rows');
 
 /** UNWIND: one row per element; `range(...)` is walked without building the list. */
 export class UnwindSink implements Sink {
   constructor(private readonly ctx: EvalContext, private readonly clause: Extract<Clause, { kind: 'unwind' }>, private readonly next: Sink) {}
 
-  push(row: Row): boolean {
+  *push(row: Row): Work<boolean> {
     const { guard } = this.ctx;
     const { expr, alias } = this.clause;
     guard.building = alias;
@@ -33,7 +30,8 @@ export class UnwindSink implements Sink {
     let more = true;
     for (const item of items) {
       guard.step();
-      if (!this.next.push({ ...row, [alias]: item })) {
+      if (guard.paused) yield;
+      if (!(yield* this.next.push({ ...row, [alias]: item }))) {
         more = false;
         break;
       }
@@ -42,8 +40,8 @@ export class UnwindSink implements Sink {
     return more;
   }
 
-  close(): void {
-    this.next.close();
+  *close(): Work<void> {
+    yield* this.next.close();
   }
 }
 
@@ -57,39 +55,67 @@ export class MatchSink implements Sink {
     this.introduced = [...new Set(clause.patterns.flatMap(variablesOf))];
   }
 
-  push(row: Row): boolean {
+  /**
+   * The fits from one start node are held (up to MATCH_BATCH rows, within half the memory
+   * budget) and then sent on, so that the stages after this one may pause too; a start node with
+   * more fits than that sends them on as it finds them, without pausing, to hold no more. The
+   * query pauses between start nodes.
+   */
+  *push(row: Row): Work<boolean> {
     const { guard } = this.ctx;
     const { where, optional } = this.clause;
     guard.building = '';
-    let more = true;
+    const scoped = { ...row };
     let matched = false;
-    try {
-      this.matcher.run(row, (m) => {
-        const before = guard.used;
-        const keep = !where || isTrue(where, m, this.ctx);
-        guard.release(guard.used - before);
-        if (!keep) return;
-        matched = true;
-        if (!this.next.push({ ...m })) {
-          more = false;
-          throw ENOUGH;
-        }
-      });
-    } catch (err) {
-      if (err !== ENOUGH) throw err;
+    const held: Row[] = [];
+    let heldBytes = 0;
+    let streaming = false;
+    const letGo = (): Row[] => {
+      guard.release(heldBytes);
+      heldBytes = 0;
+      return held.splice(0);
+    };
+    const take = (m: Row): boolean => {
+      const before = guard.used;
+      const keep = !where || isTrue(where, m, this.ctx);
+      guard.release(guard.used - before);
+      if (!keep) return true;
+      matched = true;
+      const copy = { ...m };
+      if (streaming) return drain(this.next.push(copy));
+      const bytes = rowBytes(copy);
+      if (held.length < MATCH_BATCH && guard.canHold(bytes)) {
+        guard.charge(bytes, 'the rows MATCH holds');
+        heldBytes += bytes;
+        held.push(copy);
+        return true;
+      }
+      streaming = true;
+      for (const h of letGo()) if (!drain(this.next.push(h))) return false;
+      return drain(this.next.push(copy));
+    };
+    for (const id of this.matcher.starts(scoped)) {
+      if (guard.paused) yield;
+      streaming = false;
+      let more = this.matcher.matchStart(id, scoped, take);
+      for (const h of letGo()) if (more && !(yield* this.next.push(h))) more = false;
+      if (!more) return false;
     }
-    if (more && optional && !matched) {
+    if (optional && !matched) {
       const nulls: Row = { ...row };
       for (const name of this.introduced) if (!Object.hasOwn(row, name)) setEntry(nulls, name, null);
-      more = this.next.push(nulls);
+      return yield* this.next.push(nulls);
     }
-    return more;
+    return true;
   }
 
-  close(): void {
-    this.next.close();
+  *close(): Work<void> {
+    yield* this.next.close();
   }
 }
+
+/** Rows a MATCH holds from one start node before it sends them on without pausing. */
+const MATCH_BATCH = 1024;
 
 export function variablesOf(part: PatternPart): string[] {
   const names: string[] = [];
@@ -110,7 +136,7 @@ export class UpdateSink implements Sink {
 
   constructor(private readonly ctx: EvalContext, private readonly clause: Extract<Clause, { kind: 'create' | 'set' | 'remove' | 'delete' }>, private readonly writer: Writer, private readonly next: Sink) {}
 
-  push(row: Row): boolean {
+  *push(row: Row): Work<boolean> {
     const bytes = rowBytes(row);
     this.ctx.guard.building = '';
     this.ctx.guard.charge(bytes, `the rows ${this.clause.kind.toUpperCase()} holds`);
@@ -119,18 +145,19 @@ export class UpdateSink implements Sink {
     return true;
   }
 
-  close(): void {
+  *close(): Work<void> {
     const { clause, writer, ctx } = this;
     for (const row of this.rows) {
       ctx.guard.step();
+      if (ctx.guard.paused) yield;
       if (clause.kind === 'create') for (const part of clause.patterns) writer.create(part, row);
       else if (clause.kind === 'delete') for (const e of clause.exprs) writer.delete(e, row, clause.detach);
       else for (const item of clause.items) writer.set(item, row, clause.kind === 'remove');
     }
-    for (const row of this.rows) if (!this.next.push(row)) break;
+    for (const row of this.rows) if (!(yield* this.next.push(row))) break;
     this.rows.length = 0;
     ctx.guard.release(this.held);
-    this.next.close();
+    yield* this.next.close();
   }
 }
 
@@ -152,7 +179,7 @@ export class MergeSink implements Sink {
     private readonly next: Sink,
   ) {}
 
-  push(row: Row): boolean {
+  *push(row: Row): Work<boolean> {
     const bytes = rowBytes(row);
     this.ctx.guard.building = '';
     this.ctx.guard.charge(bytes, 'the rows MERGE holds');
@@ -161,11 +188,12 @@ export class MergeSink implements Sink {
     return true;
   }
 
-  close(): void {
+  *close(): Work<void> {
     const { clause, writer, ctx } = this;
     const out: Row[] = [];
     for (const row of this.rows) {
       ctx.guard.step();
+      if (ctx.guard.paused) yield;
       for (const name of variablesOf(clause.pattern)) if (row[name] === null) throw runtimeError('SemanticError', 'MergeReadOwnWrites', `MERGE cannot use \`${name}\`, which is null`);
       for (const x of [...clause.pattern.nodes, ...clause.pattern.rels]) {
         if (x.properties?.kind !== 'map') continue;
@@ -188,10 +216,10 @@ export class MergeSink implements Sink {
         out.push(created);
       }
     }
-    for (const row of out) if (!this.next.push(row)) break;
+    for (const row of out) if (!(yield* this.next.push(row))) break;
     this.rows.length = 0;
     ctx.guard.release(this.held);
-    this.next.close();
+    yield* this.next.close();
   }
 }
 
@@ -201,7 +229,7 @@ export class ResultSink implements Sink {
 
   constructor(private readonly ctx: EvalContext, private readonly keep: boolean) {}
 
-  push(row: Row): boolean {
+  *push(row: Row): Work<boolean> {
     if (!this.keep) return true;
     this.ctx.guard.building = '';
     this.ctx.guard.charge(rowBytes(row, this.ctx.tx), 'the rows returned');
@@ -209,7 +237,7 @@ export class ResultSink implements Sink {
     return true;
   }
 
-  close(): void {}
+  *close(): Work<void> {}
 }
 
 export const connectedDeleteError = (id: PointId) =>

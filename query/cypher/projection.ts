@@ -4,7 +4,7 @@ import { runtimeError } from './errors.js';
 import { Grouping } from './aggregation.js';
 import { evaluate, isTrue, type EvalContext, type Row } from './evaluate.js';
 import { Ordering } from './ordering.js';
-import type { Sink } from './sink.js';
+import type { Sink, Work } from './sink.js';
 import { listBytes, rowBytes, SLOT_BYTES, sizeOf, stringBytes } from './sizes.js';
 import { keyOf, setEntry, type Value } from './values.js';
 
@@ -59,17 +59,17 @@ export class ProjectionSink implements Sink {
     this.sortNeedsScope = this.sortColumns.some((c) => c === undefined);
   }
 
-  push(row: Row): boolean {
+  *push(row: Row): Work<boolean> {
     if (this.stopped) return false;
     if (this.grouping) {
       this.grouping.add(row);
       return true;
     }
-    return this.projectRow(row, row, this.ctx);
+    return yield* this.projectRow(row, row, this.ctx);
   }
 
   /** Evaluates the items on `row` and sends the result on; what the items built is released once it has gone on. */
-  private projectRow(row: Row, scope: Row, ctx: EvalContext, aggregates?: Map<Expr, Value>): boolean {
+  private *projectRow(row: Row, scope: Row, ctx: EvalContext, aggregates?: Map<Expr, Value>): Work<boolean> {
     const { guard } = this.ctx;
     const before = guard.used;
     const out: Row = {};
@@ -78,25 +78,33 @@ export class ProjectionSink implements Sink {
       setEntry(out, item.name, evaluate(item.expr, row, ctx));
     }
     const built = guard.used - before;
-    const more = this.projected({ out, scope, aggregates });
+    const more = yield* this.projected({ out, scope, aggregates });
     guard.release(built);
     return more;
   }
 
-  close(): void {
+  *close(): Work<void> {
+    const { guard } = this.ctx;
     if (this.grouping) {
-      for (const { first, aggregates } of this.grouping.results()) if (!this.projectRow(first, NO_SCOPE, { ...this.ctx, aggregates }, aggregates)) break;
+      for (const { first, aggregates } of this.grouping.results()) {
+        if (guard.paused) yield;
+        if (!(yield* this.projectRow(first, NO_SCOPE, { ...this.ctx, aggregates }, aggregates))) break;
+      }
     }
     if (this.ordering) {
       const { items, bytes } = this.ordering.drain();
-      for (const x of items) if (!this.window(x)) break;
-      this.ctx.guard.release(bytes);
+      for (const x of items) {
+        guard.step();
+        if (guard.paused) yield;
+        if (!(yield* this.window(x))) break;
+      }
+      guard.release(bytes);
     }
-    this.next.close();
+    yield* this.next.close();
   }
 
   /** DISTINCT, then ORDER BY (which holds the row) or straight on to SKIP/LIMIT. */
-  private projected(x: Projected): boolean {
+  private *projected(x: Projected): Work<boolean> {
     const { guard } = this.ctx;
     if (this.seen) {
       const k = this.p.items.map((i) => keyOf(x.out[i.name]!)).join('|');
@@ -106,7 +114,7 @@ export class ProjectionSink implements Sink {
       this.seen.add(k);
       x.scope = NO_SCOPE;
     }
-    if (!this.ordering) return this.window(x);
+    if (!this.ordering) return yield* this.window(x);
     guard.building = '';
     const before = guard.used;
     const scope = this.sortNeedsScope ? { ...x.scope, ...x.out } : x.out;
@@ -127,13 +135,13 @@ export class ProjectionSink implements Sink {
   }
 
   /** SKIP, LIMIT and WITH's WHERE; answers whether more rows are wanted. */
-  private window(x: Projected): boolean {
+  private *window(x: Projected): Work<boolean> {
     if (this.end !== null && this.position >= this.end) {
       this.stopped = true;
       return false;
     }
     const index = this.position++;
-    if (index >= this.skip && this.passes(x) && !this.next.push(x.out)) {
+    if (index >= this.skip && this.passes(x) && !(yield* this.next.push(x.out))) {
       this.stopped = true;
       return false;
     }

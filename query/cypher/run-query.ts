@@ -7,6 +7,7 @@ import { checkDepth, tooDeep } from './depth.js';
 import { Executor } from './executor.js';
 import { GraphTx } from './graph-tx.js';
 import { QueryGuard, type GuardOptions } from './guard.js';
+import { drain, type Work } from './sink.js';
 import { parseQuery } from './parser.js';
 import { PROCEDURES } from './procedures/registry.js';
 import { changesSchema, writesData } from './query-kind.js';
@@ -72,38 +73,59 @@ export interface QueryRun {
  * Runs a compiled query against a collection, within a deadline and a memory budget (see
  * QueryGuard; the defaults are 30 s and 256 MB). Writes go to an overlay and come back as
  * `changes` for one log event; the collection itself is not touched here, so a query that
- * fails applies nothing.
+ * fails applies nothing. Runs in one go: see executeQueryInSlices for the server's way.
  */
 export function executeQuery(c: Collection, query: Query, parameters: Record<string, unknown>, options: GuardOptions = {}, run: QueryRun = {}): CypherResult {
-  return stackSafe(() => {
-    const tx = run.tx ?? new GraphTx(c);
-    const present = run.present ?? toJson;
-    const guard = new QueryGuard(options);
-    const params: Record<string, Value> = {};
-    for (const [k, v] of Object.entries(parameters)) setEntry(params, k, fromJson(v));
-    const ctx = { tx, params, guard, distance: c.config.distance };
-    let rows = new Executor(ctx).run(query.clauses);
-    for (const u of query.unions) rows = rows.concat(new Executor(ctx).run(u.clauses));
-    const columns = columnsOf(query.clauses);
-    if (query.unions.length > 0 && !query.unions[0]!.all) {
-      // UNION keeps one of each distinct row.
-      const seen = new Set<string>();
-      rows = rows.filter((r) => {
-        const key = keyOf(columns.map((name) => (Object.hasOwn(r, name) ? r[name]! : null)));
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
-    }
-    return {
-      columns,
-      rows: rows.map((r) => columns.map((name) => present(Object.hasOwn(r, name) ? r[name]! : null, tx))),
-      changes: tx.dirty ? tx.changes() : [],
-      schema: tx.schema.dirty ? tx.schema.changes() : null,
-      collectionConfig: tx.schema.collectionConfig,
-      nodesScanned: tx.scanned,
-    };
-  });
+  return stackSafe(() => drain(queryWork(c, query, parameters, new QueryGuard(options), run)));
+}
+
+/** How long a query runs before it lets other requests in (the server's slice). */
+export const QUERY_SLICE_MS = 10;
+
+/**
+ * As executeQuery, but in slices of `options.sliceMs` (QUERY_SLICE_MS by default): between
+ * two, `pause` lets the event loop answer other requests, so a long query never holds the
+ * server. Another write may apply while a query is paused: reads see each write whole (read
+ * committed, as in Neo4j), and a write query whose changes no longer apply is refused when logged.
+ */
+export async function executeQueryInSlices(c: Collection, query: Query, parameters: Record<string, unknown>, options: GuardOptions, run: QueryRun, pause: () => Promise<void>): Promise<CypherResult> {
+  const guard = new QueryGuard({ sliceMs: QUERY_SLICE_MS, ...options });
+  const work = stackSafe(() => queryWork(c, query, parameters, guard, run));
+  for (;;) {
+    const step = stackSafe(() => work.next());
+    if (step.done) return step.value;
+    await pause();
+    guard.resume();
+  }
+}
+
+function* queryWork(c: Collection, query: Query, parameters: Record<string, unknown>, guard: QueryGuard, run: QueryRun): Work<CypherResult> {
+  const tx = run.tx ?? new GraphTx(c);
+  const present = run.present ?? toJson;
+  const params: Record<string, Value> = {};
+  for (const [k, v] of Object.entries(parameters)) setEntry(params, k, fromJson(v));
+  const ctx = { tx, params, guard, distance: c.config.distance };
+  let rows = yield* new Executor(ctx).run(query.clauses);
+  for (const u of query.unions) rows = rows.concat(yield* new Executor(ctx).run(u.clauses));
+  const columns = columnsOf(query.clauses);
+  if (query.unions.length > 0 && !query.unions[0]!.all) {
+    // UNION keeps one of each distinct row.
+    const seen = new Set<string>();
+    rows = rows.filter((r) => {
+      const key = keyOf(columns.map((name) => (Object.hasOwn(r, name) ? r[name]! : null)));
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  return {
+    columns,
+    rows: rows.map((r) => columns.map((name) => present(Object.hasOwn(r, name) ? r[name]! : null, tx))),
+    changes: tx.dirty ? tx.changes() : [],
+    schema: tx.schema.dirty ? tx.schema.changes() : null,
+    collectionConfig: tx.schema.collectionConfig,
+    nodesScanned: tx.scanned,
+  };
 }
 
 /**

@@ -5,15 +5,17 @@ import type { Engine } from '../../storage/engine/engine.js';
 import { notFound } from '../../storage/errors.js';
 import type { Edge } from '../../storage/views/graph-store.js';
 import { cypherJson, traverseJson } from '../../query/api/graph-json.js';
-import { compileQuery, executeQuery, isWriteQuery, type CypherResult } from '../../query/cypher/run-query.js';
+import { compileQuery, executeQueryInSlices, isWriteQuery, type CypherResult } from '../../query/cypher/run-query.js';
+import { nextTurn } from '../next-turn.js';
+import type { GuardOptions } from '../../query/cypher/guard.js';
 import { logQueryResult } from '../../query/cypher/log-result.js';
 import { serialWrite } from '../../query/cypher/write-queue.js';
 import { ok, okText } from '../state.js';
 import { toTypedJson } from '../../query/cypher/present.js';
 import { parseDirection, parseEdgeBody, parseGraphQueryBody, parsePointIdParam, parseTraverseBody } from '../../query/api/graph-body.js';
 
-/** Add Edge, Get Neighbors, Traverse and Graph Query; each Cypher query may build `queryMemoryBytes`. */
-export function graphRoutes(engine: Engine, queryMemoryBytes: number): Router {
+/** Add Edge, Get Neighbors, Traverse and Graph Query; each Cypher query runs within `limits` (memory and time). */
+export function graphRoutes(engine: Engine, limits: GuardOptions): Router {
   const router = new Router({ prefix: '/collections/:name/graph' });
   const collectionOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!);
 
@@ -47,11 +49,11 @@ export function graphRoutes(engine: Engine, queryMemoryBytes: number): Router {
     const query = compileQuery(req.query);
     let result: CypherResult;
     if (!isWriteQuery(query)) {
-      result = executeQuery(collectionOf(ctx), query, req.parameters, { memoryBytes: queryMemoryBytes }, { present: toTypedJson });
+      result = await executeQueryInSlices(collectionOf(ctx), query, req.parameters, limits, { present: toTypedJson }, nextTurn);
     } else {
       result = await serialWrite(engine, async () => {
         const c = collectionOf(ctx);
-        const r = executeQuery(c, query, req.parameters, { memoryBytes: queryMemoryBytes }, { present: toTypedJson });
+        const r = await executeQueryInSlices(c, query, req.parameters, limits, { present: toTypedJson }, nextTurn);
         await logQueryResult(engine, c.name, r);
         return r;
       });

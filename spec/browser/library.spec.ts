@@ -72,7 +72,7 @@ describe('browser library, in Node over the in-memory log', () => {
       addEdgeNoRelation: [400, /relation must be a non-empty string/],
       traverseTooDeep: [400, /max_depth/],
       querySyntax: [400, /line 2, column 1/],
-      queryForeach: [400, /FOREACH is not supported/],
+      queryUnsupported: [400, /LOAD is not supported/],
       importAgain: [409, /already exists/],
       importCorrupt: [400, /corrupted import file/],
       deleteMissing: [404, /collection "copy" not found/],

@@ -51,7 +51,7 @@ export async function exerciseLibrary(lib?: unknown): Promise<Record<string, unk
   attempt('queryAfterWrite', () => db.query('docs', 'MATCH (t:Tag)<-[r:TAG]-(a) RETURN t.of, r.t, r.weight ORDER BY t.of LIMIT 3').rows);
   attempt('queryVector', () => db.query('docs', 'MATCH (n) WHERE n.embedding <-> $q < 0.2 RETURN count(*)', { q: Array.from(q) }).rows);
   attempt('querySyntax', () => db.query('docs', 'MATCH (n\nRETURN n'));
-  attempt('queryForeach', () => db.query('docs', 'MATCH (n) FOREACH (x IN [1] | SET n.x = x)'));
+  attempt('queryUnsupported', () => db.query('docs', 'LOAD CSV FROM "file:///x.csv" AS row RETURN row'));
   attempt('deletePoints', () => db.deletePoints('docs', BigUint64Array.of(2n, 3n)));
   attempt('afterDelete', () => [db.getCollection('docs').points_count, db.traverse('docs', 1, 3, null)]);
   const file = db.exportCollection('docs');
