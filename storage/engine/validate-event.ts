@@ -107,6 +107,7 @@ export function checkConfig(c: CollectionConfig): void {
 function checkImport(collections: ReadonlyMap<string, Collection>, event: ImportCollectionEvent, limits: WriteLimits): void {
   checkCollectionName(event.name);
   checkConfig(event.config);
+  if (event.settings) checkPayload(event.settings, "the file's collection settings", limits);
   const target = collections.get(event.name);
   if (event.mode === 'create' && target) throw conflict(`collection "${event.name}" already exists`);
   if (!target) checkRoomForCollection(collections, limits);
