@@ -121,6 +121,12 @@ describe('storage/engine', () => {
       const memory = new Engine(new MemoryLog());
       expect(memory.submitSync({ type: 'import_collection', name: 'copy', mode: 'create', ...file }).opId).to.equal(9_001);
       expect(memory.log.firstOperationId).to.equal(9_001);
+      const far = 2 ** 53 - 1;
+      expect(() => memory.submitSync({ type: 'import_collection', name: 'far', mode: 'create', ...file, exportedAt: far })).to.throw(
+        DbError,
+        `the file says it was exported at operation ${far}, above ${2 ** 52}: operation_ids after it would run out of exact integers`,
+      );
+      expect(memory.log.lastOperationId, 'nothing logged, the counter as it was').to.equal(9_001);
     } finally {
       dir.remove();
     }
