@@ -157,7 +157,7 @@ export class VectorGraphDB {
 
   /** The collection as an export file (the server's format): import it there, or here. */
   exportCollection(name: string): Uint8Array {
-    return joinChunks([...exportCollection(this.collection(name)).chunks()]);
+    return joinChunks([...exportCollection(this.collection(name), this.engine.log.lastOperationId).chunks()]);
   }
 
   /** Imports an export file: mode `create` (default), `replace` or `merge`, as the server does. */

@@ -39,8 +39,8 @@ export class CollectionSnapshots {
     return file;
   }
 
-  /** Writes the collection's export as a new snapshot: streamed to a temporary file, fsynced, renamed into place. */
-  async create(c: Collection, now: Date): Promise<SnapshotDescription> {
+  /** Writes the collection's export (taken at `operationId`) as a new snapshot: streamed to a temporary file, fsynced, renamed into place. */
+  async create(c: Collection, operationId: number, now: Date): Promise<SnapshotDescription> {
     const dir = this.dirOf(c.name);
     mkdirSync(dir, { recursive: true });
     const stamp = now.toISOString().replace(/[:.]/g, '-');
@@ -49,7 +49,7 @@ export class CollectionSnapshots {
     const temp = `${final}.tmp`;
     const hash = createHash('sha256');
     let size = 0;
-    const exp = exportCollection(c);
+    const exp = exportCollection(c, operationId);
     try {
       const file = await open(temp, 'w');
       try {

@@ -1,6 +1,6 @@
 import type { ByteReader } from './codec/byte-reader.js';
 import type { ByteWriter } from './codec/byte-writer.js';
-import type { CollectionConfig, FieldIndex, PointId, PointRecord } from './events/types.js';
+import type { CollectionConfig, CollectionSettings, FieldIndex, PointId, PointRecord } from './events/types.js';
 import { readFieldIndexes, writeFieldIndexes } from './events/codec.js';
 import { normalizeInPlace } from './views/distance.js';
 import { GraphStore } from './views/graph-store.js';
@@ -36,7 +36,7 @@ export class Collection {
   /** The aliases that name this collection (storage/aliases.ts). */
   readonly aliases = new Set<string>();
   /** Qdrant settings kept as given and reported (optimizers_config, HNSW extras). */
-  settings: Record<string, Record<string, unknown>> = {};
+  settings: CollectionSettings = {};
 
   /** `seed` (the creating operation_id) seeds the HNSW level draws. */
   constructor(readonly name: string, readonly config: CollectionConfig, readonly seed: number, maxMemoryBytes?: number) {
@@ -175,7 +175,7 @@ export class Collection {
     if (version >= 4) {
       for (const [field, index] of Object.entries(readFieldIndexes(r))) this.declareIndex(field, index);
       for (let k = r.u32(), i = 0; i < k; i++) this.aliases.add(r.str());
-      this.settings = JSON.parse(r.str()) as Record<string, Record<string, unknown>>;
+      this.settings = JSON.parse(r.str()) as CollectionSettings;
     }
     for (let slot = 0; slot < store.slotCount; slot++) {
       if (store.state[slot] !== LIVE) continue;

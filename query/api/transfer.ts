@@ -31,6 +31,8 @@ export const importEvent = (name: string, mode: ImportMode, file: ParsedExport):
   points: file.points,
   edges: file.edges,
   indexes: file.indexes,
+  settings: file.settings,
+  exportedAt: file.exportedAt,
 });
 
 export function importResultJson(engine: Engine, name: string, mode: ImportMode, result: ApplyResult): Record<string, unknown> {

@@ -67,5 +67,5 @@ export function* changePieces({ opId, event }: LogEntry): Generator<string> {
   yield* listPieces(event.points, pointJson);
   yield ',"edges":';
   yield* listPieces(event.edges, (e) => JSON.stringify(e));
-  yield '}}';
+  yield `,"indexes":${JSON.stringify(event.indexes ?? {})},"settings":${JSON.stringify(event.settings ?? {})},"exportedAt":${event.exportedAt ?? 0}}}`;
 }

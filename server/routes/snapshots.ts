@@ -30,7 +30,7 @@ export function snapshotRoutes(engine: Engine, snapshots: CollectionSnapshots): 
   const nameOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!).name;
 
   router.post('/snapshots', async (ctx) => {
-    ok(ctx, await snapshots.create(requireCollection(engine.collections, ctx.params.name!), new Date()));
+    ok(ctx, await snapshots.create(requireCollection(engine.collections, ctx.params.name!), engine.log.lastOperationId, new Date()));
   });
 
   router.get('/snapshots', (ctx) => {

@@ -26,7 +26,7 @@ export function transferRoutes(engine: Engine): Router {
     const at = ctx.query.at;
     if (at !== undefined && (typeof at !== 'string' || !/^\d{1,15}$/.test(at))) throw badRequest(`at must be an operation_id (a non-negative integer), got ${JSON.stringify(at)}`);
     const c = at === undefined ? requireCollection(engine.collections, ctx.params.name!) : await collectionAt(engine, ctx.params.name!, Number(at));
-    const exp = exportCollection(c);
+    const exp = exportCollection(c, engine.log.lastOperationId);
     const stream = Readable.from(exp.chunks());
     stream.once('close', exp.release);
     ctx.set('X-Service-Format-Version', String(FORMAT_VERSION));

@@ -59,7 +59,7 @@ describe('server: the changefeed', () => {
     expect(lines[4]!.ids).to.deep.equal([1]);
     expect(lines[5]!.data.changes[0]).to.include({ kind: 'create_node' });
     expect(lines[6]!.ids).to.deep.equal([lines[5]!.ids[0], UUID], 'an export lists integer ids before UUIDs');
-    expect(lines[6]!.data).to.include({ mode: 'create' });
+    expect(lines[6]!.data).to.deep.include({ mode: 'create', indexes: {}, settings: {}, exportedAt: 6 });
     expect(lines[6]!.data.points.map((p: { id: unknown }) => p.id)).to.deep.equal(lines[6]!.ids);
   });
 

@@ -9,16 +9,17 @@ import { tempDir } from '../helpers/temp-dir.js';
 const POINTS = 200_000;
 const EDGES = 20_000;
 
-function fileBytes(c: Collection): Buffer {
-  return Buffer.concat([...exportCollection(c).chunks()]);
+/** The export file of `c`, as a server at operation `opId` writes it. */
+function fileBytes(c: Collection, opId = 0): Buffer {
+  return Buffer.concat([...exportCollection(c, opId).chunks()]);
 }
 
-/** An export file of POINTS small points and EDGES edges, made in this process. */
-function bigImportFile(): Buffer {
+/** A collection of POINTS small points and EDGES edges, made in this process. */
+function bigCollection(): Collection {
   const c = new Collection('big', { size: 2, distance: 'Euclid', m: 8, m0: 16, efConstruct: 40, ml: 1 / Math.log(8) }, 1);
   c.upsert(Array.from({ length: POINTS }, (_, id) => ({ id, vector: new Float32Array([id % 1000, id / 1000]), payload: { n: id }, labels: [] })));
   for (let id = 0; id < EDGES; id++) c.graph.add(id, id + 1, 'NEXT', 1, {});
-  return fileBytes(c);
+  return c;
 }
 
 async function exported(url: string, name: string): Promise<Buffer> {
@@ -37,7 +38,8 @@ describe('server: a large import applies in slices', () => {
   });
 
   it('answers /healthz and searches while it applies, shows the collection whole or not at all, and replays to the same state', async () => {
-    const file = bigImportFile();
+    const big = bigCollection();
+    const file = fileBytes(big);
     s = await startTestServer({}, dir.path);
     const { url, service } = s;
     await call(url, 'PUT', '/collections/other', { vectors: { size: 2, distance: 'Euclid' } });
@@ -72,8 +74,9 @@ describe('server: a large import applies in slices', () => {
     expect([...counts].filter((c) => c !== '404' && c !== String(POINTS))).to.deep.equal([]);
     expect((await call(url, 'POST', '/collections/big/points/count', {})).body.result.count).to.equal(POINTS);
 
+    // Exported again it is the same file, but for the server's operation_id: the import was operation 3.
     const served = await exported(url, 'big');
-    expect(served.equals(file)).to.equal(true);
+    expect(served.equals(fileBytes(big, 3))).to.equal(true);
     await s.stop();
     s = null;
 
@@ -81,7 +84,7 @@ describe('server: a large import applies in slices', () => {
     const replayed = new Engine(LmdbLog.open(dir.path));
     try {
       replayed.replay();
-      expect(fileBytes(replayed.collections.get('big')!).equals(served)).to.equal(true);
+      expect(fileBytes(replayed.collections.get('big')!, 3).equals(served)).to.equal(true);
     } finally {
       await replayed.close();
     }

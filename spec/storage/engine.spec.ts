@@ -98,6 +98,40 @@ describe('storage/engine', () => {
     }
   });
 
+  it('moves the operation_id counter above an imported file\'s, applying writes in order across the jump, and replays the log', async () => {
+    const dir = tempDir();
+    try {
+      const engine = new Engine(LmdbLog.open(dir.path));
+      await engine.submit({ type: 'create_collection', name: 'c', config });
+      const file = { config, points: [point(1, 1, 1)], edges: [], exportedAt: 9_000 };
+      const writes = [
+        engine.submit({ type: 'upsert_points', collection: 'c', points: [point(2, 2, 2)] }),
+        engine.submit({ type: 'import_collection', name: 'copy', mode: 'create', ...file }),
+        engine.submit({ type: 'import_collection', name: 'older', mode: 'create', ...file, exportedAt: 5 }),
+      ];
+      expect((await Promise.all(writes)).map((c) => c.opId)).to.deep.equal([2, 9_001, 9_002]);
+      expect((await engine.submit({ type: 'upsert_points', collection: 'copy', points: [point(3, 3, 3)] })).opId).to.equal(9_003);
+      await engine.log.close();
+      const again = new Engine(LmdbLog.open(dir.path));
+      expect(await again.start()).to.equal(5);
+      expect([...again.collections.keys()].sort()).to.deep.equal(['c', 'copy', 'older']);
+      expect(again.collections.get('copy')!.store.liveCount).to.equal(2);
+      await again.close();
+
+      const memory = new Engine(new MemoryLog());
+      expect(memory.submitSync({ type: 'import_collection', name: 'copy', mode: 'create', ...file }).opId).to.equal(9_001);
+      expect(memory.log.firstOperationId).to.equal(9_001);
+      const far = 2 ** 53 - 1;
+      expect(() => memory.submitSync({ type: 'import_collection', name: 'far', mode: 'create', ...file, exportedAt: far })).to.throw(
+        DbError,
+        `the file says it was exported at operation ${far}, above ${2 ** 52}: operation_ids after it would run out of exact integers`,
+      );
+      expect(memory.log.lastOperationId, 'nothing logged, the counter as it was').to.equal(9_001);
+    } finally {
+      dir.remove();
+    }
+  });
+
   it('makes an upsert visible to search at once, before the background indexer runs', async () => {
     const tasks: (() => void)[] = [];
     const engine = new Engine(new MemoryLog(), { schedule: (task) => tasks.push(task) });

@@ -85,6 +85,24 @@ describe('storage/events codec: edges and graph writes', () => {
     expect(decodeEvent(del)).to.deep.equal({ type: 'delete_points', collection: 'c', ids: [7, 2 ** 53 - 1] });
   });
 
+  it('round-trips an import with its settings and the operation_id of its file, and still reads a version 4 import without them', () => {
+    const config = { size: 1, distance: 'Euclid' as const, m: 4, m0: 8, efConstruct: 8, ml: 0.5 };
+    const imported: DbEvent = {
+      type: 'import_collection',
+      name: 'c',
+      mode: 'create',
+      config,
+      points: [{ id: 1, vector: Float32Array.of(1), payload: {}, labels: [] }],
+      edges: [],
+      indexes: { k: { type: 'keyword', params: {} } },
+      settings: { optimizer_config: { indexing_threshold: 5 }, cypher_constraints: { gone: null } },
+      exportedAt: 123_456,
+    };
+    expect(decodeEvent(encodeEvent(imported))).to.deep.equal(imported);
+    const v4 = new ByteWriter(128).u8(4).u8(6).str('c').u8(0).u32(1).u8(1).u32(4).u32(8).u32(8).f64(0.5).u32(0).u32(0).u32(0).finish();
+    expect(decodeEvent(v4)).to.deep.equal({ type: 'import_collection', name: 'c', mode: 'create', config, points: [], edges: [], indexes: {} });
+  });
+
   it('round-trips UUID ids in points, deletions, edges and graph changes, beside integer ids', () => {
     const a = '0f8fad5b-d9cb-469f-a165-70867728950e';
     const b = 'ffffffff-ffff-ffff-ffff-ffffffffffff';

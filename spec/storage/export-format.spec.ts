@@ -6,7 +6,7 @@ import { ImportReader } from '../../storage/export/import-reader.js';
 import { joinChunks } from '../../storage/codec/join-chunks.js';
 import { BLOCK, block, FORMAT_VERSION, MAGIC } from '../../storage/export/format.js';
 import { ByteWriter } from '../../storage/codec/byte-writer.js';
-import { writeConfig } from '../../storage/events/codec.js';
+import { writeConfig, writeFieldIndexes } from '../../storage/events/codec.js';
 
 function sample(): Collection {
   const c = new Collection('src', { size: 3, distance: 'Dot', m: 8, m0: 16, efConstruct: 32, ml: 0.5 }, 1);
@@ -59,6 +59,40 @@ describe('storage/export format', () => {
     expect(file.points.find((p) => p.id === 5)!.vector).to.deep.equal(Float32Array.of(5, -5, 0.5));
     expect(file.points.find((p) => p.id === 6)).to.deep.equal({ id: 6, vector: Float32Array.of(6, -6, 0.5), payload: { n: 6, s: 'p6' }, labels: [] });
     expect(file.points.some((p) => p.id === 70000)).to.equal(false);
+  });
+
+  it('carries the collection settings and the operation_id it was taken at in the header', () => {
+    const c = sample();
+    c.settings = { optimizer_config: { indexing_threshold: 7 }, cypher_indexes: { by_name: { name: 'by_name', label: 'L' } } };
+    const file = read(joinChunks([...exportCollection(c, 4321).chunks()]));
+    expect(file.exportedAt).to.equal(4321);
+    expect(file.settings).to.deep.equal(c.settings);
+  });
+
+  it('reads a version 4 file: payload index declarations, no settings, no operation_id', () => {
+    const config = { size: 1, distance: 'Euclid' as const, m: 8, m0: 16, efConstruct: 32, ml: 0.5 };
+    const header = new ByteWriter(64).str('old');
+    writeConfig(header, config);
+    const indexes = new ByteWriter(64);
+    writeFieldIndexes(indexes, { k: { type: 'keyword', params: {} } });
+    const points = new ByteWriter(64).u32(1).u8(0).f64(1).u8(0).str('{"k":"a"}').u16(0);
+    const parts = [
+      new ByteWriter(8).bytes(MAGIC).u16(4).u16(0).finish(),
+      block(BLOCK.header, header.f64(1).f64(0).finish()),
+      block(BLOCK.indexes, indexes.finish()),
+      block(BLOCK.points, points.finish()),
+      block(BLOCK.trailer, new ByteWriter(24).f64(1).f64(0).u32(3).finish()),
+    ];
+    const file = read(Uint8Array.from(parts.flatMap((p) => [...p])));
+    expect(file).to.deep.include({ name: 'old', config, indexes: { k: { type: 'keyword', params: {} } }, settings: {}, exportedAt: 0 });
+    expect(file.points).to.deep.equal([{ id: 1, vector: null, payload: { k: 'a' }, labels: [] }]);
+  });
+
+  it('refuses settings that are not an object of objects as damage', () => {
+    const header = new ByteWriter(64).str('bad');
+    writeConfig(header, { size: 1, distance: 'Euclid', m: 8, m0: 16, efConstruct: 32, ml: 0.5 });
+    const parts = [new ByteWriter(8).bytes(MAGIC).u16(5).u16(0).finish(), block(BLOCK.header, header.f64(0).f64(0).f64(1).str('{"group":[1]}').finish())];
+    expect(() => read(Uint8Array.from(parts.flatMap((p) => [...p])))).to.throw(CorruptDataError, /settings must map each group to an object/);
   });
 
   it('reads a version 1 file: float32 weights, no edge properties', () => {

@@ -27,6 +27,7 @@ export const IMPORT_SLICE_ITEMS = 1_000;
  */
 function* buildImported(collections: Map<string, Collection>, opId: number, event: ImportCollectionEvent): Generator<void, ApplyResult> {
   const c = new Collection(event.name, event.config, opId);
+  c.settings = event.settings ?? {};
   // Declared first, so a text index fills as the points arrive.
   for (const [field, index] of Object.entries(event.indexes ?? {})) c.declareIndex(field, index);
   for (let from = 0; from < event.points.length; from += IMPORT_SLICE_ITEMS) {
@@ -48,6 +49,10 @@ function* buildImported(collections: Map<string, Collection>, opId: number, even
 function mergeImported(c: Collection, event: ImportCollectionEvent): ApplyResult {
   // The target's own index declarations win; the file's add those it lacks.
   for (const [field, index] of Object.entries(event.indexes ?? {})) if (!c.fieldIndexes.has(field)) c.declareIndex(field, index);
+  // So do its settings: the file's fill in the groups and keys it lacks.
+  const settings = { ...c.settings };
+  for (const [group, values] of Object.entries(event.settings ?? {})) settings[group] = { ...values, ...settings[group] };
+  c.settings = settings;
   const fresh = event.points.filter((p) => !c.store.has(p.id));
   const before = c.store.liveCount;
   c.upsert(fresh);

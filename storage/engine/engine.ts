@@ -3,6 +3,7 @@ import { DbError } from '../errors.js';
 import type { DbEvent } from '../events/types.js';
 import type { EventLog, SkipNote } from '../log/event-log.js';
 import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log/log-audit.js';
+import { idsInUse } from '../log/passed-over.js';
 import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { applyEvent, applyEventInSteps, type ApplyResult } from './apply-event.js';
@@ -45,6 +46,12 @@ const RESERVE_IDS = 1_000_000;
  * /metrics (replay progress) are answered while a long log replays.
  */
 const START_SLICE_ENTRIES = 2_000;
+
+/**
+ * The operation_id an event has seen outside this log: an import's file was exported at one, and
+ * operation_ids never go below it, so the import is logged above it (0: none).
+ */
+const idsSeenBy = (event: DbEvent): number => (event.type === 'import_collection' ? (event.exportedAt ?? 0) : 0);
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
 
@@ -218,12 +225,13 @@ export class Engine {
     const skipped = this.log.skippedOperations?.() ?? new Map<number, SkipNote>();
     const slice = this.options.startSliceEntries ?? START_SLICE_ENTRIES;
     const last = Math.min(until, this.log.lastOperationId);
-    const total = Math.max(0, last - this.appliedUpTo);
+    const total = idsInUse(this.log, this.appliedUpTo + 1, last);
     let count = 0;
     this.options.onReplayProgress?.(0, total);
-    for (let from = this.appliedUpTo + 1; from <= last; from += slice) {
-      count += this.applyRange(from, Math.min(last, from + slice - 1), skipped);
-      if (from + slice > last) break;
+    for (;;) {
+      const applied = this.applyRange(this.appliedUpTo + 1, last, skipped, slice);
+      count += applied;
+      if (applied < slice || this.appliedUpTo >= last) break;
       this.options.onReplayProgress?.(count, total);
       await yieldToEventLoop();
     }
@@ -232,9 +240,11 @@ export class Engine {
     return count;
   }
 
-  private applyRange(from: number, to: number, skipped: ReadonlyMap<number, SkipNote>): number {
+  /** Applies the entries from `from` to `to`, at most `limit` of them; answers how many. */
+  private applyRange(from: number, to: number, skipped: ReadonlyMap<number, SkipNote>, limit = Number.MAX_SAFE_INTEGER): number {
     let count = 0;
     for (const { opId, event } of this.log.read(from, to)) {
+      if (count === limit) break;
       const skip = skipped.get(opId);
       if (skip) this.options.onSkipped?.(opId, skip);
       else {
@@ -292,7 +302,7 @@ export class Engine {
       return Promise.reject(err);
     }
     const appended = performance.now();
-    const { opId, durable } = this.log.append(event);
+    const { opId, durable } = this.log.append(event, idsSeenBy(event));
     this.reserveAhead(opId);
     return new Promise<Committed>((resolve, reject) => {
       this.waiting.set(opId, { event, durable: false, resolve, reject });
@@ -320,7 +330,7 @@ export class Engine {
     if (this.options.readOnly) throw new DbError(403, this.options.readOnly);
     if (this.failure) throw this.stoppedError();
     validateEvent(this.collections, event, this.limits);
-    const { opId } = this.log.append(event);
+    const { opId } = this.log.append(event, idsSeenBy(event));
     let result: ApplyResult;
     try {
       result = applyEvent(this.collections, opId, event);
@@ -338,13 +348,15 @@ export class Engine {
   /**
    * Applies, in order, every waiting entry whose durability is confirmed; nothing once writes
    * stopped. An entry that yields (a large import) goes on in slices, and the rest wait for it.
+   * Entries wait in operation_id order (they are added as they are appended), so the first is
+   * the next to apply, whether or not the ids before it were passed over.
    */
   private applyDurable(): void {
     for (;;) {
       if (this.failure || this.slicing) return;
-      const next = this.appliedUpTo + 1;
-      const w = this.waiting.get(next);
-      if (!w || !w.durable) break;
+      const oldest = this.waiting.entries().next();
+      if (oldest.done || !oldest.value[1].durable) break;
+      const [next, w] = oldest.value;
       this.waiting.delete(next);
       const steps = applyEventInSteps(this.collections, next, w.event);
       const first = this.applyStep(next, w, steps);

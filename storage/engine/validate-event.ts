@@ -10,6 +10,11 @@ import { nestsDeeperThan, utf8Length } from './payload-shape.js';
 import { DEFAULT_WRITE_LIMITS, LIMIT_VARIABLES, type WriteLimits } from './write-limits.js';
 
 export const MAX_POINT_ID = Number.MAX_SAFE_INTEGER;
+/**
+ * The highest operation_id an imported file may say it was exported at: the import is logged
+ * above it, and the ids after it must stay exact integers for centuries of writes.
+ */
+export const MAX_EXPORTED_AT = 2 ** 52;
 const NAME_PATTERN = /^[A-Za-z0-9_\-][A-Za-z0-9_.\-]{0,254}$/;
 
 export function checkCollectionName(name: string): void {
@@ -107,6 +112,11 @@ export function checkConfig(c: CollectionConfig): void {
 function checkImport(collections: ReadonlyMap<string, Collection>, event: ImportCollectionEvent, limits: WriteLimits): void {
   checkCollectionName(event.name);
   checkConfig(event.config);
+  if (event.settings) checkPayload(event.settings, "the file's collection settings", limits);
+  const exportedAt = event.exportedAt ?? 0;
+  if (!Number.isSafeInteger(exportedAt) || exportedAt < 0 || exportedAt > MAX_EXPORTED_AT) {
+    throw badRequest(`the file says it was exported at operation ${exportedAt}, above ${MAX_EXPORTED_AT}: operation_ids after it would run out of exact integers`);
+  }
   const target = collections.get(event.name);
   if (event.mode === 'create' && target) throw conflict(`collection "${event.name}" already exists`);
   if (!target) checkRoomForCollection(collections, limits);

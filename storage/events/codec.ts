@@ -2,19 +2,22 @@ import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
 import { CorruptDataError } from '../errors.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
-import { DISTANCES, FIELD_INDEX_TYPES, type AliasAction, type CollectionConfig, type FieldIndex, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate } from './types.js';
+import { DISTANCES, FIELD_INDEX_TYPES, type AliasAction, type CollectionConfig, type CollectionSettings, type FieldIndex, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate } from './types.js';
 
 /**
  * Binary event encoding. Layout: u8 format version, u8 event type, then the type's fields.
  * Vectors are raw little-endian float32; payloads are JSON text (never on the search path).
  * Version 2 stores edge weights as float64 with a properties JSON; version 3 writes point ids
  * tagged (an integer as float64, or a UUID as 16 bytes) where earlier versions wrote a float64;
- * version 4 adds an import's declared payload indexes after its edges. Entries of every
- * earlier version are still read.
+ * version 4 adds an import's declared payload indexes after its edges; version 5 adds, after
+ * those, the import's collection settings (JSON) and the operation_id its file was exported at.
+ * Entries of every earlier version are still read.
  */
-export const EVENT_FORMAT_VERSION = 4;
+export const EVENT_FORMAT_VERSION = 5;
 /** The first version whose imports carry payload index declarations. */
 const IMPORT_INDEXES = 4;
+/** The first version whose imports carry collection settings and the file's operation_id. */
+const IMPORT_SETTINGS = 5;
 /** The first version whose point ids are tagged. */
 const TAGGED_IDS = 3;
 const INT_ID = 0;
@@ -54,6 +57,7 @@ export function encodeEvent(event: DbEvent): Uint8Array {
       w.u32(event.edges.length);
       for (const e of event.edges) writeEdge(w, e);
       writeFieldIndexes(w, event.indexes ?? {});
+      w.str(JSON.stringify(event.settings ?? {})).f64(event.exportedAt ?? 0);
       break;
     case 'collection_settings':
       w.str(event.collection).str(JSON.stringify(event.settings));
@@ -251,6 +255,10 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       for (let n = r.u32(), i = 0; i < n; i++) edges.push(readEdge(r, version));
       event = { type: 'import_collection', name, mode, config, points, edges };
       if (version >= IMPORT_INDEXES) event.indexes = readFieldIndexes(r);
+      if (version >= IMPORT_SETTINGS) {
+        event.settings = readSettings(r);
+        event.exportedAt = r.f64();
+      }
       break;
     }
     case TYPE_CODES.graph_write: {
@@ -332,6 +340,15 @@ function readIds(r: ByteReader, version: number): PointId[] {
   for (let n = r.u32(), i = 0; i < n; i++) ids.push(readPointId(r, version));
   return ids;
 }
+
+/** Collection settings as JSON text: an object of objects (a group's definitions may be null). */
+export function readSettings(r: ByteReader): CollectionSettings {
+  const settings: unknown = readJson(r, 'collection settings');
+  if (!isObject(settings) || !Object.values(settings).every(isObject)) throw new CorruptDataError('collection settings must map each group to an object');
+  return settings as CollectionSettings;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function readJson(r: ByteReader, what: string): Payload {
   try {

@@ -75,7 +75,14 @@ export interface ImportCollectionEvent {
   edges: EdgeRecord[];
   /** The file's declared payload indexes (files before format 4 have none). */
   indexes?: Record<string, FieldIndex>;
+  /** The file's collection settings (files before format 5 have none). */
+  settings?: CollectionSettings;
+  /** The operation_id the file was exported at (0 or absent: files before format 5 do not say); the import's own id is above it. */
+  exportedAt?: number;
 }
+
+/** A collection's settings by group (Qdrant's optimizers_config and HNSW extras, Cypher's schema), kept as given. */
+export type CollectionSettings = Record<string, Record<string, unknown>>;
 
 export const FIELD_INDEX_TYPES = ['keyword', 'integer', 'float', 'bool', 'uuid', 'datetime', 'text'] as const;
 export type FieldIndexType = (typeof FIELD_INDEX_TYPES)[number];

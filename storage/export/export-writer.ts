@@ -28,9 +28,10 @@ export interface CollectionExport {
  * A point-in-time export that streams: at the start it notes each live point's slot, payload and
  * labels (payloads and labels are replaced, never changed in place) and copies the edge list,
  * and pins the collection so no slot is reused until the export ends; vectors are then read
- * from their slots a block at a time, so memory does not grow with the file.
+ * from their slots a block at a time, so memory does not grow with the file. `operationId` is the
+ * exporting database's newest (0: none to give), written in the header.
  */
-export function exportCollection(c: Collection): CollectionExport {
+export function exportCollection(c: Collection, operationId = 0): CollectionExport {
   const { store } = c;
   const points: PinnedPoint[] = [];
   for (const slot of store.sortedSlots()) {
@@ -38,6 +39,7 @@ export function exportCollection(c: Collection): CollectionExport {
   }
   const edges: EdgeRecord[] = c.graph.allEdges();
   const indexes = Object.fromEntries(c.fieldIndexes);
+  const settings = JSON.stringify(c.settings);
   c.pin();
   let pinned = true;
   const release = (): void => {
@@ -54,7 +56,7 @@ export function exportCollection(c: Collection): CollectionExport {
         yield preamble();
         const header = new ByteWriter(128).str(c.name);
         writeConfig(header, c.config);
-        yield block(BLOCK.header, header.f64(points.length).f64(edges.length).finish());
+        yield block(BLOCK.header, header.f64(points.length).f64(edges.length).f64(operationId).str(settings).finish());
         const declared = new ByteWriter(64);
         writeFieldIndexes(declared, indexes);
         yield block(BLOCK.indexes, declared.finish());

@@ -2,11 +2,12 @@ import { ByteWriter } from '../codec/byte-writer.js';
 import { crc32 } from '../codec/crc32.js';
 
 /**
- * The export file, version 4 (little-endian):
+ * The export file, version 5 (little-endian):
  *
  *   file    := magic "VGDB" | u16 version | u16 reserved (0) | block*
  *   block   := u8 type | u32 payload length | u32 CRC-32 of the payload | payload
  *   HEADER  (1): str collection name | config | f64 point count | f64 edge count
+ *                from version 5 also: f64 operation_id | str settings JSON
  *   POINTS  (2): u32 n | n points (id, u8 flags, [u32 dim, dim float32], str payload JSON, u16 labels, str*)
  *   EDGES   (3): u32 n | n edges (id from, id to, str relation, f64 weight, str properties JSON or "")
  *   id      := u8 0 | f64 integer id, or u8 1 | 16 bytes of a UUID
@@ -15,10 +16,13 @@ import { crc32 } from '../codec/crc32.js';
  *
  * HEADER comes first and TRAILER last; strings are u32 byte length + UTF-8. Points and edges are
  * encoded as in log entries of the same version number: version 1 has float32 weights and no
- * properties, versions 1 and 2 write every id as a bare f64.
+ * properties, versions 1 and 2 write every id as a bare f64. The header's operation_id is the
+ * exporting database's newest when it wrote the file: an import raises the counter above it.
  */
 export const MAGIC = Uint8Array.of(0x56, 0x47, 0x44, 0x42);
-export const FORMAT_VERSION = 4;
+export const FORMAT_VERSION = 5;
+/** The first version whose header carries the operation_id and the collection's settings. */
+export const HEADER_OPERATION_AND_SETTINGS = 5;
 
 /** The log entry format the points and edges of a file of this version are encoded in. */
 export function entryVersionOf(formatVersion: number): number {

@@ -4,9 +4,9 @@ import { crc32 } from '../codec/crc32.js';
 import { checkPayload } from '../engine/validate-event.js';
 import { LIMIT_VARIABLES, type WriteLimits } from '../engine/write-limits.js';
 import { badRequest, CorruptDataError } from '../errors.js';
-import { readConfig, readEdge, readFieldIndexes, readPoint } from '../events/codec.js';
-import type { CollectionConfig, EdgeRecord, FieldIndex, PointRecord } from '../events/types.js';
-import { BLOCK, BLOCK_HEADER, entryVersionOf, FILE_PREAMBLE, FORMAT_VERSION, MAGIC } from './format.js';
+import { readConfig, readEdge, readFieldIndexes, readPoint, readSettings } from '../events/codec.js';
+import type { CollectionConfig, CollectionSettings, EdgeRecord, FieldIndex, PointRecord } from '../events/types.js';
+import { BLOCK, BLOCK_HEADER, entryVersionOf, FILE_PREAMBLE, FORMAT_VERSION, HEADER_OPERATION_AND_SETTINGS, MAGIC } from './format.js';
 
 export interface ParsedExport {
   name: string;
@@ -14,6 +14,9 @@ export interface ParsedExport {
   points: PointRecord[];
   edges: EdgeRecord[];
   indexes: Record<string, FieldIndex>;
+  settings: CollectionSettings;
+  /** The operation_id the file was exported at (0: files before version 5 do not say). */
+  exportedAt: number;
 }
 
 /**
@@ -32,7 +35,7 @@ export class ImportReader {
   private needed = FILE_PREAMBLE;
   private started = false;
   private version = FORMAT_VERSION;
-  private header: { name: string; config: CollectionConfig; points: number; edges: number } | null = null;
+  private header: { name: string; config: CollectionConfig; points: number; edges: number; exportedAt: number; settings: CollectionSettings } | null = null;
   private readonly points: PointRecord[] = [];
   private readonly edges: EdgeRecord[] = [];
   private readonly indexes: Record<string, FieldIndex> = {};
@@ -88,7 +91,12 @@ export class ImportReader {
     switch (type) {
       case BLOCK.header:
         if (this.header) throw new CorruptDataError('a second header block');
-        this.header = { name: r.str(), config: readConfig(r), points: r.f64(), edges: r.f64() };
+        this.header = { name: r.str(), config: readConfig(r), points: r.f64(), edges: r.f64(), exportedAt: 0, settings: {} };
+        if (this.version >= HEADER_OPERATION_AND_SETTINGS) {
+          this.header.exportedAt = r.f64();
+          if (!Number.isSafeInteger(this.header.exportedAt) || this.header.exportedAt < 0) throw new CorruptDataError(`the header holds an impossible operation_id ${this.header.exportedAt}`);
+          this.header.settings = readSettings(r);
+        }
         if (this.limits && this.header.points > this.limits.maxPointsPerCollection) {
           throw badRequest(`the file holds ${this.header.points} points, more than the limit of ${this.limits.maxPointsPerCollection} per collection (${LIMIT_VARIABLES.maxPointsPerCollection})`);
         }
@@ -130,7 +138,8 @@ export class ImportReader {
     if (this.header.points !== this.points.length || this.header.edges !== this.edges.length) {
       throw new CorruptDataError('the header counts do not match the file');
     }
-    return { name: this.header.name, config: this.header.config, points: this.points, edges: this.edges, indexes: this.indexes };
+    const { name, config, settings, exportedAt } = this.header;
+    return { name, config, points: this.points, edges: this.edges, indexes: this.indexes, settings, exportedAt };
   }
 }
 

@@ -38,8 +38,13 @@ export interface EventLog {
   readonly synchronous: boolean;
   /** The lowest operation_id still held; lastOperationId + 1 when the log holds none. */
   readonly firstOperationId: number;
-  /** Assigns the next operation_id at once, in call order. */
-  append(event: DbEvent): Appended;
+  /**
+   * Assigns the next operation_id at once, in call order. With `passOverThrough` above the
+   * counter, the entry's id is the one after it, and the ids between are recorded as passed over
+   * (never handed out) in the entry's own commit, so that the audit does not take the jump for
+   * lost entries and a crash keeps both or neither.
+   */
+  append(event: DbEvent, passOverThrough?: number): Appended;
   /** Entries with from <= opId <= to, in order; a damaged entry throws CorruptDataError naming it. */
   read(from?: number, to?: number): Iterable<LogEntry>;
   /** The operation_ids held with from <= opId <= to, in order (no record is read). */
@@ -48,6 +53,8 @@ export interface EventLog {
   readRaw(from?: number, to?: number): Iterable<RawEntry>;
   /** Raises the counter so the next operation_id is above `opId` (no-op when it is already). */
   reserveThrough(opId: number): void;
+  /** The ids appends passed over: the first of each run, to its last. */
+  passedOver(): ReadonlyMap<number, number>;
   /** Entries set aside by repair --skip, which replay passes over; absent: none. */
   skippedOperations?(): ReadonlyMap<number, SkipNote>;
   /** Drops the entries up to and including opId (a snapshot holds their effect). */

@@ -64,6 +64,7 @@ export class LmdbLog implements EventLog {
   private head: Uint8Array;
   private failure: Error | null = null;
   private skipsDb: Database<SkipNote, number> | null = null;
+  private passedDb: Database<number, number> | null = null;
 
   private constructor(opened: OpenedEnvironment, private readonly lock: DataDirLock) {
     this.env = opened.env;
@@ -125,6 +126,17 @@ export class LmdbLog implements EventLog {
     this.last = opId;
   }
 
+  passedOver(): ReadonlyMap<number, number> {
+    const out = new Map<number, number>();
+    for (const { key, value } of this.passed().getRange()) out.set(key, value);
+    return out;
+  }
+
+  /** Opened on first use, as the skip markers are: a log that never passed ids over has none. */
+  private passed(): Database<number, number> {
+    return (this.passedDb ??= this.env.openDB<number, number>({ name: 'passed', encoding: 'msgpack' }));
+  }
+
   /** Records the new floor and drops the entries at or below it, in one transaction. */
   async truncateThrough(opId: number): Promise<void> {
     await this.env.transaction(() => {
@@ -138,13 +150,17 @@ export class LmdbLog implements EventLog {
     return this.failure;
   }
 
-  append(event: DbEvent): Appended {
+  append(event: DbEvent, passOverThrough = 0): Appended {
     if (this.failure) throw new DbError(503, `the log stopped taking writes after a commit error: ${this.failure.message}`);
     const body = encodeEvent(event);
+    const from = this.last + 1;
+    if (passOverThrough >= from) this.last = passOverThrough;
     const opId = ++this.last;
+    // Ids passed over hold no entry: the chain links this entry to the one written before it.
     this.head = chainHash(this.head, opId, body);
     const record = frameChained(body, this.head);
-    const durable = this.entries.put(opId, record).then(
+    const written = opId > from ? this.putPassingOver(from, opId, record) : this.entries.put(opId, record);
+    const durable = written.then(
       (ok) => {
         if (!ok) throw new Error(`log entry ${opId} was not written`);
       },
@@ -154,6 +170,19 @@ export class LmdbLog implements EventLog {
       },
     );
     return { opId, durable };
+  }
+
+  /**
+   * The passed-over run and the entry after it in one transaction, ordered after every earlier
+   * append: the run is never durable without its entry, or beside an earlier entry that is not.
+   */
+  private putPassingOver(from: number, opId: number, record: Uint8Array): Promise<boolean> {
+    const passed = this.passed();
+    return this.env.transaction(() => {
+      void passed.put(from, opId - 1);
+      void this.entries.put(opId, record);
+      return true;
+    });
   }
 
   *readRaw(from = 1, to = Number.MAX_SAFE_INTEGER): Iterable<RawEntry> {

@@ -1,5 +1,6 @@
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import type { EventLog } from './event-log.js';
+import { skipPassedOver } from './passed-over.js';
 
 /** Operations known durable that the log cannot give back; `from > to` when none is lost but the log fell behind. */
 export interface LogProblem {
@@ -35,17 +36,19 @@ export interface LogAuditInput {
 const span = (from: number, to: number): string => `operations ${from} to ${to} are`;
 
 /**
- * Proves the log whole: its entries follow each other with no hole from `scanFrom` on, it holds
- * every entry after `base`, and it reaches every operation that `known` says was durable.
+ * Proves the log whole: its entries follow each other with no hole from `scanFrom` on (ids an
+ * import passed over are no hole), it holds every entry after `base`, and it reaches every
+ * operation that `known` says was durable.
  * LMDB keeps no checksums, so a damaged file can lose entries without an error; this is what
  * notices. Answers what is missing (empty: nothing).
  */
 export function findLogProblems(log: EventLog, input: LogAuditInput): LogProblem[] {
   const { base, until = Number.MAX_SAFE_INTEGER } = input;
   const problems: LogProblem[] = [];
+  const passed = log.passedOver();
   let next: number | null = null;
   for (const key of log.keys(Math.min(input.scanFrom ?? base + 1, base + 1), until)) {
-    const want = next ?? Math.min(key, base + 1);
+    const want = skipPassedOver(passed, next ?? Math.min(key, base + 1));
     if (key > want) {
       const why = next === null ? `the log starts at operation ${key} but the state ends at ${base}` : `the log jumps from operation ${want - 1} to ${key}`;
       problems.push({ from: want, to: key - 1, message: `${span(want, key - 1)} missing: ${why}` });

@@ -7,7 +7,9 @@ const DURABLE = Promise.resolve();
 
 /** The log kept in memory (the browser library, and tests): the same records, gone when dropped. */
 export class MemoryLog implements EventLog {
+  /** Keyed in ascending operation_id order: ids only go up, and truncation only removes. */
   private readonly records = new Map<number, Uint8Array>();
+  private readonly passed = new Map<number, number>();
   private last = 0;
   readonly synchronous = true;
 
@@ -16,7 +18,7 @@ export class MemoryLog implements EventLog {
   }
 
   get firstOperationId(): number {
-    for (let opId = 1; opId <= this.last; opId++) if (this.records.has(opId)) return opId;
+    for (const opId of this.records.keys()) return opId;
     return this.last + 1;
   }
 
@@ -28,16 +30,24 @@ export class MemoryLog implements EventLog {
     this.last = Math.max(this.last, opId);
   }
 
-  append(event: DbEvent): Appended {
+  passedOver(): ReadonlyMap<number, number> {
+    return this.passed;
+  }
+
+  append(event: DbEvent, passOverThrough = 0): Appended {
+    if (passOverThrough > this.last) {
+      this.passed.set(this.last + 1, passOverThrough);
+      this.last = passOverThrough;
+    }
     const opId = ++this.last;
     this.records.set(opId, frameRecord(encodeEvent(event)));
     return { opId, durable: DURABLE };
   }
 
   *readRaw(from = 1, to = Number.MAX_SAFE_INTEGER): Iterable<RawEntry> {
-    for (let opId = Math.max(from, 1); opId <= Math.min(to, this.last); opId++) {
-      const record = this.records.get(opId);
-      if (record) yield { opId, record };
+    for (const [opId, record] of this.records) {
+      if (opId > to) return;
+      if (opId >= from) yield { opId, record };
     }
   }
 

@@ -21,7 +21,7 @@ const MAGIC = Uint8Array.of(0x56, 0x47, 0x53, 0x4e);
  * UUID point ids (in the store and the graph); version 4 the declared payload indexes. Every
  * earlier version still loads.
  */
-const VERSION = 4;
+export const SNAPSHOT_FORMAT_VERSION = 4;
 const COLLECTION_BLOCK = 1;
 const TRAILER_BLOCK = 2;
 
@@ -32,7 +32,7 @@ export interface Snapshot {
 
 /** Encodes the state as chunks (one per collection), at the current operation_id. */
 export function encodeSnapshot(collections: ReadonlyMap<string, Collection>, opId: number): Uint8Array[] {
-  const head = new ByteWriter(24).bytes(MAGIC).u16(VERSION).u16(0).f64(opId).u32(collections.size).finish();
+  const head = new ByteWriter(24).bytes(MAGIC).u16(SNAPSHOT_FORMAT_VERSION).u16(0).f64(opId).u32(collections.size).finish();
   const chunks = [head];
   for (const c of collections.values()) {
     const w = new ByteWriter(1024 + c.store.slotCount * (c.config.size * 4 + 200)).str(c.name);
@@ -50,7 +50,7 @@ export function decodeSnapshot(bytes: Uint8Array): Snapshot {
   const r = new ByteReader(bytes);
   if (!MAGIC.every((b) => r.u8() === b)) throw new CorruptDataError('not a snapshot: bad magic');
   const version = r.u16();
-  if (version < 1 || version > VERSION) throw new CorruptDataError(`unsupported snapshot version ${version}`);
+  if (version < 1 || version > SNAPSHOT_FORMAT_VERSION) throw new CorruptDataError(`unsupported snapshot version ${version}`);
   r.u16();
   const opId = r.f64();
   const count = r.u32();

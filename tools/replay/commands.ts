@@ -9,6 +9,7 @@ import { FILE_EXTENSION } from '../../storage/export/format.js';
 import type { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { auditLog } from '../../storage/log/log-audit.js';
 import { checkChain, hex } from '../../storage/log/chain.js';
+import { idsInUse } from '../../storage/log/passed-over.js';
 import { decodeEntry } from '../../storage/log/record.js';
 import type { DbEvent } from '../../storage/events/types.js';
 import type { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
@@ -30,7 +31,7 @@ export interface Range {
 
 const collectionOf = (e: DbEvent): string => ('collection' in e ? e.collection : 'name' in e ? e.name : '(aliases)');
 
-const entryCount = (tool: Tool): number => tool.log.lastOperationId - tool.log.firstOperationId + 1;
+const entryCount = (tool: Tool): number => idsInUse(tool.log, tool.log.firstOperationId, tool.log.lastOperationId);
 
 /** The first damaged entry, or null when every entry decodes. */
 function firstDamaged(tool: Tool): DamagedEntryError | null {
@@ -107,7 +108,7 @@ export function stats(tool: Tool): number {
 /** The state as of `until`, from the newest snapshot at or before `snapshotAtMost` (0: none) and the log. */
 function replayTo(tool: Tool, until: number, snapshotAtMost: number, label: string): Engine {
   const base = snapshotAtMost > 0 ? (tool.snapshots.list().find((opId) => opId <= snapshotAtMost) ?? 0) : 0;
-  const progress = startProgress(label, Math.max(0, Math.min(until, tool.log.lastOperationId) - Math.max(base, tool.log.firstOperationId - 1)), 'entries');
+  const progress = startProgress(label, idsInUse(tool.log, Math.max(base + 1, tool.log.firstOperationId), Math.min(until, tool.log.lastOperationId)), 'entries');
   const engine = new Engine(countingReads(tool.log, () => progress.tick()), snapshotAtMost > 0 ? { snapshots: tool.snapshots } : {});
   try {
     engine.replay(until, snapshotAtMost);
@@ -217,7 +218,7 @@ export function rebuild(tool: Tool, until: number, outDir: string): number {
   mkdirSync(outDir, { recursive: true });
   for (const c of engine.collections.values()) {
     const file = join(outDir, `${c.name}.${FILE_EXTENSION}`);
-    writeFileSync(file, Buffer.concat([...exportCollection(c).chunks()]));
+    writeFileSync(file, Buffer.concat([...exportCollection(c, tool.log.lastOperationId).chunks()]));
     tool.print(`${file}: ${c.store.liveCount} points, ${c.graph.edgeCount} edges`);
   }
   tool.print(`state as of operation ${Math.min(until, tool.log.lastOperationId)}: ${engine.collections.size} collection(s)`);

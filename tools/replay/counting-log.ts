@@ -10,7 +10,7 @@ export function countingReads(log: EventLog, onEntry: () => void): EventLog {
       return log.firstOperationId;
     },
     synchronous: log.synchronous,
-    append: (event) => log.append(event),
+    append: (event, passOverThrough) => log.append(event, passOverThrough),
     *read(from, to) {
       for (const entry of log.read(from, to)) {
         onEntry();
@@ -20,6 +20,7 @@ export function countingReads(log: EventLog, onEntry: () => void): EventLog {
     readRaw: (from, to) => log.readRaw(from, to),
     keys: (from, to) => log.keys(from, to),
     reserveThrough: (opId) => log.reserveThrough(opId),
+    passedOver: () => log.passedOver(),
     skippedOperations: () => log.skippedOperations?.() ?? new Map(),
     truncateThrough: (opId) => log.truncateThrough(opId),
     close: () => log.close(),
