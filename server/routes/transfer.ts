@@ -26,10 +26,11 @@ export function transferRoutes(engine: Engine): Router {
     const at = ctx.query.at;
     if (at !== undefined && (typeof at !== 'string' || !/^\d{1,15}$/.test(at))) throw badRequest(`at must be an operation_id (a non-negative integer), got ${JSON.stringify(at)}`);
     const c = at === undefined ? requireCollection(engine.collections, ctx.params.name!) : await collectionAt(engine, ctx.params.name!, Number(at));
-    const exp = exportCollection(c, engine.log.lastOperationId);
+    const exp = exportCollection(c, engine.log.lastOperationId, engine.log.headHash ?? '');
     const stream = Readable.from(exp.chunks());
     stream.once('close', exp.release);
     ctx.set('X-Service-Format-Version', String(FORMAT_VERSION));
+    if (engine.log.headHash) ctx.set('X-Service-Log-Head', engine.log.headHash);
     ctx.set('X-Service-Point-Count', String(exp.pointCount));
     ctx.set('X-Service-Dimension', String(exp.dimension));
     ctx.set('Content-Disposition', `attachment; filename="${c.name}.${FILE_EXTENSION}"`);

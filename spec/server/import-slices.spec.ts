@@ -9,9 +9,9 @@ import { tempDir } from '../helpers/temp-dir.js';
 const POINTS = 200_000;
 const EDGES = 20_000;
 
-/** The export file of `c`, as a server at operation `opId` writes it. */
-function fileBytes(c: Collection, opId = 0): Buffer {
-  return Buffer.concat([...exportCollection(c, opId).chunks()]);
+/** The export file of `c`, as a server at operation `opId` whose log head is `logHead` writes it. */
+function fileBytes(c: Collection, opId = 0, logHead = ''): Buffer {
+  return Buffer.concat([...exportCollection(c, opId, logHead).chunks()]);
 }
 
 /** A collection of POINTS small points and EDGES edges, made in this process. */
@@ -74,9 +74,12 @@ describe('server: a large import applies in slices', () => {
     expect([...counts].filter((c) => c !== '404' && c !== String(POINTS))).to.deep.equal([]);
     expect((await call(url, 'POST', '/collections/big/points/count', {})).body.result.count).to.equal(POINTS);
 
-    // Exported again it is the same file, but for the server's operation_id: the import was operation 3.
+    // Exported again it is the same file, but for the server's operation_id (the import was
+    // operation 3) and its log's head hash.
     const served = await exported(url, 'big');
-    expect(served.equals(fileBytes(big, 3))).to.equal(true);
+    const head = service.engine.log.headHash!;
+    expect(head).to.match(/^[0-9a-f]{64}$/);
+    expect(served.equals(fileBytes(big, 3, head))).to.equal(true);
     await s.stop();
     s = null;
 
@@ -84,7 +87,7 @@ describe('server: a large import applies in slices', () => {
     const replayed = new Engine(LmdbLog.open(dir.path));
     try {
       replayed.replay();
-      expect(fileBytes(replayed.collections.get('big')!, 3).equals(served)).to.equal(true);
+      expect(fileBytes(replayed.collections.get('big')!, 3, head).equals(served)).to.equal(true);
     } finally {
       await replayed.close();
     }

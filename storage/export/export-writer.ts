@@ -29,9 +29,10 @@ export interface CollectionExport {
  * labels (payloads and labels are replaced, never changed in place) and copies the edge list,
  * and pins the collection so no slot is reused until the export ends; vectors are then read
  * from their slots a block at a time, so memory does not grow with the file. `operationId` is the
- * exporting database's newest (0: none to give), written in the header.
+ * exporting database's newest (0: none to give) and `logHead` its log's head hash (hex, '' when
+ * none), both written in the header: the hash names the history the file was taken from.
  */
-export function exportCollection(c: Collection, operationId = 0): CollectionExport {
+export function exportCollection(c: Collection, operationId = 0, logHead = ''): CollectionExport {
   const { store } = c;
   const points: PinnedPoint[] = [];
   for (const slot of store.sortedSlots()) {
@@ -56,7 +57,7 @@ export function exportCollection(c: Collection, operationId = 0): CollectionExpo
         yield preamble();
         const header = new ByteWriter(128).str(c.name);
         writeConfig(header, c.config);
-        yield block(BLOCK.header, header.f64(points.length).f64(edges.length).f64(operationId).str(settings).finish());
+        yield block(BLOCK.header, header.f64(points.length).f64(edges.length).f64(operationId).str(settings).str(logHead).finish());
         const declared = new ByteWriter(64);
         writeFieldIndexes(declared, indexes);
         yield block(BLOCK.indexes, declared.finish());

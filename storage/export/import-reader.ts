@@ -17,6 +17,8 @@ export interface ParsedExport {
   settings: CollectionSettings;
   /** The operation_id the file was exported at (0: files before version 5 do not say). */
   exportedAt: number;
+  /** The exporting log's head hash (hex; '' when it gave none, and in files before version 5). */
+  logHead: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export class ImportReader {
   private needed = FILE_PREAMBLE;
   private started = false;
   private version = FORMAT_VERSION;
-  private header: { name: string; config: CollectionConfig; points: number; edges: number; exportedAt: number; settings: CollectionSettings } | null = null;
+  private header: { name: string; config: CollectionConfig; points: number; edges: number; exportedAt: number; settings: CollectionSettings; logHead: string } | null = null;
   private readonly points: PointRecord[] = [];
   private readonly edges: EdgeRecord[] = [];
   private readonly indexes: Record<string, FieldIndex> = {};
@@ -91,11 +93,13 @@ export class ImportReader {
     switch (type) {
       case BLOCK.header:
         if (this.header) throw new CorruptDataError('a second header block');
-        this.header = { name: r.str(), config: readConfig(r), points: r.f64(), edges: r.f64(), exportedAt: 0, settings: {} };
+        this.header = { name: r.str(), config: readConfig(r), points: r.f64(), edges: r.f64(), exportedAt: 0, settings: {}, logHead: '' };
         if (this.version >= HEADER_OPERATION_AND_SETTINGS) {
           this.header.exportedAt = r.f64();
           if (!Number.isSafeInteger(this.header.exportedAt) || this.header.exportedAt < 0) throw new CorruptDataError(`the header holds an impossible operation_id ${this.header.exportedAt}`);
           this.header.settings = readSettings(r);
+          this.header.logHead = r.str();
+          if (!/^([0-9a-f]{64})?$/.test(this.header.logHead)) throw new CorruptDataError('the header holds a log head hash that is not 64 hex digits');
         }
         if (this.limits && this.header.points > this.limits.maxPointsPerCollection) {
           throw badRequest(`the file holds ${this.header.points} points, more than the limit of ${this.limits.maxPointsPerCollection} per collection (${LIMIT_VARIABLES.maxPointsPerCollection})`);
@@ -138,8 +142,8 @@ export class ImportReader {
     if (this.header.points !== this.points.length || this.header.edges !== this.edges.length) {
       throw new CorruptDataError('the header counts do not match the file');
     }
-    const { name, config, settings, exportedAt } = this.header;
-    return { name, config, points: this.points, edges: this.edges, indexes: this.indexes, settings, exportedAt };
+    const { name, config, settings, exportedAt, logHead } = this.header;
+    return { name, config, points: this.points, edges: this.edges, indexes: this.indexes, settings, exportedAt, logHead };
   }
 }
 

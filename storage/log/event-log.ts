@@ -36,6 +36,8 @@ export interface EventLog {
   readonly lastOperationId: number;
   /** True when an append is durable as it returns (a log in memory): the engine may then apply at once. */
   readonly synchronous: boolean;
+  /** The chain hash of the newest entry, in hex, for a log that chains its entries (see chain.ts). */
+  readonly headHash?: string;
   /** The lowest operation_id still held; lastOperationId + 1 when the log holds none. */
   readonly firstOperationId: number;
   /**

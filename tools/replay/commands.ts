@@ -218,7 +218,7 @@ export function rebuild(tool: Tool, until: number, outDir: string): number {
   mkdirSync(outDir, { recursive: true });
   for (const c of engine.collections.values()) {
     const file = join(outDir, `${c.name}.${FILE_EXTENSION}`);
-    writeFileSync(file, Buffer.concat([...exportCollection(c, tool.log.lastOperationId).chunks()]));
+    writeFileSync(file, Buffer.concat([...exportCollection(c, tool.log.lastOperationId, tool.log.headHash).chunks()]));
     tool.print(`${file}: ${c.store.liveCount} points, ${c.graph.edgeCount} edges`);
   }
   tool.print(`state as of operation ${Math.min(until, tool.log.lastOperationId)}: ${engine.collections.size} collection(s)`);
