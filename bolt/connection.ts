@@ -33,7 +33,6 @@ export interface ConnectionDeps {
 type Phase = 'handshake' | 'hello' | 'logon' | 'ready' | 'failed';
 
 interface OpenResult extends QueryResult {
-  next: number;
   db: string;
 }
 
@@ -102,7 +101,14 @@ export class BoltConnection {
   private drop(): void {
     this.closed = true;
     this.tx = null;
+    this.dropResults();
+  }
+
+  /** Lets every open result go (a streaming read stops where it is). */
+  private dropResults(): void {
+    for (const r of this.txResults.values()) r.rows.close();
     this.txResults.clear();
+    this.auto?.rows.close();
     this.auto = null;
   }
 
@@ -129,6 +135,7 @@ export class BoltConnection {
     const { code, message } = failureOf(err);
     if (code.startsWith('Neo.DatabaseError.')) this.deps.onInternalError(err);
     this.send(failure(code, message));
+    this.auto?.rows.close();
     this.auto = null;
     if (!this.authenticated || code === 'Neo.ClientError.Security.Unauthorized') {
       this.socket.end();
@@ -161,8 +168,7 @@ export class BoltConnection {
       case 'RESET':
         if (this.phase === 'hello') throw new ProtocolError('RESET before HELLO');
         this.tx = null;
-        this.txResults.clear();
-        this.auto = null;
+        this.dropResults();
         this.phase = this.authenticated ? 'ready' : 'logon';
         return this.send(success());
       case 'RUN':
@@ -185,13 +191,13 @@ export class BoltConnection {
       case 'COMMIT': {
         const tx = this.inTx('COMMIT');
         this.tx = null;
-        this.txResults.clear();
+        this.dropResults();
         return this.send(success({ bookmark: await tx.commit() }));
       }
       case 'ROLLBACK':
         this.inTx('ROLLBACK');
         this.tx = null;
-        this.txResults.clear();
+        this.dropResults();
         return this.send(success());
       case 'ROUTE':
         return this.route(req.routing, req.db);
@@ -242,7 +248,7 @@ export class BoltConnection {
       const result = await this.tx.run(input);
       const qid = this.nextQid++;
       this.lastQid = qid;
-      this.txResults.set(qid, { ...result, next: 0, db: this.tx.name ?? this.deps.dbs.defaultName });
+      this.txResults.set(qid, { ...result, db: this.tx.name ?? this.deps.dbs.defaultName });
       return this.send(success({ fields: result.fields, t_first: Math.round(performance.now() - started), qid }));
     }
     if (this.auto) throw new ProtocolError('RUN while the previous result is still open: PULL or DISCARD it first');
@@ -250,7 +256,7 @@ export class BoltConnection {
     await awaitBookmarks(this.deps.dbs.engine, extra, timeoutOf(extra));
     const db = dbName(extra);
     const result = await this.deps.dbs.autoCommit(db, input);
-    this.auto = { ...result, next: 0, db: db ?? this.deps.dbs.defaultName };
+    this.auto = { ...result, db: db ?? this.deps.dbs.defaultName };
     this.send(success({ fields: result.fields, t_first: Math.round(performance.now() - started) }));
   }
 
@@ -261,10 +267,12 @@ export class BoltConnection {
     const r = this.tx ? this.txResults.get(id) : this.auto;
     if (!r) throw new ProtocolError(`${discard ? 'DISCARD' : 'PULL'}: no open result${this.tx ? ` with qid ${qid}` : ''}`);
     const started = performance.now();
-    const end = n < 0 ? r.rows.length : Math.min(r.rows.length, r.next + n);
-    if (discard) r.next = end;
-    else await this.stream(r, end);
-    if (r.next < r.rows.length) return this.send(success({ has_more: true }));
+    if (discard && n < 0) r.rows.close();
+    else {
+      const rows = await r.rows.take(n);
+      if (!discard) await this.stream(rows);
+    }
+    if (!r.rows.exhausted) return this.send(success({ has_more: true }));
     if (this.tx) this.txResults.delete(id);
     else this.auto = null;
     const summary: Extra = { type: r.type, t_last: Math.round(performance.now() - started), db: r.db };
@@ -273,13 +281,12 @@ export class BoltConnection {
     this.send(success(summary));
   }
 
-  /** Writes records up to `end` in batches, waiting whenever the socket's buffer is full; sent rows are let go. */
-  private async stream(r: OpenResult, end: number): Promise<void> {
+  /** Writes records in batches, waiting whenever the socket's buffer is full. */
+  private async stream(rows: PackValue[][]): Promise<void> {
     let batch: Buffer[] = [];
     let bytes = 0;
-    for (; r.next < end && !this.closed; r.next++) {
-      this.packer.pack(record(r.rows[r.next]!));
-      r.rows[r.next] = [];
+    for (let i = 0; i < rows.length && !this.closed; i++) {
+      this.packer.pack(record(rows[i]!));
       const framed = chunkMessage(this.packer.take());
       batch.push(framed);
       bytes += framed.length;

@@ -7,7 +7,8 @@ import { GraphTx } from '../query/cypher/graph-tx.js';
 import { queryParts, type Query } from '../query/cypher/ast.js';
 import { logQueryResult } from '../query/cypher/log-result.js';
 import { changesSchema, writesData } from '../query/cypher/query-kind.js';
-import { compileQuery, executeQueryInSlices, isWriteQuery, type CypherResult } from '../query/cypher/run-query.js';
+import type { GuardOptions } from '../query/cypher/guard.js';
+import { compileQuery, executeQueryInSlices, isWriteQuery, streamQuery, type CypherResult } from '../query/cypher/run-query.js';
 import { nextTurn } from '../server/next-turn.js';
 import { serialWrite } from '../query/cypher/write-queue.js';
 import type { Value } from '../query/cypher/values.js';
@@ -16,10 +17,41 @@ import type { PackValue } from './packstream/structure.js';
 import { statsOf, statsSince, type Stats } from './stats.js';
 import type { ValueWriter } from './values.js';
 
-/** A query's answer, its rows already in PackStream terms. */
+/** A result's rows in PackStream terms, taken a batch at a time (PULL n). */
+export interface RowSource {
+  /** Up to `n` more rows (all that are left for n < 0); fewer only once the result ends. */
+  take(n: number): Promise<PackValue[][]>;
+  readonly exhausted: boolean;
+  /** The rest is not wanted (DISCARD, RESET, a closed connection). */
+  close(): void;
+}
+
+/** Rows a read produces before RUN is answered: an error in them fails the RUN, as in Neo4j. */
+const FIRST_BATCH = 1;
+
+/** Rows already built (a write's result, or a query that cannot stream). */
+function built(rows: PackValue[][]): RowSource {
+  let next = 0;
+  return {
+    take: (n) => {
+      const end = n < 0 ? rows.length : Math.min(rows.length, next + n);
+      const out = rows.slice(next, end);
+      // Sent rows are let go.
+      rows.fill([], next, end);
+      next = end;
+      return Promise.resolve(out);
+    },
+    get exhausted() {
+      return next >= rows.length;
+    },
+    close: () => void (next = rows.length),
+  };
+}
+
+/** A query's answer: its rows, streamed for a read (see streamQuery), built for a write. */
 export interface QueryResult {
   fields: string[];
-  rows: PackValue[][];
+  rows: RowSource;
   type: 'r' | 'w' | 'rw';
   stats: Stats;
   /** An auto-commit query's bookmark: the operation id its write got, or the last one applied for a read. */
@@ -86,7 +118,38 @@ export class Databases {
 
   /** Runs a compiled query on a collection through an overlay (a fresh one, or a transaction's), in slices (see executeQueryInSlices). */
   execute(c: Collection, query: Query, input: QueryInput, tx: GraphTx): Promise<CypherResult> {
-    return executeQueryInSlices(c, query, input.parameters, { memoryBytes: this.memoryBytes, timeoutMs: input.timeoutMs ?? this.timeoutMs }, { tx, present: (v, t) => input.writer.write(v, t) }, nextTurn);
+    return executeQueryInSlices(c, query, input.parameters, this.limits(input), { tx, present: (v, t) => input.writer.write(v, t) }, nextTurn);
+  }
+
+  /** A read query's rows as the client pulls them; its first rows are produced here, so an error in them is the RUN's. */
+  async stream(c: Collection, query: Query, input: QueryInput, tx: GraphTx): Promise<{ fields: string[]; rows: RowSource } | null> {
+    const stream = streamQuery(c, query, input.parameters, this.limits(input), { tx, present: (v, t) => input.writer.write(v, t) }, nextTurn);
+    if (!stream) return null;
+    const first = (await stream.take(FIRST_BATCH)) as PackValue[][];
+    let pending: PackValue[][] | null = first;
+    const rows: RowSource = {
+      take: async (n) => {
+        const head = pending ?? [];
+        pending = null;
+        if (n >= 0 && head.length >= n) {
+          pending = head.slice(n);
+          return head.slice(0, n);
+        }
+        return head.concat((await stream.take(n < 0 ? -1 : n - head.length)) as PackValue[][]);
+      },
+      get exhausted() {
+        return (pending === null || pending.length === 0) && stream.exhausted;
+      },
+      close: () => {
+        pending = null;
+        stream.close();
+      },
+    };
+    return { fields: stream.columns, rows };
+  }
+
+  private limits(input: QueryInput): GuardOptions {
+    return { memoryBytes: this.memoryBytes, timeoutMs: input.timeoutMs ?? this.timeoutMs };
   }
 
   /** One query in its own transaction: a write becomes one log event before the answer. */
@@ -94,8 +157,12 @@ export class Databases {
     const opened = this.open(name);
     const query = compileQuery(input.text);
     if (!checkAccess(query, input)) {
-      const r = await this.execute(opened.collection, query, input, new GraphTx(opened.collection, opened.provisional));
-      return { fields: r.columns, rows: r.rows as PackValue[][], type: 'r', stats: {}, bookmark: String(this.engine.lastAppliedOperationId) };
+      const bookmark = String(this.engine.lastAppliedOperationId);
+      const tx = new GraphTx(opened.collection, opened.provisional);
+      const streamed = await this.stream(opened.collection, query, input, tx);
+      if (streamed) return { ...streamed, type: 'r', stats: {}, bookmark };
+      const r = await this.execute(opened.collection, query, input, tx);
+      return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: 'r', stats: {}, bookmark };
     }
     return serialWrite(this.engine, async () => {
       const { collection, provisional } = this.open(name);
@@ -104,7 +171,7 @@ export class Databases {
       const stats = statsOf(r.changes, target, r.schema);
       const opId = await logQueryResult(this.engine, target.name, r);
       const bookmark = String(opId ?? this.engine.lastAppliedOperationId);
-      return { fields: r.columns, rows: r.rows as PackValue[][], type: r.columns.length > 0 ? 'rw' : 'w', stats, bookmark };
+      return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: r.columns.length > 0 ? 'rw' : 'w', stats, bookmark };
     });
   }
 }
@@ -157,10 +224,15 @@ export class Transaction {
     if ((this.tx.schema.dirty && parts.some(writesData)) || (this.tx.dirty && parts.some(changesSchema))) {
       throw new BoltError('Neo.ClientError.Transaction.ForbiddenDueToTransactionType', 'a transaction cannot both change the schema (indexes, constraints) and write data; commit one before the other');
     }
-    const r = await this.dbs.execute(c, query, { ...input, timeoutMs: input.timeoutMs ?? this.timeoutMs }, this.tx);
+    const limited = { ...input, timeoutMs: input.timeoutMs ?? this.timeoutMs };
+    if (!write) {
+      const streamed = await this.dbs.stream(c, query, limited, this.tx);
+      if (streamed) return { ...streamed, type: 'r', stats: {}, bookmark: null };
+    }
+    const r = await this.dbs.execute(c, query, limited, this.tx);
     const before = this.stats;
     if (write) this.stats = statsOf(this.tx.dirty ? this.tx.changes() : [], c, this.tx.schema.dirty ? this.tx.schema.changes() : null);
-    return { fields: r.columns, rows: r.rows as PackValue[][], type: write ? (r.columns.length > 0 ? 'rw' : 'w') : 'r', stats: statsSince(before, this.stats), bookmark: null };
+    return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: write ? (r.columns.length > 0 ? 'rw' : 'w') : 'r', stats: statsSince(before, this.stats), bookmark: null };
   }
 
   /** Applies the transaction's writes as one durable event; answers the bookmark. */

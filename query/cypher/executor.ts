@@ -9,6 +9,12 @@ import { ProjectionSink } from './projection.js';
 import { drain, sinkOf, type Sink, type Work } from './sink.js';
 import { Writer } from './writes.js';
 
+/** Whether a query part answers rows: it ends in RETURN, or is a procedure call standing alone that has output columns. */
+export function returnsRows(clauses: Clause[]): boolean {
+  const last = clauses[clauses.length - 1]!;
+  return last.kind === 'return' || (last.kind === 'procedure' && last.standalone && PROCEDURES.get(last.name)!.outputs.length > 0);
+}
+
 /**
  * Runs the clauses as one pipeline of stages, each fed row by row by the one before (see Sink):
  * a clause never builds its whole row list, so memory is what the stages hold (charged to the
@@ -26,15 +32,18 @@ export class Executor {
 
   /** The rows of the query part; it yields where the query may pause (see QueryGuard.sliceMs). */
   *run(clauses: Clause[]): Work<Row[]> {
-    const last = clauses[clauses.length - 1]!;
-    const standaloneRows = last.kind === 'procedure' && last.standalone && PROCEDURES.get(last.name)!.outputs.length > 0;
-    const result = new ResultSink(this.ctx, last.kind === 'return' || standaloneRows);
-    const head = this.pipeline(clauses, result, new Set());
+    const result = new ResultSink(this.ctx, returnsRows(clauses));
+    yield* this.runInto(clauses, result);
+    return result.rows;
+  }
+
+  /** Runs the query part into `end` (which keeps its result rows, or hands them on). */
+  *runInto(clauses: Clause[], end: Sink): Work<void> {
+    const head = this.pipeline(clauses, end, new Set());
     yield* head.push({});
     yield* head.close();
     const connected = this.ctx.tx.connectedDeletedNode();
     if (connected !== null) throw connectedDeleteError(connected);
-    return result.rows;
   }
 
   /** The stages, built from the last clause back; a MATCH is planned with the variables bound before it. */

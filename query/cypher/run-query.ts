@@ -4,13 +4,15 @@ import { queryParts, type Clause, type Query } from './ast.js';
 import { compileError, CypherError } from './errors.js';
 import { bindQuery } from './binder.js';
 import { checkDepth, tooDeep } from './depth.js';
-import { Executor } from './executor.js';
+import { Executor, returnsRows } from './executor.js';
 import { GraphTx } from './graph-tx.js';
 import { QueryGuard, type GuardOptions } from './guard.js';
-import { drain, type Work } from './sink.js';
+import { drain, type Sink, type Work } from './sink.js';
+import { rowBytes } from './sizes.js';
+import type { Row } from './evaluate.js';
 import { parseQuery } from './parser.js';
 import { PROCEDURES } from './procedures/registry.js';
-import { changesSchema, writesData } from './query-kind.js';
+import { changesSchema, isWriteQuery, writesData } from './query-kind.js';
 import { toJson } from './present.js';
 import { fromJson, keyOf, setEntry, type Value } from './values.js';
 
@@ -97,6 +99,79 @@ export async function executeQueryInSlices(c: Collection, query: Query, paramete
     await pause();
     guard.resume();
   }
+}
+
+/** A result read as it is produced (see streamQuery). */
+export interface ResultStream {
+  columns: string[];
+  /** Up to `n` more rows, presented (every row left for n < 0); fewer only once the result ends. */
+  take(n: number): Promise<unknown[][]>;
+  /** True once the result has no row left to take. */
+  readonly exhausted: boolean;
+  /** Stops the query where it is (the rest of the result is not wanted). */
+  close(): void;
+}
+
+/**
+ * A read query whose rows are produced as they are taken: the query runs (in slices, as in
+ * executeQueryInSlices) only until it has the rows asked for plus one, then waits, holding
+ * nothing but its stages' state, so a result of any size streams in the memory of a batch.
+ * Null for a query that writes or has UNION (run those with executeQueryInSlices).
+ */
+export function streamQuery(c: Collection, query: Query, parameters: Record<string, unknown>, options: GuardOptions, run: QueryRun, pause: () => Promise<void>): ResultStream | null {
+  if (query.unions.length > 0 || isWriteQuery(query)) return null;
+  const guard = new QueryGuard({ sliceMs: QUERY_SLICE_MS, ...options });
+  const tx = run.tx ?? new GraphTx(c);
+  const present = run.present ?? toJson;
+  const columns = columnsOf(query.clauses);
+  const buffer: Row[] = [];
+  const bytes: number[] = [];
+  let wanted = 0;
+  const keep = returnsRows(query.clauses);
+  const end: Sink = {
+    *push(row: Row): Work<boolean> {
+      if (!keep) return true;
+      const size = rowBytes(row);
+      guard.charge(size, 'the rows waiting to be taken');
+      buffer.push(row);
+      bytes.push(size);
+      // Enough rows: wait here until more are asked for.
+      while (buffer.length >= wanted) yield;
+      return true;
+    },
+    *close(): Work<void> {},
+  };
+  const work = stackSafe(() => {
+    const params: Record<string, Value> = {};
+    for (const [k, v] of Object.entries(parameters)) setEntry(params, k, fromJson(v));
+    return new Executor({ tx, params, guard, distance: c.config.distance }).runInto(query.clauses, end);
+  });
+  let finished = false;
+  return {
+    columns,
+    get exhausted() {
+      return finished && buffer.length === 0;
+    },
+    async take(n) {
+      // One row more than asked, so that `exhausted` is known when the batch is handed over.
+      wanted = n < 0 ? Infinity : n + 1;
+      while (!finished && buffer.length < wanted) {
+        if (stackSafe(() => work.next()).done) finished = true;
+        else if (buffer.length < wanted) {
+          await pause();
+          guard.resume();
+        }
+      }
+      const out = buffer.splice(0, n < 0 ? buffer.length : n);
+      for (const size of bytes.splice(0, out.length)) guard.release(size);
+      return out.map((r) => columns.map((name) => present(Object.hasOwn(r, name) ? r[name]! : null, tx)));
+    },
+    close() {
+      finished = true;
+      buffer.length = 0;
+      work.return();
+    },
+  };
 }
 
 function* queryWork(c: Collection, query: Query, parameters: Record<string, unknown>, guard: QueryGuard, run: QueryRun): Work<CypherResult> {

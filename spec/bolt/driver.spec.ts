@@ -321,3 +321,50 @@ describe('bolt: authentication', () => {
     }
   });
 });
+
+describe('bolt: a read streams as the client pulls it', () => {
+  // One megabyte of query memory: far too little to hold a million rows, enough for a batch.
+  const server = useTestServer({ SERVICE_QUERY_MEMORY_MB: '1' }, 'each');
+  const driver = useDriver(server);
+
+  it('streams a 1,000,000-row result in batches of the fetch size, in the memory of one batch', async function () {
+    this.timeout(120_000);
+    const whole = await call(server.url, 'PUT', '/collections/neo4j', { vectors: { size: 1, distance: 'Cosine' } });
+    expect(whole.status).to.equal(200);
+    const rest = await call(server.url, 'POST', '/collections/neo4j/graph/query', { query: 'UNWIND range(1, 1000000) AS i RETURN i' });
+    expect(JSON.stringify(rest.body), 'the whole result does not fit the budget').to.include('MemoryLimitExceeded');
+    const session = driver().session({ fetchSize: 1000 });
+    try {
+      let n = 0;
+      let sum = 0;
+      await new Promise<void>((resolve, reject) => {
+        session.run('UNWIND range(1, 1000000) AS i RETURN i').subscribe({
+          onNext: (r) => {
+            n++;
+            sum += r.get('i').toNumber();
+          },
+          onCompleted: () => resolve(),
+          onError: reject,
+        });
+      });
+      expect([n, sum]).to.deep.equal([1_000_000, (1_000_000 * 1_000_001) / 2]);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('fails the RUN of a read whose first row cannot be made, and a DISCARD lets the rest go', async () => {
+    const session = driver().session({ fetchSize: 10 });
+    try {
+      const bad = await session.run('RETURN 1 / 0 AS x').then(() => null, (e: { code: string }) => e);
+      expect(bad?.code).to.equal('Neo.ClientError.Statement.ArithmeticError');
+      const result = session.run('UNWIND range(1, 100000) AS i RETURN i');
+      const summary = await result.summary();
+      expect(summary.counters.containsUpdates()).to.equal(false);
+      const after = await session.run('RETURN 2 AS two');
+      expect(after.records[0]!.get('two').toNumber()).to.equal(2);
+    } finally {
+      await session.close();
+    }
+  });
+});
