@@ -18,7 +18,7 @@ export function craftedImport(config: CollectionConfig, points: { id: PointId; v
   return Buffer.concat([
     preamble(),
     // no operation_id to give (0) and no settings
-    block(BLOCK.header, header.f64(points.length).f64(0).f64(0).str('{}').finish()),
+    block(BLOCK.header, header.f64(points.length).f64(0).f64(0).str('{}').str('').finish()),
     block(BLOCK.points, body.finish()),
     // the trailer counts the blocks before it: the header and one points block
     block(BLOCK.trailer, new ByteWriter(24).f64(points.length).f64(0).u32(2).finish()),
