@@ -119,8 +119,11 @@ export type Clause =
    * A standalone call (the whole query) answers its yielded columns.
    */
   | { kind: 'procedure'; name: string; args: Expr[]; yields: YieldItem[] | null; where: Expr | null; standalone: boolean; pos: Position }
-  /** CALL { ... }: the body runs once per incoming row; a body ending in RETURN adds its columns, one without passes the row on. */
-  | { kind: 'subquery'; body: Clause[]; pos: Position }
+  /**
+   * CALL { ... }: the body runs once per incoming row; a body ending in RETURN adds its columns,
+   * one without passes the row on. `unions`: further parts of the body joined by UNION [ALL].
+   */
+  | { kind: 'subquery'; body: Clause[]; unions: Query['unions']; pos: Position }
   /** FOREACH (x IN list | updating clauses): the body runs for each element; the row passes on unchanged. */
   | { kind: 'foreach'; variable: string; list: Expr; body: Clause[]; pos: Position };
 

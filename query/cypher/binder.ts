@@ -64,6 +64,16 @@ export function bindQuery(clauses: Clause[], outer: Scope = new Map(), inExpress
       case 'subquery': {
         const inner = bindQuery(clause.body, scope);
         const tail = clause.body[clause.body.length - 1]!;
+        const columns = (part: Clause[]) => {
+          const end = part[part.length - 1]!;
+          return end.kind === 'return' ? end.projection.items.map((i) => i.name).join(',') : null;
+        };
+        for (const u of clause.unions) {
+          bindQuery(u.clauses, scope);
+          if (u.all !== clause.unions[0]!.all) throw compileError('InvalidClauseComposition', 'a query cannot mix UNION and UNION ALL', u.pos);
+          if (columns(u.clauses) === null || columns(clause.body) === null) throw compileError('InvalidClauseComposition', 'each part of a UNION inside CALL { } must end with RETURN', u.pos);
+          if (columns(u.clauses) !== columns(clause.body)) throw compileError('DifferentColumnsInUnion', `every part of a UNION must return the same columns (${columns(clause.body)})`, u.pos);
+        }
         if (tail.kind !== 'return') return;
         for (const item of tail.projection.items) {
           if (scope.has(item.name)) throw compileError('VariableAlreadyBound', `CALL { } returns \`${item.name}\`, which is already defined outside it`, item.expr.pos);

@@ -7,7 +7,7 @@ import { sinkOf, type Sink, type Work } from './sink.js';
 const DISCARD = sinkOf(() => true);
 import { rowBytes } from './sizes.js';
 import { runtimeError } from './errors.js';
-import { setEntry, typeName } from './values.js';
+import { keyOf, setEntry, typeName } from './values.js';
 import type { Writer } from './writes.js';
 
 type ProcedureClause = Extract<Clause, { kind: 'procedure' }>;
@@ -99,9 +99,10 @@ export class ForeachSink extends EagerWhenWriting {
 /**
  * CALL { ... }: runs the body for each incoming row (seeded with it). A body ending in RETURN
  * joins each of its rows to the incoming one; a body without passes the incoming row on once.
+ * A body of UNION parts runs each in turn (UNION keeps one of each distinct row).
  */
 export class SubquerySink extends EagerWhenWriting {
-  constructor(ctx: EvalContext, private readonly clause: Extract<Clause, { kind: 'subquery' }>, writes: boolean, private readonly body: (end: Sink) => Sink, next: Sink) {
+  constructor(ctx: EvalContext, private readonly clause: Extract<Clause, { kind: 'subquery' }>, writes: boolean, private readonly parts: ((end: Sink) => Sink)[], next: Sink) {
     super(ctx, writes, 'CALL { }', next);
   }
 
@@ -118,9 +119,21 @@ export class SubquerySink extends EagerWhenWriting {
       results.push(r);
       return true;
     });
-    const head = this.body(collect);
-    yield* head.push({ ...row });
-    yield* head.close();
+    for (const part of this.parts) {
+      const head = part(collect);
+      yield* head.push({ ...row });
+      yield* head.close();
+    }
+    if (this.clause.unions.length > 0 && !this.clause.unions[0]!.all) {
+      const seen = new Set<string>();
+      const distinct = results.filter((r) => {
+        const key = keyOf(Object.keys(r).sort().map((k) => r[k]!));
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      results.splice(0, results.length, ...distinct);
+    }
     let more = true;
     if (!returns) more = yield* this.next.push(row);
     else for (const r of results) if (!(more = yield* this.next.push({ ...row, ...r }))) break;

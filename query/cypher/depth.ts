@@ -44,7 +44,7 @@ function clauseExprs(c: Clause): Expr[] {
     case 'procedure':
       return [...c.args, ...(c.where ? [c.where] : [])];
     case 'subquery':
-      return c.body.flatMap(clauseExprs);
+      return [...c.body, ...c.unions.flatMap((u) => u.clauses)].flatMap(clauseExprs);
     case 'foreach':
       return [c.list, ...c.body.flatMap(clauseExprs)];
   }

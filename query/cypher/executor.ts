@@ -98,7 +98,8 @@ export class Executor {
         }
         case 'subquery': {
           const before = boundBefore[i]!;
-          sink = new SubquerySink(this.ctx, clause, writesData(clause.body), (bodyEnd) => this.pipeline(clause.body, bodyEnd, before), sink);
+          const parts = [clause.body, ...clause.unions.map((u) => u.clauses)].map((body) => (bodyEnd: Sink) => this.pipeline(body, bodyEnd, before));
+          sink = new SubquerySink(this.ctx, clause, writesData([clause]), parts, sink);
           break;
         }
         default:

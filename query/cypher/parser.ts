@@ -101,7 +101,8 @@ class Parser {
   private callClause(pos: Position): Clause {
     if (this.acceptOp('{')) {
       const body = this.part();
-      if (this.isKeyword('UNION')) throw unsupported('UNION inside CALL { }', this.pos());
+      const unions: Query['unions'] = [];
+      for (let at = this.pos(); this.acceptKeyword('UNION'); at = this.pos()) unions.push({ all: this.acceptKeyword('ALL'), clauses: this.part(), pos: at });
       this.expectOp('}');
       // Batches of a subquery in transactions are one transaction here: the whole query is one log entry.
       if (this.acceptKeyword('IN')) {
@@ -112,7 +113,7 @@ class Parser {
         }
         if (this.isKeyword('ON') || this.isKeyword('REPORT')) throw unsupported(`${this.tok.value.toUpperCase()} in CALL { } IN TRANSACTIONS`, this.pos());
       }
-      return { kind: 'subquery', body, pos };
+      return { kind: 'subquery', body, unions, pos };
     }
     let name = this.name('a procedure name');
     while (this.acceptOp('.')) name += '.' + this.name('a procedure name');
@@ -168,7 +169,8 @@ class Parser {
   }
 
   /**
-   * CREATE [VECTOR | RANGE | TEXT | POINT | FULLTEXT] INDEX [name] [IF NOT EXISTS] FOR (n:L) ON (n.p, ...) [OPTIONS {...}]
+   * CREATE [VECTOR | RANGE | TEXT | POINT] INDEX [name] [IF NOT EXISTS] FOR (n:L) ON (n.p, ...) [OPTIONS {...}],
+   * CREATE FULLTEXT INDEX [name] [IF NOT EXISTS] FOR (n:L) ON EACH [n.p, ...] [OPTIONS {...}]
    * or CREATE CONSTRAINT [name] [IF NOT EXISTS] FOR (n:L) REQUIRE n.p IS UNIQUE (or (n.a, n.b) IS NODE KEY, IS NOT NULL).
    */
   private createSchema(pos: Position): Clause {
@@ -176,7 +178,7 @@ class Parser {
     if (!this.isKeyword('INDEX') && !this.isKeyword('CONSTRAINT')) kind = this.name('INDEX').toUpperCase();
     const what = this.name('INDEX or CONSTRAINT').toUpperCase();
     if (what !== 'INDEX' && what !== 'CONSTRAINT') this.fail('INDEX or CONSTRAINT', this.tokens[this.i - 1]);
-    if (kind === 'FULLTEXT' || kind === 'LOOKUP') throw unsupported(`${kind} indexes`, pos);
+    if (kind === 'LOOKUP') throw unsupported('LOOKUP indexes (every label is looked up by the label index already)', pos);
     let name: string | null = null;
     if (!this.isKeyword('FOR') && !this.isKeyword('IF') && !this.isKeyword('ON')) name = this.name(`the ${what.toLowerCase()}'s name`);
     let ifNotExists = false;
@@ -201,7 +203,14 @@ class Parser {
       properties.push(this.name('a property name'));
     };
     let rule = '';
-    if (what === 'INDEX') {
+    if (what === 'INDEX' && kind === 'FULLTEXT') {
+      this.expectKeyword('ON');
+      this.expectKeyword('EACH');
+      this.expectOp('[');
+      do property();
+      while (this.acceptOp(','));
+      this.expectOp(']');
+    } else if (what === 'INDEX') {
       this.expectKeyword('ON');
       const wrapped = this.acceptOp('(');
       do property();

@@ -4,7 +4,7 @@ import { PROCEDURES } from './procedures/registry.js';
 const UPDATING = new Set(['create', 'merge', 'set', 'remove', 'delete', 'foreach']);
 
 function some(clauses: Clause[], test: (c: Clause) => boolean): boolean {
-  return clauses.some((c) => test(c) || ((c.kind === 'subquery' || c.kind === 'foreach') && some(c.body, test)));
+  return clauses.some((c) => test(c) || ((c.kind === 'subquery' || c.kind === 'foreach') && some(c.body, test)) || (c.kind === 'subquery' && c.unions.some((u) => some(u.clauses, test))));
 }
 
 /** Whether the clauses (subqueries included) may write nodes or relationships. */

@@ -12,7 +12,7 @@ import { CypherError } from './errors.js';
 export interface IndexDef {
   id: number;
   name: string;
-  type: 'RANGE' | 'TEXT' | 'POINT' | 'VECTOR';
+  type: 'RANGE' | 'TEXT' | 'POINT' | 'VECTOR' | 'FULLTEXT';
   label: string;
   properties: string[];
   /** A vector index: its dimensions and similarity function ('COSINE' or 'EUCLIDEAN'). */

@@ -52,6 +52,24 @@ describe('clients: LangChain Neo4jVectorStore, Neo4jGraph and Neo4jChatMessageHi
     }
   });
 
+  it('Neo4jVectorStore hybrid search: a FULLTEXT keyword index beside the vector index, both queried in a CALL { ... UNION ... }', async () => {
+    const config = { ...connection(), searchType: 'hybrid' as const, indexName: 'hybrid_vector', keywordIndexName: 'hybrid_keyword', nodeLabel: 'Passage' };
+    const store = await Neo4jVectorStore.fromDocuments(docs, new BagOfWordsEmbeddings(), config);
+    try {
+      const found = await store.similaritySearchWithScore('typescript javascript', 2);
+      expect(found[0]![0].pageContent).to.include('typescript');
+      expect(found[0]![1]).to.be.closeTo(1, 1e-9);
+    } finally {
+      await store.close();
+    }
+    const again = await Neo4jVectorStore.fromExistingIndex(new BagOfWordsEmbeddings(), config);
+    try {
+      expect((await again.similaritySearch('dogs bark', 1))[0]!.pageContent).to.include('dogs');
+    } finally {
+      await again.close();
+    }
+  });
+
   it('Neo4jGraph: addGraphDocuments loads entities with apoc.merge.node/relationship and refreshSchema describes them from apoc.meta.data', async () => {
     const graph = await Neo4jGraph.initialize(connection());
     try {

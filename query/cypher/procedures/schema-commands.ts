@@ -12,7 +12,7 @@ const INDEX_COLUMNS = ['id', 'name', 'state', 'populationPercent', 'type', 'enti
 const CONSTRAINT_COLUMNS = ['id', 'name', 'type', 'entityType', 'labelsOrTypes', 'properties', 'ownedIndex', 'propertyType', 'options', 'createStatement'];
 
 const quote = (name: string) => '`' + name.replaceAll('`', '``') + '`';
-const providerOf = (type: IndexDef['type']) => ({ RANGE: 'range-1.0', TEXT: 'text-2.0', POINT: 'point-1.0', VECTOR: 'vector-2.0' })[type];
+const providerOf = (type: IndexDef['type']) => ({ RANGE: 'range-1.0', TEXT: 'text-2.0', POINT: 'point-1.0', VECTOR: 'vector-2.0', FULLTEXT: 'fulltext-1.0' })[type];
 
 function indexConfig(def: IndexDef): MapValue {
   if (def.type !== 'VECTOR') return {};
@@ -24,7 +24,8 @@ function indexRow(def: IndexDef): ProcedureRow {
   const config = indexConfig(def);
   const options: MapValue = { indexProvider: providerOf(def.type), indexConfig: config };
   const kind = def.type === 'RANGE' ? '' : `${def.type} `;
-  const createStatement = `CREATE ${kind}INDEX ${quote(def.name)} FOR (n:${quote(def.label)}) ON (${props})${def.type === 'VECTOR' ? ` OPTIONS {indexConfig: {\`vector.dimensions\`: ${def.dimensions}, \`vector.similarity_function\`: '${def.similarity}'}}` : ''}`;
+  const on = def.type === 'FULLTEXT' ? `EACH [${props}]` : `(${props})`;
+  const createStatement = `CREATE ${kind}INDEX ${quote(def.name)} FOR (n:${quote(def.label)}) ON ${on}${def.type === 'VECTOR' ? ` OPTIONS {indexConfig: {\`vector.dimensions\`: ${def.dimensions}, \`vector.similarity_function\`: '${def.similarity}'}}` : ''}`;
   return {
     id: def.id,
     name: def.name,
@@ -113,7 +114,7 @@ function optionsConfig(options: Value): MapValue {
   return isMap(config) ? config : {};
 }
 
-const INDEX_TYPES = new Set(['RANGE', 'TEXT', 'POINT', 'VECTOR', 'BTREE']);
+const INDEX_TYPES = new Set(['RANGE', 'TEXT', 'POINT', 'VECTOR', 'BTREE', 'FULLTEXT']);
 
 export const SCHEMA_PROCEDURES: Procedure[] = [
   {
@@ -146,7 +147,7 @@ export const SCHEMA_PROCEDURES: Procedure[] = [
     outputs: [],
     run: ([name, kind, label, properties, options, ifNotExists], ctx) => {
       const type = (kind === 'BTREE' ? 'RANGE' : kind) as IndexDef['type'];
-      if (!INDEX_TYPES.has(String(kind))) throw schemaError('IndexCreationFailed', `${String(kind)} indexes are not supported; use RANGE, TEXT, POINT or VECTOR`);
+      if (!INDEX_TYPES.has(String(kind))) throw schemaError('IndexCreationFailed', `${String(kind)} indexes are not supported; use RANGE, TEXT, POINT, VECTOR or FULLTEXT`);
       const config = optionsConfig(options);
       const base = { name: name as string | null, type, label: label as string, properties: properties as string[], owningConstraint: null };
       if (type !== 'VECTOR') {

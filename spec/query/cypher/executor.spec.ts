@@ -324,5 +324,20 @@ describe('query/cypher executor', () => {
     expect(merged.nodesScanned, 'the nodes MERGE wrote are found without a scan').to.be.at.most(10);
     expect(g.rows('MATCH (n:N) RETURN count(n)')).to.deep.equal([[1002]]);
   });
+  it('CALL { } joins UNION parts (UNION keeps distinct rows); full-text indexes rank a label\'s nodes by BM25', () => {
+    const g = graph();
+    g.run("CREATE (:Doc {text: 'graphs and vectors'}), (:Doc {text: 'vectors vectors everywhere'}), (:Doc {text: 'nothing here'})");
+    expect(g.rows('CALL { RETURN 1 AS x UNION RETURN 1 AS x UNION RETURN 2 AS x } RETURN x ORDER BY x')).to.deep.equal([[1], [2]]);
+    expect(g.rows('CALL { RETURN 1 AS x UNION ALL RETURN 1 AS x } RETURN count(*)')).to.deep.equal([[2]]);
+    expect(fails(() => g.run('CALL { RETURN 1 AS x UNION RETURN 1 AS y } RETURN x')).detail).to.equal('DifferentColumnsInUnion');
+    const schema = g.run('CREATE FULLTEXT INDEX words IF NOT EXISTS FOR (d:Doc) ON EACH [d.text]');
+    expect(schema.schema).to.not.equal(null);
+    g.c.settings = { ...g.c.settings, ...Object.fromEntries(Object.entries(schema.schema!).map(([k, v]) => [k, { ...(g.c.settings[k] ?? {}), ...v }])) };
+    const hits = g.rows("CALL db.index.fulltext.queryNodes('words', 'Vectors!', {limit: 5}) YIELD node, score RETURN node.text, score");
+    expect(hits.map((h) => h[0])).to.deep.equal(['vectors vectors everywhere', 'graphs and vectors']);
+    expect(hits[0]![1]).to.be.greaterThan(hits[1]![1] as number);
+    expect(g.rows("CALL db.index.fulltext.queryNodes('words', 'absent') YIELD node RETURN count(node)")).to.deep.equal([[0]]);
+    expect(fails(() => g.run("CALL db.index.fulltext.queryNodes('nope', 'x') YIELD node RETURN node")).detail).to.equal('ProcedureCallFailed');
+  });
 });
 

@@ -61,8 +61,8 @@ describe('query/cypher parser', () => {
     expect(syntaxError('RETURN 1 2').message).to.match(/column 10: expected a clause .* but found '2'/);
   });
 
-  it('says LOAD CSV and full-text indexes are unsupported', () => {
-    for (const [text, word] of [['LOAD CSV FROM "x" AS row RETURN row', 'LOAD'], ['CREATE FULLTEXT INDEX t FOR (n:A) ON EACH [n.x]', 'FULLTEXT indexes']]) {
+  it('says LOAD CSV and LOOKUP indexes are unsupported', () => {
+    for (const [text, word] of [['LOAD CSV FROM "x" AS row RETURN row', 'LOAD'], ['CREATE LOOKUP INDEX t FOR (n) ON EACH labels(n)', 'LOOKUP indexes (every label is looked up by the label index already)']]) {
       const e = syntaxError(text!);
       expect(e.code).to.equal(400);
       expect(e.message).to.include(`${word} is not supported`);
@@ -89,6 +89,11 @@ describe('query/cypher parser', () => {
     expect(constraint.args[1]).to.deep.include({ kind: 'literal', value: 'NODE_KEY' });
     expect(parseQuery('SHOW VECTOR INDEXES YIELD name').clauses[0]).to.deep.include({ kind: 'procedure', name: '$show.indexes' });
     expect(parseQuery('DROP CONSTRAINT c IF EXISTS').clauses[0]).to.deep.include({ kind: 'procedure', name: '$drop.constraint' });
-    expect(syntaxError('CALL { MATCH (n) RETURN n UNION MATCH (m) RETURN m }').message).to.include('UNION inside CALL { } is not supported');
+    const union = parseQuery('CALL { MATCH (n) RETURN n UNION ALL MATCH (n) RETURN n } RETURN n').clauses[0]!;
+    if (union.kind !== 'subquery') throw new Error('not a subquery');
+    expect(union.unions.map((u) => u.all)).to.deep.equal([true]);
+    const fulltext = parseQuery('CREATE FULLTEXT INDEX words FOR (n:Doc) ON EACH [n.title, n.body]').clauses[0]!;
+    if (fulltext.kind !== 'procedure') throw new Error('not a procedure');
+    expect(fulltext.args[3]).to.deep.include({ kind: 'list' });
   });
 });
