@@ -7,15 +7,17 @@ import { annTableRows, benchHnswlib, benchOurs, type AnnRow } from './ann.js';
 import { makeDataset } from './dataset.js';
 import { benchCypherLoad } from './cypher-load-bench.js';
 import { benchDurability } from './durability-bench.js';
+import { benchFiltered } from './filtered-bench.js';
 import { benchGraph } from './graph-bench.js';
 import { benchHttp } from './http-bench.js';
 import { table } from './table.js';
 
-const PARTS = ['ann', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console'] as const;
+const PARTS = ['ann', 'filtered', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console'] as const;
 
 const USAGE = `usage: npm run bench -- [--points N] [--queries N] [--only PART]
 A benchmark, not a test: prints markdown tables (stdout) of in-process ANN figures next to
-hnswlib-node, of the real server over loopback HTTP, of Cypher queries on a graph of N nodes and
+hnswlib-node, of filtered search at 1% selectivity (a keyword match from the payload index and
+a range scanned), of the real server over loopback HTTP, of Cypher queries on a graph of N nodes and
 ten times as many edges, of loading a knowledge graph with UNWIND/MERGE over REST and Bolt (N
 nodes, 5 x N relationship rows) and Bolt next to REST, of the browser library in headless Chromium next to Node (N / 5 points),
 of durability (snapshots, start-up, export/import on 2 x N points), and of the web console's
@@ -51,6 +53,14 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     }
     console.log('## In-process HNSW (m = 16, ef_construct = 200), recall@10 and single-thread QPS\n');
     console.log(table(['dataset', 'engine', 'build points/s', 'ef', 'recall@10', 'QPS'], annTableRows(rows)));
+    console.log();
+  }
+
+  if (only === undefined || only === 'filtered') {
+    log(`filtered: generating ${points} x 128 Euclid...`);
+    const rows = benchFiltered(makeDataset(points, 128, 'Euclid', queries, 5));
+    console.log('## Filtered search at 1% selectivity (in-process, ef 100, top 10, recall against brute force over the admitted points)\n');
+    console.log(table(['filter', 'dataset', 'recall@10', 'QPS'], rows));
     console.log();
   }
 
