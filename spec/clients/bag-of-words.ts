@@ -1,3 +1,4 @@
+import { Document } from '@langchain/core/documents';
 import { Embeddings } from '@langchain/core/embeddings';
 
 export const BAG_DIMENSIONS = 16;
@@ -31,3 +32,12 @@ export class BagOfWordsEmbeddings extends Embeddings {
     return Promise.resolve(BagOfWordsEmbeddings.vector(text));
   }
 }
+
+/** Five short texts on two topics (pets, code), numbered 1 to 5 in their metadata. */
+export const docs = [
+  new Document({ pageContent: 'cats purr and sleep all day', metadata: { topic: 'pets', n: 1 } }),
+  new Document({ pageContent: 'dogs bark and fetch the ball', metadata: { topic: 'pets', n: 2 } }),
+  new Document({ pageContent: 'rust compiles to fast native code', metadata: { topic: 'code', n: 3 } }),
+  new Document({ pageContent: 'typescript compiles to javascript code', metadata: { topic: 'code', n: 4 } }),
+  new Document({ pageContent: 'cats chase mice and sleep', metadata: { topic: 'pets', n: 5 } }),
+];

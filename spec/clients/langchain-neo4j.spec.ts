@@ -7,15 +7,7 @@ import { Neo4jChatMessageHistory } from '@langchain/community/stores/message/neo
 import { Neo4jVectorStore } from '@langchain/community/vectorstores/neo4j_vector';
 import neo4j from 'neo4j-driver';
 import { call, useTestServer } from '../helpers/http.js';
-import { BAG_DIMENSIONS, BagOfWordsEmbeddings } from './bag-of-words.js';
-
-const docs = [
-  new Document({ pageContent: 'cats purr and sleep all day', metadata: { topic: 'pets', n: 1 } }),
-  new Document({ pageContent: 'dogs bark and fetch the ball', metadata: { topic: 'pets', n: 2 } }),
-  new Document({ pageContent: 'rust compiles to fast native code', metadata: { topic: 'code', n: 3 } }),
-  new Document({ pageContent: 'typescript compiles to javascript code', metadata: { topic: 'code', n: 4 } }),
-  new Document({ pageContent: 'cats chase mice and sleep', metadata: { topic: 'pets', n: 5 } }),
-];
+import { BAG_DIMENSIONS, BagOfWordsEmbeddings, docs } from './bag-of-words.js';
 
 // LangChain turns driver Integers into strings; numbers sent as whole floats come back as
 // Integers here (issue 13: typed numbers), so numeric metadata is compared by value.

@@ -1,19 +1,10 @@
 import { expect } from 'chai';
-import { Document } from '@langchain/core/documents';
 import { QdrantVectorStore } from '@langchain/qdrant';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { useTestServer } from '../helpers/http.js';
-import { BagOfWordsEmbeddings } from './bag-of-words.js';
+import { BagOfWordsEmbeddings, docs } from './bag-of-words.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const docs = [
-  new Document({ pageContent: 'cats purr and sleep all day', metadata: { topic: 'pets', n: 1 } }),
-  new Document({ pageContent: 'dogs bark and fetch the ball', metadata: { topic: 'pets', n: 2 } }),
-  new Document({ pageContent: 'rust compiles to fast native code', metadata: { topic: 'code', n: 3 } }),
-  new Document({ pageContent: 'typescript compiles to javascript code', metadata: { topic: 'code', n: 4 } }),
-  new Document({ pageContent: 'cats chase mice and sleep', metadata: { topic: 'pets', n: 5 } }),
-];
 
 describe('clients: LangChain QdrantVectorStore (@langchain/qdrant 1.0.3) against the Qdrant port, changing nothing but the URL', function () {
   this.timeout(30_000);
