@@ -1,11 +1,30 @@
 import type { Collection } from '../../storage/collection.js';
 import { ShardedSet } from '../../storage/views/sharded.js';
-import type { Filter } from './types.js';
+import { instantOf } from '../../storage/text-tokens.js';
+import { within } from './evaluate-filter.js';
+import type { Condition, Filter } from './types.js';
+
+/** A field's values are read one by one for a range only while they are this share of the points at most. */
+const RANGE_DISTINCT_SHARE = 1 / 8;
+
+/** The slots a `must` range on a field declared integer, float or datetime admits, from the index's distinct values; null where reading them would not pay. */
+function rangeSlots(cond: Extract<Condition, { kind: 'range' }>, c: Collection): ReadonlySet<number> | null {
+  const declared = c.fieldIndexes.get(cond.key)?.type;
+  if (declared !== 'integer' && declared !== 'float' && declared !== 'datetime') return null;
+  const path = cond.path.join('.');
+  if (c.payloadIndex.distinctValues(path) > Math.max(1, c.store.liveCount * RANGE_DISTINCT_SHARE)) return null;
+  return c.payloadIndex.lookupWhere(path, (v) => {
+    if (!cond.datetime) return typeof v === 'number' && within(v, cond);
+    const ms = instantOf(v);
+    return ms !== null && within(ms, cond);
+  });
+}
 
 /**
  * A superset of the slots that can match, from the payload index: the smallest set named by
- * a `must` equality (match value / any), a full-text match on a field with a text index, or
- * has_id. Null when no `must` condition is indexable.
+ * a `must` equality (match value / any), a full-text match on a field with a text index, a
+ * range on a field declared integer, float or datetime (by its distinct values, while they are
+ * few), or has_id. Null when no `must` condition is indexable.
  */
 export function candidateSlots(filter: Filter, c: Collection): ReadonlySet<number> | null {
   let best: ReadonlySet<number> | null = null;
@@ -20,6 +39,9 @@ export function candidateSlots(filter: Filter, c: Collection): ReadonlySet<numbe
       consider(union);
     } else if (cond.kind === 'match_text') {
       const slots = c.payloadIndex.textLookup(cond.key, cond.tokens);
+      if (slots) consider(slots);
+    } else if (cond.kind === 'range') {
+      const slots = rangeSlots(cond, c);
       if (slots) consider(slots);
     } else if (cond.kind === 'has_id') {
       const slots = new ShardedSet<number>();

@@ -3,7 +3,7 @@ import type { PointStore } from '../../storage/views/point-store.js';
 import { instantOf, textTokens } from '../../storage/text-tokens.js';
 import type { Bounds, Condition, Filter } from './types.js';
 
-const within = (v: number, c: Bounds): boolean => (c.gt === undefined || v > c.gt) && (c.gte === undefined || v >= c.gte) && (c.lt === undefined || v < c.lt) && (c.lte === undefined || v <= c.lte);
+export const within = (v: number, c: Bounds): boolean => (c.gt === undefined || v > c.gt) && (c.gte === undefined || v >= c.gte) && (c.lt === undefined || v < c.lt) && (c.lte === undefined || v <= c.lte);
 
 /** A filter read against one value (an element of a nested array) as if it were a payload. */
 function matchesValue(f: Filter, value: unknown): boolean {

@@ -84,4 +84,16 @@ export class PayloadIndex {
   lookup(path: string, value: Scalar): ReadonlySet<number> {
     return this.byPath.get(path)?.get(value) ?? NONE;
   }
+
+  /** How many distinct values `path` holds. */
+  distinctValues(path: string): number {
+    return this.byPath.get(path)?.size ?? 0;
+  }
+
+  /** The slots whose payload holds a value at `path` that `admit` takes, read value by value. */
+  lookupWhere(path: string, admit: (value: Scalar) => boolean): ReadonlySet<number> {
+    const out = new ShardedSet<number>();
+    for (const [value, slots] of this.byPath.get(path)?.entries() ?? []) if (admit(value)) for (const s of slots) out.add(s);
+    return out;
+  }
 }
