@@ -112,14 +112,14 @@ function standardDeviation(xs: number[], sample: boolean): number {
   return Math.sqrt(squares / (sample ? n - 1 : n));
 }
 
-/** Neo4j's percentiles: percentileDisc the value at rank ceil(p·n) (a value seen), percentileCont interpolated. */
+/** Neo4j's percentiles, both floats: percentileDisc the value at rank ceil(p·n) (a value seen), percentileCont interpolated. */
 function percentile(xs: number[], p: number, continuous: boolean): Value {
   const sorted = [...xs].sort((a, b) => a - b);
   const n = sorted.length;
   if (!continuous) {
     const at = p === 0 ? 0 : Math.ceil(p * n) - 1;
     const v = sorted[Math.min(Math.max(at, 0), n - 1)]!;
-    return xs.some((x) => !Number.isInteger(x)) ? float(v) : v;
+    return float(v);
   }
   const pos = p * (n - 1);
   const lo = Math.floor(pos);

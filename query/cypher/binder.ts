@@ -226,6 +226,8 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
 
 function kindOf(scope: Scope, e: Expr): VarKind {
   if (e.kind === 'var') return scope.get(e.name) ?? 'unknown';
+  // null may stand for a node or relationship (an OPTIONAL MATCH that found none).
+  if (e.kind === 'literal' && e.value === null) return 'unknown';
   if (e.kind === 'literal' || e.kind === 'list' || e.kind === 'map' || e.kind === 'binary' || e.kind === 'compare' || e.kind === 'unary' || e.kind === 'isNull') return 'value';
   if (e.kind === 'call' && AGGREGATES.has(e.name) && e.name !== 'min' && e.name !== 'max' && e.name !== 'collect') return 'value';
   return 'unknown';
@@ -301,6 +303,11 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
         throw compileError('UnexpectedSyntax', 'size() of a pattern is not allowed; count its matches with COUNT { (a)-->(b) }', e.pos);
       }
       if (e.name === 'size' && e.args[0]?.kind === 'var' && scope.get(e.args[0].name) === 'path') throw compileError('InvalidArgumentType', 'size() takes a list or a string, not a path; use length(p)', e.pos);
+      if (e.name === 'labels' && e.args[0]?.kind === 'var' && scope.get(e.args[0].name) === 'path') throw compileError('InvalidArgumentType', 'labels() takes a node, not a path; use [n IN nodes(p) | labels(n)]', e.pos);
+      const literal = e.args[0];
+      if (e.name === 'properties' && literal && ((literal.kind === 'literal' && literal.value !== null) || literal.kind === 'list')) {
+        throw compileError('InvalidArgumentType', 'properties() takes a node, a relationship or a map', e.pos);
+      }
       if (e.name === 'exists' && e.args[0]!.kind !== 'prop' && e.args[0]!.kind !== 'subqueryExpr') throw compileError('InvalidArgumentExpression', 'exists() takes a property or a pattern, e.g. exists(n.name) or exists((n)-->())', e.pos);
       for (const a of e.args) checkExpr(scope, a, clause, aggregatesAllowed, insideAggregate || aggregate);
       return;
@@ -342,6 +349,9 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
     }
     default: {
       for (const child of subExpressions(e)) checkExpr(scope, child, clause, aggregatesAllowed, insideAggregate);
+      if (e.kind === 'binary' && e.op === 'in' && (e.right.kind === 'map' || (e.right.kind === 'literal' && e.right.value !== null))) {
+        throw compileError('InvalidArgumentType', `IN takes a list on its right, not a ${e.right.kind === 'map' ? 'map' : typeof e.right.value}`, e.right.pos);
+      }
       if (e.kind === 'binary' && e.op !== 'and' && e.op !== 'or' && e.op !== 'xor') return;
       if (e.kind === 'unary' && e.op === 'not') requireBoolean(scope, e.arg, 'NOT');
       if (e.kind === 'binary') for (const side of [e.left, e.right]) requireBoolean(scope, side, e.op.toUpperCase());

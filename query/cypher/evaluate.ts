@@ -396,7 +396,12 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
     case 'hasLabels': {
       const v = evaluate(e.arg, row, ctx);
       if (v === null) return null;
-      if (!(v instanceof NodeRef)) throw typeError(`a label test takes a node, got a ${typeName(v)}`);
+      // On a relationship, `r:T` tests its type (as Neo4j 5 reads it).
+      if (v instanceof RelRef) {
+        const type = (ctx.tx.edge(v.id) ?? ctx.tx.deletedEdge(v.id))?.type;
+        return e.labels.every((l) => l === type);
+      }
+      if (!(v instanceof NodeRef)) throw typeError(`a label test takes a node or relationship, got a ${typeName(v)}`);
       const labels = ctx.tx.labelsOf(v.id) ?? [];
       return e.labels.every((l) => labels.includes(l));
     }

@@ -231,12 +231,12 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     if (isNumber(v)) return numberText(v);
     if (typeof v === 'boolean') return String(v);
     if (isTemporal(v)) return formatTemporal(v);
-    throw badArg('toString', v);
+    throw badValue('toString', v);
   }),
   toboolean: nullSafe((v) => {
     if (typeof v === 'boolean') return v;
     if (typeof v === 'string') return v.toLowerCase() === 'true' ? true : v.toLowerCase() === 'false' ? false : null;
-    throw badArg('toBoolean', v);
+    throw badValue('toBoolean', v);
   }),
   abs: nullSafe((v) => {
     if (!isNumber(v)) throw badArg('abs', v);
