@@ -27,6 +27,8 @@ export interface ConnectionDeps {
   onInternalError: (err: unknown) => void;
   /** host:port this listener is reached at, for ROUTE when the client did not say what it dialed. */
   address: string;
+  /** Told of each message handled: its kind, how long it took and how it ended (metrics). */
+  observe?: (kind: string, seconds: number, outcome: 'success' | 'failure' | 'ignored') => void;
 }
 
 /** Where the connection is in Bolt's state machine (a transaction and open results are kept beside it). */
@@ -122,10 +124,17 @@ export class BoltConnection {
     } catch (err) {
       return this.fail(err);
     }
-    if (this.phase === 'failed' && req.kind !== 'RESET' && req.kind !== 'GOODBYE') return this.send(ignored());
+    const started = performance.now();
+    const done = (outcome: 'success' | 'failure' | 'ignored') => this.deps.observe?.(req.kind, (performance.now() - started) / 1000, outcome);
+    if (this.phase === 'failed' && req.kind !== 'RESET' && req.kind !== 'GOODBYE') {
+      done('ignored');
+      return this.send(ignored());
+    }
     try {
       await this.dispatch(req);
+      done('success');
     } catch (err) {
+      done('failure');
       this.fail(err);
     }
   }

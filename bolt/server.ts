@@ -4,6 +4,7 @@ import { createServer as createTlsServer } from 'node:tls';
 import type { Logger } from 'pino';
 import type { Engine } from '../storage/engine/engine.js';
 import type { ServiceConfig } from '../server/config.js';
+import type { BoltMetrics } from '../server/metrics/bolt-metrics.js';
 import { secretChecker } from '../server/middleware/auth.js';
 import { tokenBuckets } from '../server/middleware/rate-limit.js';
 import { BoltConnection } from './connection.js';
@@ -19,11 +20,12 @@ export interface BoltServer {
 }
 
 /** The Bolt listener on `port`: TLS when SERVICE_TLS_CERT/KEY are set, the service's credentials and rate limit (`now`: the limiter's clock in seconds, for tests). */
-export async function startBoltServer(engine: Engine, config: ServiceConfig, logger: Logger, port: number, now?: () => number): Promise<BoltServer> {
+export async function startBoltServer(engine: Engine, config: ServiceConfig, logger: Logger, port: number, now?: () => number, metrics?: BoltMetrics): Promise<BoltServer> {
   const dbs = new Databases(engine, config.boltDefaultDb, config.queryMemoryBytes, config.queryTimeoutMs);
   const checkSecret = secretChecker(config);
   const takeToken = config.rateLimit ? tokenBuckets({ rate: 100, burst: 200, now }) : null;
   const sockets = new Set<Socket>();
+  metrics?.watchConnections(() => sockets.size);
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   let count = 0;
   let address = '';
@@ -31,7 +33,7 @@ export async function startBoltServer(engine: Engine, config: ServiceConfig, log
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.setNoDelay(true);
-    new BoltConnection(socket, { dbs, checkSecret, takeToken, maxMessageBytes: config.jsonLimit, handshakeTimeoutMs: config.headersTimeoutMs, connectionId: `bolt-${++count}`, address, onInternalError: (err) => logger.error({ err }, 'a Bolt query failed inside the server') });
+    new BoltConnection(socket, { dbs, checkSecret, takeToken, maxMessageBytes: config.jsonLimit, handshakeTimeoutMs: config.headersTimeoutMs, connectionId: `bolt-${++count}`, address, observe: metrics?.message, onInternalError: (err) => logger.error({ err }, 'a Bolt query failed inside the server') });
   };
   const tls = config.tlsCert !== null && config.tlsKey !== null;
   const server = tls ? createTlsServer({ cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) }, accept) : createNetServer(accept);

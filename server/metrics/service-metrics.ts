@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import type { Middleware } from 'koa';
 import type { Engine, EngineObserver } from '../../storage/engine/engine.js';
 import type { RouteOf } from '../route-pattern.js';
+import { boltMetrics, type BoltMetrics } from './bolt-metrics.js';
 import { collectionMetrics } from './collection-metrics.js';
 import { httpMetrics } from './http-metrics.js';
 import { replayMetrics, type ReplayMetrics } from './replay-metrics.js';
@@ -19,6 +20,8 @@ export interface ServiceMetrics {
   watch(engine: Engine): void;
   /** Counts requests by route and status and times them. */
   requests(routeOf: RouteOf): Middleware;
+  /** Counts and times Bolt messages, and reads the open Bolt connections. */
+  readonly bolt: BoltMetrics;
 }
 
 export interface ServiceMetricsOptions {
@@ -47,5 +50,6 @@ export function createServiceMetrics({ droppedLogLines = () => 0 }: ServiceMetri
     replay: replayMetrics(registry),
     watch: (engine) => collectionMetrics(registry, engine),
     requests: httpMetrics(registry),
+    bolt: boltMetrics(registry),
   };
 }

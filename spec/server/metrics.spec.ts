@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import neo4j from 'neo4j-driver';
 import { pino } from 'pino';
 import { readConfig } from '../../server/config.js';
 import { startService } from '../../server/service.js';
@@ -39,6 +40,23 @@ describe('server: GET /metrics', () => {
       expect(after.value('vgdb_http_requests_total', { route: '/metrics', status: '200' })).to.be.greaterThan(0);
       const timed = { route: '/collections/:name/points/search' };
       expect(after.count('vgdb_http_request_duration_seconds', timed) - before.count('vgdb_http_request_duration_seconds', timed)).to.equal(3);
+    });
+
+    it('counts Bolt messages by kind and outcome, times them, and reads the open Bolt connections', async () => {
+      const driver = neo4j.driver(`bolt://127.0.0.1:${s.service.boltPort}`, neo4j.auth.basic('neo4j', 'any'));
+      try {
+        const session = driver.session();
+        await session.run('RETURN 1 AS one');
+        await session.run('RETURN nope').catch(() => undefined);
+        const during = await scrape(s.url);
+        expect(during.value('vgdb_bolt_connections')).to.be.at.least(1);
+        expect(during.value('vgdb_bolt_messages_total', { message: 'RUN', outcome: 'success' })).to.be.at.least(1);
+        expect(during.value('vgdb_bolt_messages_total', { message: 'RUN', outcome: 'failure' })).to.equal(1);
+        expect(during.count('vgdb_bolt_message_duration_seconds', { message: 'PULL' })).to.be.at.least(1);
+        await session.close();
+      } finally {
+        await driver.close();
+      }
     });
 
     it('times each write from append to its durable commit and counts the operations applied by kind', async () => {
