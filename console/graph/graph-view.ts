@@ -4,10 +4,16 @@ import { field, h, show } from '../dom.js';
 import type { PointId } from '../types.js';
 import { colorOf } from './colors.js';
 import { caption, edgeKey, nodeKey, type GraphEdge, type GraphNode } from './graph-model.js';
+import { grid } from './grid.js';
 import { fetchNeighbourhood } from './neighbourhood.js';
+import { fitViewport } from './viewport.js';
 
-/** Above this many nodes a force layout costs seconds: a grid instead. */
-const FORCE_LAYOUT_LIMIT = 300;
+/**
+ * Above this many nodes a force layout costs seconds, and so do labels and curved edges with
+ * arrows: a grid, and LARGE_STYLE.
+ */
+const LARGE_GRAPH = 300;
+const MARGIN = 30;
 const PICKER_LIMIT = 2000;
 
 const STYLE: cytoscape.StylesheetJson = [
@@ -22,6 +28,17 @@ const STYLE: cytoscape.StylesheetJson = [
   },
 ];
 
+/**
+ * Few properties, no labels to measure, straight bundled edges without arrows: cytoscape styles
+ * and draws thousands of these in a frame. Edges take no events, so finding the node under the
+ * pointer tests only nodes.
+ */
+const LARGE_STYLE: cytoscape.StylesheetJson = [
+  { selector: 'node', style: { 'background-color': 'data(color)' } },
+  { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#111' } },
+  { selector: 'edge', style: { width: 'data(width)', 'line-color': 'data(color)', 'curve-style': 'haystack', events: 'no' } },
+];
+
 const edgeWidth = (weight: number): number => Math.min(8, 1 + Math.abs(weight) * 2);
 
 /**
@@ -33,6 +50,7 @@ export class GraphView {
   readonly element: HTMLElement;
   private readonly cy: cytoscape.Core;
   private readonly nodes = new Map<string, GraphNode>();
+  private large = false;
   private readonly summary = h('p', { class: 'graph-summary', role: 'status' });
   private readonly legend = h('ul', { class: 'legend', 'aria-label': 'Labels and relations' });
   private readonly picker = h('select', { 'aria-label': 'Nodes in the graph' });
@@ -59,6 +77,16 @@ export class GraphView {
 
   /** Adds nodes and edges (an edge only when both ends are drawn); answers the keys of new nodes. */
   add(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): string[] {
+    // One batch: cytoscape styles the new elements once, when it next draws.
+    this.cy.startBatch();
+    try {
+      return this.addElements(nodes, edges);
+    } finally {
+      this.cy.endBatch();
+    }
+  }
+
+  private addElements(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): string[] {
     const added: cytoscape.ElementDefinition[] = [];
     const fresh: string[] = [];
     for (const node of nodes) {
@@ -71,16 +99,16 @@ export class GraphView {
         fresh.push(key);
       }
     }
-    this.cy.add(added);
     const addedEdges = new Map<string, cytoscape.ElementDefinition>();
     for (const edge of edges) {
-      if (!this.cy.hasElementWithId(nodeKey(edge.from)) || !this.cy.hasElementWithId(nodeKey(edge.to))) continue;
+      if (!this.nodes.has(nodeKey(edge.from)) || !this.nodes.has(nodeKey(edge.to))) continue;
       const data = { id: edgeKey(edge), source: nodeKey(edge.from), target: nodeKey(edge.to), relation: edge.relation, color: colorOf(edge.relation), width: edgeWidth(edge.weight) };
       if (this.cy.hasElementWithId(data.id)) this.cy.getElementById(data.id).data('width', data.width);
       else addedEdges.set(data.id, { group: 'edges', data });
     }
-    // One add for all of them: cytoscape restyles and redraws once, not once per edge.
-    this.cy.add([...addedEdges.values()]);
+    // The style before the add, so that a switch does not restyle the new elements; then one add for all of them.
+    this.useStyle();
+    this.cy.add([...added, ...addedEdges.values()]);
     this.updateSummary();
     return fresh;
   }
@@ -112,13 +140,19 @@ export class GraphView {
 
   fit(): void {
     this.cy.resize();
-    this.cy.fit(undefined, 30);
+    this.cy.fit(undefined, MARGIN);
   }
 
   layout(): void {
     this.cy.resize();
-    const large = this.nodes.size > FORCE_LAYOUT_LIMIT;
-    this.cy.layout(large ? { name: 'grid', fit: true, padding: 30 } : { name: 'cose', animate: false, fit: true, padding: 30, randomize: false }).run();
+    if (this.nodes.size <= LARGE_GRAPH) {
+      this.cy.layout({ name: 'cose', animate: false, fit: true, padding: MARGIN, randomize: false }).run();
+      return;
+    }
+    const [width, height] = [this.cy.width(), this.cy.height()];
+    const { at, box } = grid(this.nodes.size, width / Math.max(1, height));
+    this.cy.batch(() => this.cy.nodes().positions((_, i) => at(i)));
+    this.cy.viewport(fitViewport(box, width, height, MARGIN, this.cy.minZoom(), this.cy.maxZoom()));
   }
 
   clear(): void {
@@ -161,6 +195,13 @@ export class GraphView {
       h('p', {}, `${edges.length} edges drawn`),
       h('ul', {}, ...edges.map((e) => h('li', {}, `${e.source().id().slice(2)} -[:${e.data('relation') as string}]-> ${e.target().id().slice(2)}`))),
     );
+  }
+
+  private useStyle(): void {
+    const large = this.nodes.size > LARGE_GRAPH;
+    if (large === this.large) return;
+    this.large = large;
+    this.cy.style(large ? LARGE_STYLE : STYLE);
   }
 
   private updateSummary(): void {
