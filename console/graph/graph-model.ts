@@ -25,6 +25,9 @@ export function nodeOfCypher(node: CypherNode): GraphNode {
   return { id: node.id, labels: node.labels, properties: node.properties };
 }
 
+/** An edge's stroke width in pixels: 1 for no weight, up to 8 for weights of 3.5 and more. */
+export const edgeWidth = (weight: number): number => Math.min(8, 1 + Math.abs(weight) * 2);
+
 /** What a node is called on the canvas: a name-like property, else its id. */
 export function caption(node: GraphNode): string {
   for (const key of ['name', 'title', 'label']) {

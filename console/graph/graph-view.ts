@@ -3,11 +3,18 @@ import type { Api } from '../api.js';
 import { field, h, show } from '../dom.js';
 import type { PointId } from '../types.js';
 import { colorOf } from './colors.js';
-import { caption, edgeKey, nodeKey, type GraphEdge, type GraphNode } from './graph-model.js';
+import { EdgeLayer } from './edge-layer.js';
+import { caption, edgeKey, edgeWidth, nodeKey, type GraphEdge, type GraphNode } from './graph-model.js';
+import { grid } from './grid.js';
 import { fetchNeighbourhood } from './neighbourhood.js';
+import { fitViewport } from './viewport.js';
 
-/** Above this many nodes a force layout costs seconds: a grid instead. */
-const FORCE_LAYOUT_LIMIT = 300;
+/**
+ * Above this many nodes a force layout costs seconds, and so do labels and edges as cytoscape
+ * elements: a grid, LARGE_STYLE, and the edges on an EdgeLayer.
+ */
+const LARGE_GRAPH = 300;
+const MARGIN = 30;
 const PICKER_LIMIT = 2000;
 
 const STYLE: cytoscape.StylesheetJson = [
@@ -22,7 +29,11 @@ const STYLE: cytoscape.StylesheetJson = [
   },
 ];
 
-const edgeWidth = (weight: number): number => Math.min(8, 1 + Math.abs(weight) * 2);
+/** One property and no label to measure: cytoscape styles and draws thousands of these in a frame. */
+const LARGE_STYLE: cytoscape.StylesheetJson = [
+  { selector: 'node', style: { 'background-color': 'data(color)' } },
+  { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#111' } },
+];
 
 /**
  * A graph drawn with cytoscape: nodes coloured by their first label, edges by relation with their
@@ -33,6 +44,10 @@ export class GraphView {
   readonly element: HTMLElement;
   private readonly cy: cytoscape.Core;
   private readonly nodes = new Map<string, GraphNode>();
+  private readonly edges = new Map<string, GraphEdge>();
+  /** Past LARGE_GRAPH nodes: the edges are on edgeLayer, not in cy. */
+  private large = false;
+  private readonly edgeLayer: EdgeLayer;
   private readonly summary = h('p', { class: 'graph-summary', role: 'status' });
   private readonly legend = h('ul', { class: 'legend', 'aria-label': 'Labels and relations' });
   private readonly picker = h('select', { 'aria-label': 'Nodes in the graph' });
@@ -53,12 +68,23 @@ export class GraphView {
     this.element = h('div', { class: 'graph-view' }, toolbar, h('div', { class: 'graph-body' }, this.canvas, h('aside', { class: 'graph-side' }, this.legend, this.details)));
     // Textures and hidden edges while panning or zooming keep thousands of elements smooth.
     this.cy = cytoscape({ container: this.canvas, style: STYLE, layout: { name: 'preset' }, maxZoom: 4, minZoom: 0.02, textureOnViewport: true, hideEdgesOnViewport: true });
+    this.edgeLayer = new EdgeLayer(this.canvas, this.cy);
     this.cy.on('tap', 'node', (event) => this.open(event.target.id() as string).catch(onError));
     this.updateSummary();
   }
 
   /** Adds nodes and edges (an edge only when both ends are drawn); answers the keys of new nodes. */
   add(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): string[] {
+    // One batch: cytoscape styles the new elements once, when it next draws.
+    this.cy.startBatch();
+    try {
+      return this.addElements(nodes, edges);
+    } finally {
+      this.cy.endBatch();
+    }
+  }
+
+  private addElements(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): string[] {
     const added: cytoscape.ElementDefinition[] = [];
     const fresh: string[] = [];
     for (const node of nodes) {
@@ -71,16 +97,20 @@ export class GraphView {
         fresh.push(key);
       }
     }
-    this.cy.add(added);
+    // The style before the add, so that a switch does not restyle the new elements.
+    this.useStyle();
     const addedEdges = new Map<string, cytoscape.ElementDefinition>();
     for (const edge of edges) {
-      if (!this.cy.hasElementWithId(nodeKey(edge.from)) || !this.cy.hasElementWithId(nodeKey(edge.to))) continue;
-      const data = { id: edgeKey(edge), source: nodeKey(edge.from), target: nodeKey(edge.to), relation: edge.relation, color: colorOf(edge.relation), width: edgeWidth(edge.weight) };
-      if (this.cy.hasElementWithId(data.id)) this.cy.getElementById(data.id).data('width', data.width);
-      else addedEdges.set(data.id, { group: 'edges', data });
+      if (!this.nodes.has(nodeKey(edge.from)) || !this.nodes.has(nodeKey(edge.to))) continue;
+      const id = edgeKey(edge);
+      this.edges.set(id, edge);
+      if (this.large) continue;
+      const width = edgeWidth(edge.weight);
+      if (this.cy.hasElementWithId(id)) this.cy.getElementById(id).data('width', width);
+      else addedEdges.set(id, { group: 'edges', data: { id, source: nodeKey(edge.from), target: nodeKey(edge.to), relation: edge.relation, color: colorOf(edge.relation), width } });
     }
-    // One add for all of them: cytoscape restyles and redraws once, not once per edge.
-    this.cy.add([...addedEdges.values()]);
+    this.cy.add([...added, ...addedEdges.values()]);
+    this.edgeLayer.show(this.large ? this.edges : new Map());
     this.updateSummary();
     return fresh;
   }
@@ -112,18 +142,25 @@ export class GraphView {
 
   fit(): void {
     this.cy.resize();
-    this.cy.fit(undefined, 30);
+    this.cy.fit(undefined, MARGIN);
   }
 
   layout(): void {
     this.cy.resize();
-    const large = this.nodes.size > FORCE_LAYOUT_LIMIT;
-    this.cy.layout(large ? { name: 'grid', fit: true, padding: 30 } : { name: 'cose', animate: false, fit: true, padding: 30, randomize: false }).run();
+    if (this.nodes.size <= LARGE_GRAPH) {
+      this.cy.layout({ name: 'cose', animate: false, fit: true, padding: MARGIN, randomize: false }).run();
+      return;
+    }
+    const [width, height] = [this.cy.width(), this.cy.height()];
+    const { at, box } = grid(this.nodes.size, width / Math.max(1, height));
+    this.cy.batch(() => this.cy.nodes().positions((_, i) => at(i)));
+    this.cy.viewport(fitViewport(box, width, height, MARGIN, this.cy.minZoom(), this.cy.maxZoom()));
   }
 
   clear(): void {
     this.cy.elements().remove();
     this.nodes.clear();
+    this.edges.clear();
     show(this.details);
     this.updateSummary();
   }
@@ -152,23 +189,32 @@ export class GraphView {
     const node = this.nodes.get(key);
     if (!node) return;
     this.picker.value = key;
-    const edges = this.cy.getElementById(key).connectedEdges();
+    const edges = [...this.edges.values()].filter((e) => nodeKey(e.from) === key || nodeKey(e.to) === key);
     show(
       this.details,
       h('h3', {}, `Node ${node.id}`),
       h('p', {}, node.labels.length ? node.labels.map((l) => `:${l}`).join(' ') : 'no labels'),
       h('pre', { class: 'json' }, JSON.stringify(node.properties, null, 2)),
       h('p', {}, `${edges.length} edges drawn`),
-      h('ul', {}, ...edges.map((e) => h('li', {}, `${e.source().id().slice(2)} -[:${e.data('relation') as string}]-> ${e.target().id().slice(2)}`))),
+      h('ul', {}, ...edges.map((e) => h('li', {}, `${e.from} -[:${e.relation}]-> ${e.to}`))),
     );
   }
 
+  /** Nodes are only removed all at once (clear), so a graph turns large only by growing, with its edges still in cy. */
+  private useStyle(): void {
+    const large = this.nodes.size > LARGE_GRAPH;
+    if (large === this.large) return;
+    this.large = large;
+    if (large) this.cy.edges().remove();
+    this.cy.style(large ? LARGE_STYLE : STYLE);
+  }
+
   private updateSummary(): void {
-    this.summary.textContent = `${this.cy.nodes().length} nodes, ${this.cy.edges().length} edges`;
+    this.summary.textContent = `${this.nodes.size} nodes, ${this.edges.size} edges`;
     const labels = new Set<string>();
     const relations = new Set<string>();
     for (const node of this.nodes.values()) labels.add(node.labels[0] ?? '(no label)');
-    this.cy.edges().forEach((e) => void relations.add(e.data('relation') as string));
+    for (const edge of this.edges.values()) relations.add(edge.relation);
     show(
       this.legend,
       ...[...labels].sort().map((l) => h('li', {}, h('span', { class: 'swatch', style: `background:${colorOf(l === '(no label)' ? undefined : l)}` }), `:${l}`)),

@@ -69,7 +69,6 @@ export function cypherView(ctx: ConsoleContext): HTMLElement {
     const ids = missingEnds(nodes, edges);
     const ends = ids.length ? await ctx.api.post<Point[]>(`${base}/points`, { ids, with_payload: true }) : [];
     graph.replace([...nodes, ...ends.map(nodeOfPoint)], edges);
-    graph.fit();
   }
 
   const run = async (): Promise<void> => {

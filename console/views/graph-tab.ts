@@ -27,7 +27,6 @@ export function graphTab(ctx: ConsoleContext): HTMLElement {
       .then((result) => {
         const { nodes, edges } = graphOfRows(result.rows);
         ctx.graph.replace(nodes, edges);
-        ctx.graph.fit();
         status.clear();
       })
       .catch(status.error);
