@@ -143,6 +143,25 @@ export interface Query {
 /** Every part of a query: the first, then each UNION part. */
 export const queryParts = (q: Query): Clause[][] => [q.clauses, ...q.unions.map((u) => u.clauses)];
 
+/** Scoping forms whose inner variables a rewrite must not see as outer ones: left as they are. */
+const SCOPING = new Set(['comprehension', 'quantifier', 'reduce', 'subqueryExpr']);
+
+const isExpr = (v: object): v is Expr => 'kind' in v && 'pos' in v;
+
+/** A copy of `e` with each expression directly inside it replaced by `f` of it (f recurses if it wants). */
+export function mapSubExpressions(e: Expr, f: (x: Expr) => Expr): Expr {
+  if (SCOPING.has(e.kind)) return e;
+  const copy = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(copy);
+    if (v === null || typeof v !== 'object') return v;
+    if (isExpr(v)) return f(v);
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copy(x)]));
+  };
+  const out: Record<string, unknown> = { ...e };
+  for (const key of Object.keys(out)) if (key !== 'pos') out[key] = copy(out[key]);
+  return out as unknown as Expr;
+}
+
 /** The expressions directly inside `e`, in source order. */
 export type ProjectionItemOf = { kind: 'property'; key: string } | { kind: 'all' } | { kind: 'entry'; key: string; expr: Expr };
 

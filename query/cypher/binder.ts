@@ -1,4 +1,4 @@
-import { subExpressions, type Clause, type Expr, type PatternPart, type Projection } from './ast.js';
+import { mapSubExpressions, subExpressions, type Clause, type Expr, type PatternPart, type Projection } from './ast.js';
 import { compileError, CypherError, type Position } from './errors.js';
 import { PROCEDURES } from './procedures/registry.js';
 import { changesSchema, writesData } from './query-kind.js';
@@ -261,7 +261,9 @@ function bindProjection(scope: Scope, p: Projection, isWith: boolean): { out: Sc
   const projected = new Set(p.items.map((i) => exprKey(i.expr)));
   for (const s of p.orderBy) {
     if (aggregating && containsAggregate(s.expr) && !projected.has(exprKey(s.expr))) {
-      throw compileError('InvalidAggregation', 'ORDER BY may only use an aggregate that the projection returns', s.expr.pos);
+      s.expr = groupedOrderExpr(s.expr, p, out);
+      checkExpr(out, s.expr, 'ORDER BY');
+      continue;
     }
     if ((aggregating || p.distinct) && projected.has(exprKey(s.expr))) continue;
     checkExpr(orderScope, s.expr, 'ORDER BY', aggregating);
@@ -279,6 +281,33 @@ function bindProjection(scope: Scope, p: Projection, isWith: boolean): { out: Sc
     }
   }
   return { out, orderScope };
+}
+
+/**
+ * An ORDER BY item that holds an aggregate, after an aggregating projection, in terms of what
+ * the projection returns: a returned variable, property or aggregate becomes its column, and
+ * anything else must be a column, a constant or a parameter. Returned expressions of other
+ * shapes are ambiguous (openCypher's rule), and a variable not returned is undefined there.
+ */
+function groupedOrderExpr(e: Expr, p: Projection, out: Scope): Expr {
+  const alias = new Map(p.items.map((i) => [exprKey(i.expr), i.name]));
+  const walk = (x: Expr): Expr => {
+    const name = alias.get(exprKey(x));
+    if (name !== undefined) {
+      if (x.kind === 'var' || x.kind === 'prop' || isAggregateCall(x)) return { kind: 'var', name, pos: x.pos };
+      throw compileError('AmbiguousAggregationExpression', `after an aggregation, ORDER BY can use a returned variable, property or aggregate inside an expression, not another returned expression: sort by its column \`${name}\``, x.pos);
+    }
+    if (x.kind === 'var') {
+      if (!out.has(x.name)) throw compileError('UndefinedVariable', `variable \`${x.name}\` is not returned, so ORDER BY after an aggregation cannot use it`, x.pos);
+      return x;
+    }
+    if (isAggregateCall(x)) {
+      mapSubExpressions(x, walk);
+      throw compileError('InvalidAggregation', 'after an aggregation, ORDER BY may only use the aggregates the projection returns', x.pos);
+    }
+    return mapSubExpressions(x, walk);
+  };
+  return walk(e);
 }
 
 /** Variables defined, functions known, aggregates only where allowed (and never nested). */
@@ -340,6 +369,7 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
     case 'reduce': {
       checkExpr(scope, e.list, clause, aggregatesAllowed, insideAggregate);
       if (e.kind === 'reduce') checkExpr(scope, e.init, clause, aggregatesAllowed, insideAggregate);
+      if (e.kind !== 'reduce') refuseArithmeticOnNonNumbers(e);
       // The iteration variable (and reduce's accumulator) exist inside only, hiding any outer one.
       const inner: Scope = new Map(scope);
       inner.set(e.variable, 'unknown');
@@ -357,6 +387,26 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
       if (e.kind === 'binary') for (const side of [e.left, e.right]) requireBoolean(scope, side, e.op.toUpperCase());
       return;
     }
+  }
+}
+
+const ARITHMETIC = new Set(['-', '*', '/', '%', '^']);
+
+/**
+ * A list literal of strings and booleans only, whose predicate does arithmetic on the element:
+ * a type error known before anything runs (as the TCK has it for the quantifiers).
+ */
+function refuseArithmeticOnNonNumbers(e: Extract<Expr, { kind: 'comprehension' | 'quantifier' }>): void {
+  if (e.list.kind !== 'list' || e.list.items.length === 0) return;
+  if (!e.list.items.every((i) => i.kind === 'literal' && (typeof i.value === 'string' || typeof i.value === 'boolean'))) return;
+  const isElement = (x: Expr) => x.kind === 'var' && x.name === e.variable;
+  for (const part of [e.where, e.kind === 'comprehension' ? e.map : null]) {
+    if (!part) continue;
+    walkExpr(part, (x) => {
+      if (x.kind === 'binary' && ARITHMETIC.has(x.op) && (isElement(x.left) || isElement(x.right))) {
+        throw compileError('InvalidArgumentType', `\`${e.variable}\` is a string or boolean from the list, so ${x.op} cannot take it`, x.pos);
+      }
+    });
   }
 }
 

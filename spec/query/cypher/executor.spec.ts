@@ -339,5 +339,14 @@ describe('query/cypher executor', () => {
     expect(g.rows("CALL db.index.fulltext.queryNodes('words', 'absent') YIELD node RETURN count(node)")).to.deep.equal([[0]]);
     expect(fails(() => g.run("CALL db.index.fulltext.queryNodes('nope', 'x') YIELD node RETURN node")).detail).to.equal('ProcedureCallFailed');
   });
+  it('ORDER BY after an aggregation reads returned columns, properties and aggregates, and names what it cannot use', () => {
+    const g = graph();
+    g.run('UNWIND [[1, 5], [1, 7], [2, 1]] AS r CREATE (:P {age: r[0], score: r[1]})');
+    expect(g.rows('MATCH (p:P) RETURN p.age AS age, count(p.score) AS c, sum(p.score) AS s ORDER BY p.age + sum(p.score) DESC')).to.deep.equal([[1, 2, 12], [2, 1, 1]]);
+    expect(g.rows('MATCH (p:P) RETURN p.age AS age, sum(p.score) AS s ORDER BY $k - sum(p.score)', { k: 0 })).to.deep.equal([[1, 12], [2, 1]]);
+    expect(fails(() => g.run('MATCH (p:P), (q:P) RETURN count(q.age) AS c ORDER BY p.age + count(q.age)')).detail).to.equal('UndefinedVariable');
+    expect(fails(() => g.run('MATCH (p:P) RETURN p.age + p.score, count(*) AS c ORDER BY p.age + p.score + count(*)')).detail).to.equal('AmbiguousAggregationExpression');
+    expect(fails(() => g.run("RETURN all(x IN ['a', 'b'] WHERE x % 2 = 0)")).detail).to.equal('InvalidArgumentType');
+  });
 });
 
