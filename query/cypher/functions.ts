@@ -1,4 +1,5 @@
 import { runtimeError } from './errors.js';
+import { vectorSimilarity } from './similarity.js';
 import { float, isInteger, isNumber, numberOf, numberText, WholeFloat, type CypherNumber } from './numbers.js';
 import type { EvalContext } from './evaluate.js';
 import type { GraphTx } from './graph-tx.js';
@@ -50,8 +51,8 @@ function chargeList(guard: QueryGuard, length: number, fn: string): void {
   guard.step(length);
 }
 
-/** Neo4j's vector similarity in [0, 1]: (1 + cosine) / 2, or 1 / (1 + squared Euclidean distance); null for a null or zero vector. */
-function vectorSimilarity(fn: string, cosine: boolean): FunctionDef {
+/** vector.similarity.cosine / euclidean(a, b): see similarity.ts; null for a null vector. */
+function similarityFunction(fn: string, cosine: boolean): FunctionDef {
   return {
     minArgs: 2,
     maxArgs: 2,
@@ -61,19 +62,8 @@ function vectorSimilarity(fn: string, cosine: boolean): FunctionDef {
       const x = (a as CypherNumber[]).map(numberOf);
       const y = (b as CypherNumber[]).map(numberOf);
       if (x.length !== y.length) throw runtimeError('ArgumentError', 'InvalidArgumentValue', `${fn}() takes two vectors of the same dimension, got ${x.length} and ${y.length}`);
-      let dot = 0;
-      let nx = 0;
-      let ny = 0;
-      let d2 = 0;
-      for (let i = 0; i < x.length; i++) {
-        dot += x[i]! * y[i]!;
-        nx += x[i]! * x[i]!;
-        ny += y[i]! * y[i]!;
-        d2 += (x[i]! - y[i]!) ** 2;
-      }
-      if (!cosine) return float(1 / (1 + d2));
-      if (nx === 0 || ny === 0) return null;
-      return float((1 + dot / Math.sqrt(nx * ny)) / 2);
+      const score = vectorSimilarity(cosine, x, y);
+      return score === null ? null : float(score);
     },
   };
 }
@@ -284,8 +274,8 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     if (v instanceof NodeRef || v instanceof RelRef) return String(v.id);
     throw badArg('elementId', v);
   }),
-  'vector.similarity.cosine': vectorSimilarity('vector.similarity.cosine', true),
-  'vector.similarity.euclidean': vectorSimilarity('vector.similarity.euclidean', false),
+  'vector.similarity.cosine': similarityFunction('vector.similarity.cosine', true),
+  'vector.similarity.euclidean': similarityFunction('vector.similarity.euclidean', false),
   ...TEMPORAL_FUNCTIONS,
   ...STRING_FUNCTIONS,
 };

@@ -9,7 +9,7 @@ import { GraphTx } from './graph-tx.js';
 import { QueryGuard, type GuardOptions } from './guard.js';
 import { drain, type Sink, type Work } from './sink.js';
 import { rowBytes } from './sizes.js';
-import type { Row } from './evaluate.js';
+import type { EvalContext, Row } from './evaluate.js';
 import { parseQuery } from './parser.js';
 import { PROCEDURES } from './procedures/registry.js';
 import { changesSchema, isWriteQuery, writesData } from './query-kind.js';
@@ -141,11 +141,7 @@ export function streamQuery(c: Collection, query: Query, parameters: Record<stri
     },
     *close(): Work<void> {},
   };
-  const work = stackSafe(() => {
-    const params: Record<string, Value> = {};
-    for (const [k, v] of Object.entries(parameters)) setEntry(params, k, fromJson(v));
-    return new Executor({ tx, params, guard, distance: c.config.distance }).runInto(query.clauses, end);
-  });
+  const work = stackSafe(() => new Executor(contextOf(c, parameters, guard, tx)).runInto(query.clauses, end));
   let finished = false;
   return {
     columns,
@@ -164,7 +160,7 @@ export function streamQuery(c: Collection, query: Query, parameters: Record<stri
       }
       const out = buffer.splice(0, n < 0 ? buffer.length : n);
       for (const size of bytes.splice(0, out.length)) guard.release(size);
-      return out.map((r) => columns.map((name) => present(Object.hasOwn(r, name) ? r[name]! : null, tx)));
+      return out.map((r) => presentRow(r, columns, present, tx));
     },
     close() {
       finished = true;
@@ -174,12 +170,21 @@ export function streamQuery(c: Collection, query: Query, parameters: Record<stri
   };
 }
 
+/** A result row as its columns' values, written out by `present` (a column the row lacks is null). */
+const presentRow = (r: Row, columns: string[], present: NonNullable<QueryRun['present']>, tx: GraphTx): unknown[] =>
+  columns.map((name) => present(Object.hasOwn(r, name) ? r[name]! : null, tx));
+
+/** What a query's stages evaluate with: its overlay, its parameters (own entries only) and its limits. */
+function contextOf(c: Collection, parameters: Record<string, unknown>, guard: QueryGuard, tx: GraphTx): EvalContext {
+  const params: Record<string, Value> = {};
+  for (const [k, v] of Object.entries(parameters)) setEntry(params, k, fromJson(v));
+  return { tx, params, guard, distance: c.config.distance };
+}
+
 function* queryWork(c: Collection, query: Query, parameters: Record<string, unknown>, guard: QueryGuard, run: QueryRun): Work<CypherResult> {
   const tx = run.tx ?? new GraphTx(c);
   const present = run.present ?? toJson;
-  const params: Record<string, Value> = {};
-  for (const [k, v] of Object.entries(parameters)) setEntry(params, k, fromJson(v));
-  const ctx = { tx, params, guard, distance: c.config.distance };
+  const ctx = contextOf(c, parameters, guard, tx);
   let rows = yield* new Executor(ctx).run(query.clauses);
   for (const u of query.unions) rows = rows.concat(yield* new Executor(ctx).run(u.clauses));
   const columns = columnsOf(query.clauses);
@@ -195,7 +200,7 @@ function* queryWork(c: Collection, query: Query, parameters: Record<string, unkn
   }
   return {
     columns,
-    rows: rows.map((r) => columns.map((name) => present(Object.hasOwn(r, name) ? r[name]! : null, tx))),
+    rows: rows.map((r) => presentRow(r, columns, present, tx)),
     changes: tx.dirty ? tx.changes() : [],
     schema: tx.schema.dirty ? tx.schema.changes() : null,
     collectionConfig: tx.schema.collectionConfig,

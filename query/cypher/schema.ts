@@ -66,27 +66,23 @@ export class SchemaTx {
     return this.indexes.size > 0 || this.constraints.size > 0;
   }
 
-  private stored<T>(group: string): [string, T][] {
-    const defs = this.collection.settings[group] ?? {};
-    return Object.entries(defs).filter((e): e is [string, T] => e[1] !== null) as [string, T][];
+  /** The definitions of a settings group, with this overlay's creations and drops, by id. */
+  private merged<T extends { id: number }>(group: string, overlay: Map<string, T | null>): T[] {
+    const out = new Map<string, T>();
+    for (const [name, def] of Object.entries(this.collection.settings[group] ?? {})) if (def !== null) out.set(name, def as T);
+    for (const [name, def] of overlay) {
+      if (def) out.set(name, def);
+      else out.delete(name);
+    }
+    return [...out.values()].sort((a, b) => a.id - b.id);
   }
 
   allIndexes(): IndexDef[] {
-    const out = new Map<string, IndexDef>(this.stored<IndexDef>(INDEXES));
-    for (const [name, def] of this.indexes) {
-      if (def) out.set(name, def);
-      else out.delete(name);
-    }
-    return [...out.values()].sort((a, b) => a.id - b.id);
+    return this.merged(INDEXES, this.indexes);
   }
 
   allConstraints(): ConstraintDef[] {
-    const out = new Map<string, ConstraintDef>(this.stored<ConstraintDef>(CONSTRAINTS));
-    for (const [name, def] of this.constraints) {
-      if (def) out.set(name, def);
-      else out.delete(name);
-    }
-    return [...out.values()].sort((a, b) => a.id - b.id);
+    return this.merged(CONSTRAINTS, this.constraints);
   }
 
   index(name: string): IndexDef | null {

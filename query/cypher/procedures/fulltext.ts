@@ -66,6 +66,8 @@ function queryNodes(args: Parameters<Procedure['run']>[0], ctx: EvalContext): Pr
   }
   const n = nodes.length;
   const average = n === 0 ? 0 : total / n;
+  // The ranked nodes are let go once the answer is built.
+  guard.release(listBytes(terms.length + 2) * docs.length);
   const scored = docs.map((d) => {
     let score = 0;
     d.counts.forEach((tf, t) => {

@@ -3,6 +3,7 @@ import { comparePointIds } from '../../../storage/point-id.js';
 import { searchCollection } from '../../search/vector-search.js';
 import type { EvalContext } from '../evaluate.js';
 import { float } from '../numbers.js';
+import { vectorSimilarity } from '../similarity.js';
 import { NodeRef, type Value } from '../values.js';
 import { VECTOR_PROPERTY } from './schema-commands.js';
 import { expectArg, integerArg, isString, procedureError, vectorArg, type Procedure, type ProcedureRow } from './types.js';
@@ -16,25 +17,6 @@ interface Hit {
   score: number;
 }
 
-/** Neo4j's vector index scores, in [0, 1]: (1 + cosine) / 2, or 1 / (1 + squared Euclidean distance). */
-function similarity(cosine: boolean, a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  let d2 = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-    d2 += (x - y) * (x - y);
-  }
-  if (!cosine) return 1 / (1 + d2);
-  const norms = Math.sqrt(na) * Math.sqrt(nb);
-  return norms === 0 ? 0 : (1 + dot / norms) / 2;
-}
-
 const byScore = (a: Hit, b: Hit) => b.score - a.score || comparePointIds(a.id, b.id);
 
 /** Every node of the label, scored: for small labels and for transactions with writes of their own. */
@@ -43,7 +25,7 @@ function exactSearch(ctx: EvalContext, label: string, cosine: boolean, query: nu
   for (const id of ctx.tx.nodesWithLabel(label)) {
     ctx.guard.step();
     const v = ctx.tx.node(id)?.vector;
-    if (v) hits.push({ id, score: similarity(cosine, query, v) });
+    if (v) hits.push({ id, score: vectorSimilarity(cosine, query, v) ?? 0 });
   }
   return hits.sort(byScore).slice(0, k);
 }

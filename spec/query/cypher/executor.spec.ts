@@ -348,5 +348,16 @@ describe('query/cypher executor', () => {
     expect(fails(() => g.run('MATCH (p:P) RETURN p.age + p.score, count(*) AS c ORDER BY p.age + p.score + count(*)')).detail).to.equal('AmbiguousAggregationExpression');
     expect(fails(() => g.run("RETURN all(x IN ['a', 'b'] WHERE x % 2 = 0)")).detail).to.equal('InvalidArgumentType');
   });
+  it('elementId, vector similarity as Neo4j scores it, math functions, and db.propertyKeys', () => {
+    const g = graph();
+    g.run("CREATE (:K {name: 'a'})-[:R {since: 1}]->(:K {title: 'b'})");
+    expect(g.rows('MATCH (n:K {name: "a"}) RETURN elementId(n) = toString(id(n))')).to.deep.equal([[true]]);
+    const [sim] = g.rows('RETURN vector.similarity.cosine([1, 0], [0, 1]), vector.similarity.cosine([1, 0], [2, 0]), vector.similarity.euclidean([0, 0], [3, 4]), vector.similarity.cosine([0, 0], [1, 0])');
+    expect(sim).to.deep.equal([0.5, 1, 1 / 26, null]);
+    expect(fails(() => g.run('RETURN vector.similarity.cosine([1], [1, 2])')).detail).to.equal('InvalidArgumentValue');
+    const [math] = g.rows('RETURN exp(0), log(1), log10(100), sin(0), cos(0), atan2(0, 1), degrees(pi()), radians(180) = pi(), sign(-2.5), abs(-2)');
+    expect(math).to.deep.equal([1, 0, 2, 0, 1, 0, 180, true, -1, 2]);
+    expect(g.rows('CALL db.propertyKeys() YIELD propertyKey RETURN collect(propertyKey)')).to.deep.equal([[['name', 'since', 'title', 'weight']]]);
+  });
 });
 
