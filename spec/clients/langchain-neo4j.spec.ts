@@ -132,6 +132,11 @@ describe('clients: LangChain Neo4jVectorStore, Neo4jGraph and Neo4jChatMessageHi
       expect((await call(s.url, 'GET', '/collections/neo4j')).status).to.equal(404);
       await driver.executeQuery('CREATE VECTOR INDEX docs IF NOT EXISTS FOR (d:Doc) ON (d.embedding) OPTIONS {indexConfig: {`vector.dimensions`: 3, `vector.similarity_function`: "euclidean"}}');
       await driver.executeQuery('CREATE VECTOR INDEX docs IF NOT EXISTS FOR (d:Doc) ON (d.embedding) OPTIONS {indexConfig: {`vector.dimensions`: 3}}');
+      const unknownSetting = await failure('CREATE VECTOR INDEX other FOR (d:Doc) ON (d.embedding) OPTIONS {indexConfig: {`vector.hnsw.m`: 32}}');
+      expect(unknownSetting?.code).to.equal('Neo.ClientError.Schema.IndexCreationFailed');
+      expect(unknownSetting?.message).to.include('`vector.hnsw.m`');
+      const unknownOption = await failure('CREATE CONSTRAINT c FOR (d:Doc) REQUIRE d.id IS UNIQUE OPTIONS {fast: true}');
+      expect(unknownOption?.message).to.include('`fast`');
       const again = await failure('CREATE VECTOR INDEX other FOR (d:Doc) ON (d.embedding)');
       expect(again?.code).to.equal('Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists');
       const wrongSize = await failure("CALL db.index.vector.createNodeIndex('big', 'Other', 'embedding', 8, 'euclidean')");

@@ -108,10 +108,25 @@ function createIndex(ctx: EvalContext, given: Omit<IndexDef, 'id' | 'name'> & { 
   schema.putIndex({ ...given, name, id: schema.nextId() });
 }
 
-function optionsConfig(options: Value): MapValue {
+/** The index settings the engine follows, by index type: any other is refused by name. */
+const CONFIG_KEYS: Record<string, string[]> = { VECTOR: ['vector.dimensions', 'vector.similarity_function'] };
+
+/**
+ * OPTIONS {indexProvider, indexConfig}: the indexConfig a command gives, refusing a key this
+ * engine would otherwise ignore (a provider is accepted: there is one kind of each index).
+ */
+function optionsConfig(command: string, type: string, options: Value): MapValue {
   if (!isMap(options)) return {};
-  const config = options.indexConfig;
-  return isMap(config) ? config : {};
+  for (const key of Object.keys(options)) {
+    if (key !== 'indexConfig' && key !== 'indexProvider') throw schemaError('IndexCreationFailed', `${command} does not take the option \`${key}\`; it takes indexConfig and indexProvider`);
+  }
+  const config = options.indexConfig ?? {};
+  if (!isMap(config)) throw schemaError('IndexCreationFailed', `${command}: indexConfig must be a map`);
+  const allowed = CONFIG_KEYS[type] ?? [];
+  for (const key of Object.keys(config)) {
+    if (!allowed.includes(key)) throw schemaError('IndexCreationFailed', `${command} does not take the setting \`${key}\`${allowed.length > 0 ? `; it takes ${allowed.map((k) => `\`${k}\``).join(' and ')}` : ' (this index has no settings here)'}`);
+  }
+  return config;
 }
 
 const INDEX_TYPES = new Set(['RANGE', 'TEXT', 'POINT', 'VECTOR', 'BTREE', 'FULLTEXT']);
@@ -148,7 +163,7 @@ export const SCHEMA_PROCEDURES: Procedure[] = [
     run: ([name, kind, label, properties, options, ifNotExists], ctx) => {
       const type = (kind === 'BTREE' ? 'RANGE' : kind) as IndexDef['type'];
       if (!INDEX_TYPES.has(String(kind))) throw schemaError('IndexCreationFailed', `${String(kind)} indexes are not supported; use RANGE, TEXT, POINT, VECTOR or FULLTEXT`);
-      const config = optionsConfig(options);
+      const config = optionsConfig(`CREATE ${type} INDEX`, type, options);
       const base = { name: name as string | null, type, label: label as string, properties: properties as string[], owningConstraint: null };
       if (type !== 'VECTOR') {
         createIndex(ctx, base, ifNotExists === true);
@@ -189,7 +204,8 @@ export const SCHEMA_PROCEDURES: Procedure[] = [
     minArgs: 6,
     maxArgs: 6,
     outputs: [],
-    run: ([name, rule, label, properties, , ifNotExists], ctx) => {
+    run: ([name, rule, label, properties, options, ifNotExists], ctx) => {
+      optionsConfig('CREATE CONSTRAINT', 'CONSTRAINT', options!);
       const schema = ctx.tx.schema;
       const type = rule as ConstraintDef['type'];
       const props = expectArg('CREATE CONSTRAINT', 3, properties!, isStringList, 'property names');
