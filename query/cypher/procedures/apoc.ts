@@ -169,7 +169,13 @@ export const APOC_PROCEDURES: Procedure[] = [
     minArgs: 0,
     maxArgs: 1,
     outputs: ['label', 'property', 'count', 'unique', 'index', 'existence', 'type', 'array', 'sample', 'left', 'right', 'other', 'otherLabels', 'elementType'],
-    run: (_args, ctx) => metaData(ctx),
+    run: ([config], ctx) => {
+      // The answer reads every node and relationship, so the sampling settings are met as they stand.
+      const unknown = isMap(config ?? null) ? Object.keys(config as MapValue).find((k) => k !== 'sample' && k !== 'maxRels') : undefined;
+      if (config !== undefined && config !== null && !isMap(config)) throw procedureError('ProcedureCallFailed', 'apoc.meta.data takes a config map');
+      if (unknown !== undefined) throw procedureError('ProcedureCallFailed', `apoc.meta.data does not take the setting \`${unknown}\`; it reads every node, so only sample and maxRels are accepted`);
+      return metaData(ctx);
+    },
   },
   { name: 'apoc.merge.node', display: 'apoc.merge.node', mode: 'write', minArgs: 2, maxArgs: 4, outputs: ['node'], run: mergeNode },
   { name: 'apoc.merge.relationship', display: 'apoc.merge.relationship', mode: 'write', minArgs: 5, maxArgs: 6, outputs: ['rel'], run: mergeRelationship },

@@ -30,6 +30,8 @@ function queryNodes(args: Parameters<Procedure['run']>[0], ctx: EvalContext): Pr
   const text = expectArg(p, 1, args[1]!, isString, 'a query string');
   const options = args[2] ?? null;
   if (options !== null && !isMap(options)) throw procedureError('ProcedureCallFailed', `${p}: argument 3 must be a map of options ({limit, skip})`);
+  const unknown = Object.keys(options ?? {}).find((k) => k !== 'limit' && k !== 'skip');
+  if (unknown !== undefined) throw procedureError('ProcedureCallFailed', `${p} does not take the option \`${unknown}\`; it takes limit and skip`);
   const limit = options?.limit !== undefined && options.limit !== null ? integerArg(p, 2, options.limit) : Infinity;
   const skip = options?.skip !== undefined && options.skip !== null ? integerArg(p, 2, options.skip) : 0;
   const index = ctx.tx.schema.index(name);

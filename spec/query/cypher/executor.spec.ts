@@ -338,6 +338,9 @@ describe('query/cypher executor', () => {
     expect(hits[0]![1]).to.be.greaterThan(hits[1]![1] as number);
     expect(g.rows("CALL db.index.fulltext.queryNodes('words', 'absent') YIELD node RETURN count(node)")).to.deep.equal([[0]]);
     expect(fails(() => g.run("CALL db.index.fulltext.queryNodes('nope', 'x') YIELD node RETURN node")).detail).to.equal('ProcedureCallFailed');
+    expect(fails(() => g.run("CALL db.index.fulltext.queryNodes('words', 'x', {analyzer: 'english'}) YIELD node RETURN node")).message).to.include('`analyzer`');
+    expect(fails(() => g.run("CALL apoc.meta.data({excludes: ['Doc']})")).message).to.include('`excludes`');
+    expect(g.run('CALL apoc.meta.data({sample: 10})').rows.length).to.be.greaterThan(0);
   });
   it('ORDER BY after an aggregation reads returned columns, properties and aggregates, and names what it cannot use', () => {
     const g = graph();
