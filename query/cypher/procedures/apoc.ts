@@ -171,8 +171,8 @@ export const APOC_PROCEDURES: Procedure[] = [
     outputs: ['label', 'property', 'count', 'unique', 'index', 'existence', 'type', 'array', 'sample', 'left', 'right', 'other', 'otherLabels', 'elementType'],
     run: ([config], ctx) => {
       // The answer reads every node and relationship, so the sampling settings are met as they stand.
-      const unknown = isMap(config ?? null) ? Object.keys(config as MapValue).find((k) => k !== 'sample' && k !== 'maxRels') : undefined;
-      if (config !== undefined && config !== null && !isMap(config)) throw procedureError('ProcedureCallFailed', 'apoc.meta.data takes a config map');
+      const settings = mapArg('apoc.meta.data', 0, config);
+      const unknown = Object.keys(settings).find((k) => k !== 'sample' && k !== 'maxRels');
       if (unknown !== undefined) throw procedureError('ProcedureCallFailed', `apoc.meta.data does not take the setting \`${unknown}\`; it reads every node, so only sample and maxRels are accepted`);
       return metaData(ctx);
     },
