@@ -29,27 +29,39 @@ export interface ChainCheck {
 }
 
 /**
- * Walks the held entries checking each chained one against its predecessor. Entries written
- * before the log was chained are passed over; an unchained entry after a chained one breaks it.
+ * Checks held entries, in order, each chained one against its predecessor. Entries written
+ * before the log was chained are passed over; an unchained entry after a chained one breaks
+ * the chain. Records given must have read back whole (their CRC checked).
  */
-export function checkChain(entries: Iterable<RawEntry>): ChainCheck {
-  let previous: Uint8Array | null = null;
-  let anchor: number | null = null;
-  let linked = 0;
-  for (const { opId, record } of entries) {
+export class ChainWalker {
+  private previous: Uint8Array | null = null;
+  private anchor: number | null = null;
+  private linked = 0;
+  private broken: ChainCheck['broken'] = null;
+
+  add(opId: number, record: Uint8Array): void {
+    if (this.broken) return;
     const stored = chainHashOf(record);
     if (stored === null) {
-      if (previous !== null) return { linked, anchor, head: previous, broken: { opId, reason: 'it carries no chain hash, but the entry before it does' } };
-      continue;
+      if (this.previous !== null) this.broken = { opId, reason: 'it carries no chain hash, but the entry before it does' };
+      return;
     }
-    const body = unframeRecord(record, opId);
-    if (previous === null) anchor = opId;
-    else {
-      const expected = chainHash(previous, opId, body);
-      if (hex(expected) !== hex(stored)) return { linked, anchor, head: previous, broken: { opId, reason: 'its chain hash does not follow from the entry before it (changed, dropped or reordered entries)' } };
-      linked++;
-    }
-    previous = stored;
+    if (this.previous === null) this.anchor = opId;
+    else if (hex(chainHash(this.previous, opId, unframeRecord(record, opId))) !== hex(stored)) {
+      this.broken = { opId, reason: 'its chain hash does not follow from the entry before it (changed, dropped or reordered entries)' };
+      return;
+    } else this.linked++;
+    this.previous = stored;
   }
-  return { linked, anchor, head: previous, broken: null };
+
+  result(): ChainCheck {
+    return { linked: this.linked, anchor: this.anchor, head: this.previous, broken: this.broken };
+  }
+}
+
+/** Checks a run of held entries (see ChainWalker). */
+export function checkChain(entries: Iterable<RawEntry>): ChainCheck {
+  const walker = new ChainWalker();
+  for (const { opId, record } of entries) walker.add(opId, record);
+  return walker.result();
 }

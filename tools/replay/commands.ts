@@ -8,7 +8,7 @@ import { exportCollection } from '../../storage/export/export-writer.js';
 import { FILE_EXTENSION } from '../../storage/export/format.js';
 import type { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { auditLog } from '../../storage/log/log-audit.js';
-import { checkChain, hex } from '../../storage/log/chain.js';
+import { ChainWalker, hex, type ChainCheck } from '../../storage/log/chain.js';
 import { idsInUse } from '../../storage/log/passed-over.js';
 import { decodeEntry } from '../../storage/log/record.js';
 import type { DbEvent } from '../../storage/events/types.js';
@@ -119,7 +119,8 @@ function replayTo(tool: Tool, until: number, snapshotAtMost: number, label: stri
 }
 
 /**
- * verify: every entry decodes and ids follow each other without a hole; the log reaches the
+ * verify: every entry decodes, ids follow each other without a hole and each entry follows from
+ * the one before in the hash chain (all in one read of the log); the log reaches the
  * high-water mark and the newest snapshot (the check start-up makes); the newest snapshot equals the state
  * rebuilt without it (from an older snapshot, or the log from operation 1) at its operation_id.
  */
@@ -127,6 +128,7 @@ export function verify(tool: Tool): number {
   let failures = 0;
   let previous = 0;
   let entries = 0;
+  const chain = new ChainWalker();
   const progress = startProgress('replay verify: checking entries', entryCount(tool), 'entries');
   for (const { opId, record } of tool.log.readRaw()) {
     progress.tick();
@@ -138,6 +140,7 @@ export function verify(tool: Tool): number {
     previous = opId;
     try {
       decodeEntry(opId, record);
+      chain.add(opId, record);
     } catch (err) {
       failures++;
       progress.aside(() => tool.print(`FAIL ${(err as Error).message}`));
@@ -148,7 +151,7 @@ export function verify(tool: Tool): number {
   for (const opId of tool.log.skippedOperations().keys()) {
     if (opId >= tool.log.firstOperationId) tool.print(`entry ${opId} is ${skipLine(opId, tool)}`);
   }
-  if (failures === 0) failures += checkHashChain(tool);
+  if (failures === 0) failures += reportHashChain(tool, chain.result());
   if (failures === 0) failures += checkEveryEntryApplies(tool);
   const [newest, older] = tool.snapshots.list();
   for (const problem of auditLog(tool.log, tool.snapshots, newest ?? 0, 1).problems) {
@@ -184,9 +187,8 @@ export function verify(tool: Tool): number {
   return failures === 0 ? 0 : 1;
 }
 
-/** The entries' hash chain: each follows from the one before; prints the head hash. */
-function checkHashChain(tool: Tool): number {
-  const chain = checkChain(tool.log.readRaw());
+/** The entries' hash chain, checked as they were read: each follows from the one before; prints the head hash. */
+function reportHashChain(tool: Tool, chain: ChainCheck): number {
   if (chain.broken) {
     tool.print(`FAIL entry ${chain.broken.opId} breaks the hash chain: ${chain.broken.reason}`);
     return 1;
