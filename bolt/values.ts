@@ -4,6 +4,7 @@ import type { GraphTx } from '../query/cypher/graph-tx.js';
 import { floorDiv, floorMod, NANOS_PER_SECOND, SECONDS_PER_DAY } from '../query/cypher/temporal/calendar.js';
 import { CypherDate, CypherDateTime, CypherDuration, CypherLocalDateTime, CypherLocalTime, CypherTime, isTemporal, type TemporalOrDuration } from '../query/cypher/temporal/types.js';
 import { checkZone, offsetAt, offsetForLocal } from '../query/cypher/temporal/zones.js';
+import { storedProperties } from '../query/cypher/stored-values.js';
 import { isMap, NodeRef, PathValue, RelRef, setEntry, type Value } from '../query/cypher/values.js';
 import { PackFloat, Structure, type PackValue } from './packstream/structure.js';
 import { WholeFloat } from '../query/cypher/numbers.js';
@@ -65,7 +66,7 @@ export class ValueWriter {
 
   private node(id: PointId, tx: GraphTx): Structure {
     const n = tx.node(id) ?? tx.deletedNode(id);
-    const fields: PackValue[] = [this.nodeId(id), n ? [...n.labels] : [], n ? fromPayload(n.payload) : {}];
+    const fields: PackValue[] = [this.nodeId(id), n ? [...n.labels] : [], n ? this.write(storedProperties(n.payload), tx) : {}];
     if (this.elementIds) fields.push(String(id));
     return new Structure(SIG.node, fields);
   }
@@ -74,13 +75,13 @@ export class ValueWriter {
     const e = tx.edge(id) ?? tx.deletedEdge(id);
     const from = e?.from ?? -1;
     const to = e?.to ?? -1;
-    const fields: PackValue[] = [id, this.nodeId(from), this.nodeId(to), e?.type ?? '', this.properties(e)];
+    const fields: PackValue[] = [id, this.nodeId(from), this.nodeId(to), e?.type ?? '', this.properties(e, tx)];
     if (this.elementIds) fields.push(String(id), String(from), String(to));
     return new Structure(SIG.relationship, fields);
   }
 
-  private properties(e: { properties: Record<string, unknown>; weight: number } | null): PackValue {
-    return e ? fromPayload({ ...e.properties, weight: e.weight }) : {};
+  private properties(e: { properties: Record<string, unknown>; weight: number } | null, tx: GraphTx): PackValue {
+    return e ? this.write({ ...storedProperties(e.properties), weight: e.weight }, tx) : {};
   }
 
   /** Path: its distinct nodes and relationships, and the walk as indices (relationship 1-based, negative when walked backwards). */
@@ -104,7 +105,7 @@ export class ValueWriter {
       const e = tx.edge(rid) ?? tx.deletedEdge(rid);
       if (r === undefined) {
         relAt.set(rid, (r = rels.length));
-        const fields: PackValue[] = [rid, e?.type ?? '', this.properties(e)];
+        const fields: PackValue[] = [rid, e?.type ?? '', this.properties(e, tx)];
         if (this.elementIds) fields.push(String(rid));
         rels.push(new Structure(SIG.unbound, fields));
       }
@@ -138,19 +139,6 @@ export class ValueWriter {
 }
 
 const localSeconds = (epochDay: number, nanoOfDay: number) => epochDay * SECONDS_PER_DAY + Math.floor(nanoOfDay / NANOS_PER_SECOND);
-
-/** A stored property (JSON) as a PackStream value. */
-function fromPayload(v: unknown): PackValue {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v;
-  if (Array.isArray(v)) return v.map(fromPayload);
-  if (typeof v === 'object') {
-    const out: { [key: string]: PackValue } = {};
-    for (const [k, x] of Object.entries(v)) setEntry(out, k, fromPayload(x));
-    return out;
-  }
-  return null;
-}
 
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidParameterType', message);
 

@@ -9,6 +9,7 @@ import { FUNCTIONS, propertiesOf } from './functions.js';
 import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
 import { listBytes, ROW_BYTES, sizeOf, stringBytes } from './sizes.js';
+import { storedProperty } from './stored-values.js';
 import { compare, equals, isMap, NodeRef, ownEntry, RelRef, setEntry, typeName, type MapValue, type Value } from './values.js';
 
 /** One binding of variables to values. */
@@ -47,13 +48,13 @@ export function property(v: Value, key: string, ctx: EvalContext): Value {
       const vector = ctx.tx.node(v.id)!.vector;
       if (vector) return Array.from(vector, float);
     }
-    return (ownEntry(payload, key) as Value | undefined) ?? null;
+    return storedProperty(payload, key) ?? null;
   }
   if (v instanceof RelRef) {
     const e = ctx.tx.edge(v.id);
     if (!e) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `relationship ${v.id} was deleted; its properties cannot be read`);
     if (key === 'weight') return e.weight;
-    return (ownEntry(e.properties, key) as Value | undefined) ?? null;
+    return storedProperty(e.properties, key) ?? null;
   }
   if (isMap(v)) return ownEntry(v, key) ?? null;
   if (isTemporal(v)) {

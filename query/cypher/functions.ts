@@ -1,3 +1,4 @@
+import { storedProperties } from './stored-values.js';
 import { runtimeError } from './errors.js';
 import { vectorSimilarity } from './similarity.js';
 import { float, isInteger, isNumber, numberOf, numberText, WholeFloat, type CypherNumber } from './numbers.js';
@@ -9,7 +10,7 @@ import { TEMPORAL_FUNCTIONS } from './temporal-functions.js';
 import { STRING_FUNCTIONS } from './string-functions.js';
 import { formatTemporal } from './temporal/format.js';
 import { isTemporal } from './temporal/types.js';
-import { isMap, NodeRef, PathValue, RelRef, typeName, type Value } from './values.js';
+import { isMap, NodeRef, PathValue, RelRef, typeName, type MapValue, type Value } from './values.js';
 
 export interface FunctionDef {
   minArgs: number;
@@ -83,18 +84,18 @@ export function rangeOf(args: Value[]): { length: number; values: () => Iterable
   return { length, values };
 }
 
-function nodeProps(tx: GraphTx, v: NodeRef): Value {
-  return (tx.payloadOf(v.id) ?? tx.deletedNode(v.id)?.payload ?? {}) as Value;
+function nodeProps(tx: GraphTx, v: NodeRef): MapValue {
+  return storedProperties(tx.payloadOf(v.id) ?? tx.deletedNode(v.id)?.payload ?? {});
 }
 
-function relProps(tx: GraphTx, v: RelRef): Value {
+function relProps(tx: GraphTx, v: RelRef): MapValue {
   const e = tx.edge(v.id) ?? tx.deletedEdge(v.id);
-  return e ? ({ ...e.properties, weight: e.weight } as Value) : {};
+  return e ? { ...storedProperties(e.properties), weight: e.weight } : {};
 }
 
-/** The properties of a node (its payload) or a relationship (weight included), as a map. */
-export function propertiesOf(v: NodeRef | RelRef, tx: GraphTx): Value {
-  return v instanceof NodeRef ? ({ ...(nodeProps(tx, v) as object) } as Value) : relProps(tx, v);
+/** The properties of a node (its payload) or a relationship (weight included), as a map of Cypher values. */
+export function propertiesOf(v: NodeRef | RelRef, tx: GraphTx): MapValue {
+  return v instanceof NodeRef ? nodeProps(tx, v) : relProps(tx, v);
 }
 
 export const FUNCTIONS: Record<string, FunctionDef> = {

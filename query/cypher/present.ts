@@ -2,6 +2,7 @@ import type { GraphTx } from './graph-tx.js';
 import { floatText, isFloat, isNumber, numberOf } from './numbers.js';
 import { formatTemporal } from './temporal/format.js';
 import { isTemporal } from './temporal/types.js';
+import { storedProperties } from './stored-values.js';
 import { isMap, NodeRef, PathValue, RelRef, setEntry, type Value } from './values.js';
 
 /**
@@ -31,11 +32,11 @@ function present(v: Value, tx: GraphTx, floats: (x: number) => unknown): unknown
   if (Array.isArray(v)) return v.map((x) => present(x, tx, floats));
   if (v instanceof NodeRef) {
     const n = tx.node(v.id) ?? tx.deletedNode(v.id);
-    return { id: v.id, labels: n ? [...n.labels] : [], properties: n ? { ...n.payload } : {} };
+    return { id: v.id, labels: n ? [...n.labels] : [], properties: n ? present(storedProperties(n.payload), tx, floats) : {} };
   }
   if (v instanceof RelRef) {
     const e = tx.edge(v.id) ?? tx.deletedEdge(v.id);
-    return { id: v.id, type: e?.type ?? null, start: e?.from ?? null, end: e?.to ?? null, properties: e ? { ...e.properties, weight: e.weight } : {} };
+    return { id: v.id, type: e?.type ?? null, start: e?.from ?? null, end: e?.to ?? null, properties: e ? present({ ...storedProperties(e.properties), weight: e.weight }, tx, floats) : {} };
   }
   if (v instanceof PathValue) {
     return { nodes: v.nodes.map((id) => present(new NodeRef(id), tx, floats)), relationships: v.rels.map((id) => present(new RelRef(id), tx, floats)) };

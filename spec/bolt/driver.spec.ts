@@ -69,6 +69,29 @@ describe('bolt: neo4j-driver against the server', () => {
     }
   });
 
+  it('stores temporal values and whole floats as properties and gives them back with their types', async () => {
+    const session = driver().session();
+    try {
+      const props = {
+        date: new BoltDate(2024, 2, 29),
+        time: new Time(10, 30, 15, 5, 3600),
+        localDateTime: new LocalDateTime(1969, 7, 20, 20, 17, 40, 0),
+        dateTime: new DateTime(2024, 6, 1, 12, 0, 0, 0, -18000),
+        duration: new Duration(14, 3, 3661, 500),
+        dates: [new BoltDate(2020, 1, 1), new BoltDate(2020, 1, 2)],
+      };
+      await session.run('CREATE (:Typed $props)', { props });
+      await session.run('MATCH (n:Typed) SET n.whole = 2.0');
+      const n = (await session.run('MATCH (n:Typed) RETURN n')).records[0]!.get('n') as Node;
+      for (const [key, v] of Object.entries(props)) expect(String(n.properties[key]), key).to.equal(String(v));
+      expect(n.properties.date).to.be.instanceOf(BoltDate);
+      expect(n.properties.dates[1]).to.be.instanceOf(BoltDate);
+      expect(n.properties.whole, 'a FLOAT, not an Integer').to.equal(2);
+    } finally {
+      await session.close();
+    }
+  });
+
   it('sends FLOAT and INTEGER as such: whole floats stay floats through parameters and arithmetic', async () => {
     const session = driver().session();
     try {
@@ -126,8 +149,10 @@ describe('bolt: neo4j-driver against the server', () => {
 
   it('runs executeRead and executeWrite, and a bookmark lets another session read the write', async () => {
     const writer = driver().session();
-    const written = await writer.executeWrite(async (tx) => (await tx.run('CREATE (n:Item {k: $k}) RETURN n.k AS k', { k: 7 })).records[0]!.get('k'));
-    expect(written.toNumber()).to.equal(7);
+    // The driver sends a JavaScript number as a FLOAT, and the property keeps that type, as in Neo4j.
+    const written = await writer.executeWrite(async (tx) => (await tx.run('CREATE (n:Item {k: $k, i: $i}) RETURN n.k AS k, n.i AS i', { k: 7, i: neo4j.int(7) })).records[0]!);
+    expect(written.get('k')).to.equal(7);
+    expect(written.get('i').toNumber()).to.equal(7);
     const bookmarks = writer.lastBookmarks();
     await writer.close();
     expect(bookmarks).to.have.length(1);

@@ -1,6 +1,7 @@
 import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
 import { CorruptDataError } from '../errors.js';
+import { parsePayloadText, payloadText } from '../codec/payload-text.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
 import { DISTANCES, FIELD_INDEX_TYPES, type AliasAction, type CollectionConfig, type CollectionSettings, type FieldIndex, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate } from './types.js';
 
@@ -10,10 +11,11 @@ import { DISTANCES, FIELD_INDEX_TYPES, type AliasAction, type CollectionConfig, 
  * Version 2 stores edge weights as float64 with a properties JSON; version 3 writes point ids
  * tagged (an integer as float64, or a UUID as 16 bytes) where earlier versions wrote a float64;
  * version 4 adds an import's declared payload indexes after its edges; version 5 adds, after
- * those, the import's collection settings (JSON) and the operation_id its file was exported at.
+ * those, the import's collection settings (JSON) and the operation_id its file was exported at;
+ * version 6 lets a payload's text carry the Cypher types of its properties (codec/payload-text.ts).
  * Entries of every earlier version are still read.
  */
-export const EVENT_FORMAT_VERSION = 5;
+export const EVENT_FORMAT_VERSION = 6;
 /** The first version whose imports carry payload index declarations. */
 const IMPORT_INDEXES = 4;
 /** The first version whose imports carry collection settings and the file's operation_id. */
@@ -119,7 +121,7 @@ export function readConfig(r: ByteReader): CollectionConfig {
 }
 
 export function writeEdge(w: ByteWriter, e: EdgeRecord): void {
-  const props = e.properties && Object.keys(e.properties).length > 0 ? JSON.stringify(e.properties) : '';
+  const props = e.properties && Object.keys(e.properties).length > 0 ? payloadText(e.properties) : '';
   writePointId(w, e.from);
   writePointId(w, e.to);
   w.str(e.relation).f64(e.weight).str(props);
@@ -130,11 +132,7 @@ export function readEdge(r: ByteReader, version = EVENT_FORMAT_VERSION): EdgeRec
   if (version === 1) return edge;
   const props = r.str();
   if (props === '') return edge;
-  try {
-    edge.properties = JSON.parse(props) as Payload;
-  } catch {
-    throw new CorruptDataError(`properties of an edge ${edge.from} -> ${edge.to} are not valid JSON`);
-  }
+  edge.properties = parsePayloadText(props, `the properties of an edge ${edge.from} -> ${edge.to}`);
   return edge;
 }
 
@@ -155,11 +153,11 @@ function writeChange(w: ByteWriter, c: GraphChange): void {
       writeEdge(w.f64(c.id), c.edge);
       break;
     case 'update_edge':
-      w.f64(c.id).f64(c.weight).str(JSON.stringify(c.properties));
+      w.f64(c.id).f64(c.weight).str(payloadText(c.properties));
       break;
     case 'set_node':
       writePointId(w, c.id);
-      w.str(JSON.stringify(c.payload)).u16(c.labels.length);
+      w.str(payloadText(c.payload)).u16(c.labels.length);
       for (const label of c.labels) w.str(label);
       break;
   }
@@ -179,22 +177,13 @@ function readChange(r: ByteReader, version: number): GraphChange {
     case CHANGE_CODES.update_edge: {
       const id = r.f64();
       const weight = r.f64();
-      try {
-        return { kind: 'update_edge', id, weight, properties: JSON.parse(r.str()) as Payload };
-      } catch {
-        throw new CorruptDataError(`properties of relationship ${id} are not valid JSON`);
-      }
+      return { kind: 'update_edge', id, weight, properties: parsePayloadText(r.str(), `the properties of relationship ${id}`) };
     }
     case CHANGE_CODES.delete_edge:
       return { kind: 'delete_edge', id: r.f64() };
     case CHANGE_CODES.set_node: {
       const id = readPointId(r, version);
-      let payload: Payload;
-      try {
-        payload = JSON.parse(r.str()) as Payload;
-      } catch {
-        throw new CorruptDataError(`payload of node ${id} is not valid JSON`);
-      }
+      const payload = parsePayloadText(r.str(), `the payload of node ${id}`);
       const labels: string[] = [];
       for (let n = r.u16(), i = 0; i < n; i++) labels.push(r.str());
       return { kind: 'set_node', id, payload, labels };
@@ -208,7 +197,7 @@ export function writePoint(w: ByteWriter, p: PointRecord): void {
   writePointId(w, p.id);
   w.u8(p.vector ? HAS_VECTOR : 0);
   if (p.vector) w.u32(p.vector.length).floats(p.vector);
-  w.str(JSON.stringify(p.payload)).u16(p.labels.length);
+  w.str(payloadText(p.payload)).u16(p.labels.length);
   for (const label of p.labels) w.str(label);
 }
 
@@ -446,12 +435,7 @@ export function readPoint(r: ByteReader, version: number): PointRecord {
     vector = new Float32Array(dim);
     r.floatsInto(vector, 0, dim);
   }
-  let payload: PointRecord['payload'];
-  try {
-    payload = JSON.parse(r.str()) as PointRecord['payload'];
-  } catch {
-    throw new CorruptDataError(`payload of point ${id} is not valid JSON`);
-  }
+  const payload = parsePayloadText(r.str(), `the payload of point ${id}`);
   const labels: string[] = [];
   for (let n = r.u16(), i = 0; i < n; i++) labels.push(r.str());
   return { id, vector, payload, labels };

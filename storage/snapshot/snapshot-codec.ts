@@ -18,10 +18,11 @@ import { BLOCK_HEADER, block } from '../export/format.js';
 const MAGIC = Uint8Array.of(0x56, 0x47, 0x53, 0x4e);
 /**
  * Version 2 added relationship properties, float64 weights and the node-id counter; version 3
- * UUID point ids (in the store and the graph); version 4 the declared payload indexes. Every
- * earlier version still loads.
+ * UUID point ids (in the store and the graph); version 4 the declared payload indexes; version 5
+ * the Cypher types of properties after their JSON (codec/payload-text.ts). Every earlier version
+ * still loads.
  */
-export const SNAPSHOT_FORMAT_VERSION = 4;
+export const SNAPSHOT_FORMAT_VERSION = 5;
 const COLLECTION_BLOCK = 1;
 const TRAILER_BLOCK = 2;
 
