@@ -8,6 +8,7 @@ import { storedProperties } from '../query/cypher/stored-values.js';
 import { isMap, NodeRef, PathValue, RelRef, setEntry, type Value } from '../query/cypher/values.js';
 import { PackFloat, Structure, type PackValue } from './packstream/structure.js';
 import { WholeFloat } from '../query/cypher/numbers.js';
+import { CRS, crsOf, CypherPoint } from '../query/cypher/spatial/point.js';
 
 /** PackStream structure signatures of the graph and temporal types. */
 const SIG = {
@@ -24,6 +25,8 @@ const SIG = {
   legacyDateTimeZoneId: 0x66,
   localDateTime: 0x64,
   duration: 0x45,
+  point2d: 0x58,
+  point3d: 0x59,
 } as const;
 
 /**
@@ -56,6 +59,8 @@ export class ValueWriter {
     if (v instanceof RelRef) return this.relationship(v.id, tx);
     if (v instanceof PathValue) return this.path(v, tx);
     if (isTemporal(v)) return this.temporal(v);
+    if (v instanceof CypherPoint) return pointStructure(v);
+    if (v instanceof Uint8Array) return v;
     if (isMap(v)) {
       const out: { [key: string]: PackValue } = {};
       for (const [k, x] of Object.entries(v)) setEntry(out, k, this.write(x, tx));
@@ -142,6 +147,24 @@ const localSeconds = (epochDay: number, nanoOfDay: number) => epochDay * SECONDS
 
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidParameterType', message);
 
+/** A point as Bolt's Point2D or Point3D: srid, then the coordinates as floats. */
+function pointStructure(p: CypherPoint): Structure {
+  const coords = [p.x, p.y, ...(p.z === null ? [] : [p.z])].map((c) => new PackFloat(c));
+  return new Structure(p.z === null ? SIG.point2d : SIG.point3d, [p.srid, ...coords]);
+}
+
+/** A Point2D or Point3D parameter. */
+function pointOf(s: Structure): CypherPoint {
+  const [srid, ...coords] = s.fields;
+  const xyz = coords.map((c) => (c instanceof PackFloat ? c.value : c));
+  const crs = typeof srid === 'number' ? crsOf(srid) : undefined;
+  if (crs === undefined) throw typeError(`a point's srid must be 7203, 9157, 4326 or 4979, got ${String(srid)}`);
+  if (!xyz.every((c): c is number => typeof c === 'number' && Number.isFinite(c))) throw typeError("a point's coordinates must be finite numbers");
+  const dims = s.signature === SIG.point2d ? 2 : 3;
+  if (xyz.length !== dims || CRS[crs].dims !== dims) throw typeError(`a ${crs} point has ${CRS[crs].dims} coordinates, got ${xyz.length}`);
+  return new CypherPoint(srid as number, xyz[0]!, xyz[1]!, xyz[2] ?? null);
+}
+
 const int = (v: PackValue | undefined, what: string): number => {
   if (typeof v !== 'number' || !Number.isInteger(v)) throw typeError(`${what} must be an integer within ±2^53`);
   return v;
@@ -152,7 +175,7 @@ export function readParameter(v: PackValue): Value {
   if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v;
   if (v instanceof PackFloat) return new WholeFloat(v.value);
   if (typeof v === 'bigint') throw typeError(`integer parameter ${v} is beyond ±2^53, which this engine cannot hold exactly`);
-  if (v instanceof Uint8Array) throw typeError('byte array parameters are not supported');
+  if (v instanceof Uint8Array) return v;
   if (Array.isArray(v)) return v.map(readParameter);
   if (v instanceof Structure) return readStructure(v);
   const out: Record<string, Value> = {};
@@ -194,7 +217,10 @@ function readStructure(s: Structure): Value {
     }
     case SIG.duration:
       return new CypherDuration(int(f[0], 'duration months'), int(f[1], 'duration days'), int(f[2], 'duration seconds'), int(f[3], 'duration nanoseconds'));
+    case SIG.point2d:
+    case SIG.point3d:
+      return pointOf(s);
   }
-  const name = s.signature === 0x58 || s.signature === 0x59 ? 'spatial points are' : s.signature === SIG.node || s.signature === SIG.relationship ? 'nodes and relationships are' : `structure 0x${s.signature.toString(16)} is`;
+  const name = s.signature === SIG.node || s.signature === SIG.relationship ? 'nodes and relationships are' : `structure 0x${s.signature.toString(16)} is`;
   throw typeError(`${name} not supported as parameters`);
 }

@@ -10,6 +10,8 @@ import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
 import { listBytes, ROW_BYTES, sizeOf, stringBytes } from './sizes.js';
 import { storedProperty } from './stored-values.js';
+import { pointComponent } from './spatial/functions.js';
+import { CypherPoint } from './spatial/point.js';
 import { compare, equals, isMap, NodeRef, ownEntry, RelRef, setEntry, typeName, type MapValue, type Value } from './values.js';
 
 /** One binding of variables to values. */
@@ -57,6 +59,11 @@ export function property(v: Value, key: string, ctx: EvalContext): Value {
     return storedProperty(e.properties, key) ?? null;
   }
   if (isMap(v)) return ownEntry(v, key) ?? null;
+  if (v instanceof CypherPoint) {
+    const component = pointComponent(v, key);
+    if (component === undefined) throw runtimeError('SyntaxError', 'InvalidArgumentValue', `a ${v.crs} point has no component "${key}"`);
+    return component;
+  }
   if (isTemporal(v)) {
     const component = temporalComponent(v, key);
     if (component === undefined) throw runtimeError('SyntaxError', 'InvalidArgumentValue', `a ${typeName(v)} has no component "${key}"`);

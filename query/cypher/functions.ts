@@ -7,6 +7,8 @@ import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
 import { listBytes, sizeOf, stringBytes } from './sizes.js';
 import { TEMPORAL_FUNCTIONS } from './temporal-functions.js';
+import { pointText, SPATIAL_FUNCTIONS } from './spatial/functions.js';
+import { CypherPoint } from './spatial/point.js';
 import { STRING_FUNCTIONS } from './string-functions.js';
 import { formatTemporal } from './temporal/format.js';
 import { isTemporal } from './temporal/types.js';
@@ -222,6 +224,7 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     if (isNumber(v)) return numberText(v);
     if (typeof v === 'boolean') return String(v);
     if (isTemporal(v)) return formatTemporal(v);
+    if (v instanceof CypherPoint) return pointText(v);
     throw badValue('toString', v);
   }),
   toboolean: nullSafe((v) => {
@@ -278,5 +281,6 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   'vector.similarity.cosine': similarityFunction('vector.similarity.cosine', true),
   'vector.similarity.euclidean': similarityFunction('vector.similarity.euclidean', false),
   ...TEMPORAL_FUNCTIONS,
+  ...SPATIAL_FUNCTIONS,
   ...STRING_FUNCTIONS,
 };

@@ -3,7 +3,9 @@ import { floatText, isFloat, isNumber, numberOf } from './numbers.js';
 import { formatTemporal } from './temporal/format.js';
 import { isTemporal } from './temporal/types.js';
 import { storedProperties } from './stored-values.js';
-import { isMap, NodeRef, PathValue, RelRef, setEntry, type Value } from './values.js';
+import { bytesToBase64 } from './bytes.js';
+import { CypherPoint, pointJson } from './spatial/point.js';
+import { isMap, NodeRef, PathValue, RelRef, setEntry, type MapValue, type Value } from './values.js';
 
 /**
  * A float as JSON text keeps its type (DECISIONS.md: a float is written with '.' or an
@@ -43,6 +45,9 @@ function present(v: Value, tx: GraphTx, floats: (x: number) => unknown): unknown
   }
   // Temporal values travel as their ISO-8601 text (DECISIONS.md).
   if (isTemporal(v)) return formatTemporal(v);
+  // A point as {lon, lat[, height]} or {x, y[, z]}, as it is stored; a byte array as base64 text.
+  if (v instanceof CypherPoint) return present(pointJson(v) as MapValue, tx, floats);
+  if (v instanceof Uint8Array) return bytesToBase64(v);
   if (isMap(v)) {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) setEntry(out, k, present(x, tx, floats));

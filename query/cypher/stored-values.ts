@@ -5,6 +5,8 @@ import { float, isFloat, isNumber, numberOf, WholeFloat } from './numbers.js';
 import { formatTemporal } from './temporal/format.js';
 import { parseDate, parseDateTime, parseDuration, parseLocalDateTime, parseLocalTime, parseTime } from './temporal/parse.js';
 import { isTemporal } from './temporal/types.js';
+import { bytesFromBase64, bytesToBase64 } from './bytes.js';
+import { CypherPoint, pointFromJson, pointJson } from './spatial/point.js';
 import { ownEntry, setEntry, typeName, type MapValue, type Value } from './values.js';
 
 /**
@@ -22,16 +24,21 @@ export interface Stored {
   type: PropertyType | null;
 }
 
-const isScalar = (x: Value): boolean => typeof x === 'string' || typeof x === 'boolean' || (isNumber(x) && Number.isFinite(numberOf(x))) || isTemporal(x);
+const isScalar = (x: Value): boolean =>
+  typeof x === 'string' || typeof x === 'boolean' || (isNumber(x) && Number.isFinite(numberOf(x))) || isTemporal(x) || x instanceof CypherPoint || x instanceof Uint8Array;
 
 function jsonOf(x: Value): unknown {
   if (isTemporal(x)) return formatTemporal(x);
+  if (x instanceof CypherPoint) return pointJson(x);
+  if (x instanceof Uint8Array) return bytesToBase64(x);
   return isNumber(x) ? numberOf(x) : x;
 }
 
 /** The type a value of this kind needs kept (null: a string, boolean, integer or fractional float reads back as itself). */
 function typeOf(x: Value): PropertyType | null {
   if (isTemporal(x)) return x.kind;
+  if (x instanceof CypherPoint) return 'point';
+  if (x instanceof Uint8Array) return 'bytes';
   return x instanceof WholeFloat ? 'float' : null;
 }
 
@@ -47,11 +54,12 @@ function elementType(list: Value[]): PropertyType | null {
 export function storable(key: string, v: Value): Stored {
   if (isScalar(v)) return { json: jsonOf(v), type: typeOf(v) };
   if (Array.isArray(v) && v.every(isScalar)) return { json: v.map(jsonOf), type: elementType(v) };
-  throw typeError(`property "${key}" cannot hold a ${typeName(v)}${isNumber(v) ? ` (${numberOf(v)})` : ''}: use a string, number, boolean, temporal value or a list of them`);
+  throw typeError(`property "${key}" cannot hold a ${typeName(v)}${isNumber(v) ? ` (${numberOf(v)})` : ''}: use a string, number, boolean, temporal value, point, byte array or a list of them`);
 }
 
 function revive(json: unknown, type: PropertyType): Value {
   if (type === 'float') return typeof json === 'number' ? float(json) : (json as Value);
+  if (type === 'point') return pointFromJson(json) ?? (json as Value);
   if (typeof json !== 'string') return json as Value;
   switch (type) {
     case 'date':
@@ -66,6 +74,8 @@ function revive(json: unknown, type: PropertyType): Value {
       return parseDateTime(json);
     case 'duration':
       return parseDuration(json);
+    case 'bytes':
+      return bytesFromBase64(json) ?? json;
   }
 }
 

@@ -3,6 +3,8 @@ import { compareTemporal, orderTemporal, temporalEquals } from './temporal/compa
 import { formatTemporal } from './temporal/format.js';
 import { isTemporal, temporalTypeName, type TemporalOrDuration } from './temporal/types.js';
 import { isNumber, numberOf, WholeFloat } from './numbers.js';
+import { CypherPoint, pointEquals } from './spatial/point.js';
+import { bytesToHex } from './bytes.js';
 
 /** Runtime values of the Cypher engine and openCypher's equality, comparison and ordering rules. */
 
@@ -23,10 +25,11 @@ export interface MapValue {
   [key: string]: Value;
 }
 
-export type Value = null | boolean | number | WholeFloat | string | Value[] | NodeRef | RelRef | PathValue | TemporalOrDuration | MapValue;
+/** A byte array is a Uint8Array (Bolt's bytes; stored as base64 text). */
+export type Value = null | boolean | number | WholeFloat | string | Value[] | NodeRef | RelRef | PathValue | TemporalOrDuration | CypherPoint | Uint8Array | MapValue;
 
 export const isMap = (v: Value): v is MapValue =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof NodeRef) && !(v instanceof RelRef) && !(v instanceof PathValue) && !(v instanceof WholeFloat) && !isTemporal(v);
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof NodeRef) && !(v instanceof RelRef) && !(v instanceof PathValue) && !(v instanceof WholeFloat) && !isTemporal(v) && !(v instanceof CypherPoint) && !(v instanceof Uint8Array);
 
 /** The openCypher type name of a value, for error messages. */
 export function typeName(v: Value): string {
@@ -40,6 +43,8 @@ export function typeName(v: Value): string {
   if (v instanceof RelRef) return 'Relationship';
   if (v instanceof PathValue) return 'Path';
   if (isTemporal(v)) return temporalTypeName(v);
+  if (v instanceof CypherPoint) return 'Point';
+  if (v instanceof Uint8Array) return 'ByteArray';
   return 'Map';
 }
 
@@ -62,6 +67,8 @@ export function equals(a: Value, b: Value): boolean | null {
   if (a instanceof RelRef) return b instanceof RelRef && a.id === b.id;
   if (a instanceof PathValue) return b instanceof PathValue && sameList(a.nodes, b.nodes) && sameList(a.rels, b.rels);
   if (isTemporal(a)) return isTemporal(b) && temporalEquals(a, b);
+  if (a instanceof CypherPoint) return b instanceof CypherPoint && pointEquals(a, b);
+  if (a instanceof Uint8Array) return b instanceof Uint8Array && a.length === b.length && a.every((x, i) => x === b[i]);
   if (isMap(a)) {
     if (!isMap(b)) return false;
     const keys = Object.keys(a);
@@ -107,8 +114,9 @@ export function compare(a: Value, b: Value): number | null {
 }
 
 /**
- * ORDER BY's global order: map < node < relationship < list < path < temporal values (datetime,
- * local datetime, date, time, local time, duration) < string < boolean < number < null.
+ * ORDER BY's global order: map < node < relationship < list < byte array < path < point <
+ * temporal values (datetime, local datetime, date, time, local time, duration) < string <
+ * boolean < number < null.
  */
 const RANK = (v: Value): number => {
   if (v === null) return 8;
@@ -116,7 +124,9 @@ const RANK = (v: Value): number => {
   if (typeof v === 'boolean') return 6;
   if (typeof v === 'string') return 5;
   if (isTemporal(v)) return 4.5;
+  if (v instanceof CypherPoint) return 4.25;
   if (v instanceof PathValue) return 4;
+  if (v instanceof Uint8Array) return 3.5;
   if (Array.isArray(v)) return 3;
   if (v instanceof RelRef) return 2;
   if (v instanceof NodeRef) return 1;
@@ -141,6 +151,12 @@ export function orderCompare(a: Value, b: Value): number {
       return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
     case 4.5:
       return orderTemporal(a as TemporalOrDuration, b as TemporalOrDuration);
+    case 4.25: {
+      const [p, q] = [a as CypherPoint, b as CypherPoint];
+      return p.srid - q.srid || p.x - q.x || p.y - q.y || (p.z ?? 0) - (q.z ?? 0);
+    }
+    case 3.5:
+      return orderLists([...(a as Uint8Array)], [...(b as Uint8Array)]);
     case 4:
       return orderLists([...(a as PathValue).nodes], [...(b as PathValue).nodes]) || orderLists([...(a as PathValue).rels], [...(b as PathValue).rels]);
     case 3:
@@ -186,6 +202,8 @@ export function keyOf(v: Value): string {
   if (v instanceof RelRef) return 'R' + v.id;
   if (v instanceof PathValue) return 'P' + v.nodes.join('.') + '/' + v.rels.join('.');
   if (isTemporal(v)) return 't' + v.kind + formatTemporal(v);
+  if (v instanceof CypherPoint) return `p${v.srid}:${v.x}:${v.y}:${v.z}`;
+  if (v instanceof Uint8Array) return 'b' + bytesToHex(v);
   return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + keyOf(v[k]!)).join(',') + '}';
 }
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import neo4j, { type Driver, type Node, type Path, type Relationship } from 'neo4j-driver';
 import { call, useTestServer, type SuiteServer } from '../helpers/http.js';
 
-const { Date: BoltDate, DateTime, Duration, LocalDateTime, LocalTime, Time } = neo4j.types;
+const { Date: BoltDate, DateTime, Duration, LocalDateTime, LocalTime, Point, Time } = neo4j.types;
 
 /** A driver for the suite's server, closed after each test. */
 function useDriver(server: SuiteServer, scheme = 'bolt', auth = neo4j.auth.basic('neo4j', 'any')): () => Driver {
@@ -48,6 +48,9 @@ describe('bolt: neo4j-driver against the server', () => {
       dateTimeZone: new DateTime(2024, 6, 1, 12, 0, 0, 0, undefined, 'Europe/Paris'),
       localDateTime: new LocalDateTime(1969, 7, 20, 20, 17, 40, 0),
       duration: new Duration(14, 3, 3661, 500),
+      cartesian: new Point(neo4j.int(7203), 1, 2.5),
+      wgs84: new Point(neo4j.int(4979), 12.5, 56, 100),
+      bytes: Int8Array.from([0, 1, -1, 127, -128]),
     };
     const session = driver().session();
     try {
@@ -79,6 +82,8 @@ describe('bolt: neo4j-driver against the server', () => {
         dateTime: new DateTime(2024, 6, 1, 12, 0, 0, 0, -18000),
         duration: new Duration(14, 3, 3661, 500),
         dates: [new BoltDate(2020, 1, 1), new BoltDate(2020, 1, 2)],
+        place: new Point(neo4j.int(4326), 18.07, 59.33),
+        corners: [new Point(neo4j.int(7203), 0, 0), new Point(neo4j.int(7203), 3, 4)],
       };
       await session.run('CREATE (:Typed $props)', { props });
       await session.run('MATCH (n:Typed) SET n.whole = 2.0');
@@ -87,6 +92,11 @@ describe('bolt: neo4j-driver against the server', () => {
       expect(n.properties.date).to.be.instanceOf(BoltDate);
       expect(n.properties.dates[1]).to.be.instanceOf(BoltDate);
       expect(n.properties.whole, 'a FLOAT, not an Integer').to.equal(2);
+      await session.run('MATCH (n:Typed) SET n.blob = $b', { b: Int8Array.from([1, 2, 3]) });
+      const r = (await session.run('MATCH (n:Typed) RETURN n.blob AS blob, point.distance(n.corners[0], n.corners[1]) AS d, n.place.latitude AS lat')).records[0]!;
+      expect(Array.from(r.get('blob') as Int8Array)).to.deep.equal([1, 2, 3]);
+      expect(r.get('d')).to.equal(5);
+      expect(r.get('lat')).to.equal(59.33);
     } finally {
       await session.close();
     }

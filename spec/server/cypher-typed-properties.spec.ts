@@ -59,6 +59,34 @@ describe('server: Cypher property types survive storage', () => {
     expect(typeOf, 'the REST write is a string again').to.deep.equal([[false, true]]);
   });
 
+  it('stores points as Qdrant-style {lon, lat} or {x, y} objects and reads them back as points, with Neo4j\'s spatial functions', async () => {
+    s = await startTestServer({}, dir.path);
+    await call(s.url, 'PUT', '/collections/g', { vectors: { size: 2, distance: 'Euclid' } });
+    await rows('CREATE (:City {name: "Stockholm", at: point({longitude: 18.0686, latitude: 59.3293})}), (:City {name: "Oslo", at: point({longitude: 10.7522, latitude: 59.9139})}), (:Box {corner: point({x: 3, y: 4, z: 12})})');
+    await s.stop();
+    s = await startTestServer({}, dir.path);
+    const payloads = (await call(s.url, 'POST', '/collections/g/points/scroll', { limit: 10 })).body.result.points.map((p: { payload: unknown }) => p.payload);
+    expect(payloads).to.deep.include({ name: 'Stockholm', at: { lon: 18.0686, lat: 59.3293 } });
+    expect(payloads).to.deep.include({ corner: { x: 3, y: 4, z: 12 } });
+    const [[km, crs, srid, lat, text]] = (await rows(
+      'MATCH (a:City {name: "Stockholm"}), (b:City {name: "Oslo"}) RETURN round(point.distance(a.at, b.at) / 1000), a.at.crs, a.at.srid, a.at.latitude, toString(b.at)',
+    )) as [[number, string, number, number, string]];
+    expect([km, crs, srid, lat, text]).to.deep.equal([417, 'wgs-84', 4326, 59.3293, "point({longitude: 10.7522, latitude: 59.9139, crs: 'wgs-84'})"]);
+    expect(await rows('MATCH (b:Box) RETURN point.distance(b.corner, point({x: 0, y: 0, z: 0})), b.corner.crs, b.corner = point({x: 3.0, y: 4.0, z: 12.0}), b.corner')).to.deep.equal([[13, 'cartesian-3d', true, { x: 3, y: 4, z: 12 }]]);
+    expect(await rows('MATCH (c:City) WHERE point.withinBBox(c.at, point({longitude: 15, latitude: 55}), point({longitude: 20, latitude: 60})) RETURN c.name')).to.deep.equal([['Stockholm']]);
+    expect(await rows('RETURN point.distance(point({x: 0, y: 0}), point({longitude: 0, latitude: 0})), point(null), point({x: null, y: 1})')).to.deep.equal([[null, null, null]]);
+    for (const [q, message] of [
+      ['RETURN point({longitude: 0, latitude: 91})', 'ArgumentError (InvalidArgumentValue)'],
+      ['RETURN point({x: 1, y: 2, crs: "wgs-84-3d"})', 'ArgumentError (InvalidArgumentValue)'],
+      ['RETURN point({x: 1, y: 2}).latitude', 'SyntaxError (InvalidArgumentValue)'],
+      ['RETURN point({x: 1, y: 2, w: 3})', 'ArgumentError (InvalidArgumentValue)'],
+    ]) {
+      const r = await call(s.url, 'POST', '/collections/g/graph/query', { query: q });
+      expect(r.status, q).to.equal(400);
+      expect(r.body.message, q).to.match(new RegExp(`^${message!.replace(/[()]/g, '\\$&')}`));
+    }
+  });
+
   it('keeps the types through export and import, and on relationship properties', async () => {
     s = await startTestServer({}, dir.path);
     await createTyped();
