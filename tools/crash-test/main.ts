@@ -10,7 +10,8 @@ const USAGE = `usage: npm run crash-test -- [--cycles N]
 Kills the real server (SIGKILL) at random moments under concurrent acknowledged writes, N times,
 and checks after each restart that nothing acknowledged is lost and nothing is half applied; one
 writer sends poison inputs (payloads nested too deep or too large, by upsert and import, Cypher
-past its memory budget or nested too deep) that must each get their 4xx and change nothing. Then
+past its memory budget or nested too deep, upserts and imports past the points limit, a
+collection past the collections limit) that must each get their 4xx and change nothing. Then
 it checks that search after recovery equals a rebuild from the log, that a damaged log tail and a
 data file cut short stop start-up with a message, and that a data file cut short under a running
 server stops start-up naming the lost operations, and SERVICE_ACCEPT_LOSS=1 keeps the rest.
