@@ -487,6 +487,9 @@ class Parser {
         }
       }
       if (this.acceptOp('*')) length = this.lengthRange();
+      else if (this.isOp('..') || this.tok.kind === 'int') {
+        throw compileError('InvalidRelationshipPattern', "a variable length is written with '*', e.g. -[:T*1..3]->", this.pos());
+      }
       properties = this.propertiesOrParam();
       this.expectOp(']');
     }
@@ -498,6 +501,7 @@ class Parser {
 
   private lengthRange(): { min: number; max: number } {
     const int = (): number | null => {
+      if (this.isOp('-')) throw compileError('InvalidRelationshipPattern', 'the bounds of a variable length are whole numbers of at least 0', this.pos());
       if (this.tok.kind !== 'int') return null;
       return this.tokens[this.i++]!.num;
     };
