@@ -52,7 +52,7 @@ export class ValueWriter {
 
   /** A query result value, read while the query's overlay is at hand (deleted entities show what they held). */
   write(v: Value, tx: GraphTx): PackValue {
-    if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number') return v;
+    if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') return v;
     if (v instanceof WholeFloat) return new PackFloat(v.value);
     if (Array.isArray(v)) return v.map((x) => this.write(x, tx));
     if (v instanceof NodeRef) return this.node(v.id, tx);
@@ -174,7 +174,7 @@ const int = (v: PackValue | undefined, what: string): number => {
 export function readParameter(v: PackValue): Value {
   if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v;
   if (v instanceof PackFloat) return new WholeFloat(v.value);
-  if (typeof v === 'bigint') throw typeError(`integer parameter ${v} is beyond ±2^53, which this engine cannot hold exactly`);
+  if (typeof v === 'bigint') return v;
   if (v instanceof Uint8Array) return v;
   if (Array.isArray(v)) return v.map(readParameter);
   if (v instanceof Structure) return readStructure(v);

@@ -3,6 +3,7 @@ import type { Payload } from './events/types.js';
 /**
  * Cypher property values that JSON cannot tell apart from others: temporal values (kept as
  * their ISO-8601 text), whole floats (kept as JSON numbers, which read back as integers),
+ * integers beyond 2^53 (kept as their decimal text, which a JSON number would round),
  * points (kept as {lon, lat} or {x, y} objects) and byte arrays (kept as base64 text).
  * Their types ride on the payload under a symbol key: JSON.stringify, Object.keys/entries and
  * the payload index never see it, so REST and Qdrant readers get the plain JSON payload, and
@@ -11,7 +12,7 @@ import type { Payload } from './events/types.js';
  */
 export const PROPERTY_TYPES = Symbol('property types');
 
-export const PROPERTY_TYPE_NAMES = ['float', 'date', 'localtime', 'time', 'localdatetime', 'datetime', 'duration', 'point', 'bytes'] as const;
+export const PROPERTY_TYPE_NAMES = ['float', 'integer', 'date', 'localtime', 'time', 'localdatetime', 'datetime', 'duration', 'point', 'bytes'] as const;
 /** The type of a property's value, or of every element of a list value. */
 export type PropertyType = (typeof PROPERTY_TYPE_NAMES)[number];
 export type PropertyTypes = Readonly<Record<string, PropertyType>>;

@@ -1,5 +1,6 @@
 import { mapSubExpressions, subExpressions, type Clause, type Expr, type PatternPart, type Projection } from './ast.js';
 import { compileError, CypherError, type Position } from './errors.js';
+import { MAX_INT64_LITERAL } from './lexer.js';
 import { PROCEDURES } from './procedures/registry.js';
 import { changesSchema, writesData } from './query-kind.js';
 import { AGGREGATES, FUNCTIONS } from './functions.js';
@@ -26,7 +27,7 @@ export const containsAggregate = (e: Expr): boolean => {
 };
 
 /** A canonical text of an expression (positions left out), for matching ORDER BY items to columns. */
-export const exprKey = (e: Expr): string => JSON.stringify(e, (k, v: unknown) => (k === 'pos' ? undefined : v));
+export const exprKey = (e: Expr): string => JSON.stringify(e, (k, v: unknown) => (k === 'pos' ? undefined : typeof v === 'bigint' ? `${v}n` : v));
 
 const conflict = (name: string, was: VarKind, now: string, pos: Position) =>
   compileError('VariableTypeConflict', `variable \`${name}\` is ${describeKind(was)} and cannot be used as ${now}`, pos);
@@ -365,6 +366,9 @@ function projectedAliases(e: Expr, p: Projection): Expr {
 /** Variables defined, functions known, aggregates only where allowed (and never nested). */
 function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = false, insideAggregate = false): void {
   switch (e.kind) {
+    case 'literal':
+      if (e.value === MAX_INT64_LITERAL) throw compileError('IntegerOverflow', 'the integer 9223372036854775808 is outside the 64-bit range (only its negative is an INTEGER)', e.pos);
+      return;
     case 'var':
       if (!scope.has(e.name)) throw compileError('UndefinedVariable', `variable \`${e.name}\` is not defined`, e.pos);
       return;

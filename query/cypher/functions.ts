@@ -1,7 +1,7 @@
 import { storedProperties } from './stored-values.js';
 import { runtimeError } from './errors.js';
 import { vectorSimilarity } from './similarity.js';
-import { float, isInteger, isNumber, numberOf, numberText, WholeFloat, type CypherNumber } from './numbers.js';
+import { type CypherNumber, float, int64, integerResult, isInteger, isNumber, numberOf, numberText, WholeFloat } from './numbers.js';
 import type { EvalContext } from './evaluate.js';
 import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
@@ -203,8 +203,11 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     },
   },
   tointeger: nullSafe((v) => {
+    if (typeof v === 'bigint') return v;
     if (isNumber(v)) return Number.isFinite(numberOf(v)) ? Math.trunc(numberOf(v)) + 0 : null;
     if (typeof v === 'string') {
+      // Integer text is read exactly (64 bits); other number text through its double.
+      if (/^\s*[+-]?\d+\s*$/.test(v)) return int64(BigInt(v.trim()));
       const n = Number(v);
       return v.trim() === '' || !Number.isFinite(n) ? null : Math.trunc(n) + 0;
     }
@@ -234,6 +237,7 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   }),
   abs: nullSafe((v) => {
     if (!isNumber(v)) throw badArg('abs', v);
+    if (typeof v === 'bigint') return integerResult(v < 0n ? -v : v, 'abs()');
     return typeof v === 'number' ? Math.abs(v) : new WholeFloat(Math.abs(v.value));
   }),
   ceil: num('ceil', Math.ceil),

@@ -630,6 +630,7 @@ class Parser {
       const arg = this.nested(() => this.unary());
       // Fold -literal so that the smallest integers and `-0.0` come out as written.
       if (op === '-' && arg.kind === 'literal' && typeof arg.value === 'number') return { ...arg, value: -arg.value, pos };
+      if (op === '-' && arg.kind === 'literal' && typeof arg.value === 'bigint') return { ...arg, value: -arg.value, pos };
       return { kind: 'unary', op, arg, pos };
     }
     return this.atomWithPostfix();
@@ -708,7 +709,7 @@ class Parser {
       case 'int':
       case 'float':
         this.i++;
-        return { kind: 'literal', value: t.num, isFloat: t.kind === 'float', pos };
+        return { kind: 'literal', value: t.big ?? t.num, isFloat: t.kind === 'float', pos };
       case 'string':
         this.i++;
         return { kind: 'literal', value: t.value, pos };

@@ -1,7 +1,7 @@
 import type { Payload } from '../../storage/events/types.js';
 import { propertyTypesOf, type PropertyType } from '../../storage/property-types.js';
 import { runtimeError } from './errors.js';
-import { float, isFloat, isNumber, numberOf, WholeFloat } from './numbers.js';
+import { float, int64, isFloat, isIntegral, isNumber, numberOf, WholeFloat } from './numbers.js';
 import { formatTemporal } from './temporal/format.js';
 import { parseDate, parseDateTime, parseDuration, parseLocalDateTime, parseLocalTime, parseTime } from './temporal/parse.js';
 import { isTemporal } from './temporal/types.js';
@@ -31,6 +31,7 @@ function jsonOf(x: Value): unknown {
   if (isTemporal(x)) return formatTemporal(x);
   if (x instanceof CypherPoint) return pointJson(x);
   if (x instanceof Uint8Array) return bytesToBase64(x);
+  if (typeof x === 'bigint') return String(x);
   return isNumber(x) ? numberOf(x) : x;
 }
 
@@ -39,6 +40,7 @@ function typeOf(x: Value): PropertyType | null {
   if (isTemporal(x)) return x.kind;
   if (x instanceof CypherPoint) return 'point';
   if (x instanceof Uint8Array) return 'bytes';
+  if (typeof x === 'bigint') return 'integer';
   return x instanceof WholeFloat ? 'float' : null;
 }
 
@@ -46,20 +48,26 @@ function typeOf(x: Value): PropertyType | null {
 function elementType(list: Value[]): PropertyType | null {
   if (list.length === 0) return null;
   if (list.every((x) => isNumber(x) && isFloat(x))) return list.some((x) => x instanceof WholeFloat) ? 'float' : null;
+  // Integers, some beyond 2^53: all kept as text, so that each reads back exactly.
+  if (list.every(isIntegral)) return list.some((x) => typeof x === 'bigint') ? 'integer' : null;
   const first = typeOf(list[0]!);
-  return first !== null && first !== 'float' && list.every((x) => typeOf(x) === first) ? first : null;
+  return first !== null && first !== 'float' && first !== 'integer' && list.every((x) => typeOf(x) === first) ? first : null;
 }
 
 /** A scalar or a list of scalars (as Neo4j allows), ready for the payload; anything else is a TypeError naming the key. */
 export function storable(key: string, v: Value): Stored {
   if (isScalar(v)) return { json: jsonOf(v), type: typeOf(v) };
-  if (Array.isArray(v) && v.every(isScalar)) return { json: v.map(jsonOf), type: elementType(v) };
+  if (Array.isArray(v) && v.every(isScalar)) {
+    const type = elementType(v);
+    return { json: type === 'integer' ? v.map(String) : v.map(jsonOf), type };
+  }
   throw typeError(`property "${key}" cannot hold a ${typeName(v)}${isNumber(v) ? ` (${numberOf(v)})` : ''}: use a string, number, boolean, temporal value, point, byte array or a list of them`);
 }
 
 function revive(json: unknown, type: PropertyType): Value {
   if (type === 'float') return typeof json === 'number' ? float(json) : (json as Value);
   if (type === 'point') return pointFromJson(json) ?? (json as Value);
+  if (type === 'integer') return (typeof json === 'string' && /^-?\d+$/.test(json) ? int64(BigInt(json)) : null) ?? (json as Value);
   if (typeof json !== 'string') return json as Value;
   switch (type) {
     case 'date':

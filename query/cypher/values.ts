@@ -2,7 +2,7 @@ import { comparePointIds, type PointId } from '../../storage/point-id.js';
 import { compareTemporal, orderTemporal, temporalEquals } from './temporal/compare.js';
 import { formatTemporal } from './temporal/format.js';
 import { isTemporal, temporalTypeName, type TemporalOrDuration } from './temporal/types.js';
-import { isNumber, numberOf, WholeFloat } from './numbers.js';
+import { compareNumbers, isNumber, numberOf, WholeFloat, type CypherNumber } from './numbers.js';
 import { CypherPoint, pointEquals } from './spatial/point.js';
 import { bytesToHex } from './bytes.js';
 
@@ -26,7 +26,7 @@ export interface MapValue {
 }
 
 /** A byte array is a Uint8Array (Bolt's bytes; stored as base64 text). */
-export type Value = null | boolean | number | WholeFloat | string | Value[] | NodeRef | RelRef | PathValue | TemporalOrDuration | CypherPoint | Uint8Array | MapValue;
+export type Value = null | boolean | number | bigint | WholeFloat | string | Value[] | NodeRef | RelRef | PathValue | TemporalOrDuration | CypherPoint | Uint8Array | MapValue;
 
 export const isMap = (v: Value): v is MapValue =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof NodeRef) && !(v instanceof RelRef) && !(v instanceof PathValue) && !(v instanceof WholeFloat) && !isTemporal(v) && !(v instanceof CypherPoint) && !(v instanceof Uint8Array);
@@ -36,6 +36,7 @@ export function typeName(v: Value): string {
   if (v === null) return 'Null';
   if (typeof v === 'boolean') return 'Boolean';
   if (typeof v === 'number') return Number.isInteger(v) ? 'Integer' : 'Float';
+  if (typeof v === 'bigint') return 'Integer';
   if (v instanceof WholeFloat) return 'Float';
   if (typeof v === 'string') return 'String';
   if (Array.isArray(v)) return 'List';
@@ -51,7 +52,7 @@ export function typeName(v: Value): string {
 /** `a = b` with three-valued logic: null when either side (or an element) is null. */
 export function equals(a: Value, b: Value): boolean | null {
   if (a === null || b === null) return null;
-  if (isNumber(a) && isNumber(b)) return numberOf(a) === numberOf(b);
+  if (isNumber(a) && isNumber(b)) return compareNumbers(a, b) === 0;
   if (isNumber(a) || isNumber(b)) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
@@ -93,12 +94,7 @@ const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length 
  */
 export function compare(a: Value, b: Value): number | null {
   if (a === null || b === null) return null;
-  if (isNumber(a) && isNumber(b)) {
-    const x = numberOf(a);
-    const y = numberOf(b);
-    if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
+  if (isNumber(a) && isNumber(b)) return compareNumbers(a, b);
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   if (isTemporal(a) && isTemporal(b)) return compareTemporal(a, b);
@@ -140,10 +136,10 @@ export function orderCompare(a: Value, b: Value): number {
   if (ra !== rb) return ra - rb;
   switch (ra) {
     case 7: {
-      const x = numberOf(a as number | WholeFloat);
-      const y = numberOf(b as number | WholeFloat);
+      const x = numberOf(a as CypherNumber);
+      const y = numberOf(b as CypherNumber);
       if (Number.isNaN(x) || Number.isNaN(y)) return Number(Number.isNaN(x)) - Number(Number.isNaN(y));
-      return x < y ? -1 : x > y ? 1 : 0;
+      return compareNumbers(a as CypherNumber, b as CypherNumber);
     }
     case 6:
       return Number(a) - Number(b);
@@ -195,6 +191,8 @@ export function keyOf(v: Value): string {
       return 'd' + (Object.is(v, -0) ? '0' : String(v));
     case 'string':
       return 's' + JSON.stringify(v);
+    case 'bigint':
+      return 'd' + String(v);
   }
   if (v instanceof WholeFloat) return 'd' + (Object.is(v.value, -0) ? '0' : String(v.value));
   if (Array.isArray(v)) return '[' + v.map(keyOf).join(',') + ']';

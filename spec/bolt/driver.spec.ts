@@ -64,9 +64,16 @@ describe('bolt: neo4j-driver against the server', () => {
       const zoned = (await session.run('RETURN $v.timezone AS zone, $v.hour AS hour', { v: values.dateTimeZone })).records[0]!;
       expect(zoned.get('zone')).to.equal('Europe/Paris');
       expect(zoned.get('hour').toNumber()).to.equal(12);
-      const big = await session.run('RETURN $v AS v', { v: neo4j.int('9223372036854775807') }).catch((e: { code: string; message: string }) => e);
-      expect(big).to.include({ code: 'Neo.ClientError.Statement.TypeError' });
-      expect((big as { message: string }).message).to.match(/beyond ±2\^53/);
+      const big = (await session.run('RETURN $v AS v, $v - 1 AS less, toString($v) AS text', { v: neo4j.int('9223372036854775807') })).records[0]!;
+      expect(big.get('v').toString()).to.equal('9223372036854775807');
+      expect(big.get('less').toString()).to.equal('9223372036854775806');
+      expect(big.get('text')).to.equal('9223372036854775807');
+      await session.run('CREATE (:Big {id: $v, ids: [$v, 1]})', { v: neo4j.int('-9223372036854775808') });
+      const stored = (await session.run('MATCH (b:Big {id: -9223372036854775808}) RETURN b.id AS id, b.ids AS ids')).records[0]!;
+      expect(stored.get('id').toString(), 'a 64-bit property reads back exactly').to.equal('-9223372036854775808');
+      expect(stored.get('ids').map(String)).to.deep.equal(['-9223372036854775808', '1']);
+      const over = await session.run('RETURN $v + 1 AS v', { v: neo4j.int('9223372036854775807') }).catch((e: { code: string; message: string }) => e);
+      expect((over as { message: string }).message).to.match(/IntegerOverflow/);
     } finally {
       await session.close();
     }

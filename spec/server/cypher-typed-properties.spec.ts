@@ -87,6 +87,24 @@ describe('server: Cypher property types survive storage', () => {
     }
   });
 
+  it('holds 64-bit integers exactly: in arithmetic, comparison, JSON text and stored properties', async () => {
+    s = await startTestServer({}, dir.path);
+    await call(s.url, 'PUT', '/collections/g', { vectors: { size: 2, distance: 'Euclid' } });
+    await rows('CREATE (:Big {id: 4611686018427387905}), (:Big {id: 4611686018427387904})');
+    const text = await (
+      await fetch(`${s.url}/collections/g/graph/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'MATCH (b:Big {id: 4611686018427387905}) RETURN b.id, b.id + 1, -9223372036854775808, sum(b.id), toInteger("9007199254740993")' }),
+      })
+    ).text();
+    expect(text).to.contain('"rows":[[4611686018427387905,4611686018427387906,-9223372036854775808,4611686018427387905,9007199254740993]]');
+    const got = await call(s.url, 'POST', '/collections/g/points/scroll', { limit: 10 });
+    expect(got.body.result.points.map((p: { payload: { id: unknown } }) => p.payload.id).sort(), 'REST readers see the digits as text').to.deep.equal(['4611686018427387904', '4611686018427387905']);
+    const over = await call(s.url, 'POST', '/collections/g/graph/query', { query: 'RETURN 9223372036854775807 + 1' });
+    expect(over.body.message).to.match(/^ArithmeticError \(IntegerOverflow\)/);
+  });
+
   it('keeps the types through export and import, and on relationship properties', async () => {
     s = await startTestServer({}, dir.path);
     await createTyped();

@@ -79,6 +79,9 @@ describe('query/cypher binder (semantic checks)', () => {
     expect(detail('MATCH (a)-[r]->(b) MERGE (a)-[r]->(b)')).to.equal('VariableAlreadyBound');
     expect(detail('MATCH (a)-[:LIKES..]->(c) RETURN c')).to.equal('InvalidRelationshipPattern');
     expect(detail('MATCH (a)-[:LIKES*-2]->(c) RETURN c')).to.equal('InvalidRelationshipPattern');
+    expect(detail('RETURN -9223372036854775808, 9223372036854775807, 0x7FFFFFFFFFFFFFFF, -0o1000000000000000000000')).to.equal('accepted');
+    expect(detail('RETURN 9223372036854775808')).to.equal('IntegerOverflow');
+    expect(detail('RETURN 0x8000000000000001')).to.equal('IntegerOverflow');
   });
 
   it('lets ORDER BY and WITH ... WHERE after DISTINCT or an aggregation name a projected expression by itself', () => {

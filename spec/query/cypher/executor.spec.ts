@@ -266,7 +266,9 @@ describe('query/cypher executor', () => {
     expect(JSON.parse(text('RETURN 1.0E20'))).to.deep.equal([[1e20]]);
     expect(g.rows('UNWIND [1, 1.0, 2] AS x RETURN count(DISTINCT x)')).to.deep.equal([[2]]);
     expect(fails(() => g.run('RETURN 7 % 0')).detail).to.equal('DivisionByZero');
-    expect(fails(() => g.run('RETURN 9007199254740991 + 1')).detail).to.equal('IntegerOverflow');
+    expect(g.rows('RETURN 9007199254740991 + 2, 3037000499 * 3037000499, 9223372036854775807 / 2, -9223372036854775807 % 10')).to.deep.equal([[9007199254740993n, 9223372030926249001n, 4611686018427387903n, -7]]);
+    expect(fails(() => g.run('RETURN 9223372036854775807 + 1')).detail).to.equal('IntegerOverflow');
+    expect(fails(() => g.run('RETURN 3037000500 * 3037000500 * 2')).detail).to.equal('IntegerOverflow');
   });
   it('pattern predicates, EXISTS { }, COUNT { } and pattern comprehensions run with the row\'s variables', () => {
     const g = graph();
