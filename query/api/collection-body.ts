@@ -7,6 +7,7 @@ import { bodyObject, isObject } from './fields.js';
 import { MAX_M0, namedVectorsCollectionBody, oneVectorCollectionBody } from './schemas/collection.js';
 
 export const DEFAULT_HNSW = { m: 16, efConstruct: 200 } as const;
+const MAX_VECTOR_NAME = 255;
 
 interface HnswGiven {
   m?: number | null;
@@ -55,6 +56,8 @@ export function parseCollectionBody(body: unknown): CollectionConfig {
     const index = Object.fromEntries(Object.entries(s.index ?? {}).filter(([, value]) => value !== null && value !== undefined));
     (config.sparse ??= {})[name] = { modifier: s.modifier ?? 'none', index };
   }
+  const long = [...Object.keys(config.named ?? {}), ...Object.keys(config.sparse ?? {})].find((name) => name.length > MAX_VECTOR_NAME);
+  if (long !== undefined) throw badRequest(`vector name "${long.slice(0, 40)}..." is longer than ${MAX_VECTOR_NAME} characters`);
   if (Object.keys(config.named ?? {}).length + Object.keys(config.sparse ?? {}).length > MAX_VECTOR_NAMES) throw badRequest(`a collection has at most ${MAX_VECTOR_NAMES} named and sparse vectors`);
   if (config.size === 0 && !config.named && !config.sparse) throw badRequest('vectors must name at least one vector (or send sparse_vectors)');
   return config;

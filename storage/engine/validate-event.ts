@@ -106,10 +106,12 @@ export function checkConfig(c: CollectionConfig): void {
   const named = Object.entries(c.named ?? {});
   const sparse = Object.entries(c.sparse ?? {});
   const someNamed = named.length + sparse.length > 0;
+  const goodName = (name: string) => name.length >= 1 && name.length <= 255;
+  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
   const ok =
     dense(c, someNamed ? 0 : 1) &&
-    named.every(([name, v]) => name !== '' && dense(v, 1)) &&
-    sparse.every(([name, v]) => name !== '' && SPARSE_MODIFIERS.includes(v.modifier) && !c.named?.[name]) &&
+    named.every(([name, v]) => goodName(name) && dense(v, 1) && typeof v.onDisk === 'boolean') &&
+    sparse.every(([name, v]) => goodName(name) && SPARSE_MODIFIERS.includes(v.modifier) && isObject(v.index) && !c.named?.[name]) &&
     named.length + sparse.length <= MAX_VECTOR_NAMES;
   if (!ok) throw badRequest(`invalid collection config: ${JSON.stringify(c)}`);
 }
