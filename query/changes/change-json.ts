@@ -4,8 +4,8 @@ import type { LogEntry } from '../../storage/log/event-log.js';
 /** Points (or edges) of an import written per piece, so a huge import is never one string. */
 const PIECE_ITEMS = 1000;
 
-/** Typed arrays (vectors) as JSON arrays; everything else as JSON has it. */
-const plain = (_key: string, value: unknown): unknown => (value instanceof Float32Array ? Array.from(value) : value);
+/** Typed arrays (vectors, sparse indices) as JSON arrays; everything else as JSON has it. */
+const plain = (_key: string, value: unknown): unknown => (value instanceof Float32Array || value instanceof Uint32Array ? Array.from(value) : value);
 
 /** The collection an entry changes: `collection`, or `name` for the collection-level events; null for none. */
 export function collectionOf(event: DbEvent): string | null {
@@ -34,7 +34,7 @@ export function idsOf(event: DbEvent): PointId[] {
 }
 
 function pointJson(p: PointRecord): string {
-  return JSON.stringify({ id: p.id, vector: p.vector, payload: p.payload, labels: p.labels }, plain);
+  return JSON.stringify({ id: p.id, vector: p.vector, payload: p.payload, labels: p.labels, named: p.named, sparse: p.sparse }, plain);
 }
 
 /** A list written a piece at a time: "[", items joined by commas, "]". */

@@ -8,7 +8,11 @@ import { crc32 } from '../codec/crc32.js';
  *   block   := u8 type | u32 payload length | u32 CRC-32 of the payload | payload
  *   HEADER  (1): str collection name | config | f64 point count | f64 edge count
  *                from version 5 also: f64 operation_id | str settings JSON
+ *                from version 6 the config ends with the named dense and the sparse vectors' configs
  *   POINTS  (2): u32 n | n points (id, u8 flags, [u32 dim, dim float32], str payload, u16 labels, str*)
+ *                from version 6 flag 2: named dense vectors (u32 n | n x (str name, u32 dim, dim float32))
+ *                and flag 4: sparse vectors (u32 n | n x (str name, u32 nnz, nnz u32 indices, nnz float32))
+ *                follow the unnamed vector
  *   EDGES   (3): u32 n | n edges (id from, id to, str relation, f64 weight, str properties or "")
  *   id      := u8 0 | f64 integer id, or u8 1 | 16 bytes of a UUID
  *   TRAILER (4): f64 point count | f64 edge count | u32 blocks before it

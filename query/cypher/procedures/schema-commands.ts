@@ -66,14 +66,26 @@ function constraintRow(def: ConstraintDef): ProcedureRow {
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
+/** The collection vector a vector index on this property searches: "" (the unnamed one) for `embedding`, else the named dense vector of that name. */
+export function indexedVectorName(property: string): string {
+  return property === VECTOR_PROPERTY ? '' : property;
+}
+
 /**
  * A vector index searches the collection's own vectors, so it must agree with them: the
- * `embedding` property, the collection's dimensions and a similarity matching its distance. A
- * database that does not exist yet is created to fit the index.
+ * `embedding` property (or the name of one of the collection's named dense vectors), its
+ * dimensions and a similarity matching its distance. A database that does not exist yet is
+ * created to fit the index.
  */
 function checkVectorIndex(ctx: EvalContext, properties: string[], dimensions: number, similarity: string): void {
+  const named = properties.length === 1 && !ctx.tx.provisional ? ctx.tx.collection.named.get(properties[0]!) : undefined;
+  if (named) {
+    if (named.config.size !== dimensions) throw schemaError('IndexCreationFailed', `vector "${named.name}" of database "${ctx.tx.collection.name}" has ${named.config.size} dimensions, so its vector index cannot have ${dimensions}`);
+    if (named.config.distance !== distanceOf(similarity)) throw schemaError('IndexCreationFailed', `vector "${named.name}" compares by ${named.config.distance} distance, so its vector index's similarity function is ${similarityOf(named.config.distance)?.toLowerCase() ?? 'none (only Cosine and Euclid vectors can have one)'}, not ${similarity.toLowerCase()}`);
+    return;
+  }
   if (properties.length !== 1 || properties[0] !== VECTOR_PROPERTY) {
-    throw schemaError('IndexCreationFailed', `a vector index is on the node property \`${VECTOR_PROPERTY}\` (each node's vector), got ${properties.map((p) => `\`${p}\``).join(', ')}`);
+    throw schemaError('IndexCreationFailed', `a vector index is on the node property \`${VECTOR_PROPERTY}\` (each node's vector) or on the name of one of the collection's named dense vectors, got ${properties.map((p) => `\`${p}\``).join(', ')}`);
   }
   if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS) throw schemaError('IndexCreationFailed', `vector.dimensions must be an integer from 1 to ${MAX_DIMENSIONS}, got ${dimensions}`);
   const distance = distanceOf(similarity);
