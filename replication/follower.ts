@@ -8,6 +8,8 @@ import { firstSeqAfter, positionOf, readMessage, streamHead, SUBJECT } from './s
 const APPLYING = 512;
 /** How often the stream's newest message is read, for the lag a follower reports. */
 const POLL_MS = 1_000;
+/** The wait before a consumer that ended is started again. */
+const RESUBSCRIBE_MS = 500;
 
 export interface FollowerOptions {
   js: JetStreamClient;
@@ -52,6 +54,8 @@ export class Follower {
   private appliedStampMs = 0;
   private poller: NodeJS.Timeout | null = null;
   private stopped: string | null = null;
+  /** stop() was called: the consumer is not started again. */
+  private ending = false;
 
   constructor(private readonly o: FollowerOptions) {
     const log = o.engine.log;
@@ -74,13 +78,19 @@ export class Follower {
   }
 
   async start(): Promise<void> {
+    await this.subscribe();
+    this.running = this.run();
+    this.poller = setInterval(() => void this.poll(), POLL_MS);
+    await this.poll();
+  }
+
+  /** An ordered consumer from the message after the newest entry held here. */
+  private async subscribe(): Promise<ConsumerMessages> {
     const from = await firstSeqAfter(this.o.jsm, this.o.stream, this.held);
     const consumer = await this.o.js.consumers.get(this.o.stream, { filter_subjects: SUBJECT, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
     this.messages = await consumer.consume();
-    this.seenSeq = from - 1;
-    this.running = this.run(this.messages);
-    this.poller = setInterval(() => void this.poll(), POLL_MS);
-    await this.poll();
+    this.seenSeq = Math.max(this.seenSeq, from - 1);
+    return this.messages;
   }
 
   /**
@@ -99,6 +109,7 @@ export class Follower {
 
   /** Stops consuming; resolves once every entry taken is applied. */
   async stop(): Promise<void> {
+    this.ending = true;
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
     this.messages?.stop();
@@ -116,14 +127,24 @@ export class Follower {
     }
   }
 
-  private async run(messages: ConsumerMessages): Promise<void> {
-    try {
-      for await (const m of messages) {
-        if (this.stopped) break;
-        await this.take(m);
+  /**
+   * Takes messages until stopped. The ordered consumer recovers from a lost NATS node by itself;
+   * when it gives up (its stream leader gone too long), a new one starts after the newest entry held.
+   */
+  private async run(): Promise<void> {
+    let messages = this.messages;
+    while (!this.stopped && !this.ending) {
+      try {
+        messages ??= await this.subscribe();
+        for await (const m of messages) {
+          if (this.stopped) break;
+          await this.take(m);
+        }
+      } catch {
+        // Retried below, from the newest entry held.
       }
-    } catch (err) {
-      this.halt(`the stream could not be read: ${(err as Error).message}`);
+      messages = null;
+      if (!this.stopped && !this.ending) await new Promise((r) => setTimeout(r, RESUBSCRIBE_MS));
     }
   }
 

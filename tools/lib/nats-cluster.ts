@@ -110,6 +110,20 @@ export class NatsCluster {
     }
   }
 
+  /** The index of the node leading a stream's group just now. */
+  async leaderOf(stream: string): Promise<number> {
+    const nc = await connect({ servers: this.url.split(','), timeout: 1_000 });
+    try {
+      const info = await (await jetstreamManager(nc)).streams.info(stream);
+      const leader = info.cluster?.leader;
+      const i = this.nodes.findIndex((n) => n.name === leader);
+      if (i < 0) throw new Error(`stream ${stream} has no leader just now`);
+      return i;
+    } finally {
+      await nc.close();
+    }
+  }
+
   /** SIGKILLs node i; resolves once it is gone. */
   async kill(i: number): Promise<void> {
     const child = this.nodes[i]!.child;
