@@ -10,6 +10,11 @@ const APPLYING = 512;
 const POLL_MS = 1_000;
 /** The wait before a consumer that ended is started again. */
 const RESUBSCRIBE_MS = 500;
+/**
+ * A consumer that delivers nothing this long while the stream holds more is replaced: after a
+ * NATS node goes, the client's ordered consumer can stall rather than fail.
+ */
+const STALL_MS = 3_000;
 
 export interface FollowerOptions {
   js: JetStreamClient;
@@ -20,6 +25,8 @@ export interface FollowerOptions {
   onPrimary(url: string): void;
   /** Told once when following stops for good (a gap in the stream, a broken chain, an entry that fails). */
   onStopped(reason: string): void;
+  /** Told when the consumer failed or stalled and a new one is started. */
+  onRetry(reason: string): void;
 }
 
 /** How far a replica is behind the stream. */
@@ -49,6 +56,8 @@ export class Follower {
   /** The chain hash the next entry must link to; null: the next entry is taken as the anchor (after a bootstrap). */
   private previousHash: Uint8Array | null;
   private seenSeq = 0;
+  /** When the newest message was delivered (or the consumer started). */
+  private seenAt = Date.now();
   private streamSeq = 0;
   private streamOpId = 0;
   private appliedStampMs = 0;
@@ -90,6 +99,7 @@ export class Follower {
     const consumer = await this.o.js.consumers.get(this.o.stream, { filter_subjects: SUBJECT, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
     this.messages = await consumer.consume();
     this.seenSeq = Math.max(this.seenSeq, from - 1);
+    this.seenAt = Date.now();
     return this.messages;
   }
 
@@ -122,6 +132,12 @@ export class Follower {
       const head = await streamHead(this.o.jsm, this.o.stream);
       this.streamSeq = Math.max(this.streamSeq, head.seq);
       if (head.last) this.streamOpId = Math.max(this.streamOpId, positionOf(head.last));
+      // Ending the stalled consumer makes run() start a new one after the newest entry held.
+      if (this.streamSeq > this.seenSeq && Date.now() - this.seenAt > STALL_MS) {
+        this.seenAt = Date.now();
+        this.o.onRetry(`the consumer delivered nothing for ${STALL_MS} ms while the stream holds more; starting a new one after operation ${this.held}`);
+        this.messages?.stop();
+      }
     } catch {
       // The lag is reported from the last read; the consumer reconnects by itself.
     }
@@ -140,8 +156,8 @@ export class Follower {
           if (this.stopped) break;
           await this.take(m);
         }
-      } catch {
-        // Retried below, from the newest entry held.
+      } catch (err) {
+        this.o.onRetry(`the consumer failed (${(err as Error).message}); starting a new one after operation ${this.held}`);
       }
       messages = null;
       if (!this.stopped && !this.ending) await new Promise((r) => setTimeout(r, RESUBSCRIBE_MS));
@@ -151,6 +167,7 @@ export class Follower {
   private async take(m: JsMsg): Promise<void> {
     const msg = readMessage(m.seq, m.headers, m.data);
     this.seenSeq = m.seq;
+    this.seenAt = Date.now();
     this.streamSeq = Math.max(this.streamSeq, m.seq + m.info.pending);
     this.streamOpId = Math.max(this.streamOpId, positionOf(msg));
     if (msg.primary) this.o.onPrimary(msg.primary);

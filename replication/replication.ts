@@ -169,6 +169,7 @@ export class Replication implements AckGate {
       engine: this.engine!,
       onPrimary: (url) => (this.primaryUrl = url),
       onStopped: (reason) => this.logger.error({ reason }, `replication stopped: ${reason}`),
+      onRetry: (reason) => this.logger.warn({ reason }, 'following the stream again'),
     });
     this.follower = follower;
     await follower.start();

@@ -299,16 +299,14 @@ export class Engine {
     const event = throughAliases(this.collections, given);
     this.noteActivity();
     if (this.options.readOnly) return Promise.reject(new DbError(403, this.options.readOnly));
+    const gate = this.options.gate;
+    const refused = gate?.refusal();
+    if (refused) return Promise.reject(refused);
     if (this.failure) return Promise.reject(this.stoppedError());
     try {
       validateEvent(this.collections, event, this.limits);
     } catch (err) {
       return Promise.reject(err);
-    }
-    const gate = this.options.gate;
-    if (gate) {
-      const refused = gate.refusal();
-      if (refused) return Promise.reject(refused);
     }
     const appended = performance.now();
     const { opId, durable, record } = this.log.append(event, idsSeenBy(event));
