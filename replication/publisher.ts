@@ -10,6 +10,7 @@ export type ReplicationMode = 'sync' | 'async';
 /** Publishes in flight at once: they are pipelined on the connection, not one round trip each. */
 const WINDOW = 256;
 const RETRY_MS = 250;
+const HEADER_MARGIN = 1_024;
 
 interface Pending {
   opId: number;
@@ -31,6 +32,8 @@ export interface PublisherOptions {
   selfUrl: string | null;
   /** How long one publish waits for JetStream's acknowledgement before the stream is read again. */
   publishTimeoutMs: number;
+  /** The largest message the NATS servers take (their max_payload). */
+  maxPayload: number;
   /** The record this server's log holds for an operation_id, or null: how it knows its own entries in the stream. */
   heldRecord(opId: number): Uint8Array | null;
   /** Told once when another server turns out to write to the stream. */
@@ -79,7 +82,7 @@ export class Publisher {
     return this.o.mode;
   }
 
-  /** Why this server may not write (another one wrote to the stream), or null. */
+  /** Why this server may not write (another one wrote to the stream: it is fenced; an entry too large to publish), or null. */
   get fenced(): string | null {
     return this.fence;
   }
@@ -106,7 +109,12 @@ export class Publisher {
 
   /** Queues an entry as it is appended; see AckGate.admit. */
   admit(opId: number, record: Uint8Array, durable: Promise<void>): Promise<void> {
-    if (this.fence) return Promise.reject(this.fencedError());
+    if (this.fence) return Promise.reject(this.stoppedError());
+    // Headers travel in the same message: a margin for them.
+    if (record.length + HEADER_MARGIN > this.o.maxPayload) {
+      this.fenceWith(`log entry ${opId} is ${record.length} bytes, more than the NATS servers take in one message (max_payload ${this.o.maxPayload}); raise max_payload in their configuration (up to 64 MB) and restart this server, which then publishes it`);
+      return Promise.reject(this.stoppedError());
+    }
     const p: Pending = { opId, record, ready: false, stored: false, settle: null };
     const stored = this.o.mode === 'sync' ? new Promise<void>((resolve, reject) => (p.settle = { resolve, reject })) : null;
     this.queue.push(p);
@@ -154,8 +162,8 @@ export class Publisher {
     this.closed = true;
   }
 
-  private fencedError(): DbError {
-    return new DbError(503, `this server is fenced and takes no writes: ${this.fence}`);
+  private stoppedError(): DbError {
+    return new DbError(503, `this server takes no writes: ${this.fence}`);
   }
 
   private pump(): void {
@@ -196,8 +204,9 @@ export class Publisher {
     if (this.queue.length === 0) for (const wake of this.drainWaiters.splice(0)) wake();
   }
 
+  /** After a failure, the stream is read again once every publish in flight has settled, a moment later (not in a tight loop). */
   private afterSettle(): void {
-    if (this.broken && this.inFlight === 0) void this.resync();
+    if (this.broken && this.inFlight === 0) setTimeout(() => void this.resync(), RETRY_MS);
     else this.pump();
   }
 
@@ -226,9 +235,9 @@ export class Publisher {
   private adopt(head: { seq: number; last: StreamMessage | null }): void {
     const last = head.last;
     if (last === null) {
-      if (this.confirmedOpId > 0) return this.fenceWith(`the stream ${this.o.stream} no longer holds operation ${this.confirmedOpId}, which it acknowledged (it was purged or recreated)`);
+      if (this.confirmedOpId > 0) return this.fenceWith(`it is fenced: the stream ${this.o.stream} no longer holds operation ${this.confirmedOpId}, which it acknowledged (it was purged or recreated)`);
     } else if (!this.isOwn(last)) {
-      const what = last.kind === 'promotion' ? `a replica was promoted after operation ${last.after}${last.primary ? ` (now the primary: ${last.primary})` : ''}` : `operation ${last.opId} in the stream is not this server's${last.primary ? ` (written by ${last.primary})` : ''}`;
+      const what = last.kind === 'promotion' ? `it is fenced: a replica was promoted after operation ${last.after}${last.primary ? ` (now the primary: ${last.primary})` : ''}` : `it is fenced: operation ${last.opId} in the stream is not this server's${last.primary ? ` (written by ${last.primary})` : ''}`;
       return this.fenceWith(`${what}; restart this server with SERVICE_ROLE=replica on an empty data dir to follow the new primary`);
     }
     const through = last === null ? 0 : positionOf(last);
@@ -248,7 +257,7 @@ export class Publisher {
 
   private fenceWith(reason: string): void {
     this.fence = reason;
-    const error = this.fencedError();
+    const error = this.stoppedError();
     for (const p of this.queue) p.settle?.reject(error);
     this.queue = [];
     this.sending = 0;

@@ -90,7 +90,7 @@ export class Replication implements AckGate {
 
   refusal(): DbError | null {
     if (this.role === 'replica') return new DbError(421, `this server is a read replica and takes no writes: send them to the primary${this.primaryUrl ? ` at ${this.primaryUrl}` : ''}`);
-    if (this.fence) return new DbError(503, `this server is fenced and takes no writes: ${this.fence}`);
+    if (this.fence) return new DbError(503, `this server takes no writes: ${this.fence}`);
     if (!this.publisher) return new DbError(503, 'replication is starting: the stream is being read');
     if (this.publisher.backlog >= MAX_BACKLOG) {
       return new DbError(503, `JetStream is ${this.publisher.backlog} entries behind this primary (are a majority of the NATS nodes up?); writes resume once it catches up`);
@@ -108,6 +108,11 @@ export class Replication implements AckGate {
       503,
       `operation ${opId} is durable on this primary but JetStream did not confirm it within ${this.settings.ackTimeoutMs} ms (are a majority of the NATS nodes up?), so it is not acknowledged; it is applied once JetStream takes it, unless this server is fenced first`,
     );
+  }
+
+  truncatableThrough(): number {
+    if (this.role === 'replica') return Number.MAX_SAFE_INTEGER;
+    return this.publisher ? this.publisher.publishedThrough - 1 : 0;
   }
 
   /** Connects to NATS and makes sure the stream exists; `selfUrl` is what this server's messages name as the primary. */
@@ -183,6 +188,7 @@ export class Replication implements AckGate {
       mode: this.settings.mode,
       selfUrl: this.selfUrl,
       publishTimeoutMs: PUBLISH_TIMEOUT_MS,
+      maxPayload: this.nc!.info?.max_payload ?? 1024 * 1024,
       heldRecord: (opId) => {
         for (const { record } of log.readRaw(opId, opId)) return record;
         return null;
@@ -191,7 +197,7 @@ export class Replication implements AckGate {
       onClaimed: (id) => writeFileDurably(this.settings.dataDir, MARKER_FILE, [Buffer.from(id)]),
       onFenced: (reason) => {
         this.fence = reason;
-        this.logger.error({ reason }, `fenced: ${reason}`);
+        this.logger.error({ reason }, `writes stopped: ${reason}`);
       },
       onRetry: (err) => this.logger.warn({ err: err.message }, 'a publish to JetStream failed; reading the stream again'),
     });
@@ -243,7 +249,7 @@ export class Replication implements AckGate {
 
   /** Why this server is not fit to serve as it should (fenced, or no longer following), or null. */
   problem(): string | null {
-    if (this.fence) return `fenced: ${this.fence}`;
+    if (this.fence) return `writes are stopped: ${this.fence}`;
     const stopped = this.follower?.stoppedReason;
     return stopped ? `replication stopped: ${stopped}` : null;
   }

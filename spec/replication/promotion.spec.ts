@@ -48,7 +48,7 @@ describe('replication: promoting a replica after the primary is killed', functio
     await set.startServer('primary', 'primary');
     const fenced = await call(set.url('primary'), 'PUT', `/collections/${COLLECTION}/points`, { points: [{ id: 6_000_000, vector: [1, 1] }] });
     expect(fenced.status).to.equal(503);
-    expect(fenced.body.message).to.match(/fenced and takes no writes: operation \d+ in the stream is not this server's/);
+    expect(fenced.body.message).to.match(/takes no writes: it is fenced: operation \d+ in the stream is not this server's/);
     expect((await call(set.url('primary'), 'GET', '/readyz')).status).to.equal(503);
     expect((await pointIds(set.url('replica2'), 0)).has(6_000_000)).to.equal(false);
   });

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import neo4j from 'neo4j-driver';
 import { tempDir } from '../helpers/temp-dir.js';
 import { NATS_SERVER, natsServerPresent, ReplicaSet } from '../helpers/replica-set.js';
@@ -73,6 +75,24 @@ describe('replication: a primary and two replicas over a 3-node JetStream cluste
     const { acknowledged, maxOpId } = await writeUntil(() => set.url('primary'), 200_000, 4, () => count++ >= 100);
     await set.startServer('replica1', 'replica');
     expect(missing(acknowledged, await pointIds(set.url('replica1'), maxOpId))).to.deep.equal([]);
+  });
+
+  it('a primary that keeps no log beyond its snapshots restarts as the primary: snapshots keep the newest published entry, to know the stream\'s head for its own', async () => {
+    await set.kill('primary');
+    await set.startServer('primary', 'primary', { SERVICE_LOG_RETENTION: '0', SERVICE_SNAPSHOT_EVERY: '5' });
+    // The tenth write is followed by a snapshot at it, which drops the log through it but for what the stream does not hold.
+    for (let id = 400_000; id < 400_010; id++) await writePoint(set.url('primary'), id);
+    const snapshots = join(set.dataDir('primary'), 'snapshots');
+    const last = (await call(set.url('primary'), 'GET', '/replication')).body.result.published_operation_id as number;
+    while (!readdirSync(snapshots).includes(`snapshot-${String(last).padStart(16, '0')}.snap`)) await new Promise((r) => setTimeout(r, 20));
+    await set.kill('primary');
+    await set.startServer('primary', 'primary');
+    // It listens on a new port: new replicas bootstrap from there.
+    set.primaryUrl = set.url('primary');
+    expect((await call(set.url('primary'), 'GET', '/readyz')).status).to.equal(200);
+    const opId = await writePoint(set.url('primary'), 400_010);
+    expect(opId, 'the restarted primary takes writes').to.be.a('number');
+    expect((await pointIds(set.url('replica2'), opId!)).has(400_010)).to.equal(true);
   });
 
   it('a replica started on an empty data dir bootstraps from the primary\'s snapshot, then follows', async () => {

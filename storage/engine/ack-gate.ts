@@ -20,4 +20,10 @@ export interface AckGate {
    */
   readonly ackTimeoutMs: number | null;
   timeoutError(opId: number): DbError;
+  /**
+   * The newest operation_id a snapshot may drop from the log: entries not yet published must
+   * stay (they are published from the log), and so must the newest published one (how a
+   * restarted primary knows the stream's newest message for its own).
+   */
+  truncatableThrough(): number;
 }

@@ -493,7 +493,7 @@ export class Engine {
         await store.save(opId, chunks);
         this.snapshotOpId = opId;
         await this.markDurable();
-        const drop = opId - (this.options.logRetention ?? 0);
+        const drop = Math.min(opId - (this.options.logRetention ?? 0), this.options.gate?.truncatableThrough() ?? Number.MAX_SAFE_INTEGER);
         if (drop > 0) await this.log.truncateThrough(drop);
         this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes });
         return opId;

@@ -53,6 +53,15 @@ export class ReplicaSet {
     return server;
   }
 
+  /** Stops a server cleanly (SIGTERM: the shutdown snapshot is written). */
+  async stopServer(name: string): Promise<void> {
+    const s = this.servers.get(name);
+    if (!s) return;
+    this.servers.delete(name);
+    s.child.kill('SIGTERM');
+    await exited(s.child);
+  }
+
   /** SIGKILLs a server. */
   async kill(name: string): Promise<void> {
     const s = this.servers.get(name);
