@@ -55,7 +55,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   const snapshotDir = join(config.dataDir, 'snapshots');
   const snapshots = new SnapshotFiles(snapshotDir, (file, reason) => logger.warn({ file, reason }, 'skipping a damaged snapshot'));
   const log = openLog(config, snapshots, logger);
-  const replication = config.replication ? new Replication({ ...config.replication, natsServers: config.replication.natsServers, dataDir: config.dataDir }, logger) : null;
+  const replication = config.replication ? new Replication({ ...config.replication, dataDir: config.dataDir }, logger) : null;
   const engine = new Engine(log, {
     ...(replication ? { gate: replication } : {}),
     snapshots,
