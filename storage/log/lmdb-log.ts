@@ -160,7 +160,21 @@ export class LmdbLog implements EventLog {
     this.head = chainHash(this.head, opId, body);
     const record = frameChained(body, this.head);
     const written = opId > from ? this.putPassingOver(from, opId, record) : this.entries.put(opId, record);
-    const durable = written.then(
+    return { opId, durable: this.durably(opId, written), record };
+  }
+
+  appendRecord(opId: number, record: Uint8Array): Appended {
+    if (this.failure) throw new DbError(503, `the log stopped taking writes after a commit error: ${this.failure.message}`);
+    if (opId <= this.last) throw new Error(`log entry ${opId} is not above the newest held (${this.last})`);
+    const from = this.last + 1;
+    this.last = opId;
+    this.head = chainHashOf(record) ?? GENESIS;
+    const written = opId > from ? this.putPassingOver(from, opId, record) : this.entries.put(opId, record);
+    return { opId, durable: this.durably(opId, written), record };
+  }
+
+  private durably(opId: number, written: Promise<boolean>): Promise<void> {
+    return written.then(
       (ok) => {
         if (!ok) throw new Error(`log entry ${opId} was not written`);
       },
@@ -169,7 +183,6 @@ export class LmdbLog implements EventLog {
         throw new DbError(503, `log entry ${opId} could not be made durable: ${err.message}`);
       },
     );
-    return { opId, durable };
   }
 
   /**
