@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { LogOutput } from '../../server/log-output.js';
@@ -81,6 +82,35 @@ describe('server: log output never blocks or stops the service', () => {
       const [line, notice] = written.slice(-2).map((l) => JSON.parse(l) as { msg: string; droppedLines?: number });
       expect(line!.msg).to.equal('after');
       expect(notice!.droppedLines).to.equal(dropped);
+    });
+
+    it('in batches: lines go out together in one write after the batch time, in order, and the drop count includes lines still waiting', async () => {
+      const { stream, written, release } = heldStream(1 << 16);
+      const output = LogOutput.stream(stream, 1 << 20, 20);
+      const logger = createLogger('info', output);
+      for (let i = 0; i < 5; i++) logger.info({ i }, 'batched');
+      expect(written).to.have.length(0);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(written).to.have.length(1);
+      expect(written[0]!.trimEnd().split('\n').map((l) => (JSON.parse(l) as { i: number }).i)).to.deep.equal([0, 1, 2, 3, 4]);
+      release();
+
+      stream.destroy(new Error('EPIPE'));
+      logger.info('lost');
+      logger.info('lost too');
+      expect(output.dropped).to.equal(2);
+    });
+
+    it('in batches: the lines still waiting are written when the process exits, also by process.exit after a fatal line', async () => {
+      const module = new URL('../../server/log-output.js', import.meta.url).href;
+      const logger = new URL('../../server/logger.js', import.meta.url).href;
+      const script = `const { LogOutput } = await import(${JSON.stringify(module)}); const { createLogger } = await import(${JSON.stringify(logger)});
+        const log = createLogger('info', LogOutput.stdout()); log.info('first'); log.fatal('last words'); process.exit(3);`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      expect(await exited(child)).to.equal(3);
+      expect(out.trimEnd().split('\n').map((l) => (JSON.parse(l) as { msg: string }).msg)).to.deep.equal(['first', 'last words']);
     });
 
     it('drops lines without throwing once the stream has failed', () => {

@@ -11,6 +11,7 @@ import { benchFiltered } from './filtered-bench.js';
 import { benchGraph } from './graph-bench.js';
 import { benchHttp } from './http-bench.js';
 import { benchReplication } from './replication-bench.js';
+import { benchRequestPathVsBare } from './request-path-bench.js';
 import { table } from './table.js';
 
 const PARTS = ['ann', 'filtered', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console', 'replication'] as const;
@@ -18,7 +19,9 @@ const PARTS = ['ann', 'filtered', 'http', 'graph', 'cypher-load', 'browser', 'du
 const USAGE = `usage: npm run bench -- [--points N] [--queries N] [--only PART]
 A benchmark, not a test: prints markdown tables (stdout) of in-process ANN figures next to
 hnswlib-node, of filtered search at 1% selectivity (a keyword match from the payload index and
-a range scanned), of the real server over loopback HTTP, of Cypher queries on a graph of N nodes and
+a range scanned), of the real server over loopback HTTP (and its request path next to a bare
+node:http server running the same search and durable write on a copy of its data), of Cypher
+queries on a graph of N nodes and
 ten times as many edges, of loading a knowledge graph with UNWIND/MERGE over REST and Bolt (N
 nodes, 5 x N relationship rows) and Bolt next to REST, of the browser library in headless Chromium next to Node (N / 5 points),
 of durability (snapshots, start-up, export/import on 2 x N points), of the web console's
@@ -74,6 +77,8 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
       const ds = makeDataset(points, 128, 'Euclid', queries, 7);
       log('HTTP: running against the real server...');
       const rows = await benchHttp(ds, dir);
+      log('HTTP: the request path next to a bare node:http server...');
+      rows.push(...(await benchRequestPathVsBare(ds, join(dir, 'request-path'))));
       console.log('## Over HTTP on loopback (real server, LMDB, every write durable before it is acknowledged)\n');
       console.log(table(['what', 'rate', 'latency'], rows));
     } finally {
