@@ -54,7 +54,9 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   const engine = new Engine(log, {
     snapshots,
     snapshotEvery: config.snapshotEvery,
+    snapshotEveryBytes: config.snapshotEveryBytes,
     logRetention: config.logRetention,
+    logRetentionBytes: config.logRetentionBytes || undefined,
     observe: metrics.engineObserver,
     markEveryMs: MARK_EVERY_MS,
     onMarkFailed: (err) => logger.warn({ err }, 'the high-water mark could not be written'),

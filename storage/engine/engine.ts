@@ -61,8 +61,12 @@ export interface EngineOptions {
   snapshots?: SnapshotStore;
   /** Take a snapshot after this many applied operations (0: only when asked and at close). */
   snapshotEvery?: number;
+  /** Take a snapshot once the entries applied since the last one take this many bytes in the log (0: count operations only). */
+  snapshotEveryBytes?: number;
   /** Log entries kept from before the newest snapshot, for the replay tool. */
   logRetention?: number;
+  /** At most this many bytes of them (a log that holds large writes keeps fewer entries); default: no byte limit. */
+  logRetentionBytes?: number;
   /** Told about each snapshot written, or failed. */
   onSnapshot?: (report: { opId: number; ms: number; bytes: number; error?: Error }) => void;
   /** Told about writes as they happen, for metrics. */
@@ -107,6 +111,8 @@ export interface Committed {
 
 interface Waiter {
   event: DbEvent;
+  /** What the entry takes in the log. */
+  bytes: number;
   durable: boolean;
   resolve: (c: Committed) => void;
   reject: (e: Error) => void;
@@ -130,6 +136,9 @@ export class Engine {
   private lastActivity = -Infinity;
   private readonly schedule: Scheduler;
   private sinceSnapshot = 0;
+  private bytesSinceSnapshot = 0;
+  /** The entry being applied a slice at a time, if any. */
+  private sliced: { opId: number; event: DbEvent } | null = null;
   private snapshotOpId = 0;
   private snapshotting: Promise<number> | null = null;
   private markPending = false;
@@ -280,6 +289,16 @@ export class Engine {
     return this.slicing;
   }
 
+  /**
+   * Resolves once no merge import into collection `name` is being applied in slices. A merge
+   * changes the live collection a slice at a time; readers that wait here see it whole or not at
+   * all. (Create and replace build their collection off to the side: nothing to wait for.)
+   */
+  async settled(name: string): Promise<void> {
+    const s = this.sliced;
+    if (s && s.event.type === 'import_collection' && s.event.mode === 'merge' && s.event.name === name) await this.applied.waitFor(s.opId, null);
+  }
+
   /** The first durability or apply failure (an ApplyFailedError); after it the engine takes no writes. */
   get failed(): Error | null {
     return this.failure;
@@ -302,10 +321,10 @@ export class Engine {
       return Promise.reject(err);
     }
     const appended = performance.now();
-    const { opId, durable } = this.log.append(event, idsSeenBy(event));
+    const { opId, durable, bytes } = this.log.append(event, idsSeenBy(event));
     this.reserveAhead(opId);
     return new Promise<Committed>((resolve, reject) => {
-      this.waiting.set(opId, { event, durable: false, resolve, reject });
+      this.waiting.set(opId, { event, bytes, durable: false, resolve, reject });
       durable.then(
         () => {
           this.options.observe?.appendDurable?.(performance.now() - appended);
@@ -330,7 +349,7 @@ export class Engine {
     if (this.options.readOnly) throw new DbError(403, this.options.readOnly);
     if (this.failure) throw this.stoppedError();
     validateEvent(this.collections, event, this.limits);
-    const { opId } = this.log.append(event, idsSeenBy(event));
+    const { opId, bytes } = this.log.append(event, idsSeenBy(event));
     let result: ApplyResult;
     try {
       result = applyEvent(this.collections, opId, event);
@@ -340,6 +359,7 @@ export class Engine {
     this.appliedUpTo = opId;
     this.applied.advance(opId);
     this.sinceSnapshot++;
+    this.bytesSinceSnapshot += bytes;
     this.options.observe?.applied?.(event.type);
     this.scheduleIndexing();
     return { opId, result };
@@ -382,6 +402,7 @@ export class Engine {
 
   private async applyRestInSlices(opId: number, w: Waiter, steps: Generator<void, ApplyResult>): Promise<void> {
     this.slicing = true;
+    this.sliced = { opId, event: w.event };
     try {
       for (;;) {
         await yieldToEventLoop();
@@ -400,6 +421,7 @@ export class Engine {
       }
     } finally {
       this.slicing = false;
+      this.sliced = null;
     }
     this.applyDurable();
   }
@@ -408,6 +430,7 @@ export class Engine {
     this.appliedUpTo = opId;
     this.applied.advance(opId);
     this.sinceSnapshot++;
+    this.bytesSinceSnapshot += w.bytes;
     this.options.observe?.applied?.(w.event.type);
     w.resolve({ opId, result });
   }
@@ -415,8 +438,14 @@ export class Engine {
   private afterApply(): void {
     this.scheduleIndexing();
     this.markSoon();
+    if (this.snapshotDue() && !this.snapshotting) void this.snapshot().catch(() => undefined);
+  }
+
+  /** SERVICE_SNAPSHOT_EVERY operations, or SERVICE_SNAPSHOT_EVERY_BYTES of log, since the last snapshot. */
+  private snapshotDue(): boolean {
     const every = this.options.snapshotEvery ?? 0;
-    if (every > 0 && this.sinceSnapshot >= every && !this.snapshotting) void this.snapshot().catch(() => undefined);
+    const everyBytes = this.options.snapshotEveryBytes ?? 0;
+    return (every > 0 && this.sinceSnapshot >= every) || (everyBytes > 0 && this.bytesSinceSnapshot >= everyBytes);
   }
 
   /**
@@ -433,6 +462,7 @@ export class Engine {
     const started = performance.now();
     const opId = this.appliedUpTo;
     this.sinceSnapshot = 0;
+    this.bytesSinceSnapshot = 0;
     let chunks: Uint8Array[];
     try {
       chunks = encodeSnapshot(this.collections, opId);
@@ -447,7 +477,7 @@ export class Engine {
         await store.save(opId, chunks);
         this.snapshotOpId = opId;
         await this.markDurable();
-        const drop = opId - (this.options.logRetention ?? 0);
+        const drop = this.retentionCut(opId);
         if (drop > 0) await this.log.truncateThrough(drop);
         this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes });
         return opId;
@@ -456,11 +486,18 @@ export class Engine {
         throw err;
       } finally {
         this.snapshotting = null;
-        const every = this.options.snapshotEvery ?? 0;
-        if (every > 0 && this.sinceSnapshot >= every && !this.closed) void this.snapshot().catch(() => undefined);
+        if (this.snapshotDue() && !this.closed) void this.snapshot().catch(() => undefined);
       }
     })();
     return this.snapshotting;
+  }
+
+  /** The highest operation_id a snapshot at `opId` lets go of: beyond the retention, in entries and in bytes. */
+  private retentionCut(opId: number): number {
+    const entries = this.options.logRetention ?? 0;
+    const bytes = this.options.logRetentionBytes ?? Number.MAX_SAFE_INTEGER;
+    if (this.log.retentionCut && bytes < Number.MAX_SAFE_INTEGER) return this.log.retentionCut(opId, entries, bytes);
+    return opId - entries;
   }
 
   /**

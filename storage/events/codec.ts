@@ -2,7 +2,7 @@ import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
 import { CorruptDataError } from '../errors.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
-import { DISTANCES, FIELD_INDEX_TYPES, type AliasAction, type CollectionConfig, type CollectionSettings, type FieldIndex, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate } from './types.js';
+import { DISTANCES, FIELD_INDEX_TYPES, type AliasAction, type CollectionConfig, type CollectionSettings, type FieldIndex, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type ImportCollectionEvent, type PointRecord, type PointUpdate, type StagedContent } from './types.js';
 
 /**
  * Binary event encoding. Layout: u8 format version, u8 event type, then the type's fields.
@@ -28,8 +28,16 @@ const UPDATE_CODES = { upsert: 1, delete: 2, set_payload: 3, overwrite_payload: 
 const UPDATE_OPS = Object.keys(UPDATE_CODES) as PointUpdate['op'][];
 const CHANGE_CODES = { create_node: 1, update_node: 2, delete_node: 3, create_edge: 4, update_edge: 5, delete_edge: 6, set_node: 7 } as const;
 const HAS_VECTOR = 1;
+/**
+ * A streamed import (its points and edges staged beside the entry, see StagedContent): the
+ * import's other fields, then f64 stage | u32 blocks | f64 points | f64 edges | u8 the blocks'
+ * entry format | 32 bytes SHA-256 of the blocks. A type code of its own, so that entries
+ * written before it read as they did.
+ */
+const STAGED_IMPORT = 12;
 
 export function encodeEvent(event: DbEvent): Uint8Array {
+  if (event.type === 'import_collection' && event.staged) return encodeStagedImport(event);
   const w = new ByteWriter(event.type === 'upsert_points' ? 64 + event.points.length * 64 : 64);
   w.u8(EVENT_FORMAT_VERSION).u8(TYPE_CODES[event.type]);
   switch (event.type) {
@@ -261,6 +269,9 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       }
       break;
     }
+    case STAGED_IMPORT:
+      event = readStagedImport(r);
+      break;
     case TYPE_CODES.graph_write: {
       const collection = r.str();
       const changes: GraphChange[] = [];
@@ -455,4 +466,26 @@ export function readPoint(r: ByteReader, version: number): PointRecord {
   const labels: string[] = [];
   for (let n = r.u16(), i = 0; i < n; i++) labels.push(r.str());
   return { id, vector, payload, labels };
+}
+
+function encodeStagedImport(event: ImportCollectionEvent): Uint8Array {
+  const staged = event.staged!;
+  const w = new ByteWriter(256).u8(EVENT_FORMAT_VERSION).u8(STAGED_IMPORT);
+  writeConfig(w.str(event.name).u8(IMPORT_MODES.indexOf(event.mode)), event.config);
+  writeFieldIndexes(w, event.indexes ?? {});
+  w.str(JSON.stringify(event.settings ?? {})).f64(event.exportedAt ?? 0);
+  w.f64(staged.stage).u32(staged.blocks).f64(staged.points).f64(staged.edges).u8(staged.version).bytes(staged.digest);
+  return w.finish();
+}
+
+function readStagedImport(r: ByteReader): ImportCollectionEvent {
+  const name = r.str();
+  const mode = IMPORT_MODES[r.u8()];
+  if (!mode) throw new CorruptDataError('unknown import mode');
+  const config = readConfig(r);
+  const indexes = readFieldIndexes(r);
+  const settings = readSettings(r);
+  const exportedAt = r.f64();
+  const staged: StagedContent = { stage: r.f64(), blocks: r.u32(), points: r.f64(), edges: r.f64(), version: r.u8(), digest: r.bytes(32).slice() };
+  return { type: 'import_collection', name, mode, config, points: [], edges: [], indexes, settings, exportedAt, staged };
 }
