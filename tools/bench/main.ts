@@ -10,9 +10,12 @@ import { benchDurability } from './durability-bench.js';
 import { benchFiltered } from './filtered-bench.js';
 import { benchGraph } from './graph-bench.js';
 import { benchHttp } from './http-bench.js';
+import { benchScale } from './scale-bench.js';
 import { table } from './table.js';
 
-const PARTS = ['ann', 'filtered', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console'] as const;
+const PARTS = ['ann', 'filtered', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console', 'scale'] as const;
+/** `scale` runs on its own: its default is a million points. */
+const BY_DEFAULT: readonly string[] = PARTS.filter((p) => p !== 'scale');
 
 const USAGE = `usage: npm run bench -- [--points N] [--queries N] [--only PART]
 A benchmark, not a test: prints markdown tables (stdout) of in-process ANN figures next to
@@ -21,10 +24,14 @@ a range scanned), of the real server over loopback HTTP, of Cypher queries on a 
 ten times as many edges, of loading a knowledge graph with UNWIND/MERGE over REST and Bolt (N
 nodes, 5 x N relationship rows) and Bolt next to REST, of the browser library in headless Chromium next to Node (N / 5 points),
 of durability (snapshots, start-up, export/import on 2 x N points), and of the web console's
-graph view in headless Chromium (N / 20 nodes, at least 1,000).
+graph view in headless Chromium (N / 20 nodes, at least 1,000). '--only scale' (not run by
+default) loads the real server with --scale-points clustered 128-d points and a fifth as many
+768-d ones, and measures ingest, memory, recall and QPS at ef 64 and 128, export and import,
+the data dir next to the export file and start-up from the snapshot.
   --points N     dataset size, 10 to 10000000 (default 100000)
+  --scale-points N  the scale part's 128-d points, 1000 to 10000000 (default 1000000)
   --queries N    queries per measurement, 1 to 100000 (default 200)
-  --only PART    run one part: ${PARTS.join(', ')} (default: all)
+  --only PART    run one part: ${PARTS.join(', ')} (default: all but scale)
   -h, --help     this text
 Progress goes to stderr. CHROMIUM_PATH names the browser (default /usr/bin/chromium).
 Exit codes: 0 done, 1 a part failed, 2 bad arguments.`;
@@ -34,16 +41,18 @@ const SPEC = {
   usage: USAGE,
   flags: {
     points: wholeNumber({ min: 10, max: 10_000_000 }, 100_000),
+    'scale-points': wholeNumber({ min: 1000, max: 10_000_000 }, 1_000_000),
     queries: wholeNumber({ min: 1, max: 100_000 }, 200),
     only: oneOf(PARTS),
   },
 };
 const log = (message: string): void => void process.stderr.write(`${message}\n`);
 
-runTool(SPEC, async ({ values: { points, queries, only } }) => {
+runTool(SPEC, async ({ values: { points, queries, only, 'scale-points': scalePoints } }) => {
+  const runs = (part: (typeof PARTS)[number]): boolean => (only === undefined ? BY_DEFAULT.includes(part) : only === part);
   console.log(`# vectorgraphdb benchmark\n\nNode ${process.version}, ${new Date().toISOString().slice(0, 10)}, one thread per engine.\n`);
 
-  if (only === undefined || only === 'ann') {
+  if (runs('ann')) {
     const rows: AnnRow[] = [];
     for (const [dim, distance] of [[128, 'Euclid'], [384, 'Cosine']] as const) {
       log(`generating ${points} x ${dim} ${distance} and exact answers for ${queries} queries...`);
@@ -56,7 +65,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     console.log();
   }
 
-  if (only === undefined || only === 'filtered') {
+  if (runs('filtered')) {
     log(`filtered: generating ${points} x 128 Euclid...`);
     const rows = benchFiltered(makeDataset(points, 128, 'Euclid', queries, 5));
     console.log('## Filtered search at 1% selectivity (in-process, ef 100, top 10, recall against brute force over the admitted points)\n');
@@ -64,7 +73,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     console.log();
   }
 
-  if (only === undefined || only === 'http') {
+  if (runs('http')) {
     const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
     try {
       log(`HTTP: generating ${points} x 128 Euclid...`);
@@ -78,7 +87,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     }
   }
 
-  if (only === undefined || only === 'graph') {
+  if (runs('graph')) {
     const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
     try {
       const rows = await benchGraph(points, points * 10, queries, dir, log);
@@ -89,7 +98,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     }
   }
 
-  if (only === undefined || only === 'cypher-load') {
+  if (runs('cypher-load')) {
     const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
     try {
       const rows = await benchCypherLoad(points, queries, dir, log);
@@ -100,7 +109,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     }
   }
 
-  if (only === undefined || only === 'browser') {
+  if (runs('browser')) {
     const count = Math.max(1000, Math.floor(points / 5));
     log(`browser: generating ${count} x 128 Euclid...`);
     // Loaded here, not at the top: playwright takes seconds to load, which --help should not wait for.
@@ -110,7 +119,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     console.log(table(['where', 'dataset', 'build points/s', 'recall@10', 'QPS'], rows));
   }
 
-  if (only === undefined || only === 'durability') {
+  if (runs('durability')) {
     const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
     try {
       const count = 2 * points;
@@ -122,7 +131,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  if (only === undefined || only === 'console') {
+  if (runs('console')) {
     const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
     try {
       const nodes = Math.max(1000, Math.floor(points / 20));
@@ -134,6 +143,20 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+  if (runs('scale')) {
+    const rows: (string | number)[][] = [];
+    for (const [count, dim, distance] of [[scalePoints, 128, 'Euclid'], [Math.max(1000, Math.floor(scalePoints / 5)), 768, 'Cosine']] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
+      try {
+        log(`scale: generating ${count} x ${dim} ${distance} and exact answers for ${queries} queries...`);
+        rows.push(...(await benchScale(makeDataset(count, dim, distance, queries, dim + 11), dir, log)));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    console.log('\n## At scale (real server, clustered data; default settings but SERVICE_SNAPSHOT_EVERY_BYTES and SERVICE_LOG_RETENTION_BYTES, an eighth of the raw vectors each, at least 8 MiB)\n');
+    console.log(table(['what', 'figure', 'notes'], rows));
   }
   return 0;
 });
