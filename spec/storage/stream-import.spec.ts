@@ -53,6 +53,22 @@ describe('storage: streamed imports', function () {
     await engine.close();
   });
 
+  it('takes no snapshot of a merge applied in part, and one once it is whole', async () => {
+    const engine = new Engine(LmdbLog.open(dir.path), { snapshots: new SnapshotFiles(join(dir.path, 'snapshots')) });
+    await engine.start();
+    await importStream(engine, 'c', 'create', fileOf(10));
+    const refusals: string[] = [];
+    const ticker = setInterval(() => {
+      if (engine.applyingInSlices) engine.snapshot().catch((err: Error) => refusals.push(err.message));
+    }, 0);
+    const { opId } = await importStream(engine, 'c', 'merge', fileOf(20_000, 5));
+    clearInterval(ticker);
+    expect(refusals.length).to.be.above(0);
+    expect(refusals[0]).to.match(/no snapshot while merge import \d+ is applied in part/);
+    expect(await engine.snapshot()).to.equal(opId);
+    await engine.close();
+  });
+
   it('drops a stage with its entry once a snapshot covers it, and starts from the snapshot to the same state', async () => {
     const snapshots = () => new SnapshotFiles(join(dir.path, 'snapshots'));
     const engine = new Engine(LmdbLog.open(dir.path), { snapshots: snapshots(), logRetention: 0 });

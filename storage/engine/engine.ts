@@ -139,6 +139,11 @@ export class Engine {
   private bytesSinceSnapshot = 0;
   /** The entry being applied a slice at a time, if any. */
   private sliced: { opId: number; event: DbEvent } | null = null;
+  /**
+   * A merge import whose slices have begun to change the live state and not finished (also when
+   * shutdown cut it short): no snapshot may be taken of such a state.
+   */
+  private partialMerge: number | null = null;
   private snapshotOpId = 0;
   private snapshotting: Promise<number> | null = null;
   private markPending = false;
@@ -403,6 +408,7 @@ export class Engine {
   private async applyRestInSlices(opId: number, w: Waiter, steps: Generator<void, ApplyResult>): Promise<void> {
     this.slicing = true;
     this.sliced = { opId, event: w.event };
+    if (w.event.type === 'import_collection' && w.event.mode === 'merge') this.partialMerge = opId;
     try {
       for (;;) {
         await yieldToEventLoop();
@@ -415,6 +421,7 @@ export class Engine {
         const step = this.applyStep(opId, w, steps);
         if (!step) return;
         if (step.done) {
+          this.partialMerge = null;
           this.acknowledge(opId, w, step.value);
           break;
         }
@@ -458,6 +465,8 @@ export class Engine {
     if (this.options.readOnly) return Promise.reject(new Error(`no snapshot: ${this.options.readOnly}`));
     // After a failed apply the views may hold part of an entry: such a state is never saved.
     if (this.failure) return Promise.reject(new Error(`no snapshot while writes are stopped: ${this.failure.message}`));
+    // Taken once the merge is whole (afterApply), or never for this run when shutdown cut it short: it replays at the next start.
+    if (this.partialMerge !== null) return Promise.reject(new Error(`no snapshot while merge import ${this.partialMerge} is applied in part`));
     if (this.snapshotting) return this.snapshotting;
     const started = performance.now();
     const opId = this.appliedUpTo;
