@@ -77,6 +77,7 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
   c.prepareQuery(q.vector, query);
   const { space } = c;
   heap.ids = store.ids;
+  heap.idOrder = store.uuidWords ? (a, b) => store.compareSlots(a, b) : null;
   const offer = (slot: number): void => {
     if (store.hasVector[slot]) heap.offer(space.toQuery(slot), slot, k);
   };
