@@ -9,7 +9,7 @@ import type { WriteLimits } from './write-limits.js';
  * The checks an import's points and edges pass before it is logged, fed a block at a time (a
  * streamed import checks each block as it arrives; a small one runs its arrays through): each
  * point as an upsert checks it, each edge's fields, and that each edge names a point of the file
- * (or, merging, of the target). The file's ids go into a typed-array set, about 16 bytes a point;
+ * (or, merging, of the target). The file's ids go into a typed-array set, 16 to 32 bytes a point;
  * nothing else of the file is kept.
  */
 export class ImportCheck {
