@@ -4,9 +4,11 @@ import type { GraphTx } from '../query/cypher/graph-tx.js';
 import { floorDiv, floorMod, NANOS_PER_SECOND, SECONDS_PER_DAY } from '../query/cypher/temporal/calendar.js';
 import { CypherDate, CypherDateTime, CypherDuration, CypherLocalDateTime, CypherLocalTime, CypherTime, isTemporal, type TemporalOrDuration } from '../query/cypher/temporal/types.js';
 import { checkZone, offsetAt, offsetForLocal } from '../query/cypher/temporal/zones.js';
+import { storedProperties } from '../query/cypher/stored-values.js';
 import { isMap, NodeRef, PathValue, RelRef, setEntry, type Value } from '../query/cypher/values.js';
 import { PackFloat, Structure, type PackValue } from './packstream/structure.js';
 import { WholeFloat } from '../query/cypher/numbers.js';
+import { CRS, crsOf, CypherPoint } from '../query/cypher/spatial/point.js';
 
 /** PackStream structure signatures of the graph and temporal types. */
 const SIG = {
@@ -23,6 +25,8 @@ const SIG = {
   legacyDateTimeZoneId: 0x66,
   localDateTime: 0x64,
   duration: 0x45,
+  point2d: 0x58,
+  point3d: 0x59,
 } as const;
 
 /**
@@ -48,13 +52,15 @@ export class ValueWriter {
 
   /** A query result value, read while the query's overlay is at hand (deleted entities show what they held). */
   write(v: Value, tx: GraphTx): PackValue {
-    if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number') return v;
+    if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') return v;
     if (v instanceof WholeFloat) return new PackFloat(v.value);
     if (Array.isArray(v)) return v.map((x) => this.write(x, tx));
     if (v instanceof NodeRef) return this.node(v.id, tx);
     if (v instanceof RelRef) return this.relationship(v.id, tx);
     if (v instanceof PathValue) return this.path(v, tx);
     if (isTemporal(v)) return this.temporal(v);
+    if (v instanceof CypherPoint) return pointStructure(v);
+    if (v instanceof Uint8Array) return v;
     if (isMap(v)) {
       const out: { [key: string]: PackValue } = {};
       for (const [k, x] of Object.entries(v)) setEntry(out, k, this.write(x, tx));
@@ -65,7 +71,7 @@ export class ValueWriter {
 
   private node(id: PointId, tx: GraphTx): Structure {
     const n = tx.node(id) ?? tx.deletedNode(id);
-    const fields: PackValue[] = [this.nodeId(id), n ? [...n.labels] : [], n ? fromPayload(n.payload) : {}];
+    const fields: PackValue[] = [this.nodeId(id), n ? [...n.labels] : [], n ? this.write(storedProperties(n.payload), tx) : {}];
     if (this.elementIds) fields.push(String(id));
     return new Structure(SIG.node, fields);
   }
@@ -74,13 +80,13 @@ export class ValueWriter {
     const e = tx.edge(id) ?? tx.deletedEdge(id);
     const from = e?.from ?? -1;
     const to = e?.to ?? -1;
-    const fields: PackValue[] = [id, this.nodeId(from), this.nodeId(to), e?.type ?? '', this.properties(e)];
+    const fields: PackValue[] = [id, this.nodeId(from), this.nodeId(to), e?.type ?? '', this.properties(e, tx)];
     if (this.elementIds) fields.push(String(id), String(from), String(to));
     return new Structure(SIG.relationship, fields);
   }
 
-  private properties(e: { properties: Record<string, unknown>; weight: number } | null): PackValue {
-    return e ? fromPayload({ ...e.properties, weight: e.weight }) : {};
+  private properties(e: { properties: Record<string, unknown>; weight: number } | null, tx: GraphTx): PackValue {
+    return e ? this.write({ ...storedProperties(e.properties), weight: e.weight }, tx) : {};
   }
 
   /** Path: its distinct nodes and relationships, and the walk as indices (relationship 1-based, negative when walked backwards). */
@@ -104,7 +110,7 @@ export class ValueWriter {
       const e = tx.edge(rid) ?? tx.deletedEdge(rid);
       if (r === undefined) {
         relAt.set(rid, (r = rels.length));
-        const fields: PackValue[] = [rid, e?.type ?? '', this.properties(e)];
+        const fields: PackValue[] = [rid, e?.type ?? '', this.properties(e, tx)];
         if (this.elementIds) fields.push(String(rid));
         rels.push(new Structure(SIG.unbound, fields));
       }
@@ -139,20 +145,25 @@ export class ValueWriter {
 
 const localSeconds = (epochDay: number, nanoOfDay: number) => epochDay * SECONDS_PER_DAY + Math.floor(nanoOfDay / NANOS_PER_SECOND);
 
-/** A stored property (JSON) as a PackStream value. */
-function fromPayload(v: unknown): PackValue {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v;
-  if (Array.isArray(v)) return v.map(fromPayload);
-  if (typeof v === 'object') {
-    const out: { [key: string]: PackValue } = {};
-    for (const [k, x] of Object.entries(v)) setEntry(out, k, fromPayload(x));
-    return out;
-  }
-  return null;
+const typeError = (message: string) => runtimeError('TypeError', 'InvalidParameterType', message);
+
+/** A point as Bolt's Point2D or Point3D: srid, then the coordinates as floats. */
+function pointStructure(p: CypherPoint): Structure {
+  const coords = [p.x, p.y, ...(p.z === null ? [] : [p.z])].map((c) => new PackFloat(c));
+  return new Structure(p.z === null ? SIG.point2d : SIG.point3d, [p.srid, ...coords]);
 }
 
-const typeError = (message: string) => runtimeError('TypeError', 'InvalidParameterType', message);
+/** A Point2D or Point3D parameter. */
+function pointOf(s: Structure): CypherPoint {
+  const [srid, ...coords] = s.fields;
+  const xyz = coords.map((c) => (c instanceof PackFloat ? c.value : c));
+  const crs = typeof srid === 'number' ? crsOf(srid) : undefined;
+  if (crs === undefined) throw typeError(`a point's srid must be 7203, 9157, 4326 or 4979, got ${String(srid)}`);
+  if (!xyz.every((c): c is number => typeof c === 'number' && Number.isFinite(c))) throw typeError("a point's coordinates must be finite numbers");
+  const dims = s.signature === SIG.point2d ? 2 : 3;
+  if (xyz.length !== dims || CRS[crs].dims !== dims) throw typeError(`a ${crs} point has ${CRS[crs].dims} coordinates, got ${xyz.length}`);
+  return new CypherPoint(srid as number, xyz[0]!, xyz[1]!, xyz[2] ?? null);
+}
 
 const int = (v: PackValue | undefined, what: string): number => {
   if (typeof v !== 'number' || !Number.isInteger(v)) throw typeError(`${what} must be an integer within ±2^53`);
@@ -163,8 +174,8 @@ const int = (v: PackValue | undefined, what: string): number => {
 export function readParameter(v: PackValue): Value {
   if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v;
   if (v instanceof PackFloat) return new WholeFloat(v.value);
-  if (typeof v === 'bigint') throw typeError(`integer parameter ${v} is beyond ±2^53, which this engine cannot hold exactly`);
-  if (v instanceof Uint8Array) throw typeError('byte array parameters are not supported');
+  if (typeof v === 'bigint') return v;
+  if (v instanceof Uint8Array) return v;
   if (Array.isArray(v)) return v.map(readParameter);
   if (v instanceof Structure) return readStructure(v);
   const out: Record<string, Value> = {};
@@ -206,7 +217,10 @@ function readStructure(s: Structure): Value {
     }
     case SIG.duration:
       return new CypherDuration(int(f[0], 'duration months'), int(f[1], 'duration days'), int(f[2], 'duration seconds'), int(f[3], 'duration nanoseconds'));
+    case SIG.point2d:
+    case SIG.point3d:
+      return pointOf(s);
   }
-  const name = s.signature === 0x58 || s.signature === 0x59 ? 'spatial points are' : s.signature === SIG.node || s.signature === SIG.relationship ? 'nodes and relationships are' : `structure 0x${s.signature.toString(16)} is`;
+  const name = s.signature === SIG.node || s.signature === SIG.relationship ? 'nodes and relationships are' : `structure 0x${s.signature.toString(16)} is`;
   throw typeError(`${name} not supported as parameters`);
 }

@@ -19,10 +19,19 @@ import { parseSearchBody } from '../query/api/search-body.js';
 import { importEvent, importResultJson, parseImportMode, readingImport } from '../query/api/transfer.js';
 import { compileQuery, executeQuery } from '../query/cypher/run-query.js';
 
-/** A point to upsert: the id as a number, bigint or UUID string, the vector as a Float32Array. */
+/** A sparse vector: dimension indices and their values. */
+export interface SparseVectorInput {
+  indices: number[];
+  values: number[];
+}
+
+/**
+ * A point to upsert: the id as a number, bigint or UUID string, the vector as a Float32Array,
+ * or its vectors by name (dense ones as arrays, sparse ones as {indices, values}).
+ */
 export interface PointInput {
   id: PointIdInput;
-  vector: Float32Array | number[];
+  vector: Float32Array | number[] | Record<string, Float32Array | number[] | SparseVectorInput>;
   payload?: Record<string, unknown>;
   labels?: string[];
 }
@@ -30,16 +39,24 @@ export interface PointInput {
 /** Search options, as the HTTP search body names them. */
 export interface SearchOptions {
   with_payload?: boolean | string[] | { include: string[] } | { exclude: string[] };
-  with_vector?: boolean;
+  with_vector?: boolean | string[];
+  /** The vector to search: a named dense or sparse vector ("" or absent: the unnamed one). */
+  using?: string;
   score_threshold?: number;
   filter?: Record<string, unknown>;
   ef?: number;
   offset?: number;
 }
 
-/** The Create Collection body. */
+interface VectorParamsInput {
+  size: number;
+  distance: 'Cosine' | 'Euclid' | 'Dot' | string;
+}
+
+/** The Create Collection body: one unnamed vector, or named dense vectors, and sparse vectors. */
 export interface CollectionConfigInput {
-  vectors: { size: number; distance: 'Cosine' | 'Euclid' | 'Dot' | string };
+  vectors?: VectorParamsInput | Record<string, VectorParamsInput & { hnsw_config?: { m?: number; ef_construct?: number; m0?: number; ml?: number }; on_disk?: boolean }>;
+  sparse_vectors?: Record<string, { index?: { on_disk?: boolean; full_scan_threshold?: number }; modifier?: 'none' | 'idf' }>;
   hnsw_config?: { m: number; ef_construct: number; m0?: number; ml?: number };
 }
 
@@ -115,12 +132,14 @@ export class VectorGraphDB {
     return this.commit({ type: 'upsert_points', collection: name, points: parseUpsertBody(body) });
   }
 
-  search(name: string, vector: Float32Array | number[], limit = 10, options: SearchOptions = {}): Record<string, unknown>[] {
+  /** Nearest points to a vector (a sparse one for a sparse vector named by `options.using`). */
+  search(name: string, vector: Float32Array | number[] | SparseVectorInput, limit = 10, options: SearchOptions = {}): Record<string, unknown>[] {
     const c = this.collection(name);
-    return scoredJson(c, parseSearchBody({ ...options, vector, limit }));
+    const { using, ...rest } = options;
+    return scoredJson(c, parseSearchBody({ ...rest, vector: using ? { name: using, vector } : vector, limit }));
   }
 
-  getPoints(name: string, ids: BigUint64Array | readonly PointIdInput[], withPayload = true, withVector = false): Record<string, unknown>[] {
+  getPoints(name: string, ids: BigUint64Array | readonly PointIdInput[], withPayload = true, withVector: boolean | string[] = false): Record<string, unknown>[] {
     const c = this.collection(name);
     return retrievedJson(c, idList(ids, 'ids'), { withPayload, withVector });
   }

@@ -1,17 +1,20 @@
 import type { ByteReader } from './codec/byte-reader.js';
 import type { ByteWriter } from './codec/byte-writer.js';
-import type { CollectionConfig, CollectionSettings, FieldIndex, PointId, PointRecord } from './events/types.js';
+import type { CollectionConfig, CollectionSettings, FieldIndex, PointId, PointRecord, SparseVector } from './events/types.js';
 import { readFieldIndexes, writeFieldIndexes } from './events/codec.js';
 import { normalizeInPlace } from './views/distance.js';
 import { GraphStore } from './views/graph-store.js';
 import { HnswIndex } from './views/hnsw.js';
 import { LabelIndex } from './views/label-index.js';
 import { PayloadIndex } from './views/payload-index.js';
+import { NamedDenseVectors } from './views/named-dense.js';
 import { LIVE, PointStore } from './views/point-store.js';
+import { SparseVectors } from './views/sparse-vectors.js';
 import { VectorSpace } from './views/vector-space.js';
 
 /**
- * The materialised views of one collection: points, their HNSW index, the payload and label
+ * The materialised views of one collection: points, the HNSW index of their unnamed vector, their
+ * named dense vectors and sparse vectors (each with its own index), the payload and label
  * indexes, and the graph of edges between points.
  * New vectors are visible at once and wait in `pending` until the background indexer links
  * them into the graph; searches scan the pending ones exactly, so nothing fresh is missed.
@@ -37,6 +40,9 @@ export class Collection {
   readonly aliases = new Set<string>();
   /** Qdrant settings kept as given and reported (optimizers_config, HNSW extras). */
   settings: CollectionSettings = {};
+  /** The named dense vectors, by name (the unnamed one, "", is `store`'s). */
+  readonly named = new Map<string, NamedDenseVectors>();
+  readonly sparse = new Map<string, SparseVectors>();
 
   /** `seed` (the creating operation_id) seeds the HNSW level draws. */
   constructor(readonly name: string, readonly config: CollectionConfig, readonly seed: number, maxMemoryBytes?: number) {
@@ -44,6 +50,27 @@ export class Collection {
     this.space = new VectorSpace(this.store, config.distance);
     this.index = new HnswIndex(this.space, config, seed);
     this.scratch = new Float32Array(config.size);
+    for (const [vector, params] of Object.entries(config.named ?? {})) this.named.set(vector, new NamedDenseVectors(vector, params, seed, maxMemoryBytes));
+    for (const [vector, params] of Object.entries(config.sparse ?? {})) this.sparse.set(vector, new SparseVectors(vector, params));
+  }
+
+  /** Whether the collection has an unnamed vector (a collection of named vectors only has none). */
+  get hasUnnamed(): boolean {
+    return this.config.size > 0;
+  }
+
+  /** A point's named dense and sparse vectors as they are stored (copies), for a write that keeps them. */
+  otherVectors(id: PointId): Pick<PointRecord, 'named' | 'sparse'> {
+    const out: Pick<PointRecord, 'named' | 'sparse'> = {};
+    for (const [name, field] of this.named) {
+      const v = field.vectorOf(id);
+      if (v) (out.named ??= {})[name] = Float32Array.from(v);
+    }
+    for (const [name, field] of this.sparse) {
+      const v = field.get(id);
+      if (v) (out.sparse ??= {})[name] = v;
+    }
+    return out;
   }
 
   /** A query vector as stored vectors are kept: a unit-length copy for Cosine. */
@@ -53,8 +80,11 @@ export class Collection {
     return out;
   }
 
+  /** Vectors not yet linked into their HNSW graph, the named ones' included. */
   get pendingCount(): number {
-    return this.pending.length - this.pendingHead;
+    let n = this.pending.length - this.pendingHead;
+    for (const field of this.named.values()) n += field.pendingCount;
+    return n;
   }
 
   /** Calls visit for each live slot not yet in the HNSW graph. */
@@ -71,6 +101,7 @@ export class Collection {
       if (typeof p.id === 'number' && p.id >= this.nextNodeId) this.nextNodeId = p.id + 1;
       const vector = p.vector ? this.prepareQuery(p.vector, this.scratch) : null;
       const existing = this.store.slotOf(p.id);
+      this.setOtherVectors(p.id, p.named, p.sparse);
       if (existing >= 0 && this.store.sameVector(existing, vector)) {
         this.setPayload(p.id, p.payload, p.labels);
         continue;
@@ -81,6 +112,12 @@ export class Collection {
       this.labelIndex.add(p.id, p.labels);
       if (vector) this.pending.push(slot);
     }
+  }
+
+  /** Sets a point's named dense and sparse vectors: each name it lacks is taken away. */
+  private setOtherVectors(id: PointId, named: Record<string, Float32Array> | undefined, sparse: Record<string, SparseVector> | undefined): void {
+    for (const [name, field] of this.named) field.set(id, named?.[name] ?? null);
+    for (const [name, field] of this.sparse) field.set(id, sparse?.[name] ?? null);
   }
 
   /** Replaces a point's payload and labels; its vector, its place in the index and its edges stay. */
@@ -113,9 +150,11 @@ export class Collection {
 
   pin(): void {
     this.pins++;
+    for (const field of this.named.values()) field.pin();
   }
 
   unpin(): void {
+    for (const field of this.named.values()) field.unpin();
     if (--this.pins > 0) return;
     for (const slot of this.heldSlots.splice(0)) this.store.release(slot);
   }
@@ -141,6 +180,8 @@ export class Collection {
     const slot = this.store.slotOf(id);
     if (slot < 0) return false;
     this.dropSlot(id, slot);
+    for (const field of this.named.values()) field.remove(id);
+    for (const field of this.sparse.values()) field.remove(id);
     this.graph.removeIncident(id);
     return true;
   }
@@ -160,6 +201,8 @@ export class Collection {
     w.u32(this.aliases.size);
     for (const alias of [...this.aliases].sort()) w.str(alias);
     w.str(JSON.stringify(this.settings));
+    for (const field of this.named.values()) field.writeTo(w);
+    for (const field of this.sparse.values()) field.writeTo(w);
   }
 
   /** Fills a new, empty collection from writeTo's bytes (`version`: the snapshot format's). */
@@ -177,6 +220,9 @@ export class Collection {
       for (let k = r.u32(), i = 0; i < k; i++) this.aliases.add(r.str());
       this.settings = JSON.parse(r.str()) as CollectionSettings;
     }
+    // Before version 5 a collection had no named or sparse vectors (its config names none).
+    for (const field of this.named.values()) field.readFrom(r);
+    for (const field of this.sparse.values()) field.readFrom(r);
     for (let slot = 0; slot < store.slotCount; slot++) {
       if (store.state[slot] !== LIVE) continue;
       this.payloadIndex.add(slot, store.payloads[slot]!);
@@ -184,7 +230,7 @@ export class Collection {
     }
   }
 
-  /** Links up to `budget` pending points into the graph; answers whether work is left. */
+  /** Links up to `budget` pending points into their graphs (the unnamed vector's first); answers whether work is left. */
   indexSome(budget: number): boolean {
     const state = this.store.state;
     while (budget-- > 0 && this.pendingHead < this.pending.length) {
@@ -198,6 +244,9 @@ export class Collection {
       const worthIt = this.index.removedCount > 0 && this.index.removedCount >= this.index.nodeCount * 0.01;
       if (worthIt && this.pins === 0) this.index.repairRemoved();
     }
+    // The loop above counts one past the budget it used.
+    let left = budget + 1;
+    for (const field of this.named.values()) left = field.indexSome(left);
     return this.pendingCount > 0;
   }
 }

@@ -1,18 +1,71 @@
+import type * as z from 'zod';
 import { badRequest } from '../../storage/errors.js';
-import { DISTANCES, type CollectionConfig } from '../../storage/events/types.js';
+import { MAX_VECTOR_NAMES } from '../../storage/engine/validate-event.js';
+import { DISTANCES, type CollectionConfig, type DenseVectorConfig, type Distance } from '../../storage/events/types.js';
 import { checkBody } from './check-body.js';
-import { bodyObject } from './fields.js';
-import { createCollectionBody, MAX_M0 } from './schemas/collection.js';
+import { bodyObject, isObject } from './fields.js';
+import { MAX_M0, namedVectorsCollectionBody, oneVectorCollectionBody } from './schemas/collection.js';
 
 export const DEFAULT_HNSW = { m: 16, efConstruct: 200 } as const;
+const MAX_VECTOR_NAME = 255;
 
-/** The Create Collection body as a collection config with the spec's defaults. */
+interface HnswGiven {
+  m?: number | null;
+  ef_construct?: number | null;
+  m0?: number | null;
+  ml?: number | null;
+}
+
+const distanceOf = (raw: string): Distance => DISTANCES.find((d) => d.toLowerCase() === raw.toLowerCase())!;
+
+/** HNSW settings: those given over those of `base` (m0 and ml follow m unless given). */
+function hnswOf(given: HnswGiven | null | undefined, base: { m: number; efConstruct: number; m0?: number; ml?: number }, where: string): Omit<DenseVectorConfig, 'size' | 'distance'> {
+  const m = given?.m ?? base.m;
+  const sameM = m === base.m;
+  const m0 = given?.m0 ?? (sameM && base.m0 !== undefined ? base.m0 : 2 * m);
+  if (m0 < m) throw badRequest(`${where}hnsw_config.m0 must be an integer from ${m} to ${MAX_M0}, got ${m0}`);
+  return { m, m0, efConstruct: given?.ef_construct ?? base.efConstruct, ml: given?.ml ?? (sameM && base.ml !== undefined ? base.ml : 1 / Math.log(m)) };
+}
+
+/**
+ * The Create Collection body as a collection config with the spec's defaults: one unnamed
+ * vector, or (Qdrant's forms) named dense vectors and sparse vectors. A named vector "" is the
+ * unnamed one.
+ */
 export function parseCollectionBody(body: unknown): CollectionConfig {
-  const { vectors, hnsw_config: hnsw } = checkBody(createCollectionBody, bodyObject(body));
-  const size = vectors.size;
-  const distance = DISTANCES.find((d) => d.toLowerCase() === vectors.distance.toLowerCase())!;
-  const m = hnsw?.m ?? DEFAULT_HNSW.m;
-  const m0 = hnsw?.m0 ?? 2 * m;
-  if (m0 < m) throw badRequest(`hnsw_config.m0 must be an integer from ${m} to ${MAX_M0}, got ${m0}`);
-  return { size, distance, m, m0, efConstruct: hnsw?.ef_construct ?? DEFAULT_HNSW.efConstruct, ml: hnsw?.ml ?? 1 / Math.log(m) };
+  const obj = bodyObject(body);
+  const given = obj.vectors;
+  // The map form names its vectors; anything else (one vector, or a mistake in one) is checked as one vector.
+  const isMap = isObject(given) && !('size' in given) && !('distance' in given);
+  const checked = isMap ? checkBody(namedVectorsCollectionBody, obj) : checkBody(oneVectorCollectionBody, obj);
+  const { sparse_vectors: sparse, hnsw_config: hnsw } = checked;
+  const base = hnswOf(hnsw, DEFAULT_HNSW, '');
+  const config: CollectionConfig = { size: 0, distance: 'Cosine', ...base };
+  if (!isMap) {
+    const one = (checked as z.output<typeof oneVectorCollectionBody>).vectors;
+    if (!one && !sparse) throw badRequest('vectors is required: {"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot"} (or name vectors, or send sparse_vectors)');
+    if (one) Object.assign(config, { size: one.size, distance: distanceOf(one.distance) });
+  }
+  for (const [name, v] of Object.entries(isMap ? (checked.vectors as Record<string, NamedVectorGiven>) : {})) {
+    const params = { size: v.size, distance: distanceOf(v.distance), ...hnswOf(v.hnsw_config, base, `vectors.${name}.`) };
+    if (name === '') Object.assign(config, params);
+    else (config.named ??= {})[name] = { ...params, onDisk: v.on_disk ?? false };
+  }
+  for (const [name, s] of Object.entries(sparse ?? {})) {
+    if (config.named?.[name] || (name === '' && config.size > 0)) throw badRequest(`sparse_vectors.${name} names a dense vector too: give each vector its own name`);
+    const index = Object.fromEntries(Object.entries(s.index ?? {}).filter(([, value]) => value !== null && value !== undefined));
+    (config.sparse ??= {})[name] = { modifier: s.modifier ?? 'none', index };
+  }
+  const long = [...Object.keys(config.named ?? {}), ...Object.keys(config.sparse ?? {})].find((name) => name.length > MAX_VECTOR_NAME);
+  if (long !== undefined) throw badRequest(`vector name "${long.slice(0, 40)}..." is longer than ${MAX_VECTOR_NAME} characters`);
+  if (Object.keys(config.named ?? {}).length + Object.keys(config.sparse ?? {}).length > MAX_VECTOR_NAMES) throw badRequest(`a collection has at most ${MAX_VECTOR_NAMES} named and sparse vectors`);
+  if (config.size === 0 && !config.named && !config.sparse) throw badRequest('vectors must name at least one vector (or send sparse_vectors)');
+  return config;
+}
+
+interface NamedVectorGiven {
+  size: number;
+  distance: string;
+  hnsw_config?: HnswGiven | null;
+  on_disk?: boolean | null;
 }

@@ -1,7 +1,8 @@
 import { JsonFloat } from '../cypher/present.js';
 
 /**
- * JSON.stringify, except that a JsonFloat is written as its text (1.0 stays 1.0). Objects are
+ * JSON.stringify, except that a JsonFloat is written as its text (1.0 stays 1.0) and a bigint as
+ * its digits. Objects are
  * plain data here (no toJSON, no cycles); undefined entries are left out as JSON.stringify does.
  */
 export function jsonText(v: unknown): string {
@@ -13,6 +14,11 @@ export function jsonText(v: unknown): string {
 function write(v: unknown, out: string[]): void {
   if (v instanceof JsonFloat) {
     out.push(v.text);
+    return;
+  }
+  if (typeof v === 'bigint') {
+    // An INTEGER beyond 2^53, written exactly (a JSON number has no size limit).
+    out.push(String(v));
     return;
   }
   if (v === null || typeof v !== 'object') {

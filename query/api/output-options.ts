@@ -6,11 +6,12 @@ export type PayloadSelector = boolean | { include: string[] } | { exclude: strin
 
 export interface OutputOptions {
   withPayload: PayloadSelector;
-  withVector: boolean;
+  /** All of a point's vectors, none, or those of the names listed ("" is the unnamed vector). */
+  withVector: boolean | string[];
 }
 
 /** with_payload (default true) and with_vector (default false), already checked by a body schema. */
-export function outputOptions(body: { with_payload?: z.output<typeof withPayload> | null; with_vector?: boolean | null }): OutputOptions {
+export function outputOptions(body: { with_payload?: z.output<typeof withPayload> | null; with_vector?: boolean | string[] | null }): OutputOptions {
   const raw = body.with_payload ?? true;
   return { withPayload: Array.isArray(raw) ? { include: raw } : raw, withVector: body.with_vector ?? false };
 }

@@ -1,6 +1,8 @@
 import type { PointId } from '../../storage/point-id.js';
 import type { Collection } from '../../storage/collection.js';
 import type { Payload } from '../../storage/events/types.js';
+import { vectorNamesText } from '../../storage/engine/check-vectors.js';
+import { badRequest } from '../../storage/errors.js';
 import { searchCollection, type VectorQuery } from '../search/vector-search.js';
 import type { OutputOptions, PayloadSelector } from './output-options.js';
 
@@ -20,8 +22,37 @@ export function pointJson(c: Collection, slot: number, options: OutputOptions, s
     out.payload = selectPayload(store.payloads[slot] ?? {}, options.withPayload);
     out.labels = store.labels[slot];
   }
-  if (options.withVector) out.vector = store.hasVector[slot] ? Array.from(store.vectorOf(slot)) : null;
+  if (options.withVector !== false) out.vector = vectorsJson(c, slot, options.withVector);
   return out;
+}
+
+/**
+ * A point's vectors: the one vector (or null) of a collection with only an unnamed vector, else
+ * an object from names to the vectors the point has (sparse ones as {indices, values}).
+ */
+function vectorsJson(c: Collection, slot: number, which: true | string[]): unknown {
+  const { store } = c;
+  const unnamed = store.hasVector[slot] ? Array.from(store.vectorOf(slot)) : null;
+  if (c.named.size === 0 && c.sparse.size === 0) {
+    if (which !== true) checkNames(c, which);
+    return unnamed;
+  }
+  const names = which === true ? [...(c.hasUnnamed ? [''] : []), ...c.named.keys(), ...c.sparse.keys()] : checkNames(c, which);
+  const id = store.idOf(slot);
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const dense = name === '' ? unnamed : c.named.get(name)?.vectorOf(id);
+    const sparse = c.sparse.get(name)?.get(id);
+    if (dense) out[name] = Array.from(dense);
+    else if (sparse) out[name] = { indices: Array.from(sparse.indices), values: Array.from(sparse.values) };
+  }
+  return out;
+}
+
+function checkNames(c: Collection, names: string[]): string[] {
+  const unknown = names.filter((name) => !(name === '' ? c.hasUnnamed : c.named.has(name) || c.sparse.has(name)));
+  if (unknown.length > 0) throw badRequest(`with_vector names ${unknown.map((n) => `"${n}"`).join(', ')}, which collection "${c.name}" does not have (its vectors: ${vectorNamesText(c.config)})`);
+  return names;
 }
 
 /** Retrieve: the points that exist, in the order asked. */

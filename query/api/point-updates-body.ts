@@ -6,6 +6,7 @@ import { forEachMatchingSlot } from '../search/matching-slots.js';
 import { checkBody } from './check-body.js';
 import { bodyObject } from './fields.js';
 import { parseUpsertBody } from './points-body.js';
+import { pointVectorsFrom } from './vector-input.js';
 import { batchUpdateBody, deletePayloadBody, deleteVectorsBody, overwritePayloadBody, pointsSelectorBody, setPayloadBody, updateVectorsBody } from './schemas/point-updates.js';
 
 /**
@@ -49,12 +50,15 @@ function updateOf(c: Collection, kind: Kind, raw: unknown, where = ''): PointUpd
       return { op: kind, ids: selectedIds(c, checkBody(pointsSelectorBody, body), where) };
     case 'delete_vectors': {
       const b = checkBody(deleteVectorsBody, body);
-      return { op: kind, ids: selectedIds(c, b, where) };
+      return { op: kind, ids: selectedIds(c, b, where), names: [...new Set(b.vector)] };
     }
     case 'update_vectors':
       return {
         op: kind,
-        points: checkBody(updateVectorsBody, body).points.map((p) => ({ id: p.id, vector: Float32Array.from(Array.isArray(p.vector) || ArrayBuffer.isView(p.vector) ? p.vector : p.vector['']) })),
+        points: checkBody(updateVectorsBody, body).points.map((p) => {
+          const given = pointVectorsFrom(p.vector);
+          return { id: p.id, dense: { ...(given.vector ? { '': given.vector } : {}), ...given.named }, sparse: given.sparse ?? {} };
+        }),
       };
   }
 }

@@ -6,6 +6,7 @@ import { parseOptionalFilter } from '../filter/parse-filter.js';
 import { checkBody, fieldName, type FieldNamer } from './check-body.js';
 import { bodyObject, isObject } from './fields.js';
 import { outputOptions, type OutputOptions } from './output-options.js';
+import { pointVectorsFrom } from './vector-input.js';
 import { parseUniversalQuery, type UniversalQuery } from './universal-body.js';
 import { countBody, deleteBody, retrieveBody, scrollBody, upsertBatchBody, upsertPointsBody } from './schemas/points.js';
 
@@ -28,14 +29,17 @@ export function parseUpsertBody(body: unknown): PointRecord[] {
   const obj = bodyObject(body);
   if (obj.batch !== undefined) {
     const { ids, vectors, payloads } = checkBody(upsertBatchBody, obj).batch;
-    if (ids.length !== vectors.length) throw badRequest('batch.ids and batch.vectors must be non-empty arrays of the same length');
+    const columns = Array.isArray(vectors) ? { '': vectors } : vectors;
+    for (const [name, column] of Object.entries(columns)) {
+      if (column.length !== ids.length) throw badRequest(`batch.ids and batch.vectors${name === '' ? '' : `.${name}`} must be non-empty arrays of the same length`);
+    }
     if (payloads && payloads.length !== ids.length) throw badRequest('batch.payloads must be an array as long as batch.ids');
-    return ids.map((id, i) => ({ id, vector: Float32Array.from(vectors[i]!), payload: payloads?.[i] ?? {}, labels: [] }));
+    return ids.map((id, i) => ({ id, ...pointVectorsFrom(Object.fromEntries(Object.entries(columns).map(([name, column]) => [name, column[i]!]))), payload: payloads?.[i] ?? {}, labels: [] }));
   }
   if (obj.points === undefined) throw badRequest('points must be a non-empty array of {id, vector, payload} (or send Qdrant\'s batch: {ids, vectors, payloads})');
   return checkBody(upsertPointsBody, obj, upsertNamer(obj.points)).points.map((p) => ({
     id: p.id,
-    vector: Float32Array.from(p.vector),
+    ...pointVectorsFrom(p.vector),
     payload: p.payload ?? {},
     labels: p.labels ?? [],
   }));

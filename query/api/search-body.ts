@@ -4,6 +4,7 @@ import { parseOptionalFilter } from '../filter/parse-filter.js';
 import type { VectorQuery } from '../search/vector-search.js';
 import { checkBody } from './check-body.js';
 import { bodyObject } from './fields.js';
+import { sparseFrom } from './vector-input.js';
 import { outputOptions, type OutputOptions } from './output-options.js';
 import { batchSearchBody, searchBody } from './schemas/search.js';
 
@@ -20,9 +21,14 @@ function efOf(body: SearchFields, where: string): number {
   return given[0] ?? DEFAULT_EF;
 }
 
-function searchRequest(body: Omit<SearchFields, 'vector'>, vector: ArrayLike<number>, where = ''): SearchRequest {
+function searchRequest(body: Omit<SearchFields, 'vector'>, given: SearchFields['vector'], where = ''): SearchRequest {
+  const named = Array.isArray(given) || ArrayBuffer.isView(given) ? null : given;
+  const v = named ? named.vector : (given as number[]);
+  const dense = Array.isArray(v) || ArrayBuffer.isView(v);
   return {
-    vector: Float32Array.from(vector),
+    vector: dense ? Float32Array.from(v) : new Float32Array(0),
+    using: named?.name ?? '',
+    sparse: dense ? null : sparseFrom(v),
     limit: body.limit ?? 10,
     offset: body.offset ?? 0,
     ef: efOf(body as SearchFields, where),

@@ -5,6 +5,7 @@ import type { QueryKind, QueryPlan, VectorInput } from '../search/universal/plan
 import { orderValue } from '../search/universal/order-value.js';
 import { checkBody } from './check-body.js';
 import { bodyObject } from './fields.js';
+import { sparseFrom } from './vector-input.js';
 import { outputOptions, type OutputOptions } from './output-options.js';
 import { universalBatchBody, universalGroupsBody, universalQueryBody, type prefetch, type queryForm } from './schemas/universal-query.js';
 import { DEFAULT_EF } from './search-body.js';
@@ -20,13 +21,15 @@ type Stage = z.output<typeof prefetch> & { offset?: number | null; ef?: number |
 const DEFAULT_MMR_DIVERSITY = 0.5;
 const DEFAULT_RRF_K = 60;
 
-function input(v: number[] | Float32Array | Float64Array | number | string): VectorInput {
-  return typeof v === 'number' || typeof v === 'string' ? { id: v } : { vector: Float32Array.from(v) };
+function input(v: number[] | Float32Array | Float64Array | number | string | { indices: number[]; values: number[] }): VectorInput {
+  if (typeof v === 'number' || typeof v === 'string') return { id: v };
+  return Array.isArray(v) || ArrayBuffer.isView(v) ? { vector: Float32Array.from(v) } : { sparse: sparseFrom(v) };
 }
 
 function queryKind(form: Form | null | undefined, limit: number): QueryKind {
   if (form === null || form === undefined) return { kind: 'none' };
   if (typeof form !== 'object' || Array.isArray(form) || ArrayBuffer.isView(form)) return { kind: 'nearest', target: input(form as number[]), mmr: null };
+  if ('indices' in form) return { kind: 'nearest', target: input(form), mmr: null };
   if ('nearest' in form) {
     const m = form.mmr;
     return { kind: 'nearest', target: input(form.nearest), mmr: m ? { diversity: m.diversity ?? DEFAULT_MMR_DIVERSITY, candidates: m.candidates_limit ?? limit } : null };
@@ -47,20 +50,14 @@ function queryKind(form: Form | null | undefined, limit: number): QueryKind {
   return { kind: 'sample' };
 }
 
-function checkUsing(using: string | null | undefined, where: string): void {
-  if (using !== null && using !== undefined && using !== '') {
-    throw badRequest(`${where}using names the vector "${using}": this collection has one unnamed vector (send "" or leave using out)`);
-  }
-}
-
 function stagePlan(stage: Stage, where: string, defaultLimit: number): QueryPlan {
-  checkUsing(stage.using, where);
   const limit = stage.limit ?? defaultLimit;
   const given = [stage.ef, stage.params?.hnsw_ef, stage.params?.ef].filter((v): v is number => v !== undefined && v !== null);
   const prefetches = stage.prefetch ? (Array.isArray(stage.prefetch) ? stage.prefetch : [stage.prefetch]) : [];
   return {
     query: queryKind(stage.query, limit),
     prefetch: prefetches.map((p, i) => stagePlan(p, `${where}prefetch[${i}].`, 10)),
+    using: stage.using ?? '',
     filter: parseOptionalFilter(stage.filter, `${where}filter`),
     scoreThreshold: stage.score_threshold ?? null,
     limit,
@@ -109,7 +106,10 @@ export function parseSearchGroups(raw: unknown): GroupsQuery {
   const b = checkBody(searchGroupsBody, bodyObject(raw));
   const groups = b.limit ?? 10;
   const groupSize = b.group_size ?? 3;
-  const q = parseStage({ query: b.vector, filter: b.filter, params: b.params, score_threshold: b.score_threshold, limit: Math.min(groups * groupSize * 10, 10_000), using: b.using }, b, '');
+  const named = Array.isArray(b.vector) || ArrayBuffer.isView(b.vector) ? null : (b.vector as { name: string; vector: Form });
+  if (named && b.using !== undefined && b.using !== null && b.using !== named.name) throw badRequest(`vector.name "${named.name}" and using "${b.using}" name different vectors; send one of them`);
+  const query = named ? named.vector : (b.vector as Form);
+  const q = parseStage({ query, filter: b.filter, params: b.params, score_threshold: b.score_threshold, limit: Math.min(groups * groupSize * 10, 10_000), using: named?.name ?? b.using }, b, '');
   return { ...q, groupBy: b.group_by, groupSize, groups };
 }
 

@@ -2,8 +2,8 @@ import type { DbEvent, PointId, PointRecord } from '../../storage/events/types.j
 import type { LogEntry } from '../../storage/log/event-log.js';
 import { importItems } from '../../storage/engine/import-chunks.js';
 
-/** Typed arrays (vectors) as JSON arrays; everything else as JSON has it. */
-const plain = (_key: string, value: unknown): unknown => (value instanceof Float32Array ? Array.from(value) : value);
+/** Typed arrays (vectors, sparse indices) as JSON arrays; everything else as JSON has it. */
+const plain = (_key: string, value: unknown): unknown => (value instanceof Float32Array || value instanceof Uint32Array ? Array.from(value) : value);
 
 /** The collection an entry changes: `collection`, or `name` for the collection-level events; null for none. */
 export function collectionOf(event: DbEvent): string | null {
@@ -33,7 +33,7 @@ export function idsOf(event: DbEvent): PointId[] {
 }
 
 function pointJson(p: PointRecord): string {
-  return JSON.stringify({ id: p.id, vector: p.vector, payload: p.payload, labels: p.labels }, plain);
+  return JSON.stringify({ id: p.id, vector: p.vector, payload: p.payload, labels: p.labels, named: p.named, sparse: p.sparse }, plain);
 }
 
 /** A list written a piece at a time (one per slice of items): "[", items joined by commas, "]". */

@@ -1,6 +1,6 @@
 import type { Expr, Projection } from './ast.js';
 import { containsAggregate, isAggregateCall, walkExpr } from './binder.js';
-import { float, isFloat, isNumber, numberOf } from './numbers.js';
+import { float, integerResult, isFloat, isNumber, numberOf } from './numbers.js';
 import { runtimeError } from './errors.js';
 import { evaluate, type EvalContext, type Row } from './evaluate.js';
 import { listBytes, rowBytes, SLOT_BYTES, sizeOf, stringBytes } from './sizes.js';
@@ -20,6 +20,8 @@ class Accumulator {
   /** The percentile asked for (read from the first row: it must be the same for all). */
   private percentile: number | null = null;
   private readonly seen: Set<string> | null;
+  /** sum() of integers, exact past 2^53. */
+  private intSum = 0n;
 
   constructor(private readonly call: Call, private readonly ctx: EvalContext) {
     this.seen = call.distinct ? new Set() : null;
@@ -64,6 +66,7 @@ class Accumulator {
         if (!isNumber(v)) throw runtimeError('TypeError', 'InvalidArgumentType', `${call.name}() takes numbers, got a ${typeName(v)}`);
         this.sum += numberOf(v);
         if (isFloat(v)) this.floats = true;
+        else if (call.name === 'sum') this.intSum += BigInt(v as number | bigint);
         this.count++;
         return;
       default: {
@@ -80,8 +83,8 @@ class Accumulator {
       case 'collect':
         return this.list;
       case 'sum':
-        // A sum of integers is an integer; one float among them makes it a float.
-        return this.floats ? float(this.sum) : this.sum;
+        // A sum of integers is an exact integer (64 bits); one float among them makes it a float.
+        return this.floats ? float(this.sum) : integerResult(this.intSum, 'sum()');
       case 'avg':
         return this.count === 0 ? null : float(this.sum / this.count);
       case 'stdev':

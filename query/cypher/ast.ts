@@ -2,7 +2,7 @@ import type { Position } from './errors.js';
 
 /** The syntax tree of a query; every node carries where it starts in the text. */
 export type Expr =
-  | { kind: 'literal'; value: null | boolean | number | string; isFloat?: boolean; pos: Position }
+  | { kind: 'literal'; value: null | boolean | number | bigint | string; isFloat?: boolean; pos: Position }
   | { kind: 'param'; name: string; pos: Position }
   | { kind: 'var'; name: string; pos: Position }
   | { kind: 'prop'; object: Expr; key: string; pos: Position }

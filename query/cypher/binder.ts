@@ -1,5 +1,6 @@
 import { mapSubExpressions, subExpressions, type Clause, type Expr, type PatternPart, type Projection } from './ast.js';
 import { compileError, CypherError, type Position } from './errors.js';
+import { MAX_INT64_LITERAL } from './lexer.js';
 import { PROCEDURES } from './procedures/registry.js';
 import { changesSchema, writesData } from './query-kind.js';
 import { AGGREGATES, FUNCTIONS } from './functions.js';
@@ -26,10 +27,14 @@ export const containsAggregate = (e: Expr): boolean => {
 };
 
 /** A canonical text of an expression (positions left out), for matching ORDER BY items to columns. */
-export const exprKey = (e: Expr): string => JSON.stringify(e, (k, v: unknown) => (k === 'pos' ? undefined : v));
+export const exprKey = (e: Expr): string => JSON.stringify(e, (k, v: unknown) => (k === 'pos' ? undefined : typeof v === 'bigint' ? `${v}n` : v));
 
 const conflict = (name: string, was: VarKind, now: string, pos: Position) =>
   compileError('VariableTypeConflict', `variable \`${name}\` is ${describeKind(was)} and cannot be used as ${now}`, pos);
+
+/** Neo4j 5 takes a bare pattern only as a predicate (WHERE, NOT, AND, exists()), not as a value. */
+const patternNotPredicate = (pos: Position) =>
+  compileError('UnexpectedSyntax', 'a pattern such as (a)-->(b) is a predicate here, not a value: use a pattern comprehension [(a)-->(b) | b] for its matches, or COUNT { (a)-->(b) } for their number', pos);
 
 const describeKind = (k: VarKind): string =>
   ({ node: 'a node', rel: 'a relationship', relList: 'a list of relationships', path: 'a path', value: 'a value', unknown: 'a value' })[k];
@@ -124,6 +129,8 @@ export function bindQuery(clauses: Clause[], outer: Scope = new Map(), inExpress
         return;
       case 'with': {
         const { out, orderScope } = bindProjection(scope, clause.projection, true);
+        const p = clause.projection;
+        if (clause.where && (p.distinct || p.items.some((i) => containsAggregate(i.expr)))) clause.where = projectedAliases(clause.where, p);
         if (clause.where) checkPredicate(orderScope, clause.where, 'WHERE');
         scope = out;
         return;
@@ -200,6 +207,7 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
   });
   for (const r of part.rels) {
     if (mode !== 'match') {
+      if (r.variable !== null && bound.has(r.variable)) throw compileError('VariableAlreadyBound', `relationship variable \`${r.variable}\` is already bound; ${mode === 'create' ? 'CREATE' : 'MERGE'} makes new relationships`, r.pos);
       if (r.types.length !== 1) throw compileError('NoSingleRelationshipType', 'a relationship in CREATE needs exactly one type, e.g. -[:KNOWS]->', r.pos);
       if (r.direction === 'both' && mode === 'create') throw compileError('RequiresDirectedRelationship', 'a relationship in CREATE needs a direction: -> or <-', r.pos);
       if (r.length) throw compileError('CreatingVarLength', 'CREATE cannot make a variable-length relationship', r.pos);
@@ -246,16 +254,20 @@ function bindProjection(scope: Scope, p: Projection, isWith: boolean): { out: Sc
   const out: Scope = new Map();
   const names = new Set<string>();
   let aggregating = false;
+  // Neo4j reports a missing alias after the checks of the sort items, so it is raised last.
+  let missingAlias: CypherError | null = null;
   for (const item of p.items) {
+    if (item.expr.kind === 'subqueryExpr' && item.expr.bare) throw patternNotPredicate(item.expr.pos);
     checkExpr(scope, item.expr, clause, true);
     if (containsAggregate(item.expr)) aggregating = true;
     if (isWith && !item.aliased && item.expr.kind !== 'var') {
-      throw compileError('NoExpressionAlias', `the expression ${item.name} in WITH needs an alias: ${item.name} AS name`, item.expr.pos);
+      missingAlias ??= compileError('NoExpressionAlias', `the expression ${item.name} in WITH needs an alias: ${item.name} AS name`, item.expr.pos);
     }
     if (names.has(item.name)) throw compileError('ColumnNameConflict', `the column name \`${item.name}\` is used twice`, item.expr.pos);
     names.add(item.name);
     out.set(item.name, kindOf(scope, item.expr));
   }
+  if (aggregating) checkGroupingKeys(p);
   // ORDER BY sees the projected names, and also the incoming ones unless rows were merged.
   const orderScope: Scope = aggregating || p.distinct ? new Map(out) : new Map([...scope, ...out]);
   const projected = new Set(p.items.map((i) => exprKey(i.expr)));
@@ -266,13 +278,14 @@ function bindProjection(scope: Scope, p: Projection, isWith: boolean): { out: Sc
       continue;
     }
     if ((aggregating || p.distinct) && projected.has(exprKey(s.expr))) continue;
+    if (aggregating || p.distinct) s.expr = projectedAliases(s.expr, p);
     checkExpr(orderScope, s.expr, 'ORDER BY', aggregating);
   }
   for (const [what, e] of [['SKIP', p.skip], ['LIMIT', p.limit]] as const) {
     if (!e) continue;
     let dependent = false;
     walkExpr(e, (x) => {
-      if (x.kind === 'var' || (x.kind === 'call' && x.name === 'rand')) dependent = true;
+      if (x.kind === 'var') dependent = true;
     });
     if (dependent) throw compileError('NonConstantExpression', `${what} must be a constant or a parameter`, e.pos);
     if (e.kind === 'literal') {
@@ -280,7 +293,32 @@ function bindProjection(scope: Scope, p: Projection, isWith: boolean): { out: Sc
       if (e.value < 0) throw compileError('NegativeIntegerArgument', `${what} must not be negative, got ${e.value}`, e.pos);
     }
   }
+  if (missingAlias) throw missingAlias;
   return { out, orderScope };
+}
+
+/**
+ * In an item that mixes an aggregate with other values (`me.age + count(*)`), what lies outside
+ * the aggregate must be a grouping key: a variable or property the projection returns by itself.
+ * Anything else would take a different value in each row of one group.
+ */
+function checkGroupingKeys(p: Projection): void {
+  const keys = new Set(p.items.filter((i) => !containsAggregate(i.expr) && (i.expr.kind === 'var' || i.expr.kind === 'prop')).map((i) => exprKey(i.expr)));
+  for (const item of p.items) {
+    if (!containsAggregate(item.expr) || isAggregateCall(item.expr)) continue;
+    const visit = (x: Expr): void => {
+      if (isAggregateCall(x) || x.kind === 'comprehension' || x.kind === 'quantifier' || x.kind === 'reduce' || x.kind === 'subqueryExpr') return;
+      if (x.kind === 'var' || x.kind === 'prop') {
+        if (keys.has(exprKey(x))) return;
+        const text = x.kind === 'var' ? x.name : x.object.kind === 'var' ? `${x.object.name}.${x.key}` : null;
+        if (text !== null) {
+          throw compileError('AmbiguousAggregationExpression', `\`${item.name}\` uses ${text} beside an aggregate; return ${text} as a column of its own to group by it`, x.pos);
+        }
+      }
+      for (const sub of subExpressions(x)) visit(sub);
+    };
+    visit(item.expr);
+  }
 }
 
 /**
@@ -310,9 +348,27 @@ function groupedOrderExpr(e: Expr, p: Projection, out: Scope): Expr {
   return walk(e);
 }
 
+/**
+ * After DISTINCT or an aggregation only the projected columns exist, so ORDER BY and WITH's
+ * WHERE may name a projected expression by itself: `WITH a.name AS name, count(*) AS c ORDER
+ * BY a.name + 'C'` sorts by `name + 'C'`.
+ */
+function projectedAliases(e: Expr, p: Projection): Expr {
+  const alias = new Map(p.items.filter((i) => !containsAggregate(i.expr)).map((i) => [exprKey(i.expr), i.name]));
+  const walk = (x: Expr): Expr => {
+    const name = alias.get(exprKey(x));
+    if (name !== undefined && !(x.kind === 'var' && x.name === name)) return { kind: 'var', name, pos: x.pos };
+    return x.kind === 'subqueryExpr' ? x : mapSubExpressions(x, walk);
+  };
+  return walk(e);
+}
+
 /** Variables defined, functions known, aggregates only where allowed (and never nested). */
 function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = false, insideAggregate = false): void {
   switch (e.kind) {
+    case 'literal':
+      if (e.value === MAX_INT64_LITERAL) throw compileError('IntegerOverflow', 'the integer 9223372036854775808 is outside the 64-bit range (only its negative is an INTEGER)', e.pos);
+      return;
     case 'var':
       if (!scope.has(e.name)) throw compileError('UndefinedVariable', `variable \`${e.name}\` is not defined`, e.pos);
       return;
@@ -323,6 +379,11 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
       if (aggregate) {
         if (!aggregatesAllowed) throw compileError('InvalidAggregation', `${e.name}() cannot be used in ${clause}`, e.pos);
         if (insideAggregate) throw compileError('NestedAggregation', `${e.name}() cannot be used inside another aggregate`, e.pos);
+        for (const a of e.args) {
+          walkExpr(a, (x) => {
+            if (x.kind === 'call' && x.name === 'rand') throw compileError('NonConstantExpression', `${e.name}() cannot aggregate rand(): a random value is not a property of the rows`, x.pos);
+          });
+        }
       }
       if (e.star && e.name !== 'count') throw compileError('UnexpectedSyntax', `${e.name}(*) is not a function call; only count(*) takes *`, e.pos);
       if (!e.star && (e.args.length < fn.minArgs || e.args.length > fn.maxArgs)) {
@@ -331,8 +392,13 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
       if (e.name === 'size' && e.args[0]?.kind === 'subqueryExpr' && e.args[0].bare) {
         throw compileError('UnexpectedSyntax', 'size() of a pattern is not allowed; count its matches with COUNT { (a)-->(b) }', e.pos);
       }
+      const pattern = e.args.find((a) => a.kind === 'subqueryExpr' && a.bare);
+      if (pattern && e.name !== 'exists') throw patternNotPredicate(pattern.pos);
       if (e.name === 'size' && e.args[0]?.kind === 'var' && scope.get(e.args[0].name) === 'path') throw compileError('InvalidArgumentType', 'size() takes a list or a string, not a path; use length(p)', e.pos);
       if (e.name === 'labels' && e.args[0]?.kind === 'var' && scope.get(e.args[0].name) === 'path') throw compileError('InvalidArgumentType', 'labels() takes a node, not a path; use [n IN nodes(p) | labels(n)]', e.pos);
+      const argKind = e.args[0]?.kind === 'var' ? scope.get(e.args[0].name) : undefined;
+      if (e.name === 'type' && argKind === 'node') throw compileError('InvalidArgumentType', 'type() takes a relationship, not a node; use labels(n)', e.pos);
+      if (e.name === 'length' && (argKind === 'node' || argKind === 'rel')) throw compileError('InvalidArgumentType', `length() takes a path, not ${describeKind(argKind)}`, e.pos);
       const literal = e.args[0];
       if (e.name === 'properties' && literal && ((literal.kind === 'literal' && literal.value !== null) || literal.kind === 'list')) {
         throw compileError('InvalidArgumentType', 'properties() takes a node, a relationship or a map', e.pos);

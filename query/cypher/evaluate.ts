@@ -4,11 +4,14 @@ import { CypherDuration, isTemporal, type Temporal } from './temporal/types.js';
 import type { Distance } from '../../storage/events/types.js';
 import type { Clause, Expr } from './ast.js';
 import { runtimeError } from './errors.js';
-import { float, isInteger, isNumber, numberOf, numberText, WholeFloat } from './numbers.js';
+import { float, integerResult, isInteger, isIntegral, isNumber, numberOf, numberText, WholeFloat } from './numbers.js';
 import { FUNCTIONS, propertiesOf } from './functions.js';
 import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
 import { listBytes, ROW_BYTES, sizeOf, stringBytes } from './sizes.js';
+import { storedProperty } from './stored-values.js';
+import { pointComponent } from './spatial/functions.js';
+import { CypherPoint } from './spatial/point.js';
 import { compare, equals, isMap, NodeRef, ownEntry, RelRef, setEntry, typeName, type MapValue, type Value } from './values.js';
 
 /** One binding of variables to values. */
@@ -47,15 +50,20 @@ export function property(v: Value, key: string, ctx: EvalContext): Value {
       const vector = ctx.tx.node(v.id)!.vector;
       if (vector) return Array.from(vector, float);
     }
-    return (ownEntry(payload, key) as Value | undefined) ?? null;
+    return storedProperty(payload, key) ?? null;
   }
   if (v instanceof RelRef) {
     const e = ctx.tx.edge(v.id);
     if (!e) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `relationship ${v.id} was deleted; its properties cannot be read`);
     if (key === 'weight') return e.weight;
-    return (ownEntry(e.properties, key) as Value | undefined) ?? null;
+    return storedProperty(e.properties, key) ?? null;
   }
   if (isMap(v)) return ownEntry(v, key) ?? null;
+  if (v instanceof CypherPoint) {
+    const component = pointComponent(v, key);
+    if (component === undefined) throw runtimeError('SyntaxError', 'InvalidArgumentValue', `a ${v.crs} point has no component "${key}"`);
+    return component;
+  }
   if (isTemporal(v)) {
     const component = temporalComponent(v, key);
     if (component === undefined) throw runtimeError('SyntaxError', 'InvalidArgumentValue', `a ${typeName(v)} has no component "${key}"`);
@@ -113,23 +121,14 @@ function arithmetic(op: string, a: Value, b: Value, guard: QueryGuard): Value {
   const x = numberOf(a);
   const y = numberOf(b);
   // INTEGER op INTEGER is an INTEGER (division truncates); a FLOAT on either side makes a FLOAT.
-  if (isInteger(a) && isInteger(b)) {
-    switch (op) {
-      case '+':
-        return checkedInteger(x + y, op);
-      case '-':
-        return checkedInteger(x - y, op);
-      case '*':
-        return checkedInteger(x * y, op);
-      case '/':
-        if (y === 0) throw runtimeError('ArithmeticError', 'DivisionByZero', 'integer division by zero');
-        return Math.trunc(x / y) + 0;
-      case '%':
-        if (y === 0) throw runtimeError('ArithmeticError', 'DivisionByZero', 'integer modulo by zero');
-        return (x % y) + 0;
-      default:
-        return float(x ** y);
+  if (isIntegral(a) && isIntegral(b)) {
+    if (op === '^') return float(x ** y);
+    if ((op === '/' || op === '%') && (y === 0 || b === 0n)) throw runtimeError('ArithmeticError', 'DivisionByZero', `integer ${op === '/' ? 'division' : 'modulo'} by zero`);
+    if (typeof a === 'number' && typeof b === 'number') {
+      const exact = op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : op === '/' ? Math.trunc(x / y) : x % y;
+      if (Number.isSafeInteger(exact)) return exact + 0;
     }
+    return integerArithmetic(op, BigInt(a), BigInt(b));
   }
   switch (op) {
     case '+':
@@ -147,10 +146,10 @@ function arithmetic(op: string, a: Value, b: Value, guard: QueryGuard): Value {
   }
 }
 
-/** Integers are exact here up to ±(2^53-1): a result beyond is refused rather than rounded. */
-function checkedInteger(x: number, op: string): number {
-  if (!Number.isSafeInteger(x)) throw runtimeError('ArithmeticError', 'IntegerOverflow', `the integer result of ${op} is outside the supported range ±(2^53-1)`);
-  return x + 0;
+/** INTEGER arithmetic beyond 2^53, exact in 64 bits (a result past them is an IntegerOverflow, as in Neo4j). */
+function integerArithmetic(op: string, x: bigint, y: bigint): number | bigint {
+  const exact = op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : op === '/' ? x / y : x % y;
+  return integerResult(exact, op);
 }
 
 /** The list forms that bind a variable to each element: comprehensions, quantifiers and reduce. */
@@ -311,6 +310,7 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
       if (v === null) return null;
       if (!isNumber(v)) throw typeError(`unary ${e.op} takes a number, got a ${typeName(v)}`);
       if (e.op !== '-') return v;
+      if (typeof v === 'bigint') return integerResult(-v, 'unary -');
       return typeof v === 'number' ? (Number.isInteger(v) ? 0 - v : -v) : new WholeFloat(-v.value);
     }
     case 'binary': {

@@ -1,15 +1,18 @@
+import { storedProperties } from './stored-values.js';
 import { runtimeError } from './errors.js';
 import { vectorSimilarity } from './similarity.js';
-import { float, isInteger, isNumber, numberOf, numberText, WholeFloat, type CypherNumber } from './numbers.js';
+import { type CypherNumber, float, int64, integerResult, isInteger, isNumber, numberOf, numberText, WholeFloat } from './numbers.js';
 import type { EvalContext } from './evaluate.js';
 import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
 import { listBytes, sizeOf, stringBytes } from './sizes.js';
 import { TEMPORAL_FUNCTIONS } from './temporal-functions.js';
+import { pointText, SPATIAL_FUNCTIONS } from './spatial/functions.js';
+import { CypherPoint } from './spatial/point.js';
 import { STRING_FUNCTIONS } from './string-functions.js';
 import { formatTemporal } from './temporal/format.js';
 import { isTemporal } from './temporal/types.js';
-import { isMap, NodeRef, PathValue, RelRef, typeName, type Value } from './values.js';
+import { isMap, NodeRef, PathValue, RelRef, typeName, type MapValue, type Value } from './values.js';
 
 export interface FunctionDef {
   minArgs: number;
@@ -83,18 +86,18 @@ export function rangeOf(args: Value[]): { length: number; values: () => Iterable
   return { length, values };
 }
 
-function nodeProps(tx: GraphTx, v: NodeRef): Value {
-  return (tx.payloadOf(v.id) ?? tx.deletedNode(v.id)?.payload ?? {}) as Value;
+function nodeProps(tx: GraphTx, v: NodeRef): MapValue {
+  return storedProperties(tx.payloadOf(v.id) ?? tx.deletedNode(v.id)?.payload ?? {});
 }
 
-function relProps(tx: GraphTx, v: RelRef): Value {
+function relProps(tx: GraphTx, v: RelRef): MapValue {
   const e = tx.edge(v.id) ?? tx.deletedEdge(v.id);
-  return e ? ({ ...e.properties, weight: e.weight } as Value) : {};
+  return e ? { ...storedProperties(e.properties), weight: e.weight } : {};
 }
 
-/** The properties of a node (its payload) or a relationship (weight included), as a map. */
-export function propertiesOf(v: NodeRef | RelRef, tx: GraphTx): Value {
-  return v instanceof NodeRef ? ({ ...(nodeProps(tx, v) as object) } as Value) : relProps(tx, v);
+/** The properties of a node (its payload) or a relationship (weight included), as a map of Cypher values. */
+export function propertiesOf(v: NodeRef | RelRef, tx: GraphTx): MapValue {
+  return v instanceof NodeRef ? nodeProps(tx, v) : relProps(tx, v);
 }
 
 export const FUNCTIONS: Record<string, FunctionDef> = {
@@ -116,7 +119,9 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   exists: { minArgs: 1, maxArgs: 1 },
   labels: nullSafe((v, tx) => {
     if (!(v instanceof NodeRef)) throw badValue('labels', v);
-    return [...(tx.labelsOf(v.id) ?? tx.deletedNode(v.id)?.labels ?? [])];
+    const labels = tx.labelsOf(v.id);
+    if (!labels && tx.deletedNode(v.id)) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${v.id} was deleted earlier in this query; its labels cannot be read`);
+    return [...(labels ?? [])];
   }),
   type: nullSafe((v, tx) => {
     if (!(v instanceof RelRef)) throw badValue('type', v);
@@ -200,8 +205,11 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     },
   },
   tointeger: nullSafe((v) => {
+    if (typeof v === 'bigint') return v;
     if (isNumber(v)) return Number.isFinite(numberOf(v)) ? Math.trunc(numberOf(v)) + 0 : null;
     if (typeof v === 'string') {
+      // Integer text is read exactly (64 bits); other number text through its double.
+      if (/^\s*[+-]?\d+\s*$/.test(v)) return int64(BigInt(v.trim()));
       const n = Number(v);
       return v.trim() === '' || !Number.isFinite(n) ? null : Math.trunc(n) + 0;
     }
@@ -221,6 +229,7 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     if (isNumber(v)) return numberText(v);
     if (typeof v === 'boolean') return String(v);
     if (isTemporal(v)) return formatTemporal(v);
+    if (v instanceof CypherPoint) return pointText(v);
     throw badValue('toString', v);
   }),
   toboolean: nullSafe((v) => {
@@ -230,6 +239,7 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   }),
   abs: nullSafe((v) => {
     if (!isNumber(v)) throw badArg('abs', v);
+    if (typeof v === 'bigint') return integerResult(v < 0n ? -v : v, 'abs()');
     return typeof v === 'number' ? Math.abs(v) : new WholeFloat(Math.abs(v.value));
   }),
   ceil: num('ceil', Math.ceil),
@@ -277,5 +287,6 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   'vector.similarity.cosine': similarityFunction('vector.similarity.cosine', true),
   'vector.similarity.euclidean': similarityFunction('vector.similarity.euclidean', false),
   ...TEMPORAL_FUNCTIONS,
+  ...SPATIAL_FUNCTIONS,
   ...STRING_FUNCTIONS,
 };

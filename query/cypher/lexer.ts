@@ -2,6 +2,12 @@ import { compileError, type Position } from './errors.js';
 
 export type TokenKind = 'ident' | 'int' | 'float' | 'string' | 'param' | 'op' | 'eof';
 
+/** Dashes and minus signs other than '-', which text pasted from documents brings along. */
+const UNICODE_DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/;
+
+/** The largest integer literal the lexer takes: 2^63, which only a minus in front makes an INTEGER. */
+export const MAX_INT64_LITERAL = 2n ** 63n;
+
 export interface Token extends Position {
   kind: TokenKind;
   /** The source text of the token. */
@@ -10,6 +16,8 @@ export interface Token extends Position {
   value: string;
   /** Numbers: the value. */
   num: number;
+  /** Integers beyond ±(2^53-1): the exact value (num is then the nearest double). */
+  big?: bigint;
   /** An identifier written in backquotes never reads as a keyword. */
   quoted: boolean;
   /** Where the token starts and ends in the text (for column names taken from the query). */
@@ -96,8 +104,13 @@ export function tokenize(text: string): Token[] {
       const isFloat = radix === 10 && /[.eE]/.test(raw);
       const num = radix === 10 ? Number(raw) : parseInt(raw.slice(2), radix);
       if (isFloat && !Number.isFinite(num)) throw compileError('FloatingPointOverflow', `the number ${raw} is too large for a 64-bit float`, pos(start));
-      if (!isFloat && !Number.isSafeInteger(num)) throw compileError('IntegerOverflow', `the integer ${raw} is outside the supported range ±(2^53-1)`, pos(start));
       push(isFloat ? 'float' : 'int', start, raw, num);
+      if (!isFloat && !Number.isSafeInteger(num)) {
+        const big = BigInt(raw);
+        // 2^63 itself is let through for `-9223372036854775808`; the binder refuses it unnegated.
+        if (big > MAX_INT64_LITERAL) throw compileError('IntegerOverflow', `the integer ${raw} is outside the 64-bit range`, pos(start));
+        tokens[tokens.length - 1]!.big = big;
+      }
       continue;
     }
     if (ch === "'" || ch === '"') {
@@ -126,6 +139,7 @@ export function tokenize(text: string): Token[] {
       continue;
     }
     const op = OPERATORS.find((o) => text.startsWith(o, i));
+    if (!op && UNICODE_DASHES.test(ch)) throw compileError('InvalidUnicodeCharacter', `${JSON.stringify(ch)} looks like a minus but is not one: write - (U+002D)`, pos(start));
     if (!op) throw compileError('UnexpectedSyntax', `unexpected character ${JSON.stringify(ch)}`, pos(start));
     i += op.length;
     push('op', start, op);

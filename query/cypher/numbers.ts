@@ -1,23 +1,64 @@
+import { runtimeError } from './errors.js';
+
 /**
- * Cypher's two number types over JS numbers. An INTEGER is a JS number with no fraction; a
- * FLOAT is a JS number with one (or NaN, ±Infinity), or, when its value is whole (1.0, -0.0,
- * 1e20), a WholeFloat: the box keeps `3.0 / 2` a float division and `1.0` a float in results,
- * while the common case (integers, fractional floats) stays an unboxed number.
+ * Cypher's two number types over JS numbers. An INTEGER is a JS number with no fraction, or,
+ * beyond ±(2^53-1) where a double is no longer exact, a bigint (up to 64 bits, as in Neo4j). A
+ * FLOAT is a JS number with a fraction (or NaN, ±Infinity), or, when its value is whole (1.0,
+ * -0.0, 1e20), a WholeFloat: the box keeps `3.0 / 2` a float division and `1.0` a float in
+ * results, while the common cases (small integers, fractional floats) stay unboxed numbers.
  */
 export class WholeFloat {
   constructor(readonly value: number) {}
 }
 
-export type CypherNumber = number | WholeFloat;
+export type CypherNumber = number | WholeFloat | bigint;
 
-export const isNumber = (v: unknown): v is CypherNumber => typeof v === 'number' || v instanceof WholeFloat;
+export const isNumber = (v: unknown): v is CypherNumber => typeof v === 'number' || v instanceof WholeFloat || typeof v === 'bigint';
 
+/** An INTEGER within ±(2^53-1), held as a JS number (a bigint is an INTEGER beyond). */
 export const isInteger = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+
+/** Any INTEGER: a safe one as a number, a larger one as a bigint. */
+export const isIntegral = (v: unknown): v is number | bigint => isInteger(v) || typeof v === 'bigint';
 
 export const isFloat = (v: unknown): boolean => v instanceof WholeFloat || (typeof v === 'number' && !Number.isInteger(v));
 
-/** The JS number a Cypher number holds. */
-export const numberOf = (v: CypherNumber): number => (typeof v === 'number' ? v : v.value);
+/** The JS number a Cypher number holds (the nearest double, for an INTEGER beyond 2^53). */
+export const numberOf = (v: CypherNumber): number => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : v.value);
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * An exact integer as the engine holds it: a number when it is safe, a bigint beyond; null past
+ * 64 bits, where Neo4j overflows.
+ */
+export function int64(b: bigint): number | bigint | null {
+  if (b < INT64_MIN || b > INT64_MAX) return null;
+  return b >= -BigInt(Number.MAX_SAFE_INTEGER) && b <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : b;
+}
+
+/** An exact INTEGER result (number or bigint), or an IntegerOverflow naming the operation when it needs more than 64 bits. */
+export function integerResult(b: bigint, op: string): number | bigint {
+  const v = int64(b);
+  if (v === null) throw runtimeError('ArithmeticError', 'IntegerOverflow', `the integer result of ${op} is outside the 64-bit range`);
+  return v;
+}
+
+/** The order of two numbers, exact between INTEGERs of any size; NaN when either is NaN. */
+export function compareNumbers(a: CypherNumber, b: CypherNumber): number {
+  if (typeof a === 'bigint' || typeof b === 'bigint') {
+    if (isIntegral(a) && isIntegral(b)) {
+      const x = BigInt(a);
+      const y = BigInt(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+  }
+  const x = numberOf(a);
+  const y = numberOf(b);
+  if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
 
 /** A JS number as a Cypher FLOAT. */
 export const float = (x: number): CypherNumber => (Number.isInteger(x) ? new WholeFloat(x) : x);

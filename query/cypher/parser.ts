@@ -170,7 +170,7 @@ class Parser {
 
   /**
    * CREATE [VECTOR | RANGE | TEXT | POINT] INDEX [name] [IF NOT EXISTS] FOR (n:L) ON (n.p, ...) [OPTIONS {...}],
-   * CREATE FULLTEXT INDEX [name] [IF NOT EXISTS] FOR (n:L) ON EACH [n.p, ...] [OPTIONS {...}]
+   * CREATE FULLTEXT INDEX [name] [IF NOT EXISTS] FOR (n:L[|M...]) ON EACH [n.p, ...] [OPTIONS {...}]
    * or CREATE CONSTRAINT [name] [IF NOT EXISTS] FOR (n:L) REQUIRE n.p IS UNIQUE (or (n.a, n.b) IS NODE KEY, IS NOT NULL).
    */
   private createSchema(pos: Position): Clause {
@@ -192,7 +192,9 @@ class Parser {
     if (this.isOp(')')) throw unsupported('indexes and constraints on relationships', pos);
     const variable = this.name('a variable');
     this.expectOp(':');
-    const label = this.name('a label');
+    const labels = [this.name('a label')];
+    // A full-text index may cover several labels: FOR (n:A|B).
+    while (kind === 'FULLTEXT' && what === 'INDEX' && this.acceptOp('|')) labels.push(this.name('a label after |'));
     this.expectOp(')');
     if (this.isOp('-') || this.isOp('<-')) throw unsupported('indexes and constraints on relationships', pos);
     const properties: string[] = [];
@@ -235,7 +237,8 @@ class Parser {
     const options: Expr = this.acceptKeyword('OPTIONS') ? this.mapLiteral() : { kind: 'map', entries: [], pos };
     const lit = (value: string | boolean | null): Expr => ({ kind: 'literal', value, pos });
     const props: Expr = { kind: 'list', items: properties.map((p) => lit(p)), pos };
-    const args = [lit(name), lit(what === 'INDEX' ? kind : rule), lit(label), props, options, lit(ifNotExists)];
+    const args = [lit(name), lit(what === 'INDEX' ? kind : rule), lit(labels[0]!), props, options, lit(ifNotExists)];
+    if (labels.length > 1) args.push({ kind: 'list', items: labels.map((l) => lit(l)), pos });
     return { kind: 'procedure', name: what === 'INDEX' ? '$create.index' : '$create.constraint', args, yields: [], where: null, standalone: false, pos };
   }
 
@@ -487,6 +490,9 @@ class Parser {
         }
       }
       if (this.acceptOp('*')) length = this.lengthRange();
+      else if (this.isOp('..') || this.tok.kind === 'int') {
+        throw compileError('InvalidRelationshipPattern', "a variable length is written with '*', e.g. -[:T*1..3]->", this.pos());
+      }
       properties = this.propertiesOrParam();
       this.expectOp(']');
     }
@@ -498,6 +504,7 @@ class Parser {
 
   private lengthRange(): { min: number; max: number } {
     const int = (): number | null => {
+      if (this.isOp('-')) throw compileError('InvalidRelationshipPattern', 'the bounds of a variable length are whole numbers of at least 0', this.pos());
       if (this.tok.kind !== 'int') return null;
       return this.tokens[this.i++]!.num;
     };
@@ -626,6 +633,7 @@ class Parser {
       const arg = this.nested(() => this.unary());
       // Fold -literal so that the smallest integers and `-0.0` come out as written.
       if (op === '-' && arg.kind === 'literal' && typeof arg.value === 'number') return { ...arg, value: -arg.value, pos };
+      if (op === '-' && arg.kind === 'literal' && typeof arg.value === 'bigint') return { ...arg, value: -arg.value, pos };
       return { kind: 'unary', op, arg, pos };
     }
     return this.atomWithPostfix();
@@ -704,7 +712,7 @@ class Parser {
       case 'int':
       case 'float':
         this.i++;
-        return { kind: 'literal', value: t.num, isFloat: t.kind === 'float', pos };
+        return { kind: 'literal', value: t.big ?? t.num, isFloat: t.kind === 'float', pos };
       case 'string':
         this.i++;
         return { kind: 'literal', value: t.value, pos };

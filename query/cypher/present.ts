@@ -2,7 +2,10 @@ import type { GraphTx } from './graph-tx.js';
 import { floatText, isFloat, isNumber, numberOf } from './numbers.js';
 import { formatTemporal } from './temporal/format.js';
 import { isTemporal } from './temporal/types.js';
-import { isMap, NodeRef, PathValue, RelRef, setEntry, type Value } from './values.js';
+import { storedProperties } from './stored-values.js';
+import { bytesToBase64 } from './bytes.js';
+import { CypherPoint, pointJson } from './spatial/point.js';
+import { isMap, NodeRef, PathValue, RelRef, setEntry, type MapValue, type Value } from './values.js';
 
 /**
  * A float as JSON text keeps its type (DECISIONS.md: a float is written with '.' or an
@@ -31,17 +34,20 @@ function present(v: Value, tx: GraphTx, floats: (x: number) => unknown): unknown
   if (Array.isArray(v)) return v.map((x) => present(x, tx, floats));
   if (v instanceof NodeRef) {
     const n = tx.node(v.id) ?? tx.deletedNode(v.id);
-    return { id: v.id, labels: n ? [...n.labels] : [], properties: n ? { ...n.payload } : {} };
+    return { id: v.id, labels: n ? [...n.labels] : [], properties: n ? present(storedProperties(n.payload), tx, floats) : {} };
   }
   if (v instanceof RelRef) {
     const e = tx.edge(v.id) ?? tx.deletedEdge(v.id);
-    return { id: v.id, type: e?.type ?? null, start: e?.from ?? null, end: e?.to ?? null, properties: e ? { ...e.properties, weight: e.weight } : {} };
+    return { id: v.id, type: e?.type ?? null, start: e?.from ?? null, end: e?.to ?? null, properties: e ? present({ ...storedProperties(e.properties), weight: e.weight }, tx, floats) : {} };
   }
   if (v instanceof PathValue) {
     return { nodes: v.nodes.map((id) => present(new NodeRef(id), tx, floats)), relationships: v.rels.map((id) => present(new RelRef(id), tx, floats)) };
   }
   // Temporal values travel as their ISO-8601 text (DECISIONS.md).
   if (isTemporal(v)) return formatTemporal(v);
+  // A point as {lon, lat[, height]} or {x, y[, z]}, as it is stored; a byte array as base64 text.
+  if (v instanceof CypherPoint) return present(pointJson(v) as MapValue, tx, floats);
+  if (v instanceof Uint8Array) return bytesToBase64(v);
   if (isMap(v)) {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) setEntry(out, k, present(x, tx, floats));

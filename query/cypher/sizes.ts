@@ -1,6 +1,7 @@
 import { isTemporal } from './temporal/types.js';
 import type { GraphTx } from './graph-tx.js';
 import { WholeFloat } from './numbers.js';
+import { CypherPoint } from './spatial/point.js';
 import { isMap, NodeRef, PathValue, RelRef, type Value } from './values.js';
 
 /**
@@ -41,7 +42,8 @@ export function sizeOf(v: Value, tx?: GraphTx): number {
     for (const id of v.rels) total += sizeOf(new RelRef(id), tx);
     return total;
   }
-  if (isTemporal(v)) return HEADER_BYTES * 2;
+  if (isTemporal(v) || v instanceof CypherPoint) return HEADER_BYTES * 2;
+  if (v instanceof Uint8Array) return HEADER_BYTES * 4 + v.byteLength;
   if (v instanceof WholeFloat) return HEADER_BYTES;
   return isMap(v) ? entriesBytes(v, tx) : 0;
 }

@@ -2,7 +2,9 @@ import { comparePointIds, type PointId } from '../../storage/point-id.js';
 import { compareTemporal, orderTemporal, temporalEquals } from './temporal/compare.js';
 import { formatTemporal } from './temporal/format.js';
 import { isTemporal, temporalTypeName, type TemporalOrDuration } from './temporal/types.js';
-import { isNumber, numberOf, WholeFloat } from './numbers.js';
+import { compareNumbers, isNumber, numberOf, WholeFloat, type CypherNumber } from './numbers.js';
+import { CypherPoint, pointEquals } from './spatial/point.js';
+import { bytesToHex } from './bytes.js';
 
 /** Runtime values of the Cypher engine and openCypher's equality, comparison and ordering rules. */
 
@@ -23,16 +25,18 @@ export interface MapValue {
   [key: string]: Value;
 }
 
-export type Value = null | boolean | number | WholeFloat | string | Value[] | NodeRef | RelRef | PathValue | TemporalOrDuration | MapValue;
+/** A byte array is a Uint8Array (Bolt's bytes; stored as base64 text). */
+export type Value = null | boolean | number | bigint | WholeFloat | string | Value[] | NodeRef | RelRef | PathValue | TemporalOrDuration | CypherPoint | Uint8Array | MapValue;
 
 export const isMap = (v: Value): v is MapValue =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof NodeRef) && !(v instanceof RelRef) && !(v instanceof PathValue) && !(v instanceof WholeFloat) && !isTemporal(v);
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof NodeRef) && !(v instanceof RelRef) && !(v instanceof PathValue) && !(v instanceof WholeFloat) && !isTemporal(v) && !(v instanceof CypherPoint) && !(v instanceof Uint8Array);
 
 /** The openCypher type name of a value, for error messages. */
 export function typeName(v: Value): string {
   if (v === null) return 'Null';
   if (typeof v === 'boolean') return 'Boolean';
   if (typeof v === 'number') return Number.isInteger(v) ? 'Integer' : 'Float';
+  if (typeof v === 'bigint') return 'Integer';
   if (v instanceof WholeFloat) return 'Float';
   if (typeof v === 'string') return 'String';
   if (Array.isArray(v)) return 'List';
@@ -40,13 +44,15 @@ export function typeName(v: Value): string {
   if (v instanceof RelRef) return 'Relationship';
   if (v instanceof PathValue) return 'Path';
   if (isTemporal(v)) return temporalTypeName(v);
+  if (v instanceof CypherPoint) return 'Point';
+  if (v instanceof Uint8Array) return 'ByteArray';
   return 'Map';
 }
 
 /** `a = b` with three-valued logic: null when either side (or an element) is null. */
 export function equals(a: Value, b: Value): boolean | null {
   if (a === null || b === null) return null;
-  if (isNumber(a) && isNumber(b)) return numberOf(a) === numberOf(b);
+  if (isNumber(a) && isNumber(b)) return compareNumbers(a, b) === 0;
   if (isNumber(a) || isNumber(b)) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
@@ -62,6 +68,8 @@ export function equals(a: Value, b: Value): boolean | null {
   if (a instanceof RelRef) return b instanceof RelRef && a.id === b.id;
   if (a instanceof PathValue) return b instanceof PathValue && sameList(a.nodes, b.nodes) && sameList(a.rels, b.rels);
   if (isTemporal(a)) return isTemporal(b) && temporalEquals(a, b);
+  if (a instanceof CypherPoint) return b instanceof CypherPoint && pointEquals(a, b);
+  if (a instanceof Uint8Array) return b instanceof Uint8Array && a.length === b.length && a.every((x, i) => x === b[i]);
   if (isMap(a)) {
     if (!isMap(b)) return false;
     const keys = Object.keys(a);
@@ -86,12 +94,7 @@ const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length 
  */
 export function compare(a: Value, b: Value): number | null {
   if (a === null || b === null) return null;
-  if (isNumber(a) && isNumber(b)) {
-    const x = numberOf(a);
-    const y = numberOf(b);
-    if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
+  if (isNumber(a) && isNumber(b)) return compareNumbers(a, b);
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   if (isTemporal(a) && isTemporal(b)) return compareTemporal(a, b);
@@ -107,8 +110,9 @@ export function compare(a: Value, b: Value): number | null {
 }
 
 /**
- * ORDER BY's global order: map < node < relationship < list < path < temporal values (datetime,
- * local datetime, date, time, local time, duration) < string < boolean < number < null.
+ * ORDER BY's global order: map < node < relationship < list < byte array < path < point <
+ * temporal values (datetime, local datetime, date, time, local time, duration) < string <
+ * boolean < number < null.
  */
 const RANK = (v: Value): number => {
   if (v === null) return 8;
@@ -116,7 +120,9 @@ const RANK = (v: Value): number => {
   if (typeof v === 'boolean') return 6;
   if (typeof v === 'string') return 5;
   if (isTemporal(v)) return 4.5;
+  if (v instanceof CypherPoint) return 4.25;
   if (v instanceof PathValue) return 4;
+  if (v instanceof Uint8Array) return 3.5;
   if (Array.isArray(v)) return 3;
   if (v instanceof RelRef) return 2;
   if (v instanceof NodeRef) return 1;
@@ -130,10 +136,10 @@ export function orderCompare(a: Value, b: Value): number {
   if (ra !== rb) return ra - rb;
   switch (ra) {
     case 7: {
-      const x = numberOf(a as number | WholeFloat);
-      const y = numberOf(b as number | WholeFloat);
+      const x = numberOf(a as CypherNumber);
+      const y = numberOf(b as CypherNumber);
       if (Number.isNaN(x) || Number.isNaN(y)) return Number(Number.isNaN(x)) - Number(Number.isNaN(y));
-      return x < y ? -1 : x > y ? 1 : 0;
+      return compareNumbers(a as CypherNumber, b as CypherNumber);
     }
     case 6:
       return Number(a) - Number(b);
@@ -141,6 +147,12 @@ export function orderCompare(a: Value, b: Value): number {
       return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
     case 4.5:
       return orderTemporal(a as TemporalOrDuration, b as TemporalOrDuration);
+    case 4.25: {
+      const [p, q] = [a as CypherPoint, b as CypherPoint];
+      return p.srid - q.srid || p.x - q.x || p.y - q.y || (p.z ?? 0) - (q.z ?? 0);
+    }
+    case 3.5:
+      return orderLists([...(a as Uint8Array)], [...(b as Uint8Array)]);
     case 4:
       return orderLists([...(a as PathValue).nodes], [...(b as PathValue).nodes]) || orderLists([...(a as PathValue).rels], [...(b as PathValue).rels]);
     case 3:
@@ -179,6 +191,8 @@ export function keyOf(v: Value): string {
       return 'd' + (Object.is(v, -0) ? '0' : String(v));
     case 'string':
       return 's' + JSON.stringify(v);
+    case 'bigint':
+      return 'd' + String(v);
   }
   if (v instanceof WholeFloat) return 'd' + (Object.is(v.value, -0) ? '0' : String(v.value));
   if (Array.isArray(v)) return '[' + v.map(keyOf).join(',') + ']';
@@ -186,6 +200,8 @@ export function keyOf(v: Value): string {
   if (v instanceof RelRef) return 'R' + v.id;
   if (v instanceof PathValue) return 'P' + v.nodes.join('.') + '/' + v.rels.join('.');
   if (isTemporal(v)) return 't' + v.kind + formatTemporal(v);
+  if (v instanceof CypherPoint) return `p${v.srid}:${v.x}:${v.y}:${v.z}`;
+  if (v instanceof Uint8Array) return 'b' + bytesToHex(v);
   return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + keyOf(v[k]!)).join(',') + '}';
 }
 

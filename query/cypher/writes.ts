@@ -1,29 +1,16 @@
-import { formatTemporal } from './temporal/format.js';
-import { isTemporal } from './temporal/types.js';
 import type { Payload, PointId } from '../../storage/events/types.js';
+import { dropPropertyTypes, propertyTypesOf, setPropertyTypes, type PropertyType } from '../../storage/property-types.js';
 import type { Expr, PatternPart, SetItem } from './ast.js';
 import { runtimeError } from './errors.js';
 import { isNumber, numberOf, type CypherNumber } from './numbers.js';
 import { evaluate, type EvalContext, type Row } from './evaluate.js';
 import type { NodeData } from './graph-tx.js';
 import { propertiesOf } from './functions.js';
+import { storable } from './stored-values.js';
 import { ENTITY_BYTES, sizeOf } from './sizes.js';
 import { isMap, NodeRef, PathValue, RelRef, setEntry, typeName, type Value } from './values.js';
 
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidPropertyType', message);
-
-/**
- * A property value as the payload keeps it (a scalar or a list of scalars, as Neo4j allows):
- * temporal values as their ISO-8601 text and floats as JSON numbers (payloads are JSON, so a
- * whole float such as 1.0 reads back as the integer 1).
- */
-function storable(key: string, v: Value): unknown {
-  const scalar = (x: Value) => typeof x === 'string' || typeof x === 'boolean' || (isNumber(x) && Number.isFinite(numberOf(x)));
-  const stored = (x: Value) => (isTemporal(x) ? formatTemporal(x) : isNumber(x) ? numberOf(x) : x);
-  if (scalar(v) || isTemporal(v)) return stored(v);
-  if (Array.isArray(v) && v.every((x) => scalar(x) || isTemporal(x))) return v.map(stored);
-  throw typeError(`property "${key}" cannot hold a ${typeName(v)}${isNumber(v) ? ` (${numberOf(v)})` : ''}: use a string, number, boolean, temporal value or a list of them`);
-}
 
 /** The embedding property as a vector of the collection's dimension. */
 function vectorFrom(v: Value, dim: number): Float32Array {
@@ -31,6 +18,14 @@ function vectorFrom(v: Value, dim: number): Float32Array {
     throw typeError(`embedding must be a list of ${dim} finite numbers (the collection's dimension)`);
   }
   return Float32Array.from(v as CypherNumber[], numberOf);
+}
+
+/** Stores a property value in `payload`, and its type, when JSON loses it, in `types`. */
+function setProperty(payload: Payload, types: Record<string, PropertyType>, key: string, v: Value): void {
+  const { json, type } = storable(key, v);
+  setEntry(payload, key, json);
+  if (type === null) delete types[key];
+  else setEntry(types, key, type);
 }
 
 const gone = (kind: string, id: PointId) => runtimeError('EntityNotFound', 'DeletedEntityAccess', `${kind} ${id} was deleted earlier in this query`);
@@ -44,10 +39,15 @@ export class Writer {
 
   private payloadOf(m: Value): Payload {
     const out: Payload = {};
+    const types: Record<string, PropertyType> = {};
     if (!isMap(m)) throw typeError('properties must be a map');
-    for (const [k, v] of Object.entries(m)) if (v !== null) setEntry(out, k, k === 'embedding' ? v : storable(k, v));
+    for (const [k, v] of Object.entries(m)) {
+      if (v === null) continue;
+      if (k === 'embedding') setEntry(out, k, v);
+      else setProperty(out, types, k, v);
+    }
     this.ctx.guard.charge(ENTITY_BYTES + sizeOf(out as Value), 'the properties written');
-    return out;
+    return setPropertyTypes(out, types);
   }
 
   /** A new node with these labels and properties (`embedding`: its vector). */
@@ -69,6 +69,7 @@ export class Writer {
       if (typeof props.weight !== 'number') throw typeError('weight must be a number');
       weight = props.weight;
       delete props.weight;
+      dropPropertyTypes(props, ['weight']);
     }
     return this.ctx.tx.createEdge(from, to, type, weight, props);
   }
@@ -135,26 +136,34 @@ export class Writer {
       const data = tx.node(target.id);
       if (!data) throw gone('node', target.id);
       const next: NodeData = { ...data, payload: replace ? {} : { ...data.payload } };
+      const types: Record<string, PropertyType> = replace ? {} : { ...propertyTypesOf(data.payload) };
       for (const [key, v] of assignments) {
         if (key === 'embedding') {
           next.vector = v === null ? null : vectorFrom(v, tx.collection.config.size);
           next.vectorChanged = true;
-        } else if (v === null) delete next.payload[key];
-        else setEntry(next.payload, key, storable(key, v));
+        } else if (v === null) {
+          delete next.payload[key];
+          delete types[key];
+        } else setProperty(next.payload, types, key, v);
       }
+      setPropertyTypes(next.payload, types);
       this.ctx.guard.charge(ENTITY_BYTES + sizeOf(next.payload as Value), 'the properties written');
       tx.updateNode(target.id, next);
     } else if (target instanceof RelRef) {
       const e = tx.edge(target.id);
       if (!e) throw gone('relationship', target.id);
       const next = { ...e, properties: replace ? {} : { ...e.properties } };
+      const types: Record<string, PropertyType> = replace ? {} : { ...propertyTypesOf(e.properties) };
       for (const [key, v] of assignments) {
         if (key === 'weight') {
           if (!isNumber(v) || !Number.isFinite(numberOf(v))) throw typeError('weight must be a finite number (every relationship has one)');
           next.weight = numberOf(v);
-        } else if (v === null) delete next.properties[key];
-        else setEntry(next.properties, key, storable(key, v));
+        } else if (v === null) {
+          delete next.properties[key];
+          delete types[key];
+        } else setProperty(next.properties, types, key, v);
       }
+      setPropertyTypes(next.properties, types);
       this.ctx.guard.charge(ENTITY_BYTES + sizeOf(next.properties as Value), 'the properties written');
       tx.updateEdge(target.id, next);
     } else {

@@ -8,9 +8,16 @@ import { candidateSlots } from '../filter/candidates.js';
 import { matchesFilter } from '../filter/evaluate-filter.js';
 import type { Filter } from '../filter/types.js';
 import { forEachMatchingSlot } from './matching-slots.js';
+import { denseView } from './dense-view.js';
+import { sparseField, sparseSearch } from './sparse-search.js';
+import type { SparseVector } from '../../storage/events/types.js';
 
 export interface VectorQuery {
   vector: ArrayLike<number>;
+  /** The vector to search ("" or absent: the unnamed one). */
+  using?: string | null;
+  /** A sparse query (then `vector` is not read): `using` names a sparse vector. */
+  sparse?: SparseVector | null;
   limit: number;
   offset: number;
   ef: number;
@@ -54,7 +61,7 @@ function estimateSelectivity(c: Collection, filter: Filter): number {
     const slot = seed % store.slotCount;
     if (store.state[slot] !== LIVE) continue;
     live++;
-    if (matchesFilter(filter, store, slot)) matched++;
+    if (matchesFilter(filter, c, slot)) matched++;
   }
   return live === 0 ? 1 : matched / live;
 }
@@ -65,26 +72,33 @@ function estimateSelectivity(c: Collection, filter: Filter): number {
  * a filter-aware graph walk. Points not yet indexed are always scanned exactly.
  */
 export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
-  const { store, config } = c;
+  const { store } = c;
+  if (q.sparse) {
+    const hits = sparseSearch(c, sparseField(c, q.using, q.sparse), q.sparse, q.filter);
+    const kept = q.scoreThreshold === null ? hits : hits.filter((h) => h.score >= q.scoreThreshold!);
+    return kept.slice(q.offset, q.offset + q.limit).map((h) => ({ ...h, id: store.idOf(h.slot) }));
+  }
+  const view = denseView(c, q.using);
+  const config = { size: view.size, distance: view.distance };
   if (q.vector.length !== config.size) {
-    throw badRequest(`query vector has ${q.vector.length} dimensions, collection "${c.name}" expects ${config.size}`);
+    throw badRequest(`query vector has ${q.vector.length} dimensions, ${view.name === '' ? '' : `vector "${view.name}" of `}collection "${c.name}" expects ${config.size}`);
   }
   for (let i = 0; i < q.vector.length; i++) {
     if (!Number.isFinite(q.vector[i])) throw badRequest(`query vector element ${i} is not a finite number`);
   }
   const k = q.offset + q.limit;
   const { heap, keys, slots, query } = scratchFor(k, config.size);
-  c.prepareQuery(q.vector, query);
-  const { space } = c;
+  view.prepare(q.vector, query);
   heap.ids = store.ids;
   heap.idOrder = store.uuidWords ? (a, b) => store.compareSlots(a, b) : null;
   const offer = (slot: number): void => {
-    if (store.hasVector[slot]) heap.offer(space.toQuery(slot), slot, k);
+    const d = view.toQuery(slot);
+    if (!Number.isNaN(d)) heap.offer(d, slot, k);
   };
   const filter = q.filter;
-  const admit = filter ? (slot: number) => matchesFilter(filter, store, slot) : null;
+  const admit = filter ? (slot: number) => matchesFilter(filter, c, slot) : null;
 
-  space.setQuery(query);
+  view.setQuery(query);
   let scanned = false;
   if (filter) {
     const candidates = candidateSlots(filter, c);
@@ -96,9 +110,9 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
     }
   }
   if (!scanned) {
-    const n = c.index.search(query, k, q.ef, admit, keys, slots);
+    const n = view.search(query, k, q.ef, admit, keys, slots);
     for (let i = 0; i < n; i++) heap.offer(keys[i]!, slots[i]!, k);
-    c.forEachPending((slot) => {
+    view.forEachPending((slot) => {
       if (!admit || admit(slot)) offer(slot);
     });
   }

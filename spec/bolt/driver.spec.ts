@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import neo4j, { type Driver, type Node, type Path, type Relationship } from 'neo4j-driver';
 import { call, useTestServer, type SuiteServer } from '../helpers/http.js';
 
-const { Date: BoltDate, DateTime, Duration, LocalDateTime, LocalTime, Time } = neo4j.types;
+const { Date: BoltDate, DateTime, Duration, LocalDateTime, LocalTime, Point, Time } = neo4j.types;
 
 /** A driver for the suite's server, closed after each test. */
 function useDriver(server: SuiteServer, scheme = 'bolt', auth = neo4j.auth.basic('neo4j', 'any')): () => Driver {
@@ -48,6 +48,9 @@ describe('bolt: neo4j-driver against the server', () => {
       dateTimeZone: new DateTime(2024, 6, 1, 12, 0, 0, 0, undefined, 'Europe/Paris'),
       localDateTime: new LocalDateTime(1969, 7, 20, 20, 17, 40, 0),
       duration: new Duration(14, 3, 3661, 500),
+      cartesian: new Point(neo4j.int(7203), 1, 2.5),
+      wgs84: new Point(neo4j.int(4979), 12.5, 56, 100),
+      bytes: Int8Array.from([0, 1, -1, 127, -128]),
     };
     const session = driver().session();
     try {
@@ -61,9 +64,46 @@ describe('bolt: neo4j-driver against the server', () => {
       const zoned = (await session.run('RETURN $v.timezone AS zone, $v.hour AS hour', { v: values.dateTimeZone })).records[0]!;
       expect(zoned.get('zone')).to.equal('Europe/Paris');
       expect(zoned.get('hour').toNumber()).to.equal(12);
-      const big = await session.run('RETURN $v AS v', { v: neo4j.int('9223372036854775807') }).catch((e: { code: string; message: string }) => e);
-      expect(big).to.include({ code: 'Neo.ClientError.Statement.TypeError' });
-      expect((big as { message: string }).message).to.match(/beyond ±2\^53/);
+      const big = (await session.run('RETURN $v AS v, $v - 1 AS less, toString($v) AS text', { v: neo4j.int('9223372036854775807') })).records[0]!;
+      expect(big.get('v').toString()).to.equal('9223372036854775807');
+      expect(big.get('less').toString()).to.equal('9223372036854775806');
+      expect(big.get('text')).to.equal('9223372036854775807');
+      await session.run('CREATE (:Big {id: $v, ids: [$v, 1]})', { v: neo4j.int('-9223372036854775808') });
+      const stored = (await session.run('MATCH (b:Big {id: -9223372036854775808}) RETURN b.id AS id, b.ids AS ids')).records[0]!;
+      expect(stored.get('id').toString(), 'a 64-bit property reads back exactly').to.equal('-9223372036854775808');
+      expect(stored.get('ids').map(String)).to.deep.equal(['-9223372036854775808', '1']);
+      const over = await session.run('RETURN $v + 1 AS v', { v: neo4j.int('9223372036854775807') }).catch((e: { code: string; message: string }) => e);
+      expect((over as { message: string }).message).to.match(/IntegerOverflow/);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('stores temporal values and whole floats as properties and gives them back with their types', async () => {
+    const session = driver().session();
+    try {
+      const props = {
+        date: new BoltDate(2024, 2, 29),
+        time: new Time(10, 30, 15, 5, 3600),
+        localDateTime: new LocalDateTime(1969, 7, 20, 20, 17, 40, 0),
+        dateTime: new DateTime(2024, 6, 1, 12, 0, 0, 0, -18000),
+        duration: new Duration(14, 3, 3661, 500),
+        dates: [new BoltDate(2020, 1, 1), new BoltDate(2020, 1, 2)],
+        place: new Point(neo4j.int(4326), 18.07, 59.33),
+        corners: [new Point(neo4j.int(7203), 0, 0), new Point(neo4j.int(7203), 3, 4)],
+      };
+      await session.run('CREATE (:Typed $props)', { props });
+      await session.run('MATCH (n:Typed) SET n.whole = 2.0');
+      const n = (await session.run('MATCH (n:Typed) RETURN n')).records[0]!.get('n') as Node;
+      for (const [key, v] of Object.entries(props)) expect(String(n.properties[key]), key).to.equal(String(v));
+      expect(n.properties.date).to.be.instanceOf(BoltDate);
+      expect(n.properties.dates[1]).to.be.instanceOf(BoltDate);
+      expect(n.properties.whole, 'a FLOAT, not an Integer').to.equal(2);
+      await session.run('MATCH (n:Typed) SET n.blob = $b', { b: Int8Array.from([1, 2, 3]) });
+      const r = (await session.run('MATCH (n:Typed) RETURN n.blob AS blob, point.distance(n.corners[0], n.corners[1]) AS d, n.place.latitude AS lat')).records[0]!;
+      expect(Array.from(r.get('blob') as Int8Array)).to.deep.equal([1, 2, 3]);
+      expect(r.get('d')).to.equal(5);
+      expect(r.get('lat')).to.equal(59.33);
     } finally {
       await session.close();
     }
@@ -126,8 +166,10 @@ describe('bolt: neo4j-driver against the server', () => {
 
   it('runs executeRead and executeWrite, and a bookmark lets another session read the write', async () => {
     const writer = driver().session();
-    const written = await writer.executeWrite(async (tx) => (await tx.run('CREATE (n:Item {k: $k}) RETURN n.k AS k', { k: 7 })).records[0]!.get('k'));
-    expect(written.toNumber()).to.equal(7);
+    // The driver sends a JavaScript number as a FLOAT, and the property keeps that type, as in Neo4j.
+    const written = await writer.executeWrite(async (tx) => (await tx.run('CREATE (n:Item {k: $k, i: $i}) RETURN n.k AS k, n.i AS i', { k: 7, i: neo4j.int(7) })).records[0]!);
+    expect(written.get('k')).to.equal(7);
+    expect(written.get('i').toNumber()).to.equal(7);
     const bookmarks = writer.lastBookmarks();
     await writer.close();
     expect(bookmarks).to.have.length(1);

@@ -131,5 +131,20 @@ describe('browser library, in Node over the in-memory log', () => {
     db.deletePoints('ids', [uuid]);
     expect(db.getPoints('ids', [uuid])).to.deep.equal([]);
   });
+
+  it('keeps named and sparse vectors as the server does: upsert, search by name, read by name, export and import', async () => {
+    const db = await VectorGraphDB.init();
+    db.createCollection('hybrid', { vectors: { dense: { size: 2, distance: 'Cosine' } }, sparse_vectors: { words: { modifier: 'none' } } });
+    db.upsert('hybrid', [
+      { id: 1, vector: { dense: Float32Array.of(1, 0), words: { indices: [3, 1], values: [1, 2] } } },
+      { id: 2, vector: { dense: [0, 1] } },
+    ]);
+    expect(db.search('hybrid', [0, 1], 2, { using: 'dense' }).map((p) => p.id)).to.deep.equal([2, 1]);
+    expect(db.search('hybrid', { indices: [1], values: [1] }, 2, { using: 'words' }).map((p) => [p.id, p.score])).to.deep.equal([[1, 2]]);
+    expect(db.getPoints('hybrid', [1], false, ['words'])).to.deep.equal([{ id: 1, vector: { words: { indices: [1, 3], values: [2, 1] } } }]);
+    expect(() => db.search('hybrid', [0, 1], 2)).to.throw(/has no unnamed vector/);
+    db.importCollection('copy', db.exportCollection('hybrid'));
+    expect(db.getPoints('copy', [1, 2], false, true)).to.deep.equal(db.getPoints('hybrid', [1, 2], false, true));
+  });
 });
 

@@ -146,7 +146,7 @@ describe('clients: the Qdrant dialect (SERVICE_QDRANT_PORT) with @qdrant/js-clie
     expect(body.status.error).to.match(/query.discover is not a query we answer/);
     expect(body.time).to.be.a('number');
     const named = await failure(() => q.query('c', { query: [1, 0], using: 'text' }));
-    expect(named.error).to.match(/using names the vector "text"/);
+    expect(named.error).to.equal('collection "c" has no vector named "text" (its vectors: dense: "")');
   });
 });
 

@@ -63,6 +63,17 @@ describe('server: the changefeed', () => {
     expect(lines[6]!.data.points.map((p: { id: unknown }) => p.id)).to.deep.equal(lines[6]!.ids);
   });
 
+  it('writes named and sparse vectors as arrays, in upserts and imports', async () => {
+    await call(s.url, 'PUT', '/collections/n', { vectors: { t: { size: 2, distance: 'Dot' } }, sparse_vectors: { w: {} } });
+    await call(s.url, 'PUT', '/collections/n/points?wait=true', { points: [{ id: 1, vector: { t: [1, 2], w: { indices: [5, 2], values: [1, 3] } } }] });
+    const exported = new Uint8Array(await (await fetch(`${s.url}/collections/n/export`)).arrayBuffer());
+    await fetch(`${s.url}/collections/m/import?mode=create`, { method: 'POST', body: exported, headers: { 'content-type': 'application/octet-stream' } });
+    const { lines } = await changes(s.url, 'from=2&wait_ms=0');
+    const point = { id: 1, vector: null, payload: {}, labels: [], named: { t: [1, 2] }, sparse: { w: { indices: [2, 5], values: [3, 1] } } };
+    expect(lines[0]!.data.points).to.deep.equal([point]);
+    expect(lines[1]!.data.points).to.deep.equal([point]);
+  });
+
   it('resumes exactly after any operation, and filters by collection', async () => {
     await history(s.url);
     const all = (await changes(s.url, 'from=1&wait_ms=0')).lines;

@@ -97,7 +97,7 @@ describe('server: points', () => {
       [{ points: [{ id: 2 ** 53, vector: [1, 2, 3] }] }, /invalid point id 9007199254740992/],
       [{ points: [{ id: 2, vector: [1, 2, 3], payload: [1] }] }, /point 2: payload must be a JSON object/],
       [{ points: [{ id: 2, vector: [1, 2, 3], labels: [''] }] }, /point 2: labels must be an array of non-empty strings/],
-      [{ points: [{ id: 2 }] }, /point 2: vector is required: a non-empty array of numbers/],
+      [{ points: [{ id: 2 }] }, /point 2: vector is required: a vector \(array of numbers\), or an object from vector names to vectors/],
       [{ points: [{ id: 2, vector: [1, 2, 3] }, { id: 1, vector: [1] }] }, /point 1: vector has 1 dimensions/],
       [{ points: ['x'] }, /points\[0\] must be an object/],
       [{ batch: { ids: [1], vectors: [] } }, /batch\.ids and batch\.vectors/],
@@ -115,7 +115,7 @@ describe('server: points', () => {
     const bad: [string, unknown, RegExp][] = [
       ['/points', { ids: 'x' }, /ids must be an array/],
       ['/points', { ids: [1], with_payload: 'yes' }, /with_payload must be/],
-      ['/points', { ids: [1], with_vector: 1 }, /with_vector must be true or false/],
+      ['/points', { ids: [1], with_vector: 1 }, /with_vector must be true, false, or a list of vector names/],
       ['/points/delete', {}, /points \(an array of ids\) or filter is required/],
       ['/points/delete', { points: [-1] }, /invalid point id -1/],
       ['/points/delete', { filter: { must: 3 } }, /filter\.must must be an object/],

@@ -47,6 +47,22 @@ describe('server: rate limiting (100/s, bursts of 200), on a fake clock', () => 
     seconds += 60;
     expect(await burst(s.url, 250)).to.include({ passed: 200, limited: 50 });
   });
+
+  it('limits the Qdrant dialect port from the same buckets, refusing with Qdrant\'s error body', async () => {
+    seconds += 60;
+    // Raw fetch: the Qdrant port answers Qdrant's shapes, not those of our OpenAPI document that call() checks.
+    const qdrant = (n: number) => Promise.all(Array.from({ length: n }, () => fetch(`${s.service.qdrantUrl}/collections`)));
+    expect((await qdrant(150)).every((r) => r.status === 200)).to.equal(true);
+    const { passed, refused } = await burst(s.url, 100);
+    expect(passed, 'one bucket per client address, whichever port it calls').to.equal(50);
+    expect(refused!.body.status, 'the spec port keeps its own shape').to.equal('error');
+    seconds += 60;
+    const answers = await qdrant(201);
+    expect(answers.filter((r) => r.status === 429)).to.have.length(1);
+    const limited = answers.find((r) => r.status === 429)!;
+    expect(((await limited.json()) as { status: unknown }).status).to.deep.equal({ error: 'too many requests: the limit is 100 per second with bursts of 200; retry after 1 s' });
+    expect(limited.headers.get('retry-after')).to.equal('1');
+  });
 });
 
 describe('server: no rate limiting by default', () => {

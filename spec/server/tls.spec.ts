@@ -55,6 +55,18 @@ describe('server: TLS', () => {
         plainFailed = true;
       }
       expect(plainFailed, 'plain HTTP must not be served on the TLS port').to.equal(true);
+
+      expect(s.service.qdrantUrl, 'the Qdrant dialect port is TLS too').to.match(/^https:\/\//);
+      const qdrant = await httpsGet(`${s.service.qdrantUrl}/collections`, readFileSync(cert));
+      expect(qdrant.status).to.equal(200);
+      expect(JSON.parse(qdrant.body)).to.have.property('result');
+      let qdrantPlainFailed = false;
+      try {
+        qdrantPlainFailed = (await fetch(s.service.qdrantUrl!.replace('https:', 'http:') + '/collections')).status !== 200;
+      } catch {
+        qdrantPlainFailed = true;
+      }
+      expect(qdrantPlainFailed, 'plain HTTP must not be served on the Qdrant TLS port').to.equal(true);
     } finally {
       await s.stop();
       s.remove();

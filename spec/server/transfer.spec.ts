@@ -31,7 +31,7 @@ describe('server: export and import', () => {
     const file = await download(s, 'src');
     expect(file.status).to.equal(200);
     expect(file.headers.get('content-type')).to.equal('application/octet-stream');
-    expect(file.headers.get('x-service-format-version')).to.equal('5');
+    expect(file.headers.get('x-service-format-version')).to.equal('6');
     expect(file.headers.get('x-service-point-count')).to.equal('3');
     expect(file.headers.get('x-service-dimension')).to.equal('2');
     expect(file.headers.get('content-disposition')).to.equal('attachment; filename="src.vgdb"');

@@ -127,8 +127,8 @@ describe('storage/events codec: edges and graph writes', () => {
         { op: 'overwrite_payload', ids: [4], payload: { c: null } },
         { op: 'delete_payload', ids: [5, 6], keys: ['a', 'b.c'] },
         { op: 'clear_payload', ids: [] },
-        { op: 'update_vectors', points: [{ id: 7, vector: Float32Array.of(0.5, -1) }] },
-        { op: 'delete_vectors', ids: [8] },
+        { op: 'update_vectors', points: [{ id: 7, dense: { '': Float32Array.of(0.5, -1) }, sparse: {} }] },
+        { op: 'delete_vectors', ids: [8], names: [''] },
       ],
     };
     expect(decodeEvent(encodeEvent(event))).to.deep.equal(event);

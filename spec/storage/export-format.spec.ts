@@ -6,7 +6,8 @@ import { ImportReader } from '../../storage/export/import-reader.js';
 import { joinChunks } from '../../storage/codec/join-chunks.js';
 import { BLOCK, block, FORMAT_VERSION, MAGIC } from '../../storage/export/format.js';
 import { ByteWriter } from '../../storage/codec/byte-writer.js';
-import { writeConfig, writeFieldIndexes } from '../../storage/events/codec.js';
+import { writeFieldIndexes } from '../../storage/events/codec.js';
+import { DISTANCES, type CollectionConfig } from '../../storage/events/types.js';
 
 function sample(): Collection {
   const c = new Collection('src', { size: 3, distance: 'Dot', m: 8, m0: 16, efConstruct: 32, ml: 0.5 }, 1);
@@ -24,6 +25,12 @@ function read(bytes: Uint8Array, chunk = 777) {
   const r = new ImportReader();
   for (let i = 0; i < bytes.length; i += chunk) r.feed(bytes.subarray(i, i + chunk));
   return r.finish();
+}
+
+
+/** A config as files before version 6 lay it out: the one vector's, with no named or sparse vectors. */
+function writeConfigBefore6(w: ByteWriter, c: CollectionConfig): void {
+  w.u32(c.size).u8(DISTANCES.indexOf(c.distance)).u32(c.m).u32(c.m0).u32(c.efConstruct).f64(c.ml);
 }
 
 describe('storage/export format', () => {
@@ -72,7 +79,7 @@ describe('storage/export format', () => {
   it('reads a version 4 file: payload index declarations, no settings, no operation_id', () => {
     const config = { size: 1, distance: 'Euclid' as const, m: 8, m0: 16, efConstruct: 32, ml: 0.5 };
     const header = new ByteWriter(64).str('old');
-    writeConfig(header, config);
+    writeConfigBefore6(header, config);
     const indexes = new ByteWriter(64);
     writeFieldIndexes(indexes, { k: { type: 'keyword', params: {} } });
     const points = new ByteWriter(64).u32(1).u8(0).f64(1).u8(0).str('{"k":"a"}').u16(0);
@@ -90,7 +97,7 @@ describe('storage/export format', () => {
 
   it('refuses settings that are not an object of objects as damage', () => {
     const header = new ByteWriter(64).str('bad');
-    writeConfig(header, { size: 1, distance: 'Euclid', m: 8, m0: 16, efConstruct: 32, ml: 0.5 });
+    writeConfigBefore6(header, { size: 1, distance: 'Euclid', m: 8, m0: 16, efConstruct: 32, ml: 0.5 });
     const parts = [new ByteWriter(8).bytes(MAGIC).u16(5).u16(0).finish(), block(BLOCK.header, header.f64(0).f64(0).f64(1).str('{"group":[1]}').finish())];
     expect(() => read(Uint8Array.from(parts.flatMap((p) => [...p])))).to.throw(CorruptDataError, /settings must map each group to an object/);
   });
@@ -98,7 +105,7 @@ describe('storage/export format', () => {
   it('reads a version 1 file: float32 weights, no edge properties', () => {
     const config = { size: 1, distance: 'Euclid' as const, m: 8, m0: 16, efConstruct: 32, ml: 0.5 };
     const header = new ByteWriter(64).str('old');
-    writeConfig(header, config);
+    writeConfigBefore6(header, config);
     const points = new ByteWriter(64).u32(2).f64(1).u8(0).str('{}').u16(0).f64(2).u8(0).str('{}').u16(0);
     const edges = new ByteWriter(64).u32(1).f64(1).f64(2).str('R').f32(0.5);
     const parts = [

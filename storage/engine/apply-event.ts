@@ -2,6 +2,7 @@ import { Collection } from '../collection.js';
 import { conflict, notFound, type DbError } from '../errors.js';
 import type { DbEvent, ImportCollectionEvent } from '../events/types.js';
 import { applyGraphWrite } from './apply-graph-write.js';
+import { configMismatch, vectorsProblem } from './check-vectors.js';
 import { applyUpdates, simulateUpdates } from './point-updates.js';
 import { applyAliases } from './apply-aliases.js';
 import { resolveCollection, touchAliases } from '../aliases.js';
@@ -79,7 +80,7 @@ function* applyImport(collections: Map<string, Collection>, opId: number, event:
   if (event.mode === 'create' && c) return { changed: 0, error: conflict(`collection "${event.name}" already exists`) };
   if (event.mode !== 'merge') return yield* buildImported(collections, opId, event);
   if (!c) return { changed: 0, error: notFound(`collection "${event.name}" not found`) };
-  if (c.config.size !== event.config.size) return { changed: 0, error: dimensionChanged(c) };
+  if (configMismatch(c.config, event.config, c.name)) return { changed: 0, error: dimensionChanged(c) };
   return yield* mergeImported(c, event);
 }
 
@@ -132,7 +133,7 @@ function applySmallEvent(collections: Map<string, Collection>, opId: number, eve
     case 'upsert_points': {
       const c = collections.get(event.collection);
       if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };
-      if (event.points.some((p) => p.vector !== null && p.vector.length !== c.config.size)) return { changed: 0, error: dimensionChanged(c) };
+      if (event.points.some((p) => vectorsProblem(c.config, c.name, p.id, p) !== null)) return { changed: 0, error: dimensionChanged(c) };
       c.upsert(event.points);
       return { changed: event.points.length };
     }

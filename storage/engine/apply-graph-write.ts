@@ -60,9 +60,14 @@ export function applyGraphWrite(c: Collection, event: GraphWriteEvent): ApplyRes
   for (const change of event.changes) {
     switch (change.kind) {
       case 'create_node':
-      case 'update_node':
         c.upsert([change.point]);
         break;
+      case 'update_node': {
+        // Cypher sees the unnamed vector only: a node's named and sparse vectors stay as they are.
+        const kept = c.otherVectors(change.point.id);
+        c.upsert([{ ...change.point, named: change.point.named ?? kept.named, sparse: change.point.sparse ?? kept.sparse }]);
+        break;
+      }
       case 'set_node':
         c.setPayload(change.id, change.payload, change.labels);
         break;

@@ -28,7 +28,7 @@ export class ImportCheck {
 
   points(points: readonly PointRecord[]): void {
     for (const p of points) {
-      checkPoint(this.name, this.config.size, p, this.limits);
+      checkPoint(this.name, this.config, p, this.limits);
       if (this.ids.has(p.id)) continue;
       this.ids.set(p.id, 0);
       if (!this.target?.store.has(p.id)) this.fresh++;

@@ -1,6 +1,7 @@
 import type { Collection } from '../collection.js';
 import { badRequest, notFound, type DbError } from '../errors.js';
-import type { Payload, PointId, PointRecord, PointUpdate, UpdatePointsEvent } from '../events/types.js';
+import type { Payload, PointId, PointRecord, PointUpdate, SparseVector, UpdatePointsEvent } from '../events/types.js';
+import { splitDense, vectorsProblem } from './check-vectors.js';
 import { deletePayloadAt, setPayloadAt } from './payload-paths.js';
 
 /** What a point is after the updates so far: its payload and labels, and whether it has a vector. */
@@ -24,12 +25,12 @@ export function simulateUpdates(c: Collection, updates: readonly PointUpdate[]):
     return slot < 0 ? null : { payload: c.store.payloads[slot] ?? {}, labels: c.store.labels[slot]!, hasVector: c.store.hasVector[slot] === 1 };
   };
   const existing = (id: PointId): Simulated | DbError => current(id) ?? notFound(`no point with id ${id} found in collection "${c.name}"`);
-  const size = c.config.size;
   for (const u of updates) {
     switch (u.op) {
       case 'upsert':
         for (const p of u.points) {
-          if (p.vector && p.vector.length !== size) return { error: badRequest(`point ${p.id}: vector has ${p.vector.length} dimensions, collection "${c.name}" expects ${size}`), touched };
+          const problem = vectorsProblem(c.config, c.name, p.id, p);
+          if (problem) return { error: badRequest(problem), touched };
           touched.set(p.id, { payload: p.payload, labels: p.labels, hasVector: p.vector !== null });
         }
         break;
@@ -40,19 +41,37 @@ export function simulateUpdates(c: Collection, updates: readonly PointUpdate[]):
         for (const p of u.points) {
           const s = existing(p.id);
           if (!('payload' in s)) return { error: s, touched };
-          if (p.vector.length !== size) return { error: badRequest(`point ${p.id}: vector has ${p.vector.length} dimensions, collection "${c.name}" expects ${size}`), touched };
-          touched.set(p.id, { ...s, hasVector: true });
+          const given = splitDense(p.dense);
+          const problem = vectorsProblem(c.config, c.name, p.id, { ...given, sparse: p.sparse });
+          if (problem) return { error: badRequest(problem), touched };
+          touched.set(p.id, { ...s, hasVector: s.hasVector || given.vector !== undefined });
         }
         break;
       default:
         for (const id of u.ids) {
           const s = existing(id);
           if (!('payload' in s)) return { error: s, touched };
-          touched.set(id, { ...s, payload: nextPayload(s, u), hasVector: u.op === 'delete_vectors' ? false : s.hasVector });
+          touched.set(id, { ...s, payload: nextPayload(s, u), hasVector: u.op === 'delete_vectors' && u.names.includes('') ? false : s.hasVector });
         }
     }
   }
   return { error: null, touched };
+}
+
+/** A point as it is, with the vectors given set and the vectors named in `deleted` taken away. */
+function withVectors(c: Collection, id: PointId, dense: Record<string, Float32Array>, sparse: Record<string, SparseVector>, deleted: readonly string[]): PointRecord {
+  const slot = c.store.slotOf(id);
+  const given = splitDense(dense);
+  const kept = c.otherVectors(id);
+  const named: Record<string, Float32Array> = { ...kept.named, ...given.named };
+  const sparseNow: Record<string, SparseVector> = { ...kept.sparse, ...sparse };
+  for (const name of deleted) {
+    delete named[name];
+    delete sparseNow[name];
+  }
+  const current = c.store.hasVector[slot] ? Float32Array.from(c.store.vectorOf(slot)) : null;
+  const vector = deleted.includes('') ? null : (given.vector ?? current);
+  return { id, vector, payload: c.store.payloads[slot] ?? {}, labels: [...c.store.labels[slot]!], named, sparse: sparseNow };
 }
 
 function nextPayload(s: Simulated, u: Exclude<PointUpdate, { op: 'upsert' | 'delete' | 'update_vectors' }>): Payload {
@@ -84,10 +103,8 @@ export function applyUpdates(c: Collection, event: UpdatePointsEvent): number {
         break;
       case 'update_vectors':
       case 'delete_vectors': {
-        const points: PointRecord[] = (u.op === 'update_vectors' ? u.points : u.ids.map((id) => ({ id, vector: null }))).map(({ id, vector }) => {
-          const slot = c.store.slotOf(id);
-          return { id, vector, payload: c.store.payloads[slot] ?? {}, labels: [...c.store.labels[slot]!] };
-        });
+        const changes = u.op === 'update_vectors' ? u.points : u.ids.map((id) => ({ id, dense: {}, sparse: {}, deleted: u.names }));
+        const points = changes.map((change) => withVectors(c, change.id, change.dense, change.sparse, 'deleted' in change ? change.deleted : []));
         c.upsert(points);
         changed += points.length;
         break;

@@ -36,11 +36,12 @@ function readingFile<T>(read: () => T): T {
  * leaves at most an orphan stage, dropped when the log next opens. Staged blocks go when their
  * entry is dropped after a snapshot (LmdbLog.truncateThrough).
  *
- * A log that cannot stage (the in-memory log) reads the file whole, as before.
+ * A log that cannot stage (the in-memory log), or a replicated one (Engine.stagesImports), reads
+ * the file whole, as before.
  */
 async function readImport(engine: Engine, name: string, mode: ImportMode, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<{ event: ImportCollectionEvent; discard: () => Promise<void> }> {
   const log = engine.log;
-  const stage = log.stageImport?.();
+  const stage = engine.stagesImports ? log.stageImport!() : undefined;
   if (!stage) {
     const reader = new ImportReader(engine.limits);
     for await (const chunk of body) readingFile(() => reader.feed(chunk));

@@ -1,6 +1,7 @@
 import type { Collection } from '../collection.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import type { CollectionConfig, DbEvent, EdgeRecord, GraphWriteEvent, ImportCollectionEvent, Payload, PointId, PointRecord, UpdatePointsEvent } from '../events/types.js';
+import { DISTANCES, SPARSE_MODIFIERS, type CollectionConfig, type DbEvent, type DenseVectorConfig, type EdgeRecord, type GraphWriteEvent, type ImportCollectionEvent, type Payload, type PointId, type PointRecord, type UpdatePointsEvent } from '../events/types.js';
+import { configMismatch, deleteNameProblem, splitDense, vectorsProblem } from './check-vectors.js';
 import { simulateUpdates } from './point-updates.js';
 import { checkAliases } from './apply-aliases.js';
 import { canonicalUuid } from '../point-id.js';
@@ -11,6 +12,8 @@ import { DEFAULT_WRITE_LIMITS, LIMIT_VARIABLES, type WriteLimits } from './write
 import { ImportCheck } from './import-check.js';
 
 export const MAX_POINT_ID = Number.MAX_SAFE_INTEGER;
+/** The most named dense and sparse vectors a collection may have. */
+export const MAX_VECTOR_NAMES = 64;
 /**
  * The highest operation_id an imported file may say it was exported at: the import is logged
  * above it, and the ids after it must stay exact integers for centuries of writes.
@@ -55,16 +58,10 @@ export function checkPayload(payload: unknown, what: string, limits: WriteLimits
   }
 }
 
-export function checkPoint(name: string, size: number, p: PointRecord, limits: WriteLimits): void {
+export function checkPoint(name: string, config: CollectionConfig, p: PointRecord, limits: WriteLimits): void {
   checkPointId(p.id);
-  if (p.vector) {
-    if (p.vector.length !== size) {
-      throw badRequest(`point ${p.id}: vector has ${p.vector.length} dimensions, collection "${name}" expects ${size}`);
-    }
-    for (let i = 0; i < p.vector.length; i++) {
-      if (!Number.isFinite(p.vector[i])) throw badRequest(`point ${p.id}: vector element ${i} is not a finite 32-bit float`);
-    }
-  }
+  const problem = vectorsProblem(config, name, p.id, p);
+  if (problem) throw badRequest(problem);
   checkPayload(p.payload, `point ${p.id}: payload`, limits);
   for (const label of p.labels) {
     if (typeof label !== 'string' || label.length === 0) throw badRequest(`point ${p.id}: labels must be non-empty strings`);
@@ -103,11 +100,21 @@ function newIdCount(ids: Iterable<PointId>, target: Collection | null): number {
   return fresh.size;
 }
 
+/** A config as the parsers make it; the unnamed vector's size may be 0 (none) when the collection names its vectors. */
 export function checkConfig(c: CollectionConfig): void {
   const int = (v: number, lo: number, hi: number) => Number.isInteger(v) && v >= lo && v <= hi;
-  if (!int(c.size, 1, 65536) || !int(c.m, 2, 128) || !int(c.m0, c.m, 512) || !int(c.efConstruct, 4, 4096) || !(c.ml > 0 && c.ml <= 10)) {
-    throw badRequest(`invalid collection config: ${JSON.stringify(c)}`);
-  }
+  const dense = (d: DenseVectorConfig, minSize: number) => int(d.size, minSize, 65536) && int(d.m, 2, 128) && int(d.m0, d.m, 512) && int(d.efConstruct, 4, 4096) && d.ml > 0 && d.ml <= 10 && DISTANCES.includes(d.distance);
+  const named = Object.entries(c.named ?? {});
+  const sparse = Object.entries(c.sparse ?? {});
+  const someNamed = named.length + sparse.length > 0;
+  const goodName = (name: string) => name.length >= 1 && name.length <= 255;
+  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const ok =
+    dense(c, someNamed ? 0 : 1) &&
+    named.every(([name, v]) => goodName(name) && dense(v, 1) && typeof v.onDisk === 'boolean') &&
+    sparse.every(([name, v]) => goodName(name) && SPARSE_MODIFIERS.includes(v.modifier) && isObject(v.index) && !c.named?.[name]) &&
+    named.length + sparse.length <= MAX_VECTOR_NAMES;
+  if (!ok) throw badRequest(`invalid collection config: ${JSON.stringify(c)}`);
 }
 
 function checkImport(collections: ReadonlyMap<string, Collection>, event: ImportCollectionEvent, limits: WriteLimits): void {
@@ -133,12 +140,11 @@ function checkImport(collections: ReadonlyMap<string, Collection>, event: Import
   check.edges(event.edges);
 }
 
-/** The collection a merge adds to: it exists, with the file's dimension. */
+/** The collection a merge adds to: it exists, with the file's vectors (dimension, names). */
 export function checkMergeTarget(target: Collection | undefined, event: Pick<ImportCollectionEvent, 'name' | 'config'>): Collection {
   if (!target) throw notFound(`collection "${event.name}" not found: merge needs an existing collection`);
-  if (target.config.size !== event.config.size) {
-    throw badRequest(`dimension mismatch: the file holds ${event.config.size}-dimensional vectors, collection "${event.name}" has ${target.config.size}`);
-  }
+  const mismatch = configMismatch(target.config, event.config, event.name);
+  if (mismatch) throw badRequest(mismatch);
   return target;
 }
 
@@ -146,9 +152,9 @@ function checkGraphWrite(c: Collection, event: GraphWriteEvent, limits: WriteLim
   const created: PointId[] = [];
   for (const change of event.changes) {
     if (change.kind === 'create_node' || change.kind === 'update_node') {
-      checkPoint(c.name, c.config.size, change.point, limits);
+      checkPoint(c.name, c.config, change.point, limits);
       if (change.kind === 'create_node') created.push(change.point.id);
-    } else if (change.kind === 'set_node') checkPoint(c.name, c.config.size, { id: change.id, vector: null, payload: change.payload, labels: change.labels }, limits);
+    } else if (change.kind === 'set_node') checkPoint(c.name, c.config, { id: change.id, vector: null, payload: change.payload, labels: change.labels }, limits);
     else if (change.kind === 'create_edge') {
       checkPointId(change.edge.from);
       checkPointId(change.edge.to);
@@ -181,7 +187,7 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
       const c = requireCollection(collections, event.collection);
       let unseen = 0;
       for (const p of event.points) {
-        checkPoint(c.name, c.config.size, p, limits);
+        checkPoint(c.name, c.config, p, limits);
         if (!c.store.has(p.id)) unseen++;
       }
       // Counting the request's repeated ids once matters only at the limit.
@@ -234,15 +240,23 @@ function checkUpdates(c: Collection, event: UpdatePointsEvent, limits: WriteLimi
   let added = 0;
   for (const u of event.updates) {
     if (u.op === 'upsert') {
-      for (const p of u.points) checkPoint(c.name, c.config.size, p, limits);
+      for (const p of u.points) checkPoint(c.name, c.config, p, limits);
       added += u.points.length;
     } else if (u.op === 'update_vectors') {
-      for (const p of u.points) checkPoint(c.name, c.config.size, { id: p.id, vector: p.vector, payload: {}, labels: [] }, limits);
+      for (const p of u.points) {
+        checkPointId(p.id);
+        const problem = vectorsProblem(c.config, c.name, p.id, { ...splitDense(p.dense), sparse: p.sparse });
+        if (problem) throw badRequest(problem);
+      }
       added += u.points.length;
     } else {
       for (const id of u.ids) checkPointId(id);
       if (u.op === 'set_payload' || u.op === 'overwrite_payload') checkPayload(u.payload, `payload`, limits);
-      if (u.op === 'delete_vectors') added += u.ids.length;
+      if (u.op === 'delete_vectors') {
+        added += u.ids.length;
+        const problem = u.names.map((name) => deleteNameProblem(c.config, c.name, name)).find((m) => m !== null);
+        if (problem) throw badRequest(problem);
+      }
     }
   }
   const { error, touched } = simulateUpdates(c, event.updates);

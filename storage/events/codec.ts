@@ -1,8 +1,9 @@
 import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
 import { CorruptDataError } from '../errors.js';
+import { parsePayloadText, payloadText } from '../codec/payload-text.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
-import { DISTANCES, FIELD_INDEX_TYPES, type AliasAction, type CollectionConfig, type CollectionSettings, type FieldIndex, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type ImportCollectionEvent, type PointRecord, type PointUpdate, type StagedContent } from './types.js';
+import { DISTANCES, FIELD_INDEX_TYPES, SPARSE_MODIFIERS, type AliasAction, type CollectionConfig, type CollectionSettings, type FieldIndex, type ImportCollectionEvent, type NamedVectorConfig, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate, type SparseVector, type SparseVectorConfig, type StagedContent, type VectorUpdate } from './types.js';
 
 /**
  * Binary event encoding. Layout: u8 format version, u8 event type, then the type's fields.
@@ -10,10 +11,16 @@ import { DISTANCES, FIELD_INDEX_TYPES, type AliasAction, type CollectionConfig, 
  * Version 2 stores edge weights as float64 with a properties JSON; version 3 writes point ids
  * tagged (an integer as float64, or a UUID as 16 bytes) where earlier versions wrote a float64;
  * version 4 adds an import's declared payload indexes after its edges; version 5 adds, after
- * those, the import's collection settings (JSON) and the operation_id its file was exported at.
+ * those, the import's collection settings (JSON) and the operation_id its file was exported at;
+ * version 6 adds named and sparse vectors: a config ends with its named dense and its sparse
+ * vectors, a point's flags say whether named (2) and sparse (4) vectors follow its unnamed one,
+ * update_vectors carries vectors by name and delete_vectors the names it deletes; and a payload's
+ * text may carry the Cypher types of its properties (codec/payload-text.ts).
  * Entries of every earlier version are still read.
  */
-export const EVENT_FORMAT_VERSION = 5;
+export const EVENT_FORMAT_VERSION = 6;
+/** The first version with named and sparse vectors. */
+export const VECTOR_NAMES = 6;
 /** The first version whose imports carry payload index declarations. */
 const IMPORT_INDEXES = 4;
 /** The first version whose imports carry collection settings and the file's operation_id. */
@@ -28,6 +35,8 @@ const UPDATE_CODES = { upsert: 1, delete: 2, set_payload: 3, overwrite_payload: 
 const UPDATE_OPS = Object.keys(UPDATE_CODES) as PointUpdate['op'][];
 const CHANGE_CODES = { create_node: 1, update_node: 2, delete_node: 3, create_edge: 4, update_edge: 5, delete_edge: 6, set_node: 7 } as const;
 const HAS_VECTOR = 1;
+const HAS_NAMED = 2;
+const HAS_SPARSE = 4;
 /**
  * A streamed import (its points and edges staged beside the entry, see StagedContent): the
  * import's other fields, then f64 stage | u32 blocks | f64 points | f64 edges | u8 the blocks'
@@ -115,19 +124,51 @@ export function readPointId(r: ByteReader, version: number): PointId {
   throw new CorruptDataError(`unknown point id tag ${tag}`);
 }
 
+/** A config as VECTOR_NAMES and later write it: the unnamed vector's, then the named and sparse vectors. */
 export function writeConfig(w: ByteWriter, c: CollectionConfig): void {
-  w.u32(c.size).u8(DISTANCES.indexOf(c.distance)).u32(c.m).u32(c.m0).u32(c.efConstruct).f64(c.ml);
+  writeDenseConfig(w, c);
+  const named = Object.entries(c.named ?? {});
+  w.u32(named.length);
+  for (const [name, v] of named) writeDenseConfig(w.str(name), v).u8(v.onDisk ? 1 : 0);
+  const sparse = Object.entries(c.sparse ?? {});
+  w.u32(sparse.length);
+  for (const [name, v] of sparse) w.str(name).u8(SPARSE_MODIFIERS.indexOf(v.modifier)).str(JSON.stringify(v.index));
 }
 
-export function readConfig(r: ByteReader): CollectionConfig {
+function writeDenseConfig(w: ByteWriter, c: Omit<NamedVectorConfig, 'onDisk'>): ByteWriter {
+  return w.u32(c.size).u8(DISTANCES.indexOf(c.distance)).u32(c.m).u32(c.m0).u32(c.efConstruct).f64(c.ml);
+}
+
+function readDenseConfig(r: ByteReader): Omit<NamedVectorConfig, 'onDisk'> {
   const size = r.u32();
   const distance = DISTANCES[r.u8()];
   if (!distance) throw new CorruptDataError('unknown distance code');
   return { size, distance, m: r.u32(), m0: r.u32(), efConstruct: r.u32(), ml: r.f64() };
 }
 
+/** A config written at event format `version` (before VECTOR_NAMES: the unnamed vector only). */
+export function readConfig(r: ByteReader, version: number): CollectionConfig {
+  const config: CollectionConfig = readDenseConfig(r);
+  if (version < VECTOR_NAMES) return config;
+  const named: Record<string, NamedVectorConfig> = {};
+  for (let n = r.u32(), i = 0; i < n; i++) {
+    const name = r.str();
+    named[name] = { ...readDenseConfig(r), onDisk: r.u8() === 1 };
+  }
+  const sparse: Record<string, SparseVectorConfig> = {};
+  for (let n = r.u32(), i = 0; i < n; i++) {
+    const name = r.str();
+    const modifier = SPARSE_MODIFIERS[r.u8()];
+    if (!modifier) throw new CorruptDataError(`sparse vector "${name}" has an unknown modifier code`);
+    sparse[name] = { modifier, index: readJson(r, `the index options of sparse vector "${name}"`) };
+  }
+  if (Object.keys(named).length > 0) config.named = named;
+  if (Object.keys(sparse).length > 0) config.sparse = sparse;
+  return config;
+}
+
 export function writeEdge(w: ByteWriter, e: EdgeRecord): void {
-  const props = e.properties && Object.keys(e.properties).length > 0 ? JSON.stringify(e.properties) : '';
+  const props = e.properties && Object.keys(e.properties).length > 0 ? payloadText(e.properties) : '';
   writePointId(w, e.from);
   writePointId(w, e.to);
   w.str(e.relation).f64(e.weight).str(props);
@@ -138,11 +179,7 @@ export function readEdge(r: ByteReader, version = EVENT_FORMAT_VERSION): EdgeRec
   if (version === 1) return edge;
   const props = r.str();
   if (props === '') return edge;
-  try {
-    edge.properties = JSON.parse(props) as Payload;
-  } catch {
-    throw new CorruptDataError(`properties of an edge ${edge.from} -> ${edge.to} are not valid JSON`);
-  }
+  edge.properties = parsePayloadText(props, `the properties of an edge ${edge.from} -> ${edge.to}`);
   return edge;
 }
 
@@ -163,11 +200,11 @@ function writeChange(w: ByteWriter, c: GraphChange): void {
       writeEdge(w.f64(c.id), c.edge);
       break;
     case 'update_edge':
-      w.f64(c.id).f64(c.weight).str(JSON.stringify(c.properties));
+      w.f64(c.id).f64(c.weight).str(payloadText(c.properties));
       break;
     case 'set_node':
       writePointId(w, c.id);
-      w.str(JSON.stringify(c.payload)).u16(c.labels.length);
+      w.str(payloadText(c.payload)).u16(c.labels.length);
       for (const label of c.labels) w.str(label);
       break;
   }
@@ -187,22 +224,13 @@ function readChange(r: ByteReader, version: number): GraphChange {
     case CHANGE_CODES.update_edge: {
       const id = r.f64();
       const weight = r.f64();
-      try {
-        return { kind: 'update_edge', id, weight, properties: JSON.parse(r.str()) as Payload };
-      } catch {
-        throw new CorruptDataError(`properties of relationship ${id} are not valid JSON`);
-      }
+      return { kind: 'update_edge', id, weight, properties: parsePayloadText(r.str(), `the properties of relationship ${id}`) };
     }
     case CHANGE_CODES.delete_edge:
       return { kind: 'delete_edge', id: r.f64() };
     case CHANGE_CODES.set_node: {
       const id = readPointId(r, version);
-      let payload: Payload;
-      try {
-        payload = JSON.parse(r.str()) as Payload;
-      } catch {
-        throw new CorruptDataError(`payload of node ${id} is not valid JSON`);
-      }
+      const payload = parsePayloadText(r.str(), `the payload of node ${id}`);
       const labels: string[] = [];
       for (let n = r.u16(), i = 0; i < n; i++) labels.push(r.str());
       return { kind: 'set_node', id, payload, labels };
@@ -214,10 +242,60 @@ function readChange(r: ByteReader, version: number): GraphChange {
 
 export function writePoint(w: ByteWriter, p: PointRecord): void {
   writePointId(w, p.id);
-  w.u8(p.vector ? HAS_VECTOR : 0);
+  const named = p.named ? Object.entries(p.named) : [];
+  const sparse = p.sparse ? Object.entries(p.sparse) : [];
+  w.u8((p.vector ? HAS_VECTOR : 0) | (named.length > 0 ? HAS_NAMED : 0) | (sparse.length > 0 ? HAS_SPARSE : 0));
   if (p.vector) w.u32(p.vector.length).floats(p.vector);
-  w.str(JSON.stringify(p.payload)).u16(p.labels.length);
+  if (named.length > 0) writeNamedDense(w, named);
+  if (sparse.length > 0) writeNamedSparse(w, sparse);
+  w.str(payloadText(p.payload)).u16(p.labels.length);
   for (const label of p.labels) w.str(label);
+}
+
+function writeNamedDense(w: ByteWriter, vectors: [string, Float32Array][]): void {
+  w.u32(vectors.length);
+  for (const [name, v] of vectors) w.str(name).u32(v.length).floats(v);
+}
+
+function writeNamedSparse(w: ByteWriter, vectors: [string, SparseVector][]): void {
+  w.u32(vectors.length);
+  for (const [name, v] of vectors) {
+    w.str(name).u32(v.indices.length);
+    for (const i of v.indices) w.u32(i);
+    w.floats(v.values);
+  }
+}
+
+function readFloats(r: ByteReader): Float32Array {
+  const dim = r.u32();
+  if (dim * 4 > r.remaining) throw new CorruptDataError(`vector of ${dim} floats runs past the record`);
+  const vector = new Float32Array(dim);
+  r.floatsInto(vector, 0, dim);
+  return vector;
+}
+
+function readNamedDense(r: ByteReader): Record<string, Float32Array> {
+  const out: Record<string, Float32Array> = {};
+  for (let n = r.u32(), i = 0; i < n; i++) {
+    const name = r.str();
+    out[name] = readFloats(r);
+  }
+  return out;
+}
+
+function readNamedSparse(r: ByteReader): Record<string, SparseVector> {
+  const out: Record<string, SparseVector> = {};
+  for (let n = r.u32(), i = 0; i < n; i++) {
+    const name = r.str();
+    const count = r.u32();
+    if (count * 8 > r.remaining) throw new CorruptDataError(`sparse vector of ${count} elements runs past the record`);
+    const indices = new Uint32Array(count);
+    for (let k = 0; k < count; k++) indices[k] = r.u32();
+    const values = new Float32Array(count);
+    r.floatsInto(values, 0, count);
+    out[name] = { indices, values };
+  }
+  return out;
 }
 
 export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): DbEvent {
@@ -228,7 +306,7 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
   let event: DbEvent;
   switch (code) {
     case TYPE_CODES.create_collection:
-      event = { type: 'create_collection', name: r.str(), config: readConfig(r) };
+      event = { type: 'create_collection', name: r.str(), config: readConfig(r, version) };
       break;
     case TYPE_CODES.delete_collection:
       event = { type: 'delete_collection', name: r.str() };
@@ -256,7 +334,7 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       const name = r.str();
       const mode = IMPORT_MODES[r.u8()];
       if (!mode) throw new CorruptDataError('unknown import mode');
-      const config = readConfig(r);
+      const config = readConfig(r, version);
       const points: PointRecord[] = [];
       for (let n = r.u32(), i = 0; i < n; i++) points.push(readPoint(r, version));
       const edges: EdgeRecord[] = [];
@@ -270,7 +348,7 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       break;
     }
     case STAGED_IMPORT:
-      event = readStagedImport(r);
+      event = readStagedImport(r, version);
       break;
     case TYPE_CODES.graph_write: {
       const collection = r.str();
@@ -378,8 +456,12 @@ function writeUpdate(w: ByteWriter, u: PointUpdate): void {
       break;
     case 'delete':
     case 'clear_payload':
+      writeIds(w, u.ids);
+      break;
     case 'delete_vectors':
       writeIds(w, u.ids);
+      w.u32(u.names.length);
+      for (const name of u.names) w.str(name);
       break;
     case 'set_payload':
       writeIds(w, u.ids);
@@ -399,7 +481,8 @@ function writeUpdate(w: ByteWriter, u: PointUpdate): void {
       w.u32(u.points.length);
       for (const p of u.points) {
         writePointId(w, p.id);
-        w.u32(p.vector.length).floats(p.vector);
+        writeNamedDense(w, Object.entries(p.dense));
+        writeNamedSparse(w, Object.entries(p.sparse));
       }
       break;
   }
@@ -416,8 +499,14 @@ function readUpdate(r: ByteReader, version: number): PointUpdate {
     }
     case 'delete':
     case 'clear_payload':
-    case 'delete_vectors':
       return { op, ids: readIds(r, version) };
+    case 'delete_vectors': {
+      const ids = readIds(r, version);
+      if (version < VECTOR_NAMES) return { op, ids, names: [''] };
+      const names: string[] = [];
+      for (let n = r.u32(), i = 0; i < n; i++) names.push(r.str());
+      return { op, ids, names };
+    }
     case 'set_payload': {
       const ids = readIds(r, version);
       const payload = readJson(r, 'a set_payload payload');
@@ -432,14 +521,11 @@ function readUpdate(r: ByteReader, version: number): PointUpdate {
       return { op, ids, keys };
     }
     case 'update_vectors': {
-      const points: { id: PointId; vector: Float32Array }[] = [];
+      const points: VectorUpdate[] = [];
       for (let n = r.u32(), i = 0; i < n; i++) {
         const id = readPointId(r, version);
-        const dim = r.u32();
-        if (dim * 4 > r.remaining) throw new CorruptDataError(`vector of ${dim} floats runs past the record`);
-        const vector = new Float32Array(dim);
-        r.floatsInto(vector, 0, dim);
-        points.push({ id, vector });
+        if (version < VECTOR_NAMES) points.push({ id, dense: { '': readFloats(r) }, sparse: {} });
+        else points.push({ id, dense: readNamedDense(r), sparse: readNamedSparse(r) });
       }
       return { op, points };
     }
@@ -450,22 +536,17 @@ function readUpdate(r: ByteReader, version: number): PointUpdate {
 
 export function readPoint(r: ByteReader, version: number): PointRecord {
   const id = readPointId(r, version);
-  let vector: Float32Array | null = null;
-  if (r.u8() & HAS_VECTOR) {
-    const dim = r.u32();
-    if (dim * 4 > r.remaining) throw new CorruptDataError(`vector of ${dim} floats runs past the record`);
-    vector = new Float32Array(dim);
-    r.floatsInto(vector, 0, dim);
-  }
-  let payload: PointRecord['payload'];
-  try {
-    payload = JSON.parse(r.str()) as PointRecord['payload'];
-  } catch {
-    throw new CorruptDataError(`payload of point ${id} is not valid JSON`);
-  }
+  const flags = r.u8();
+  const vector = flags & HAS_VECTOR ? readFloats(r) : null;
+  const named = version >= VECTOR_NAMES && flags & HAS_NAMED ? readNamedDense(r) : undefined;
+  const sparse = version >= VECTOR_NAMES && flags & HAS_SPARSE ? readNamedSparse(r) : undefined;
+  const payload = parsePayloadText(r.str(), `the payload of point ${id}`);
   const labels: string[] = [];
   for (let n = r.u16(), i = 0; i < n; i++) labels.push(r.str());
-  return { id, vector, payload, labels };
+  const point: PointRecord = { id, vector, payload, labels };
+  if (named) point.named = named;
+  if (sparse) point.sparse = sparse;
+  return point;
 }
 
 function encodeStagedImport(event: ImportCollectionEvent): Uint8Array {
@@ -478,11 +559,11 @@ function encodeStagedImport(event: ImportCollectionEvent): Uint8Array {
   return w.finish();
 }
 
-function readStagedImport(r: ByteReader): ImportCollectionEvent {
+function readStagedImport(r: ByteReader, version: number): ImportCollectionEvent {
   const name = r.str();
   const mode = IMPORT_MODES[r.u8()];
   if (!mode) throw new CorruptDataError('unknown import mode');
-  const config = readConfig(r);
+  const config = readConfig(r, version);
   const indexes = readFieldIndexes(r);
   const settings = readSettings(r);
   const exportedAt = r.f64();

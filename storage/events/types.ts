@@ -6,13 +6,43 @@ export type { PointId } from '../point-id.js';
 export type Distance = 'Cosine' | 'Euclid' | 'Dot';
 export const DISTANCES: readonly Distance[] = ['Cosine', 'Euclid', 'Dot'];
 
-export interface CollectionConfig {
+/** One dense vector's shape and HNSW settings. */
+export interface DenseVectorConfig {
   size: number;
   distance: Distance;
   m: number;
   m0: number;
   efConstruct: number;
   ml: number;
+}
+
+/**
+ * A collection's vectors: the fields of DenseVectorConfig describe its unnamed vector (named "";
+ * size 0 when it has none), `named` its other dense vectors and `sparse` its sparse vectors.
+ */
+export interface CollectionConfig extends DenseVectorConfig {
+  named?: Record<string, NamedVectorConfig>;
+  sparse?: Record<string, SparseVectorConfig>;
+}
+
+/** A named dense vector: its own HNSW index; `onDisk` is Qdrant's on_disk, kept and reported. */
+export interface NamedVectorConfig extends DenseVectorConfig {
+  onDisk: boolean;
+}
+
+export const SPARSE_MODIFIERS = ['none', 'idf'] as const;
+export type SparseModifier = (typeof SPARSE_MODIFIERS)[number];
+
+/** A sparse vector: `idf` weighs each query dimension by its inverse document frequency; `index` is Qdrant's index options, kept and reported. */
+export interface SparseVectorConfig {
+  modifier: SparseModifier;
+  index: Record<string, unknown>;
+}
+
+/** A sparse vector: strictly increasing dimension indices and their values. */
+export interface SparseVector {
+  indices: Uint32Array;
+  values: Float32Array;
 }
 
 export type Payload = Record<string, unknown>;
@@ -23,6 +53,17 @@ export interface PointRecord {
   vector: Float32Array | null;
   payload: Payload;
   labels: string[];
+  /** Its named dense vectors (absent or missing a name: it has none of that name). */
+  named?: Record<string, Float32Array>;
+  /** Its sparse vectors, by name. */
+  sparse?: Record<string, SparseVector>;
+}
+
+/** A point's new vectors for update_vectors: only the names given change ("" is the unnamed vector). */
+export interface VectorUpdate {
+  id: PointId;
+  dense: Record<string, Float32Array>;
+  sparse: Record<string, SparseVector>;
 }
 
 export interface CreateCollectionEvent {
@@ -171,8 +212,9 @@ export type PointUpdate =
   /** Removes keys (dotted paths) from each point's payload. */
   | { op: 'delete_payload'; ids: PointId[]; keys: string[] }
   | { op: 'clear_payload'; ids: PointId[] }
-  | { op: 'update_vectors'; points: { id: PointId; vector: Float32Array }[] }
-  | { op: 'delete_vectors'; ids: PointId[] };
+  | { op: 'update_vectors'; points: VectorUpdate[] }
+  /** Removes the vectors of these names ("" is the unnamed vector) from each point. */
+  | { op: 'delete_vectors'; ids: PointId[]; names: string[] };
 
 /** Qdrant's point updates (payload, vectors, or a batch of them), applied in order, all or nothing. */
 export interface UpdatePointsEvent {

@@ -1,7 +1,7 @@
 import { ByteWriter } from '../codec/byte-writer.js';
 import type { Collection } from '../collection.js';
 import { writeConfig, writeEdge, writeFieldIndexes, writePoint } from '../events/codec.js';
-import type { EdgeRecord, Payload, PointId } from '../events/types.js';
+import type { EdgeRecord, Payload, PointId, PointRecord, SparseVector } from '../events/types.js';
 import { BLOCK, block, preamble } from './format.js';
 
 const POINTS_PER_BLOCK = 1000;
@@ -12,6 +12,8 @@ interface PinnedPoint {
   slot: number;
   payload: Payload;
   labels: readonly string[];
+  /** Its sparse vectors (never changed in place, so kept as they are at the start). */
+  sparse: Record<string, SparseVector> | undefined;
 }
 
 export interface CollectionExport {
@@ -22,6 +24,16 @@ export interface CollectionExport {
   chunks(): Generator<Uint8Array>;
   /** Releases the pin (idempotent): call it when the reader goes away early. */
   release(): void;
+}
+
+/** A point's sparse vectors, or undefined when it has none. */
+function sparseOf(c: Collection, id: PointId): Record<string, SparseVector> | undefined {
+  let out: Record<string, SparseVector> | undefined;
+  for (const [name, field] of c.sparse) {
+    const v = field.get(id);
+    if (v) (out ??= {})[name] = v;
+  }
+  return out;
 }
 
 /**
@@ -35,8 +47,13 @@ export interface CollectionExport {
 export function exportCollection(c: Collection, operationId = 0, logHead = ''): CollectionExport {
   const { store } = c;
   const points: PinnedPoint[] = [];
+  const named = [...c.named.values()];
+  // Each named vector's slot per point (-1: none); pinned like the collection's own slots.
+  const namedSlots = named.map(() => new Int32Array(store.liveCount));
   for (const slot of store.sortedSlots()) {
-    points.push({ id: store.idOf(slot), slot, payload: store.payloads[slot]!, labels: store.labels[slot]! });
+    const id = store.idOf(slot);
+    named.forEach((field, k) => (namedSlots[k]![points.length] = field.store.slotOf(id)));
+    points.push({ id, slot, payload: store.payloads[slot]!, labels: store.labels[slot]!, sparse: sparseOf(c, id) });
   }
   const edges: EdgeRecord[] = c.graph.allEdges();
   const indexes = Object.fromEntries(c.fieldIndexes);
@@ -65,9 +82,15 @@ export function exportCollection(c: Collection, operationId = 0, logHead = ''): 
         for (let i = 0; i < points.length; i += POINTS_PER_BLOCK) {
           const part = points.slice(i, i + POINTS_PER_BLOCK);
           const w = new ByteWriter(64 + part.length * (store.dim * 4 + 64)).u32(part.length);
-          for (const p of part) {
-            writePoint(w, { id: p.id, vector: store.hasVector[p.slot] ? store.vectorOf(p.slot) : null, payload: p.payload, labels: [...p.labels] });
-          }
+          part.forEach((p, j) => {
+            const record: PointRecord = { id: p.id, vector: store.hasVector[p.slot] ? store.vectorOf(p.slot) : null, payload: p.payload, labels: [...p.labels] };
+            named.forEach((field, k) => {
+              const own = namedSlots[k]![i + j]!;
+              if (own >= 0) (record.named ??= {})[field.name] = field.store.vectorOf(own);
+            });
+            if (p.sparse) record.sparse = p.sparse;
+            writePoint(w, record);
+          });
           yield block(BLOCK.points, w.finish());
           blocks++;
         }

@@ -126,7 +126,7 @@ export class ImportReader {
     switch (type) {
       case BLOCK.header:
         if (this.header) throw new CorruptDataError('a second header block');
-        this.header = { name: r.str(), config: readConfig(r), points: r.f64(), edges: r.f64(), exportedAt: 0, settings: {}, logHead: '' };
+        this.header = { name: r.str(), config: readConfig(r, entryVersionOf(this.version)), points: r.f64(), edges: r.f64(), exportedAt: 0, settings: {}, logHead: '' };
         if (this.version >= HEADER_OPERATION_AND_SETTINGS) {
           this.header.exportedAt = r.f64();
           if (!Number.isSafeInteger(this.header.exportedAt) || this.header.exportedAt < 0) throw new CorruptDataError(`the header holds an impossible operation_id ${this.header.exportedAt}`);

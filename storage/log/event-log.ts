@@ -15,6 +15,8 @@ export interface Appended {
   opId: number;
   /** Resolves once the entry is durable; rejects if it could not be made durable. */
   durable: Promise<void>;
+  /** The record as stored (CRC, chain hash, body), for a log that replication publishes from. */
+  record?: Uint8Array;
   /** What the entry takes in the log (its record, and a streamed import's staged blocks), for the snapshot trigger. */
   bytes: number;
 }
@@ -64,6 +66,12 @@ export interface EventLog {
    * lost entries and a crash keeps both or neither.
    */
   append(event: DbEvent, passOverThrough?: number): Appended;
+  /**
+   * Stores a record written by another server's log (a replica following the primary) under its
+   * own operation_id, above every id held; ids between are recorded as passed over. Absent: the
+   * log cannot follow another.
+   */
+  appendRecord?(opId: number, record: Uint8Array): Appended;
   /** Entries with from <= opId <= to, in order; a damaged entry throws CorruptDataError naming it. */
   read(from?: number, to?: number): Iterable<LogEntry>;
   /** The operation_ids held with from <= opId <= to, in order (no record is read). */

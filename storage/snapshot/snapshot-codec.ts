@@ -3,7 +3,7 @@ import { ByteWriter } from '../codec/byte-writer.js';
 import { crc32 } from '../codec/crc32.js';
 import { Collection } from '../collection.js';
 import { CorruptDataError } from '../errors.js';
-import { readConfig, writeConfig } from '../events/codec.js';
+import { readConfig, VECTOR_NAMES, writeConfig } from '../events/codec.js';
 import { BLOCK_HEADER, block } from '../export/format.js';
 
 /**
@@ -18,10 +18,14 @@ import { BLOCK_HEADER, block } from '../export/format.js';
 const MAGIC = Uint8Array.of(0x56, 0x47, 0x53, 0x4e);
 /**
  * Version 2 added relationship properties, float64 weights and the node-id counter; version 3
- * UUID point ids (in the store and the graph); version 4 the declared payload indexes. Every
+ * UUID point ids (in the store and the graph); version 4 the declared payload indexes; version 5
+ * named and sparse vectors (in the config, and their stores and indexes after the collection's
+ * own state), and the Cypher types of properties after their JSON (codec/payload-text.ts). Every
  * earlier version still loads.
  */
-export const SNAPSHOT_FORMAT_VERSION = 4;
+export const SNAPSHOT_FORMAT_VERSION = 5;
+/** The first version with named and sparse vectors. */
+export const SNAPSHOT_VECTOR_NAMES = 5;
 const COLLECTION_BLOCK = 1;
 const TRAILER_BLOCK = 2;
 
@@ -68,7 +72,8 @@ export function decodeSnapshot(bytes: Uint8Array): Snapshot {
   for (let i = 0; i < count; i++) {
     const b = nextBlock(COLLECTION_BLOCK);
     const name = b.str();
-    const config = readConfig(b);
+    // Configs before version 5 are laid out as log entries before VECTOR_NAMES.
+    const config = readConfig(b, version >= SNAPSHOT_VECTOR_NAMES ? VECTOR_NAMES : VECTOR_NAMES - 1);
     const c = new Collection(name, config, b.f64());
     c.readFrom(b, version);
     b.expectEnd();

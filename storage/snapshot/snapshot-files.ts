@@ -12,7 +12,7 @@ const TEMP = /^snapshot-\d{16}\.snap\.tmp$/;
 const MARK = 'high-water-mark';
 /** How much of a new snapshot is read back at a time to check it. */
 const READ_BACK_BYTES = 4 * 2 ** 20;
-const fileName = (opId: number): string => `snapshot-${String(opId).padStart(16, '0')}.snap`;
+export const snapshotFileName = (opId: number): string => `snapshot-${String(opId).padStart(16, '0')}.snap`;
 
 /**
  * Snapshots as files in a directory, with the high-water mark beside them. A snapshot is written
@@ -57,7 +57,7 @@ export class SnapshotFiles implements SnapshotStore {
   }
 
   async save(opId: number, chunks: readonly Uint8Array[]): Promise<void> {
-    const name = fileName(opId);
+    const name = snapshotFileName(opId);
     await writeFileDurably(this.dir, name, chunks);
     await checkReadsBack(join(this.dir, name), chunks);
     for (const old of this.names().filter((n) => n < name)) unlinkSync(join(this.dir, old));

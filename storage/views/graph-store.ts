@@ -1,5 +1,6 @@
 import type { ByteReader } from '../codec/byte-reader.js';
 import type { ByteWriter } from '../codec/byte-writer.js';
+import { parsePayloadText, payloadText } from '../codec/payload-text.js';
 import { readRaw, writeRaw } from '../codec/raw-arrays.js';
 import type { Payload } from '../events/types.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
@@ -181,7 +182,7 @@ export class GraphStore {
     writeRaw(w, this.relationOf, n);
     writeRaw(w, this.alive, n);
     w.u32(this.extra.size);
-    for (const [id, props] of this.extra) w.f64(id).str(JSON.stringify(props));
+    for (const [id, props] of this.extra) w.f64(id).str(payloadText(props));
     const bytes = new Uint8Array(UUID_BYTES);
     w.u32(this.uuids.length);
     for (const uuid of this.uuids) {
@@ -210,7 +211,10 @@ export class GraphStore {
     }
     readRaw(r, this.relationOf, n);
     readRaw(r, this.alive, n);
-    if (version >= 2) for (let k = r.u32(), i = 0; i < k; i++) this.extra.set(r.f64(), JSON.parse(r.str()) as Payload);
+    if (version >= 2) for (let k = r.u32(), i = 0; i < k; i++) {
+      const id = r.f64();
+      this.extra.set(id, parsePayloadText(r.str(), `the properties of relationship ${id}`));
+    }
     if (version >= 3) for (let k = r.u32(), i = 0; i < k; i++) this.code(uuidFromBytes(r.bytes(UUID_BYTES)));
     for (let id = 0; id < n; id++) {
       if (!this.alive[id]) continue;

@@ -1,6 +1,7 @@
 import type { ByteReader } from '../codec/byte-reader.js';
 import type { ByteWriter } from '../codec/byte-writer.js';
 import { readRaw, writeRaw } from '../codec/raw-arrays.js';
+import { parsePayloadText, payloadText } from '../codec/payload-text.js';
 import { CorruptDataError } from '../errors.js';
 import type { Payload } from '../events/types.js';
 import { comparePointIds, uuidFromWords, uuidIntoWords, type PointId } from '../point-id.js';
@@ -247,7 +248,7 @@ export class PointStore {
     writeRaw(w, this.vectors, n * this.dim);
     for (let slot = 0; slot < n; slot++) {
       if (this.state[slot] !== LIVE) continue;
-      w.str(JSON.stringify(this.payloads[slot])).u16(this.labels[slot]!.length);
+      w.str(payloadText(this.payloads[slot]!)).u16(this.labels[slot]!.length);
       for (const label of this.labels[slot]!) w.str(label);
     }
     w.u32(this.freeSlots.length);
@@ -274,7 +275,7 @@ export class PointStore {
         this.labels[slot] = EMPTY_LABELS;
         continue;
       }
-      this.payloads[slot] = JSON.parse(r.str()) as Payload;
+      this.payloads[slot] = parsePayloadText(r.str(), `the payload of slot ${slot}`);
       const labels: string[] = [];
       for (let k = r.u16(), i = 0; i < k; i++) labels.push(r.str());
       this.labels[slot] = labels.length ? labels : EMPTY_LABELS;

@@ -10,10 +10,11 @@ import { benchDurability } from './durability-bench.js';
 import { benchFiltered } from './filtered-bench.js';
 import { benchGraph } from './graph-bench.js';
 import { benchHttp } from './http-bench.js';
+import { benchReplication } from './replication-bench.js';
 import { benchScale } from './scale-bench.js';
 import { table } from './table.js';
 
-const PARTS = ['ann', 'filtered', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console', 'scale'] as const;
+const PARTS = ['ann', 'filtered', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console', 'replication', 'scale'] as const;
 /** `scale` runs on its own: its default is a million points. */
 const BY_DEFAULT: readonly string[] = PARTS.filter((p) => p !== 'scale');
 
@@ -23,11 +24,13 @@ hnswlib-node, of filtered search at 1% selectivity (a keyword match from the pay
 a range scanned), of the real server over loopback HTTP, of Cypher queries on a graph of N nodes and
 ten times as many edges, of loading a knowledge graph with UNWIND/MERGE over REST and Bolt (N
 nodes, 5 x N relationship rows) and Bolt next to REST, of the browser library in headless Chromium next to Node (N / 5 points),
-of durability (snapshots, start-up, export/import on 2 x N points), and of the web console's
-graph view in headless Chromium (N / 20 nodes, at least 1,000). '--only scale' (not run by
-default) loads the real server with --scale-points clustered 128-d points and a fifth as many
-768-d ones, and measures ingest, memory, recall and QPS at ef 64 and 128, export and import,
-the data dir next to the export file and start-up from the snapshot.
+of durability (snapshots, start-up, export/import on 2 x N points), of the web console's
+graph view in headless Chromium (N / 20 nodes, at least 1,000), and of writes with replication
+over a 3-node JetStream cluster (Debian's nats-server) off, async and sync, with a replica's lag
+under that load and the changefeed's read rate (Q writes one at a time, min(N, 5000) at once).
+'--only scale' (not run by default) loads the real server with --scale-points clustered 128-d
+points and a fifth as many 768-d ones, and measures ingest, memory, recall and QPS at ef 64 and
+128, export and import, the data dir next to the export file and start-up from the snapshot.
   --points N     dataset size, 10 to 10000000 (default 100000)
   --scale-points N  the scale part's 128-d points, 1000 to 10000000 (default 1000000)
   --queries N    queries per measurement, 1 to 100000 (default 200)
@@ -144,6 +147,17 @@ runTool(SPEC, async ({ values: { points, queries, only, 'scale-points': scalePoi
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  if (runs('replication')) {
+    const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
+    try {
+      const rows = await benchReplication(queries, Math.min(points, 5000), dir, log);
+      console.log(`\n## Replication over a 3-node JetStream cluster on loopback (one-point upserts; ${queries} one at a time, then ${Math.min(points, 5000)} 32 at a time; one replica)\n`);
+      console.log(table(['replication', 'write median ms', 'p99 ms', 'writes/s (32 at once)', 'replica lag max (entries)', 'replica lag max (ms)', 'replica caught up after the load (ms)', 'changefeed entries/s'], rows));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
   if (runs('scale')) {
     const rows: (string | number)[][] = [];
     for (const [count, dim, distance] of [[scalePoints, 128, 'Euclid'], [Math.max(1000, Math.floor(scalePoints / 5)), 768, 'Cosine']] as const) {

@@ -5,6 +5,20 @@ import { COLLECTION, DIM, IMPORT_CONFIG, type InFlight } from './workload.js';
 
 /** The crash-test's servers run with this Cypher memory budget, so a memory attack is refused quickly. */
 export const QUERY_MEMORY_MB = 8;
+/**
+ * ... and with these limits: room for every id the workload uses (600 of the workers, the
+ * poisoner's, and three fresh ones per import), but not for a poison request's 20,001 points;
+ * and the one collection the workload writes to.
+ */
+export const MAX_POINTS = 20_000;
+export const MAX_COLLECTIONS = 1;
+
+/** The poisoner's own ids with a new payload, then enough new ones to take any collection past MAX_POINTS. */
+function pastThePointLimit(ids: number[]): { id: number; vector: number[]; payload: Record<string, unknown> }[] {
+  const points: { id: number; vector: number[]; payload: Record<string, unknown> }[] = ids.map((id) => ({ id, vector: [1, 0, 0, 0], payload: { poisoned: true } }));
+  for (let i = 0; points.length <= MAX_POINTS; i++) points.push({ id: 10_000_000 + i, vector: [0, 1, 0, 0], payload: {} });
+  return points;
+}
 
 /** `{"deep": [[[...]]]}` nested `levels` arrays deep, written as text (JSON.stringify would overflow first). */
 const deepPayloadJson = (levels: number): string => `{"deep":${'['.repeat(levels)}${']'.repeat(levels)}}`;
@@ -46,6 +60,23 @@ const POISONS: Poison[] = [
     refusal: /MemoryLimitExceeded/,
     send: (c, ids) => cypher(c, `MATCH (n) WHERE id(n) IN $ids SET n.poisoned = true WITH count(n) AS c ${MEMORY_ATTACK}`, { ids }),
   },
+  {
+    name: 'an upsert that would take the collection past SERVICE_MAX_POINTS_PER_COLLECTION',
+    refusal: /more than the limit of 20000 \(SERVICE_MAX_POINTS_PER_COLLECTION\)/,
+    send: (c, ids) => c.send('PUT', `/collections/${COLLECTION}/points`, JSON.stringify({ points: pastThePointLimit(ids) })),
+  },
+  {
+    name: 'an import that would take the collection past SERVICE_MAX_POINTS_PER_COLLECTION',
+    refusal: /SERVICE_MAX_POINTS_PER_COLLECTION/,
+    send: (c, ids) =>
+      c.send(
+        'POST',
+        `/collections/${COLLECTION}/import?mode=merge`,
+        craftedImport(IMPORT_CONFIG, pastThePointLimit(ids).map((p) => ({ id: p.id, vector: p.vector, payloadJson: JSON.stringify(p.payload) }))),
+        'application/octet-stream',
+      ),
+  },
+  { name: 'a collection past SERVICE_MAX_COLLECTIONS', refusal: /SERVICE_MAX_COLLECTIONS/, send: (c) => c.send('PUT', '/collections/one-too-many', JSON.stringify({ vectors: { size: 4, distance: 'Euclid' } })) },
   { name: 'Cypher text nested 20,000 deep', refusal: /NestingTooDeep/, send: (c) => cypher(c, 'RETURN ' + '('.repeat(20000) + '1' + ')'.repeat(20000)) },
   {
     name: 'a Cypher write whose value nests 20,000 deep',

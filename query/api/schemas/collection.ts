@@ -10,23 +10,71 @@ export const distance = z
   .refine((raw) => DISTANCES.some((d) => d.toLowerCase() === raw.toLowerCase()))
   .meta({ description: `one of ${DISTANCES.join(', ')}`, examples: [...DISTANCES] });
 
-/** Create Collection. */
-export const createCollectionBody = z
+const hnswConfig = z
   .strictObject({
-    vectors: z
+    m: intIn(2, 128),
+    ef_construct: intIn(4, 4096),
+    m0: intIn(2, MAX_M0).nullish().meta({ description: `an integer from m to ${MAX_M0} (default 2*m)` }),
+    ml: z.number().gt(0).lte(10).nullish().meta({ description: 'a number above 0 and at most 10 (default 1/ln(m))' }),
+  })
+  .nullish()
+  .meta({ description: 'an object with m and ef_construct' });
+
+const oneVector = z
+  .strictObject({
+    size: intIn(1, MAX_DIMENSION),
+    distance,
+  })
+  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot"}' });
+
+/** A named vector's HNSW settings: each one given replaces the collection's. */
+const hnswDiff = z
+  .strictObject({
+    m: intIn(2, 128).nullish(),
+    ef_construct: intIn(4, 4096).nullish(),
+    m0: intIn(2, MAX_M0).nullish(),
+    ml: z.number().gt(0).lte(10).nullish().meta({ description: 'a number above 0 and at most 10' }),
+  })
+  .meta({ description: 'an object with any of m, ef_construct, m0, ml' });
+
+const namedVector = z
+  .strictObject({ size: intIn(1, MAX_DIMENSION), distance, hnsw_config: hnswDiff.nullish(), on_disk: z.boolean().nullish() })
+  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot", "hnsw_config"?, "on_disk"?}' });
+
+const sparseVectorParams = z
+  .strictObject({
+    index: z
       .strictObject({
-        size: intIn(1, MAX_DIMENSION),
-        distance,
-      })
-      .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot"}' }),
-    hnsw_config: z
-      .strictObject({
-        m: intIn(2, 128),
-        ef_construct: intIn(4, 4096),
-        m0: intIn(2, MAX_M0).nullish().meta({ description: `an integer from m to ${MAX_M0} (default 2*m)` }),
-        ml: z.number().gt(0).lte(10).nullish().meta({ description: 'a number above 0 and at most 10 (default 1/ln(m))' }),
+        on_disk: z.boolean().nullish(),
+        full_scan_threshold: z.int().min(0).nullish().meta({ description: 'a non-negative integer' }),
+        datatype: z.literal('float32').nullish().meta({ description: '"float32"' }),
       })
       .nullish()
-      .meta({ description: 'an object with m and ef_construct' }),
+      .meta({ description: 'an object with any of on_disk, full_scan_threshold, datatype' }),
+    modifier: z.enum(['none', 'idf']).nullish(),
+  })
+  .meta({ description: '{"index"?: {...}, "modifier"?: "none" | "idf"}' });
+
+const sparseVectors = z.record(z.string().min(1), sparseVectorParams).nullish().meta({ description: 'an object from sparse vector names to {index?, modifier?}' });
+
+/** Create Collection with one unnamed vector (and sparse vectors, if any). */
+export const oneVectorCollectionBody = z
+  .strictObject({
+    vectors: oneVector.optional(),
+    sparse_vectors: sparseVectors,
+    hnsw_config: hnswConfig,
   })
   .meta({ id: 'CreateCollectionBody' });
+
+/** Create Collection with named vectors (Qdrant's map form; "" is the unnamed vector). */
+export const namedVectorsCollectionBody = z
+  .strictObject({
+    vectors: z.record(z.string(), namedVector).meta({ description: 'an object from vector names to {size, distance, hnsw_config?, on_disk?}' }),
+    sparse_vectors: sparseVectors,
+    hnsw_config: hnswConfig,
+  })
+  .meta({ id: 'CreateNamedVectorsCollectionBody' });
+
+/** Create Collection, in either form (the OpenAPI document's). */
+export const createCollectionBody = z.union([oneVectorCollectionBody, namedVectorsCollectionBody]).meta({ id: 'CreateCollectionBodies' });
+

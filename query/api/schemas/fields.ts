@@ -60,4 +60,20 @@ export const withPayload = z
   .union([z.boolean(), payloadKeys(), z.strictObject({ include: payloadKeys() }), z.strictObject({ exclude: payloadKeys() })])
   .meta({ id: 'WithPayload', description: 'a boolean, a list of keys, or {"include"|"exclude": [keys]}' });
 
-export const withVector = z.boolean().meta({ description: 'true or false' });
+export const withVector = z
+  .union([z.boolean(), z.array(z.string()).meta({ description: 'an array of vector names' })])
+  .meta({ id: 'WithVector', description: 'true, false, or a list of vector names ("" is the unnamed vector)' });
+
+/** Qdrant's sparse vector: dimension indices (any order, each once) and their values. */
+export const sparseVector = z
+  .strictObject({
+    indices: z.array(z.int().min(0).max(2 ** 32 - 1)).meta({ description: 'an array of integers from 0 to 4294967295' }),
+    values: z.array(z.number()).meta({ description: 'an array of finite numbers, one per index' }),
+  })
+  .meta({ id: 'SparseVector', description: 'an object {indices: [integers], values: [numbers]}' });
+
+/** A point's vectors: one (unnamed) vector, or Qdrant's map from names to dense or sparse vectors. */
+export const pointVectors = () =>
+  z
+    .union([vector(), z.record(z.string(), z.union([vector(), sparseVector]).meta({ description: 'a dense vector (array of numbers) or a sparse vector {indices, values}' }))])
+    .meta({ description: 'a vector (array of numbers), or an object from vector names to vectors (arrays of numbers, or {indices, values} for a sparse vector)' });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { filter } from './filter.js';
-import { payload, pointIdList, pointId, vector } from './fields.js';
+import { payload, pointIdList, pointId, pointVectors } from './fields.js';
 import { upsertBatchBody, upsertPointsBody } from './points.js';
 
 /** Qdrant's point updates: payload, vectors, and batches of them. Each names points by id or by filter. */
@@ -10,11 +10,11 @@ const selector = {
   filter: filter.nullish(),
 };
 
-/** The vector names a body may give: this collection's one vector is named "". */
-const vectorNames = z.array(z.literal('')).meta({ description: 'an array of vector names: [""] (the collection has one unnamed vector)' });
+/** The vector names a body may give ("" is the unnamed vector). */
+const vectorNames = z.array(z.string()).min(1).meta({ description: 'a non-empty array of vector names ("" is the unnamed vector)' });
 
-/** A point's new vector: the vector, or Qdrant's named form {"": vector}. */
-const newVector = z.union([vector(), z.strictObject({ '': vector() })]).meta({ description: 'a vector, or {"": vector} (the collection has one unnamed vector)' });
+/** A point's new vectors: the unnamed vector, or a map from names to vectors (only those change). */
+const newVector = pointVectors();
 
 export const setPayloadBody = z.strictObject({ payload, ...selector, key: z.string().min(1).nullish().meta({ description: 'a dotted path to set the payload at' }) }).meta({ id: 'SetPayloadBody' });
 export const overwritePayloadBody = z.strictObject({ payload, ...selector }).meta({ id: 'OverwritePayloadBody' });

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { filter } from './filter.js';
-import { intIn, labels, payload, pointId, pointIdList, vector, withPayload, withVector } from './fields.js';
+import { intIn, labels, payload, pointId, pointIdList, pointVectors, sparseVector, vector, withPayload, withVector } from './fields.js';
 
 export const MAX_LIMIT = 10_000;
 
 const point = z
-  .strictObject({ id: pointId, vector: vector(), payload: payload.nullish(), labels: labels.nullish() })
+  .strictObject({ id: pointId, vector: pointVectors(), payload: payload.nullish(), labels: labels.nullish() })
   .meta({ id: 'PointInput', description: 'an object {id, vector, payload}' });
 
 /** Upsert Points, as a list of points. */
@@ -19,7 +19,9 @@ export const upsertBatchBody = z
     batch: z
       .strictObject({
         ids: z.array(pointId).min(1).meta({ description: 'a non-empty array of point ids' }),
-        vectors: z.array(vector()).meta({ description: 'an array of vectors, one per id' }),
+        vectors: z
+          .union([z.array(vector()), z.record(z.string(), z.array(z.union([vector(), sparseVector])))])
+          .meta({ description: 'an array of vectors, one per id, or an object from vector names to such arrays' }),
         payloads: z.array(payload.nullable()).nullish().meta({ description: 'an array of payloads (objects or null), one per id' }),
       })
       .meta({ description: 'an object {ids, vectors, payloads}' }),

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { filter } from './filter.js';
 import { finiteNumber, intIn, pointId, vector, withPayload, withVector } from './fields.js';
 import { MAX_LIMIT } from './points.js';
-import { MAX_BATCH, MAX_EF } from './search.js';
+import { MAX_BATCH, MAX_EF, searchVector } from './search.js';
 
 const example = z.union([pointId, vector()]).meta({ description: 'a point id or a vector' });
 const common = {
@@ -13,7 +13,7 @@ const common = {
   score_threshold: finiteNumber().nullish(),
   with_payload: withPayload.nullish(),
   with_vector: withVector.nullish(),
-  using: z.literal('').nullish().meta({ description: '"" (the collection has one unnamed vector)' }),
+  using: z.string().nullish().meta({ description: 'the name of the vector to recommend by ("" or absent: the unnamed vector)' }),
 };
 
 /** Qdrant's recommend: points like the positive examples and unlike the negative ones. */
@@ -30,7 +30,7 @@ export const recommendBatchBody = z.strictObject({ searches: z.array(recommendBo
 
 /** Qdrant's search grouped by a payload key. */
 export const searchGroupsBody = z
-  .strictObject({ vector: vector(), group_by: z.string().min(1), group_size: intIn(1, MAX_LIMIT).nullish(), ...common, offset: z.undefined().optional() })
+  .strictObject({ vector: searchVector(), group_by: z.string().min(1), group_size: intIn(1, MAX_LIMIT).nullish(), ...common, offset: z.undefined().optional() })
   .meta({ id: 'SearchGroupsBody' });
 
 /** Counts of points per value of a payload key. */

@@ -1,12 +1,18 @@
 import * as z from 'zod';
 import { filter } from './filter.js';
-import { finiteNumber, intIn, vector, withPayload, withVector } from './fields.js';
+import { finiteNumber, intIn, sparseVector, vector, withPayload, withVector } from './fields.js';
 import { MAX_LIMIT } from './points.js';
 
 export const MAX_EF = 10_000;
 export const MAX_BATCH = 1_000;
 
 const ef = () => intIn(1, MAX_EF).nullish();
+
+/** Qdrant's search vector: a vector (the unnamed one), or {name, vector} naming a dense or sparse vector. */
+export const searchVector = () =>
+  z
+    .union([vector(), z.strictObject({ name: z.string(), vector: z.union([vector(), sparseVector]) })])
+    .meta({ description: 'the query vector: a non-empty array of numbers, or {name, vector} (a dense vector, or a sparse {indices, values})' });
 
 const searchFields = {
   limit: intIn(1, MAX_LIMIT).nullish(),
@@ -24,7 +30,7 @@ const searchFields = {
 
 /** Qdrant's search, and each entry of a batch search. */
 export const searchBody = z
-  .strictObject({ vector: vector().meta({ description: 'the query vector: a non-empty array of numbers' }), ...searchFields })
+  .strictObject({ vector: searchVector(), ...searchFields })
   .meta({ id: 'SearchBody', description: 'an object {vector, limit, filter, params, with_payload, with_vector}' });
 
 export const batchSearchBody = z

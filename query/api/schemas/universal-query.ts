@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { filter } from './filter.js';
 import { explainedBy, explainerOf, quote } from './explainers.js';
-import { finiteNumber, intIn, pointId, vector, withPayload, withVector } from './fields.js';
+import { finiteNumber, intIn, pointId, sparseVector, vector, withPayload, withVector } from './fields.js';
 import { MAX_LIMIT } from './points.js';
 import { MAX_BATCH, MAX_EF } from './search.js';
 
@@ -11,7 +11,7 @@ import { MAX_BATCH, MAX_EF } from './search.js';
  */
 
 const vectorSchema = vector();
-const vectorInput = explainedBy(z.union([pointId, vectorSchema]).meta({ description: 'a vector (array of numbers) or the id of a point whose vector to use' }), (where, value) =>
+const vectorInput = explainedBy(z.union([pointId, vectorSchema, sparseVector]).meta({ description: 'a vector (array of numbers), a sparse vector {indices, values}, or the id of a point whose vector to use' }), (where, value) =>
   Array.isArray(value) || ArrayBuffer.isView(value)
     ? (explainerOf(vectorSchema)?.(where, value) ?? `${where} must be a vector (array of numbers) or the id of a point, got ${quote(value)}: a vector needs at least one number`)
     : typeof value === 'string' || typeof value === 'number'
@@ -59,11 +59,11 @@ export const queryForm = explainedBy(
   ])
   .meta({
     id: 'QueryForm',
-    description: 'a vector or point id (nearest), {nearest, mmr}, {recommend}, {fusion: "rrf"|"dbsf"}, {rrf: {k}}, {order_by} or {sample: "random"}',
+    description: 'a vector, sparse vector {indices, values} or point id (nearest), {nearest, mmr}, {recommend}, {fusion: "rrf"|"dbsf"}, {rrf: {k}}, {order_by} or {sample: "random"}',
   }),
   (where, value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) return undefined;
-    const other = Object.keys(value).find((k) => !QUERY_FORMS.includes(k) && k !== 'mmr');
+    const other = Object.keys(value).find((k) => !QUERY_FORMS.includes(k) && !['mmr', 'indices', 'values'].includes(k));
     return other === undefined ? undefined : `${where}.${other} is not a query we answer: send a vector or point id, or one of ${QUERY_FORMS.join(', ')}`;
   },
 );
@@ -72,7 +72,7 @@ const params = z
   .strictObject({ hnsw_ef: intIn(1, MAX_EF).nullish(), ef: intIn(1, MAX_EF).nullish(), exact: z.boolean().nullish(), indexed_only: z.boolean().nullish() })
   .meta({ description: 'an object {hnsw_ef, exact, indexed_only}' });
 
-const usingName = z.string().meta({ description: 'the name of the vector to search ("" or absent: the collection\'s vector)' });
+const usingName = z.string().meta({ description: 'the name of the vector to search ("" or absent: the unnamed vector)' });
 
 interface PrefetchShape {
   prefetch?: PrefetchShape | PrefetchShape[] | null;

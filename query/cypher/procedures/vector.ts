@@ -5,7 +5,7 @@ import type { EvalContext } from '../evaluate.js';
 import { float } from '../numbers.js';
 import { vectorSimilarity } from '../similarity.js';
 import { NodeRef, type Value } from '../values.js';
-import { VECTOR_PROPERTY } from './schema-commands.js';
+import { indexedVectorName, VECTOR_PROPERTY } from './schema-commands.js';
 import { expectArg, integerArg, isString, procedureError, vectorArg, type Procedure, type ProcedureRow } from './types.js';
 
 /** Labels with at most this many nodes are searched exactly, node by node. */
@@ -19,25 +19,29 @@ interface Hit {
 
 const byScore = (a: Hit, b: Hit) => b.score - a.score || comparePointIds(a.id, b.id);
 
-/** Every node of the label, scored: for small labels and for transactions with writes of their own. */
-function exactSearch(ctx: EvalContext, label: string, cosine: boolean, query: number[], k: number): Hit[] {
+/**
+ * Every node of the label, scored: for small labels and for transactions with writes of their own.
+ * A named vector (`using`) is read as stored: Cypher never writes one.
+ */
+function exactSearch(ctx: EvalContext, label: string, using: string, cosine: boolean, query: number[], k: number): Hit[] {
   const hits: Hit[] = [];
+  const named = using === '' ? null : ctx.tx.collection.named.get(using)!;
   for (const id of ctx.tx.nodesWithLabel(label)) {
     ctx.guard.step();
-    const v = ctx.tx.node(id)?.vector;
+    const v = named ? named.vectorOf(id) : ctx.tx.node(id)?.vector;
     if (v) hits.push({ id, score: vectorSimilarity(cosine, query, v) ?? 0 });
   }
   return hits.sort(byScore).slice(0, k);
 }
 
 /** The collection's HNSW index, asked for more neighbours until k of them carry the label. */
-function indexedSearch(ctx: EvalContext, label: string, cosine: boolean, query: number[], k: number): Hit[] {
+function indexedSearch(ctx: EvalContext, label: string, using: string, cosine: boolean, query: number[], k: number): Hit[] {
   const c = ctx.tx.collection;
   const members = c.labelIndex.pointsWith(label);
   const live = c.store.liveCount;
   for (let want = k * 4; ; want *= 2) {
     const limit = Math.min(want, live);
-    const found = searchCollection(c, { vector: query, limit, offset: 0, ef: Math.max(limit, 64), filter: null, scoreThreshold: null });
+    const found = searchCollection(c, { vector: query, using, limit, offset: 0, ef: Math.max(limit, 64), filter: null, scoreThreshold: null });
     const hits = found.filter((h) => members.has(h.id)).slice(0, k);
     ctx.guard.step(found.length);
     if (hits.length === k || limit >= live) {
@@ -77,7 +81,8 @@ export const VECTOR_PROCEDURES: Procedure[] = [
       const cosine = index.similarity === 'COSINE';
       const { tx } = ctx;
       const small = tx.collection.labelIndex.pointsWith(index.label).size <= SCAN_LIMIT;
-      const hits = tx.dirty || tx.provisional || small ? exactSearch(ctx, index.label, cosine, query, k) : indexedSearch(ctx, index.label, cosine, query, k);
+      const using = indexedVectorName(index.properties[0]!);
+      const hits = tx.dirty || tx.provisional || small ? exactSearch(ctx, index.label, using, cosine, query, k) : indexedSearch(ctx, index.label, using, cosine, query, k);
       return hits.map((h) => ({ node: new NodeRef(h.id), score: float(h.score) }));
     },
   },

@@ -1,9 +1,10 @@
+import type { SparseVector } from '../../../storage/events/types.js';
 import type { PointId } from '../../../storage/point-id.js';
 import type { Filter } from '../../filter/types.js';
 
 /** A parsed Qdrant query, ready to run: what ranks, what it ranks (prefetches), and the limits. */
 
-export type VectorInput = { vector: Float32Array } | { id: PointId };
+export type VectorInput = { vector: Float32Array } | { sparse: SparseVector } | { id: PointId };
 
 export type QueryKind =
   | { kind: 'nearest'; target: VectorInput; mmr: { diversity: number; candidates: number } | null }
@@ -17,6 +18,8 @@ export type QueryKind =
 export interface QueryPlan {
   query: QueryKind;
   prefetch: QueryPlan[];
+  /** The vector the query ranks by ("": the unnamed one). */
+  using: string;
   filter: Filter | null;
   scoreThreshold: number | null;
   limit: number;

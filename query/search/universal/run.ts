@@ -1,5 +1,8 @@
 import type { Collection } from '../../../storage/collection.js';
-import { badRequest } from '../../../storage/errors.js';
+import { badRequest, notFound } from '../../../storage/errors.js';
+import type { SparseVector } from '../../../storage/events/types.js';
+import { denseView, type DenseView } from '../dense-view.js';
+import { sparseField, sparseScorer, sparseSearch } from '../sparse-search.js';
 import { LIVE } from '../../../storage/views/point-store.js';
 import { matchesFilter } from '../../filter/evaluate-filter.js';
 import { forEachMatchingSlot } from '../matching-slots.js';
@@ -30,33 +33,55 @@ function admitted(c: Collection, plan: QueryPlan, slots: number[] | null, visit:
     forEachMatchingSlot(c, plan.filter, visit);
     return;
   }
-  for (const slot of slots) if (c.store.state[slot] === LIVE && (!plan.filter || matchesFilter(plan.filter, c.store, slot))) visit(slot);
+  for (const slot of slots) if (c.store.state[slot] === LIVE && (!plan.filter || matchesFilter(plan.filter, c, slot))) visit(slot);
 }
 
-/** Top hits by a scorer over the admitted slots (exact). */
+/** Top hits by a scorer over the admitted slots (exact); a NaN score (a point without the vector) is left out. */
 function exactTop(c: Collection, plan: QueryPlan, slots: number[] | null, score: (slot: number) => number, exclude: number): QueryHit[] {
   const hits: QueryHit[] = [];
   admitted(c, plan, slots, (slot) => {
-    if (slot !== exclude && c.store.hasVector[slot]) hits.push({ slot, score: score(slot) });
+    if (slot === exclude) return;
+    const s = score(slot);
+    if (!Number.isNaN(s)) hits.push({ slot, score: s });
   });
   return hits.sort(byScore);
 }
 
+/** The sparse query a target means when it is sparse, or names a point while `using` names a sparse vector; else null. */
+function sparseTarget(c: Collection, using: string, target: VectorInput): SparseVector | null {
+  if ('sparse' in target) return target.sparse;
+  if (!('id' in target) || !c.sparse.has(using)) return null;
+  const slot = c.store.slotOf(target.id);
+  if (slot < 0) throw notFound(`point ${target.id} not found in collection "${c.name}"`);
+  const stored = c.sparse.get(using)!.get(target.id);
+  if (!stored) throw badRequest(`point ${target.id} has no vector "${using}" to search with`);
+  return stored;
+}
+
 function nearest(c: Collection, plan: QueryPlan, target: VectorInput, slots: number[] | null, want: number): QueryHit[] {
-  const vector = vectorOf(c, target);
   const exclude = 'id' in target ? c.store.slotOf(target.id) : -1;
+  const sparse = sparseTarget(c, plan.using, target);
+  if (sparse) {
+    const field = sparseField(c, plan.using, sparse);
+    if (slots !== null) return exactTop(c, plan, slots, sparseScorer(c, field, sparse), exclude).slice(0, want);
+    return sparseSearch(c, field, sparse, plan.filter)
+      .filter((h) => h.slot !== exclude)
+      .slice(0, want);
+  }
+  const view = denseView(c, plan.using);
+  const vector = vectorOf(c, view, target);
   if (slots === null && !plan.exact) {
     const extra = exclude >= 0 ? 1 : 0;
-    return searchCollection(c, { vector, limit: want + extra, offset: 0, ef: Math.max(plan.ef, want + extra), filter: plan.filter, scoreThreshold: null })
+    return searchCollection(c, { vector, using: plan.using, limit: want + extra, offset: 0, ef: Math.max(plan.ef, want + extra), filter: plan.filter, scoreThreshold: null })
       .filter((h) => h.slot !== exclude)
       .slice(0, want)
       .map((h) => ({ slot: h.slot, score: h.score }));
   }
-  return exactTop(c, plan, slots, scorerFor(c, vector), exclude).slice(0, want);
+  return exactTop(c, plan, slots, scorerFor(view, vector), exclude).slice(0, want);
 }
 
 /** Maximal marginal relevance: greedily the candidate most like the query and least like those chosen. */
-function mmr(c: Collection, candidates: QueryHit[], want: number, diversity: number): QueryHit[] {
+function mmr(view: DenseView, candidates: QueryHit[], want: number, diversity: number): QueryHit[] {
   const chosen: QueryHit[] = [];
   const rest = [...candidates];
   while (chosen.length < want && rest.length > 0) {
@@ -64,7 +89,7 @@ function mmr(c: Collection, candidates: QueryHit[], want: number, diversity: num
     let bestValue = -Infinity;
     for (let i = 0; i < rest.length; i++) {
       let redundancy = -Infinity;
-      for (const s of chosen) redundancy = Math.max(redundancy, slotSimilarity(c, rest[i]!.slot, s.slot));
+      for (const s of chosen) redundancy = Math.max(redundancy, slotSimilarity(view, rest[i]!.slot, s.slot));
       const value = (1 - diversity) * rest[i]!.score - diversity * (chosen.length === 0 ? 0 : redundancy);
       if (value > bestValue) {
         bestValue = value;
@@ -79,23 +104,24 @@ function mmr(c: Collection, candidates: QueryHit[], want: number, diversity: num
 function recommend(c: Collection, plan: QueryPlan, q: Extract<QueryKind, { kind: 'recommend' }>, slots: number[] | null, want: number): QueryHit[] {
   if (q.positive.length === 0 && (q.strategy === 'average_vector' || q.negative.length === 0)) throw badRequest('recommend needs at least one positive example');
   const excluded = new Set([...q.positive, ...q.negative].flatMap((e) => ('id' in e ? [c.store.slotOf(e.id)] : [])));
-  const positives = q.positive.map((e) => vectorOf(c, e));
-  const negatives = q.negative.map((e) => vectorOf(c, e));
+  const view = denseView(c, plan.using);
+  const positives = q.positive.map((e) => vectorOf(c, view, e));
+  const negatives = q.negative.map((e) => vectorOf(c, view, e));
   const keep = (hits: QueryHit[]) => hits.filter((h) => !excluded.has(h.slot)).slice(0, want);
   if (q.strategy === 'average_vector') {
     // Qdrant's average: the mean of the positives, moved away from the mean of the negatives.
-    const target = new Float32Array(c.config.size);
+    const target = new Float32Array(view.size);
     const mean = (vs: Float32Array[], out: Float32Array) => vs.forEach((v) => v.forEach((x, i) => (out[i]! += x / vs.length)));
     mean(positives, target);
     if (negatives.length > 0) {
-      const neg = new Float32Array(c.config.size);
+      const neg = new Float32Array(view.size);
       mean(negatives, neg);
       for (let i = 0; i < target.length; i++) target[i] = 2 * target[i]! - neg[i]!;
     }
     return keep(nearest(c, plan, { vector: target }, slots, want + excluded.size));
   }
-  const pos = positives.map((v) => scorerFor(c, v));
-  const neg = negatives.map((v) => scorerFor(c, v));
+  const pos = positives.map((v) => scorerFor(view, v));
+  const neg = negatives.map((v) => scorerFor(view, v));
   const score =
     q.strategy === 'sum_scores'
       ? (slot: number) => pos.reduce((s, f) => s + f(slot), 0) - neg.reduce((s, f) => s + f(slot), 0)
@@ -164,8 +190,9 @@ export function runPlan(c: Collection, plan: QueryPlan, asPrefetch = false): Que
   switch (q.kind) {
     case 'nearest':
       if (q.mmr) {
+        const view = denseView(c, plan.using);
         const pool = nearest(c, plan, q.target, slots, Math.max(q.mmr.candidates, want));
-        hits = mmr(c, pool, want, q.mmr.diversity);
+        hits = mmr(view, pool, want, q.mmr.diversity);
       } else hits = nearest(c, plan, q.target, slots, want);
       break;
     case 'recommend':

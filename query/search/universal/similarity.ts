@@ -1,30 +1,33 @@
 import type { Collection } from '../../../storage/collection.js';
 import { badRequest, notFound } from '../../../storage/errors.js';
 import { scoreOf } from '../../../storage/views/distance.js';
+import type { DenseView } from '../dense-view.js';
 import type { VectorInput } from './plan.js';
 
 /** The query vector an input names: given, or the stored vector of a point (as stored: unit length for Cosine). */
-export function vectorOf(c: Collection, input: VectorInput): Float32Array {
+export function vectorOf(c: Collection, view: DenseView, input: VectorInput): Float32Array {
+  const which = view.name === '' ? '' : `vector "${view.name}" of `;
+  if ('sparse' in input) throw badRequest(`a sparse vector cannot query the dense ${which === '' ? 'vector of ' : which}collection "${c.name}"`);
   if ('vector' in input) {
-    if (input.vector.length !== c.config.size) throw badRequest(`query vector has ${input.vector.length} dimensions, collection "${c.name}" expects ${c.config.size}`);
-    return c.prepareQuery(input.vector);
+    if (input.vector.length !== view.size) throw badRequest(`query vector has ${input.vector.length} dimensions, ${which}collection "${c.name}" expects ${view.size}`);
+    return view.prepare(input.vector);
   }
   const slot = c.store.slotOf(input.id);
   if (slot < 0) throw notFound(`point ${input.id} not found in collection "${c.name}"`);
-  if (!c.store.hasVector[slot]) throw badRequest(`point ${input.id} has no vector to search with`);
-  return Float32Array.from(c.store.vectorOf(slot));
+  const stored = view.stored(slot);
+  if (!stored) throw badRequest(view.name === '' ? `point ${input.id} has no vector to search with` : `point ${input.id} has no vector "${view.name}" to search with`);
+  return Float32Array.from(stored);
 }
 
-/** Scores of slots against one prepared vector (higher is closer), as searches score them. */
-export function scorerFor(c: Collection, prepared: Float32Array): (slot: number) => number {
-  const { space, config } = c;
+/** Scores of slots against one prepared vector (higher is closer), as searches score them; NaN for a point without the vector. */
+export function scorerFor(view: DenseView, prepared: Float32Array): (slot: number) => number {
   return (slot) => {
-    space.setQuery(prepared);
-    return scoreOf(config.distance, space.toQuery(slot));
+    view.setQuery(prepared);
+    return scoreOf(view.distance, view.toQuery(slot));
   };
 }
 
 /** The score of slot b as seen from slot a. */
-export function slotSimilarity(c: Collection, a: number, b: number): number {
-  return scoreOf(c.config.distance, c.space.between(a, b));
+export function slotSimilarity(view: DenseView, a: number, b: number): number {
+  return scoreOf(view.distance, view.between(a, b));
 }

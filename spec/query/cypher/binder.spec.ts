@@ -61,4 +61,32 @@ describe('query/cypher binder (semantic checks)', () => {
     expect(detail('RETURN NOT 1')).to.equal('InvalidArgumentType');
     expect(detail('MATCH (n) RETURN nope(n)')).to.equal('UnknownFunction');
   });
+  it('checks what Neo4j checks before running: grouping keys beside aggregates, patterns used as values, argument kinds, bound relationships', () => {
+    expect(detail('MATCH (me)--(you) RETURN me.age + count(you.age)')).to.equal('AmbiguousAggregationExpression');
+    expect(detail('MATCH (me)--(you) RETURN me.age + you.age, me.age + you.age + count(*)')).to.equal('AmbiguousAggregationExpression');
+    expect(detail('MATCH (me)--(you) WITH me.age + count(you.age) AS agg RETURN agg')).to.equal('AmbiguousAggregationExpression');
+    expect(detail('MATCH (me)--(you) RETURN me.age, me.age + count(you.age), $p * count(*), [x IN collect(you) | x.age]')).to.equal('accepted');
+    expect(detail('MATCH (me)--(you) WITH me.age AS age, you RETURN age, age + count(you.age)')).to.equal('accepted');
+    expect(detail('RETURN count(rand())')).to.equal('NonConstantExpression');
+    expect(detail('MATCH (n) WITH n SKIP toInteger(rand() * 9) RETURN n')).to.equal('accepted');
+    expect(detail('MATCH (n) RETURN (n)-[]->()')).to.equal('UnexpectedSyntax');
+    expect(detail('MATCH (n) WITH (n)-[]->() AS x RETURN x')).to.equal('UnexpectedSyntax');
+    expect(detail('MATCH (n) SET n.prop = head(nodes(head((n)-[:REL]->()))).foo')).to.equal('UnexpectedSyntax');
+    expect(detail('MATCH (n) WHERE (n)-->() AND NOT (n)<--() RETURN exists((n)--())')).to.equal('accepted');
+    expect(detail('MATCH (n) RETURN type(n)')).to.equal('InvalidArgumentType');
+    expect(detail('MATCH (n)-[r]->() RETURN length(n), length(r)')).to.equal('InvalidArgumentType');
+    expect(detail('MATCH ()-[r]->() CREATE ()-[r]->()')).to.equal('VariableAlreadyBound');
+    expect(detail('MATCH (a)-[r]->(b) MERGE (a)-[r]->(b)')).to.equal('VariableAlreadyBound');
+    expect(detail('MATCH (a)-[:LIKES..]->(c) RETURN c')).to.equal('InvalidRelationshipPattern');
+    expect(detail('MATCH (a)-[:LIKES*-2]->(c) RETURN c')).to.equal('InvalidRelationshipPattern');
+    expect(detail('RETURN -9223372036854775808, 9223372036854775807, 0x7FFFFFFFFFFFFFFF, -0o1000000000000000000000')).to.equal('accepted');
+    expect(detail('RETURN 9223372036854775808')).to.equal('IntegerOverflow');
+    expect(detail('RETURN 0x8000000000000001')).to.equal('IntegerOverflow');
+  });
+
+  it('lets ORDER BY and WITH ... WHERE after DISTINCT or an aggregation name a projected expression by itself', () => {
+    expect(detail("MATCH (a) WITH a.name AS name, count(*) AS cnt ORDER BY a.name + 'C' RETURN name")).to.equal('accepted');
+    expect(detail("MATCH (a) WITH DISTINCT a.name2 AS name WHERE a.name2 = 'B' RETURN *")).to.equal('accepted');
+    expect(detail("MATCH (a) WITH DISTINCT a.name2 AS name WHERE a.other = 'B' RETURN *")).to.equal('UndefinedVariable');
+  });
 });

@@ -1,0 +1,92 @@
+import type { Collection } from '../../storage/collection.js';
+import { vectorNamesText } from '../../storage/engine/check-vectors.js';
+import { badRequest } from '../../storage/errors.js';
+import type { Distance } from '../../storage/events/types.js';
+import type { SlotFilter } from '../../storage/views/hnsw.js';
+import type { NamedDenseVectors } from '../../storage/views/named-dense.js';
+
+/**
+ * One dense vector of a collection seen from the collection's slots, so searches and scorers
+ * work alike on the unnamed vector and on a named one (whose own slots are found by point id).
+ * Distances are the internal ones (smaller is closer); NaN for a point without this vector.
+ */
+export interface DenseView {
+  name: string;
+  size: number;
+  distance: Distance;
+  /** A query vector as this vector is stored: a unit-length copy for Cosine. */
+  prepare(vector: ArrayLike<number>, out?: Float32Array): Float32Array;
+  has(slot: number): boolean;
+  /** The stored vector of a slot's point (a view: copy it before the next write), or null. */
+  stored(slot: number): Float32Array | null;
+  setQuery(prepared: Float32Array): void;
+  toQuery(slot: number): number;
+  between(a: number, b: number): number;
+  /** The HNSW search: up to k admitted hits, nearest first, as collection slots. */
+  search(prepared: Float32Array, k: number, ef: number, admit: SlotFilter, keys: Float64Array, slots: Int32Array): number;
+  forEachPending(visit: (slot: number) => void): void;
+}
+
+function unnamedView(c: Collection): DenseView {
+  const { store, space, index, config } = c;
+  return {
+    name: '',
+    size: config.size,
+    distance: config.distance,
+    prepare: (v, out) => c.prepareQuery(v, out),
+    has: (slot) => store.hasVector[slot] === 1,
+    stored: (slot) => (store.hasVector[slot] ? store.vectorOf(slot) : null),
+    setQuery: (q) => space.setQuery(q),
+    toQuery: (slot) => (store.hasVector[slot] ? space.toQuery(slot) : NaN),
+    between: (a, b) => space.between(a, b),
+    search: (q, k, ef, admit, keys, slots) => index.search(q, k, ef, admit, keys, slots),
+    forEachPending: (visit) => c.forEachPending(visit),
+  };
+}
+
+function namedView(c: Collection, field: NamedDenseVectors): DenseView {
+  const own = field.store;
+  const main = c.store;
+  const ownSlot = (slot: number) => own.slotOf(main.idOf(slot));
+  const mainSlot = (slot: number) => main.slotOf(own.idOf(slot));
+  return {
+    name: field.name,
+    size: field.config.size,
+    distance: field.config.distance,
+    prepare: (v, out) => field.prepare(v, out),
+    has: (slot) => ownSlot(slot) >= 0,
+    stored: (slot) => {
+      const s = ownSlot(slot);
+      return s < 0 ? null : own.vectorOf(s);
+    },
+    setQuery: (q) => field.space.setQuery(q),
+    toQuery: (slot) => {
+      const s = ownSlot(slot);
+      return s < 0 ? NaN : field.space.toQuery(s);
+    },
+    between: (a, b) => {
+      const sa = ownSlot(a);
+      const sb = ownSlot(b);
+      return sa < 0 || sb < 0 ? NaN : field.space.between(sa, sb);
+    },
+    search: (q, k, ef, admit, keys, slots) => {
+      const n = field.index.search(q, k, ef, admit ? (s) => admit(mainSlot(s)) : null, keys, slots);
+      for (let i = 0; i < n; i++) slots[i] = mainSlot(slots[i]!);
+      return n;
+    },
+    forEachPending: (visit) => field.forEachPending((s) => visit(mainSlot(s))),
+  };
+}
+
+/** The dense vector `using` names ("" or absent: the unnamed one), or a 400 naming it. */
+export function denseView(c: Collection, using: string | null | undefined): DenseView {
+  const name = using ?? '';
+  if (name === '') {
+    if (c.hasUnnamed) return unnamedView(c);
+    throw badRequest(`collection "${c.name}" has no unnamed vector: name the vector to search with using (its vectors: ${vectorNamesText(c.config)})`);
+  }
+  const field = c.named.get(name);
+  if (field) return namedView(c, field);
+  if (c.sparse.has(name)) throw badRequest(`vector "${name}" is a sparse vector: query it with a sparse vector {indices, values}`);
+  throw badRequest(`collection "${c.name}" has no vector named "${name}" (its vectors: ${vectorNamesText(c.config)})`);
+}

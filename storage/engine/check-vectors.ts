@@ -1,0 +1,80 @@
+import type { CollectionConfig, PointId, SparseVector } from '../events/types.js';
+
+/** A point's vectors by kind: the unnamed one, the named dense ones and the sparse ones. */
+export interface PointVectors {
+  vector?: Float32Array | null;
+  named?: Record<string, Float32Array>;
+  sparse?: Record<string, SparseVector>;
+}
+
+/** The collection's vector names, for a message: `dense: a, b; sparse: s`. */
+export function vectorNamesText(config: CollectionConfig): string {
+  const dense = [...(config.size > 0 ? ['""'] : []), ...Object.keys(config.named ?? {}).map((n) => JSON.stringify(n))];
+  const sparse = Object.keys(config.sparse ?? {}).map((n) => JSON.stringify(n));
+  return [dense.length > 0 ? `dense: ${dense.join(', ')}` : '', sparse.length > 0 ? `sparse: ${sparse.join(', ')}` : ''].filter(Boolean).join('; ') || 'none';
+}
+
+/** The size of a dense vector of this name ("" the unnamed one), or null when the collection has none. */
+export function denseSize(config: CollectionConfig, name: string): number | null {
+  if (name === '') return config.size > 0 ? config.size : null;
+  return config.named?.[name]?.size ?? null;
+}
+
+function denseProblem(config: CollectionConfig, collection: string, name: string, v: Float32Array): string | null {
+  const size = denseSize(config, name);
+  const label = name === '' ? 'vector' : `vector "${name}"`;
+  if (size === null) {
+    if (config.sparse?.[name]) return `vector "${name}" is a sparse vector: send it as {"indices": [...], "values": [...]}`;
+    return name === ''
+      ? `collection "${collection}" has no unnamed vector: send the vectors by name (${vectorNamesText(config)})`
+      : `collection "${collection}" has no vector named "${name}" (its vectors: ${vectorNamesText(config)})`;
+  }
+  if (v.length !== size) return `${label} has ${v.length} dimensions, collection "${collection}" expects ${size}`;
+  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return `${label} element ${i} is not a finite 32-bit float`;
+  return null;
+}
+
+/** What is wrong with a sparse vector of this name, or null. */
+export function sparseProblem(config: CollectionConfig, collection: string, name: string, v: SparseVector): string | null {
+  if (!config.sparse?.[name]) {
+    if (denseSize(config, name) !== null) return `vector "${name}" is a dense vector: send it as an array of numbers`;
+    return `collection "${collection}" has no sparse vector named "${name}" (its vectors: ${vectorNamesText(config)})`;
+  }
+  if (v.indices.length !== v.values.length) return `sparse vector "${name}" has ${v.indices.length} indices and ${v.values.length} values: give one value per index`;
+  for (let k = 0; k < v.indices.length; k++) {
+    if (k > 0 && v.indices[k]! <= v.indices[k - 1]!) return `sparse vector "${name}" repeats index ${v.indices[k]}`;
+    if (!Number.isFinite(v.values[k])) return `sparse vector "${name}" value ${k} is not a finite 32-bit float`;
+  }
+  return null;
+}
+
+/** What is wrong with a point's vectors for this collection (a message naming the point), or null. */
+export function vectorsProblem(config: CollectionConfig, collection: string, id: PointId, p: PointVectors): string | null {
+  const problems: (string | null)[] = [];
+  if (p.vector) problems.push(denseProblem(config, collection, '', p.vector));
+  for (const [name, v] of Object.entries(p.named ?? {})) problems.push(denseProblem(config, collection, name, v));
+  for (const [name, v] of Object.entries(p.sparse ?? {})) problems.push(sparseProblem(config, collection, name, v));
+  const first = problems.find((m) => m !== null);
+  return first ? `point ${id}: ${first}` : null;
+}
+
+/** Why a file's vectors cannot merge into a collection's (names, kinds or sizes differ), or null. */
+export function configMismatch(target: CollectionConfig, file: CollectionConfig, collection: string): string | null {
+  if (target.size !== file.size) return `dimension mismatch: the file holds ${file.size}-dimensional vectors, collection "${collection}" has ${target.size}`;
+  const shape = (c: CollectionConfig) =>
+    JSON.stringify([Object.entries(c.named ?? {}).map(([n, v]) => [n, v.size, v.distance]).sort(), Object.keys(c.sparse ?? {}).sort()]);
+  if (shape(target) !== shape(file)) return `vector mismatch: the file's vectors are ${vectorNamesText(file)}, collection "${collection}" has ${vectorNamesText(target)} (with the same sizes and distances)`;
+  return null;
+}
+
+/** update_vectors' vectors by kind ("" in `dense` is the unnamed vector). */
+export function splitDense(dense: Record<string, Float32Array>): { vector: Float32Array | undefined; named: Record<string, Float32Array> } {
+  const { '': vector, ...named } = dense;
+  return { vector, named };
+}
+
+/** Why delete_vectors cannot delete a vector of this name, or null. */
+export function deleteNameProblem(config: CollectionConfig, collection: string, name: string): string | null {
+  if (denseSize(config, name) !== null || config.sparse?.[name]) return null;
+  return `collection "${collection}" has no vector named "${name}" (its vectors: ${vectorNamesText(config)})`;
+}

@@ -1,0 +1,129 @@
+import type { ByteReader } from '../codec/byte-reader.js';
+import type { ByteWriter } from '../codec/byte-writer.js';
+import type { NamedVectorConfig, PointId } from '../events/types.js';
+import { normalizeInPlace } from './distance.js';
+import { HnswIndex } from './hnsw.js';
+import { LIVE, PointStore } from './point-store.js';
+import { VectorSpace } from './vector-space.js';
+
+const NO_PAYLOAD = Object.freeze({});
+
+/**
+ * One named dense vector of a collection: its own slots (one contiguous vector buffer), its own
+ * HNSW index and its own backlog of vectors waiting to be linked. Its slots are not the
+ * collection's: a point is found here by its id, and only points that have this vector have a slot.
+ * The slot lifecycle is the collection's own (a removed slot waits until the index lets it go,
+ * and no slot is reused while an export is pinned).
+ */
+export class NamedDenseVectors {
+  readonly store: PointStore;
+  readonly space: VectorSpace;
+  readonly index: HnswIndex;
+  private pending: number[] = [];
+  private pendingHead = 0;
+  private pins = 0;
+  private readonly heldSlots: number[] = [];
+  private readonly scratch: Float32Array;
+
+  constructor(readonly name: string, readonly config: NamedVectorConfig, seed: number, maxMemoryBytes?: number) {
+    this.store = new PointStore(config.size, undefined, maxMemoryBytes);
+    this.space = new VectorSpace(this.store, config.distance);
+    this.index = new HnswIndex(this.space, config, seed);
+    this.scratch = new Float32Array(config.size);
+  }
+
+  /** A vector as this field keeps it: a unit-length copy for Cosine. */
+  prepare(vector: ArrayLike<number>, out: Float32Array = new Float32Array(this.config.size)): Float32Array {
+    out.set(vector);
+    if (this.config.distance === 'Cosine') normalizeInPlace(out, 0, out.length);
+    return out;
+  }
+
+  get pendingCount(): number {
+    return this.pending.length - this.pendingHead;
+  }
+
+  /** Calls visit for each live slot not yet in the HNSW graph. */
+  forEachPending(visit: (slot: number) => void): void {
+    for (let i = this.pendingHead; i < this.pending.length; i++) {
+      const slot = this.pending[i]!;
+      if (this.store.state[slot] === LIVE) visit(slot);
+    }
+  }
+
+  /** Gives a point this vector (prepared here), or takes it away with null. */
+  set(id: PointId, vector: ArrayLike<number> | null): void {
+    const prepared = vector ? this.prepare(vector, this.scratch) : null;
+    const existing = this.store.slotOf(id);
+    if (existing >= 0 && prepared && this.store.sameVector(existing, prepared)) return;
+    if (existing >= 0) this.drop(id, existing);
+    if (prepared) this.pending.push(this.store.add(id, prepared, NO_PAYLOAD, []));
+  }
+
+  remove(id: PointId): void {
+    const slot = this.store.slotOf(id);
+    if (slot >= 0) this.drop(id, slot);
+  }
+
+  /** The stored vector of a point (a view: copy it before the next write), or null. */
+  vectorOf(id: PointId): Float32Array | null {
+    const slot = this.store.slotOf(id);
+    return slot < 0 ? null : this.store.vectorOf(slot);
+  }
+
+  /** An indexed slot waits as a waypoint until repairRemoved; a pending one until indexSome passes it. */
+  private drop(id: PointId, slot: number): void {
+    this.store.remove(id);
+    if (this.index.contains(slot)) this.index.noteRemoved();
+  }
+
+  private releaseSlot(slot: number): void {
+    if (this.pins > 0) this.heldSlots.push(slot);
+    else this.store.release(slot);
+  }
+
+  pin(): void {
+    this.pins++;
+  }
+
+  unpin(): void {
+    if (--this.pins > 0) return;
+    for (const slot of this.heldSlots.splice(0)) this.store.release(slot);
+  }
+
+  /** Links up to `budget` pending vectors into the graph; answers how much budget is left. */
+  indexSome(budget: number): number {
+    const state = this.store.state;
+    while (budget > 0 && this.pendingHead < this.pending.length) {
+      budget--;
+      const slot = this.pending[this.pendingHead++]!;
+      if (state[slot] === LIVE) this.index.insert(slot);
+      else this.releaseSlot(slot);
+    }
+    if (this.pendingHead === this.pending.length) {
+      this.pending = [];
+      this.pendingHead = 0;
+      const worthIt = this.index.removedCount > 0 && this.index.removedCount >= this.index.nodeCount * 0.01;
+      if (worthIt && this.pins === 0) this.index.repairRemoved();
+    }
+    return budget;
+  }
+
+  /** The store, the graph and the backlog as they are (snapshots). */
+  writeTo(w: ByteWriter): void {
+    this.store.writeTo(w);
+    this.index.writeTo(w);
+    const pending = this.pending.slice(this.pendingHead);
+    w.u32(pending.length);
+    for (const slot of pending) w.u32(slot);
+    w.u32(this.heldSlots.length);
+    for (const slot of this.heldSlots) w.u32(slot);
+  }
+
+  readFrom(r: ByteReader): void {
+    this.store.readFrom(r, true);
+    this.index.readFrom(r);
+    for (let k = r.u32(), i = 0; i < k; i++) this.pending.push(r.u32());
+    for (let k = r.u32(), i = 0; i < k; i++) this.store.release(r.u32());
+  }
+}
