@@ -117,12 +117,14 @@ export class Databases {
   }
 
   /** Runs a compiled query on a collection through an overlay (a fresh one, or a transaction's), in slices (see executeQueryInSlices). */
-  execute(c: Collection, query: Query, input: QueryInput, tx: GraphTx): Promise<CypherResult> {
+  async execute(c: Collection, query: Query, input: QueryInput, tx: GraphTx): Promise<CypherResult> {
+    await this.engine.settled(c.name);
     return executeQueryInSlices(c, query, input.parameters, this.limits(input), { tx, present: (v, t) => input.writer.write(v, t) }, nextTurn);
   }
 
   /** A read query's rows as the client pulls them; its first rows are produced here, so an error in them is the RUN's. */
   async stream(c: Collection, query: Query, input: QueryInput, tx: GraphTx): Promise<{ fields: string[]; rows: RowSource } | null> {
+    await this.engine.settled(c.name);
     const stream = streamQuery(c, query, input.parameters, this.limits(input), { tx, present: (v, t) => input.writer.write(v, t) }, nextTurn);
     if (!stream) return null;
     const first = (await stream.take(FIRST_BATCH)) as PackValue[][];

@@ -4,6 +4,7 @@ import type { Engine } from '../storage/engine/engine.js';
 import type { ServiceConfig } from './config.js';
 import { authenticate, credentialSchemes } from './middleware/auth.js';
 import { consistency } from './middleware/consistency.js';
+import { applyingGate } from './middleware/applying-gate.js';
 import { consolePage } from './middleware/console-page.js';
 import { cors } from './middleware/cors.js';
 import { errorBody } from './middleware/error-body.js';
@@ -92,6 +93,7 @@ export function createApp({ engine, config, logger, readiness, version, metrics,
   app.use(noteActivity(engine));
   app.use(jsonBody(config.jsonLimit));
   app.use(consistency(engine));
+  app.use(applyingGate(engine));
   app.use(handlerTiming());
   for (const router of resourceRoutes) app.use(router.routes());
   for (const router of resourceRoutes) app.use(router.allowedMethods());

@@ -25,8 +25,12 @@ export interface ServiceConfig {
   jsonLimit: number;
   /** Operations between snapshots (0: only at shutdown). */
   snapshotEvery: number;
+  /** Log bytes written between snapshots (0: count operations only). */
+  snapshotEveryBytes: number;
   /** Log entries kept from before the newest snapshot. */
   logRetention: number;
+  /** At most this many bytes of them. */
+  logRetentionBytes: number;
   /** Requests taking this many milliseconds or more log at warn. */
   slowMs: number;
   /** GET /metrics answers without credentials. */
@@ -177,7 +181,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     tlsKey: env.SERVICE_TLS_KEY || null,
     jsonLimit: positiveInt(env.SERVICE_JSON_LIMIT_BYTES, 'SERVICE_JSON_LIMIT_BYTES', 32 * 2 ** 20, 2 ** 31),
     snapshotEvery: positiveInt(env.SERVICE_SNAPSHOT_EVERY, 'SERVICE_SNAPSHOT_EVERY', 10_000, 2 ** 31),
+    snapshotEveryBytes: positiveInt(env.SERVICE_SNAPSHOT_EVERY_BYTES, 'SERVICE_SNAPSHOT_EVERY_BYTES', 64 * 2 ** 20, Number.MAX_SAFE_INTEGER),
     logRetention: positiveInt(env.SERVICE_LOG_RETENTION, 'SERVICE_LOG_RETENTION', 100_000, Number.MAX_SAFE_INTEGER),
+    logRetentionBytes: positiveInt(env.SERVICE_LOG_RETENTION_BYTES, 'SERVICE_LOG_RETENTION_BYTES', 64 * 2 ** 20, Number.MAX_SAFE_INTEGER),
     slowMs: positiveInt(env.SERVICE_SLOW_MS, 'SERVICE_SLOW_MS', 1000, 2 ** 31),
     metricsPublic: flag(env.SERVICE_METRICS_PUBLIC, 'SERVICE_METRICS_PUBLIC'),
     acceptLoss: flag(env.SERVICE_ACCEPT_LOSS, 'SERVICE_ACCEPT_LOSS'),

@@ -1,8 +1,6 @@
 import type { DbEvent, PointId, PointRecord } from '../../storage/events/types.js';
 import type { LogEntry } from '../../storage/log/event-log.js';
-
-/** Points (or edges) of an import written per piece, so a huge import is never one string. */
-const PIECE_ITEMS = 1000;
+import { importItems } from '../../storage/engine/import-chunks.js';
 
 /** Typed arrays (vectors, sparse indices) as JSON arrays; everything else as JSON has it. */
 const plain = (_key: string, value: unknown): unknown => (value instanceof Float32Array || value instanceof Uint32Array ? Array.from(value) : value);
@@ -18,8 +16,9 @@ export function collectionOf(event: DbEvent): string | null {
 export function idsOf(event: DbEvent): PointId[] {
   switch (event.type) {
     case 'upsert_points':
-    case 'import_collection':
       return event.points.map((p) => p.id);
+    case 'import_collection':
+      return [...importItems(event, 'points')].flatMap((points) => points.map((p) => p.id));
     case 'delete_points':
       return event.ids;
     case 'upsert_edge':
@@ -37,11 +36,14 @@ function pointJson(p: PointRecord): string {
   return JSON.stringify({ id: p.id, vector: p.vector, payload: p.payload, labels: p.labels, named: p.named, sparse: p.sparse }, plain);
 }
 
-/** A list written a piece at a time: "[", items joined by commas, "]". */
-function* listPieces<T>(items: readonly T[], write: (item: T) => string): Generator<string> {
+/** A list written a piece at a time (one per slice of items): "[", items joined by commas, "]". */
+function* listPieces<T>(slices: Iterable<readonly T[]>, write: (item: T) => string): Generator<string> {
   yield '[';
-  for (let i = 0; i < items.length; i += PIECE_ITEMS) {
-    yield items.slice(i, i + PIECE_ITEMS).map(write).join(',') + (i + PIECE_ITEMS < items.length ? ',' : '');
+  let first = true;
+  for (const items of slices) {
+    if (items.length === 0) continue;
+    yield (first ? '' : ',') + items.map(write).join(',');
+    first = false;
   }
   yield ']';
 }
@@ -62,10 +64,10 @@ export function* changePieces({ opId, event }: LogEntry): Generator<string> {
     return;
   }
   yield head;
-  yield* listPieces(event.points, (p) => JSON.stringify(p.id));
+  yield* listPieces(importItems(event, 'points'), (p) => JSON.stringify(p.id));
   yield `,"data":{"mode":${JSON.stringify(event.mode)},"config":${JSON.stringify(event.config)},"points":`;
-  yield* listPieces(event.points, pointJson);
+  yield* listPieces(importItems(event, 'points'), pointJson);
   yield ',"edges":';
-  yield* listPieces(event.edges, (e) => JSON.stringify(e));
+  yield* listPieces(importItems(event, 'edges'), (e) => JSON.stringify(e));
   yield `,"indexes":${JSON.stringify(event.indexes ?? {})},"settings":${JSON.stringify(event.settings ?? {})},"exportedAt":${event.exportedAt ?? 0}}}`;
 }

@@ -90,6 +90,7 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
   const { heap, keys, slots, query } = scratchFor(k, config.size);
   view.prepare(q.vector, query);
   heap.ids = store.ids;
+  heap.idOrder = store.uuidWords ? (a, b) => store.compareSlots(a, b) : null;
   const offer = (slot: number): void => {
     const d = view.toQuery(slot);
     if (!Number.isNaN(d)) heap.offer(d, slot, k);

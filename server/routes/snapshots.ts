@@ -10,17 +10,13 @@ import { createHash } from 'node:crypto';
 import { checkBody } from '../../query/api/check-body.js';
 import { bodyObject } from '../../query/api/fields.js';
 import { recoverSnapshotBody } from '../../query/api/schemas/snapshots.js';
-import { ImportReader } from '../../storage/export/import-reader.js';
-import { importEvent, readingImport } from '../../query/api/transfer.js';
+import { importStream } from '../../storage/engine/stream-import.js';
 import type { CollectionSnapshots } from '../collection-snapshots.js';
 import { ok } from '../state.js';
 
 /** Restores a collection from a snapshot file's bytes: the file replaces the collection, as one import. */
 async function restore(engine: Engine, collection: string, bytes: Uint8Array): Promise<void> {
-  const reader = new ImportReader(engine.limits);
-  readingImport(() => reader.feed(bytes));
-  const file = readingImport(() => reader.finish());
-  const { result } = await engine.submit(importEvent(collection, 'replace', file));
+  const { result } = await importStream(engine, collection, 'replace', [bytes]);
   if (result.error) throw result.error;
 }
 

@@ -7,8 +7,8 @@ import { badRequest, DbError } from '../../storage/errors.js';
 import { collectionAt } from '../../storage/engine/past-state.js';
 import { exportCollection } from '../../storage/export/export-writer.js';
 import { FILE_EXTENSION, FORMAT_VERSION } from '../../storage/export/format.js';
-import { ImportReader } from '../../storage/export/import-reader.js';
-import { importEvent, importResultJson, parseImportMode, readingImport } from '../../query/api/transfer.js';
+import { importStream } from '../../storage/engine/stream-import.js';
+import { importResultJson, parseImportMode } from '../../query/api/transfer.js';
 import { ok } from '../state.js';
 
 export const IMPORT_LIMIT_BYTES = 2 ** 30;
@@ -43,15 +43,15 @@ export function transferRoutes(engine: Engine): Router {
     const mode = parseImportMode(ctx.query.mode);
     checkCollectionName(name);
     if ((ctx.request.length ?? 0) > IMPORT_LIMIT_BYTES) throw tooLarge(ctx);
-    const reader = new ImportReader(engine.limits);
-    let bytes = 0;
-    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-      bytes += chunk.length;
-      if (bytes > IMPORT_LIMIT_BYTES) throw tooLarge(ctx);
-      readingImport(() => reader.feed(chunk));
+    async function* limited(): AsyncGenerator<Uint8Array> {
+      let bytes = 0;
+      for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+        bytes += chunk.length;
+        if (bytes > IMPORT_LIMIT_BYTES) throw tooLarge(ctx);
+        yield chunk;
+      }
     }
-    const file = readingImport(() => reader.finish());
-    const { result } = await engine.submit(importEvent(name, mode, file));
+    const { result } = await importStream(engine, name, mode, limited());
     ok(ctx, importResultJson(engine, name, mode, result));
   });
 

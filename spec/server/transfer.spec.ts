@@ -101,7 +101,9 @@ describe('server: export and import', () => {
       for (const [bytes, message] of cases) {
         const res = await upload(s, 'three', mode, bytes);
         expect(res.status, `${mode} ${message}`).to.equal(400);
-        expect(res.body.message).to.match(message);
+        // A merge is checked against its target as soon as the header is in, before damage later in the file is reached.
+        const pastHeader = bytes === flipped || bytes.length === file.length - 5;
+        expect(res.body.message).to.match(mode === 'merge' && pastHeader ? /dimension mismatch/ : message);
       }
     }
     expect(await state('three')).to.deep.equal(before);

@@ -123,14 +123,18 @@ describe('storage/snapshot', () => {
     expect(() => decodeSnapshot(bytes.subarray(0, bytes.length - 7))).to.throw(CorruptDataError);
   });
 
-  it('skips a damaged newest file for the one before it, and ignores a half-written one', async () => {
+  it('skips a damaged newest file for the one before it, ignores a half-written one, and keeps only the newest once it reads back', async () => {
     const dir = tempDir();
     try {
       const skipped: string[] = [];
       const files = new SnapshotFiles(dir.path, (file) => skipped.push(file));
       const c = busyCollection('Euclid');
       await files.save(10, encodeSnapshot(new Map([['busy', c]]), 10));
+      const older = readFileSync(join(dir.path, 'snapshot-0000000000000010.snap'));
       await files.save(20, encodeSnapshot(new Map([['busy', c]]), 20));
+      expect(readdirSync(dir.path)).to.deep.equal(['snapshot-0000000000000020.snap']);
+      // An older file left beside it (as a crash between the rename and the deletion leaves it).
+      writeFileSync(join(dir.path, 'snapshot-0000000000000010.snap'), older);
       const newest = join(dir.path, 'snapshot-0000000000000020.snap');
       const bytes = readFileSync(newest);
       bytes[bytes.length - 3]! ^= 1;
@@ -139,7 +143,7 @@ describe('storage/snapshot', () => {
       expect(files.loadNewest()!.opId).to.equal(10);
       expect(skipped).to.deep.equal(['snapshot-0000000000000020.snap']);
       await files.save(40, encodeSnapshot(new Map(), 40));
-      expect(readdirSync(dir.path).sort()).to.deep.equal(['snapshot-0000000000000020.snap', 'snapshot-0000000000000040.snap']);
+      expect(readdirSync(dir.path).sort()).to.deep.equal(['snapshot-0000000000000040.snap']);
     } finally {
       dir.remove();
     }

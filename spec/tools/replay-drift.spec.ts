@@ -36,7 +36,8 @@ describe('tools/replay verify: aliases, payload indexes and settings', function 
   it('finds a snapshot that matches the replay', () => {
     const v = verify(dir.path);
     expect(v.code, v.out + v.err).to.equal(0);
-    expect(v.out).to.include('snapshot 6 matches a replay from snapshot 3');
+    // Snapshot 3 was deleted once snapshot 6 read back; the log still reaches operation 1.
+    expect(v.out).to.include('snapshot 6 matches a replay from operation 1');
   });
 
   const drifts: [string, (c: Collection) => void][] = [

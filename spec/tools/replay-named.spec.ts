@@ -39,7 +39,8 @@ describe('tools/replay: named and sparse vectors', function () {
   it('verifies a log of named and sparse vectors, and rebuilds them into export files', () => {
     const v = runToolProcess('replay', ['verify', '--data-dir', dir.path]);
     expect(v.code, v.out + v.err).to.equal(0);
-    expect(v.out).to.include('snapshot 4 matches a replay from snapshot 3');
+    // Snapshot 3 was deleted once snapshot 4 read back; the log still reaches operation 1.
+    expect(v.out).to.include('snapshot 4 matches a replay from operation 1');
     const out = join(dir.path, 'out');
     const r = runToolProcess('replay', ['rebuild', '--data-dir', dir.path, '--until', '4', '--out', out]);
     expect(r.code, r.err).to.equal(0);

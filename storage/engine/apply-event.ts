@@ -6,6 +6,7 @@ import { configMismatch, vectorsProblem } from './check-vectors.js';
 import { applyUpdates, simulateUpdates } from './point-updates.js';
 import { applyAliases } from './apply-aliases.js';
 import { resolveCollection, touchAliases } from '../aliases.js';
+import { importItems, importPointCount } from './import-chunks.js';
 
 export interface ApplyResult {
   /** Set when the state no longer allowed the event (a concurrent change won the race): it was a no-op. */
@@ -19,9 +20,6 @@ export interface ApplyResult {
   skipped?: number;
 }
 
-/** Points (or edges) an import adds between two turns of the event loop: a few milliseconds of work. */
-export const IMPORT_SLICE_ITEMS = 1_000;
-
 /**
  * Create and replace build the new collection off to the side, yielding after each slice, and
  * put it in place in one step at the end: a reader sees the old state or the whole import.
@@ -31,39 +29,50 @@ function* buildImported(collections: Map<string, Collection>, opId: number, even
   c.settings = event.settings ?? {};
   // Declared first, so a text index fills as the points arrive.
   for (const [field, index] of Object.entries(event.indexes ?? {})) c.declareIndex(field, index);
-  for (let from = 0; from < event.points.length; from += IMPORT_SLICE_ITEMS) {
+  for (const points of importItems(event, 'points')) {
     // A file that repeats an id stores its last copy (upsert order); every other copy counts as skipped.
-    c.upsert(event.points.slice(from, from + IMPORT_SLICE_ITEMS));
+    c.upsert(points);
     yield;
   }
   // The file's parallel edges all come back.
-  for (let from = 0; from < event.edges.length; from += IMPORT_SLICE_ITEMS) {
-    for (const e of event.edges.slice(from, from + IMPORT_SLICE_ITEMS)) c.graph.add(e.from, e.to, e.relation, e.weight, e.properties);
+  for (const edges of importItems(event, 'edges')) {
+    for (const e of edges) c.graph.add(e.from, e.to, e.relation, e.weight, e.properties);
     yield;
   }
   collections.set(event.name, c);
   const imported = c.store.liveCount;
-  return { changed: imported, imported, skipped: event.points.length - imported };
+  return { changed: imported, imported, skipped: importPointCount(event) - imported };
 }
 
-/** A merge changes the live collection, so it applies in one step: readers never see part of it. */
-function mergeImported(c: Collection, event: ImportCollectionEvent): ApplyResult {
+/**
+ * A merge changes the live collection a slice at a time (points, then edges), so a large one does
+ * not hold the thread. Nothing else changes the state until it is done (the engine applies no
+ * other entry meanwhile), and the server holds the requests that name the collection until it
+ * is applied (server/middleware/applying-gate.ts): readers see it whole or not at all.
+ */
+function* mergeImported(c: Collection, event: ImportCollectionEvent): Generator<void, ApplyResult> {
   // The target's own index declarations win; the file's add those it lacks.
   for (const [field, index] of Object.entries(event.indexes ?? {})) if (!c.fieldIndexes.has(field)) c.declareIndex(field, index);
   // So do its settings: the file's fill in the groups and keys it lacks.
   const settings = { ...c.settings };
   for (const [group, values] of Object.entries(event.settings ?? {})) settings[group] = { ...values, ...settings[group] };
   c.settings = settings;
-  const fresh = event.points.filter((p) => !c.store.has(p.id));
   const before = c.store.liveCount;
-  c.upsert(fresh);
+  // A point whose id is there (before the merge, or from earlier in the file) is skipped.
+  for (const points of importItems(event, 'points')) {
+    c.upsert(points.filter((p) => !c.store.has(p.id)));
+    yield;
+  }
   const imported = c.store.liveCount - before;
   // A merge leaves out an edge its target already has.
-  for (const e of event.edges) {
-    if (!c.store.has(e.from) || !c.store.has(e.to) || c.graph.find(e.from, e.to, e.relation) >= 0) continue;
-    c.graph.add(e.from, e.to, e.relation, e.weight, e.properties);
+  for (const edges of importItems(event, 'edges')) {
+    for (const e of edges) {
+      if (!c.store.has(e.from) || !c.store.has(e.to) || c.graph.find(e.from, e.to, e.relation) >= 0) continue;
+      c.graph.add(e.from, e.to, e.relation, e.weight, e.properties);
+    }
+    yield;
   }
-  return { changed: imported, imported, skipped: event.points.length - imported };
+  return { changed: imported, imported, skipped: importPointCount(event) - imported };
 }
 
 function* applyImport(collections: Map<string, Collection>, opId: number, event: ImportCollectionEvent): Generator<void, ApplyResult> {
@@ -72,7 +81,7 @@ function* applyImport(collections: Map<string, Collection>, opId: number, event:
   if (event.mode !== 'merge') return yield* buildImported(collections, opId, event);
   if (!c) return { changed: 0, error: notFound(`collection "${event.name}" not found`) };
   if (configMismatch(c.config, event.config, c.name)) return { changed: 0, error: dimensionChanged(c) };
-  return mergeImported(c, event);
+  return yield* mergeImported(c, event);
 }
 
 /**

@@ -63,8 +63,12 @@ export interface EngineOptions {
   snapshots?: SnapshotStore;
   /** Take a snapshot after this many applied operations (0: only when asked and at close). */
   snapshotEvery?: number;
+  /** Take a snapshot once the entries applied since the last one take this many bytes in the log (0: count operations only). */
+  snapshotEveryBytes?: number;
   /** Log entries kept from before the newest snapshot, for the replay tool. */
   logRetention?: number;
+  /** At most this many bytes of them (a log that holds large writes keeps fewer entries); default: no byte limit. */
+  logRetentionBytes?: number;
   /** Told about each snapshot written, or failed. */
   onSnapshot?: (report: { opId: number; ms: number; bytes: number; error?: Error }) => void;
   /** Told about writes as they happen, for metrics. */
@@ -111,6 +115,8 @@ export interface Committed {
 
 interface Waiter {
   event: DbEvent;
+  /** What the entry takes in the log. */
+  bytes: number;
   durable: boolean;
   resolve: (c: Committed) => void;
   reject: (e: Error) => void;
@@ -134,6 +140,14 @@ export class Engine {
   private lastActivity = -Infinity;
   private readonly schedule: Scheduler;
   private sinceSnapshot = 0;
+  private bytesSinceSnapshot = 0;
+  /** The entry being applied a slice at a time, if any. */
+  private sliced: { opId: number; event: DbEvent } | null = null;
+  /**
+   * A merge import whose slices have begun to change the live state and not finished (also when
+   * shutdown cut it short): no snapshot may be taken of such a state.
+   */
+  private partialMerge: number | null = null;
   private snapshotOpId = 0;
   private snapshotting: Promise<number> | null = null;
   private markPending = false;
@@ -284,6 +298,25 @@ export class Engine {
     return this.slicing;
   }
 
+  /**
+   * Whether an import may be staged beside the log (storage/engine/stream-import.ts): not under
+   * replication, whose stream carries each entry's record whole (a staged import's record only
+   * names blocks that the replicas do not have), so a replicated import is read whole, as before.
+   */
+  get stagesImports(): boolean {
+    return this.log.stageImport !== undefined && !this.options.gate;
+  }
+
+  /**
+   * Resolves once no merge import into collection `name` is being applied in slices. A merge
+   * changes the live collection a slice at a time; readers that wait here see it whole or not at
+   * all. (Create and replace build their collection off to the side: nothing to wait for.)
+   */
+  async settled(name: string): Promise<void> {
+    const s = this.sliced;
+    if (s && s.event.type === 'import_collection' && s.event.mode === 'merge' && s.event.name === name) await this.applied.waitFor(s.opId, null);
+  }
+
   /** The first durability or apply failure (an ApplyFailedError); after it the engine takes no writes. */
   get failed(): Error | null {
     return this.failure;
@@ -309,17 +342,17 @@ export class Engine {
       return Promise.reject(err);
     }
     const appended = performance.now();
-    const { opId, durable, record } = this.log.append(event, idsSeenBy(event));
+    const { opId, durable, record, bytes } = this.log.append(event, idsSeenBy(event));
     this.reserveAhead(opId);
-    if (!gate) return this.applyWhen(opId, event, durable, appended);
+    if (!gate) return this.applyWhen(opId, event, durable, appended, bytes);
     if (!record) throw new Error('a replicated engine needs a log that hands back its stored records');
-    return this.answerBy(gate, opId, this.applyWhen(opId, event, gate.admit(opId, record, durable), appended));
+    return this.answerBy(gate, opId, this.applyWhen(opId, event, gate.admit(opId, record, durable), appended, bytes));
   }
 
   /** Applies the entry once `ready` resolves, in operation_id order after the entries before it, and answers with its result. */
-  private applyWhen(opId: number, event: DbEvent, ready: Promise<void>, appended: number | null): Promise<Committed> {
+  private applyWhen(opId: number, event: DbEvent, ready: Promise<void>, appended: number | null, bytes: number): Promise<Committed> {
     return new Promise<Committed>((resolve, reject) => {
-      this.waiting.set(opId, { event, durable: false, resolve, reject });
+      this.waiting.set(opId, { event, bytes, durable: false, resolve, reject });
       ready.then(
         () => {
           if (appended !== null) this.options.observe?.appendDurable?.(performance.now() - appended);
@@ -360,8 +393,8 @@ export class Engine {
     if (this.failure) return Promise.reject(this.stoppedError());
     if (!this.log.appendRecord) return Promise.reject(new Error('this log cannot store another server\'s records'));
     const event = decodeEntry(opId, record);
-    const { durable } = this.log.appendRecord(opId, record);
-    return this.applyWhen(opId, event, durable, null).then(() => undefined);
+    const { durable, bytes } = this.log.appendRecord(opId, record);
+    return this.applyWhen(opId, event, durable, null, bytes).then(() => undefined);
   }
 
   /**
@@ -376,7 +409,7 @@ export class Engine {
     if (this.options.readOnly) throw new DbError(403, this.options.readOnly);
     if (this.failure) throw this.stoppedError();
     validateEvent(this.collections, event, this.limits);
-    const { opId } = this.log.append(event, idsSeenBy(event));
+    const { opId, bytes } = this.log.append(event, idsSeenBy(event));
     let result: ApplyResult;
     try {
       result = applyEvent(this.collections, opId, event);
@@ -386,6 +419,7 @@ export class Engine {
     this.appliedUpTo = opId;
     this.applied.advance(opId);
     this.sinceSnapshot++;
+    this.bytesSinceSnapshot += bytes;
     this.options.observe?.applied?.(event.type);
     this.scheduleIndexing();
     return { opId, result };
@@ -428,6 +462,8 @@ export class Engine {
 
   private async applyRestInSlices(opId: number, w: Waiter, steps: Generator<void, ApplyResult>): Promise<void> {
     this.slicing = true;
+    this.sliced = { opId, event: w.event };
+    if (w.event.type === 'import_collection' && w.event.mode === 'merge') this.partialMerge = opId;
     try {
       for (;;) {
         await yieldToEventLoop();
@@ -440,12 +476,14 @@ export class Engine {
         const step = this.applyStep(opId, w, steps);
         if (!step) return;
         if (step.done) {
+          this.partialMerge = null;
           this.acknowledge(opId, w, step.value);
           break;
         }
       }
     } finally {
       this.slicing = false;
+      this.sliced = null;
     }
     this.applyDurable();
   }
@@ -454,6 +492,7 @@ export class Engine {
     this.appliedUpTo = opId;
     this.applied.advance(opId);
     this.sinceSnapshot++;
+    this.bytesSinceSnapshot += w.bytes;
     this.options.observe?.applied?.(w.event.type);
     w.resolve({ opId, result });
   }
@@ -461,8 +500,14 @@ export class Engine {
   private afterApply(): void {
     this.scheduleIndexing();
     this.markSoon();
+    if (this.snapshotDue() && !this.snapshotting) void this.snapshot().catch(() => undefined);
+  }
+
+  /** SERVICE_SNAPSHOT_EVERY operations, or SERVICE_SNAPSHOT_EVERY_BYTES of log, since the last snapshot. */
+  private snapshotDue(): boolean {
     const every = this.options.snapshotEvery ?? 0;
-    if (every > 0 && this.sinceSnapshot >= every && !this.snapshotting) void this.snapshot().catch(() => undefined);
+    const everyBytes = this.options.snapshotEveryBytes ?? 0;
+    return (every > 0 && this.sinceSnapshot >= every) || (everyBytes > 0 && this.bytesSinceSnapshot >= everyBytes);
   }
 
   /**
@@ -475,10 +520,13 @@ export class Engine {
     if (this.options.readOnly) return Promise.reject(new Error(`no snapshot: ${this.options.readOnly}`));
     // After a failed apply the views may hold part of an entry: such a state is never saved.
     if (this.failure) return Promise.reject(new Error(`no snapshot while writes are stopped: ${this.failure.message}`));
+    // Taken once the merge is whole (afterApply), or never for this run when shutdown cut it short: it replays at the next start.
+    if (this.partialMerge !== null) return Promise.reject(new Error(`no snapshot while merge import ${this.partialMerge} is applied in part`));
     if (this.snapshotting) return this.snapshotting;
     const started = performance.now();
     const opId = this.appliedUpTo;
     this.sinceSnapshot = 0;
+    this.bytesSinceSnapshot = 0;
     let chunks: Uint8Array[];
     try {
       chunks = encodeSnapshot(this.collections, opId);
@@ -493,7 +541,7 @@ export class Engine {
         await store.save(opId, chunks);
         this.snapshotOpId = opId;
         await this.markDurable();
-        const drop = Math.min(opId - (this.options.logRetention ?? 0), this.options.gate?.truncatableThrough() ?? Number.MAX_SAFE_INTEGER);
+        const drop = Math.min(this.retentionCut(opId), this.options.gate?.truncatableThrough() ?? Number.MAX_SAFE_INTEGER);
         if (drop > 0) await this.log.truncateThrough(drop);
         this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes });
         return opId;
@@ -502,11 +550,18 @@ export class Engine {
         throw err;
       } finally {
         this.snapshotting = null;
-        const every = this.options.snapshotEvery ?? 0;
-        if (every > 0 && this.sinceSnapshot >= every && !this.closed) void this.snapshot().catch(() => undefined);
+        if (this.snapshotDue() && !this.closed) void this.snapshot().catch(() => undefined);
       }
     })();
     return this.snapshotting;
+  }
+
+  /** The highest operation_id a snapshot at `opId` lets go of: beyond the retention, in entries and in bytes. */
+  private retentionCut(opId: number): number {
+    const entries = this.options.logRetention ?? 0;
+    const bytes = this.options.logRetentionBytes ?? Number.MAX_SAFE_INTEGER;
+    if (this.log.retentionCut && bytes < Number.MAX_SAFE_INTEGER) return this.log.retentionCut(opId, entries, bytes);
+    return opId - entries;
   }
 
   /**

@@ -9,6 +9,7 @@ import { resolveCollection } from '../aliases.js';
 import { ShardedSet } from '../views/sharded.js';
 import { nestsDeeperThan, utf8Length } from './payload-shape.js';
 import { DEFAULT_WRITE_LIMITS, LIMIT_VARIABLES, type WriteLimits } from './write-limits.js';
+import { ImportCheck } from './import-check.js';
 
 export const MAX_POINT_ID = Number.MAX_SAFE_INTEGER;
 /** The most named dense and sparse vectors a collection may have. */
@@ -57,7 +58,7 @@ export function checkPayload(payload: unknown, what: string, limits: WriteLimits
   }
 }
 
-function checkPoint(name: string, config: CollectionConfig, p: PointRecord, limits: WriteLimits): void {
+export function checkPoint(name: string, config: CollectionConfig, p: PointRecord, limits: WriteLimits): void {
   checkPointId(p.id);
   const problem = vectorsProblem(config, name, p.id, p);
   if (problem) throw badRequest(problem);
@@ -71,7 +72,7 @@ function checkWeight(weight: number): void {
   if (typeof weight !== 'number' || !Number.isFinite(weight)) throw badRequest(`weight must be a finite number, got ${weight}`);
 }
 
-function checkEdgeFields(e: EdgeRecord, limits: WriteLimits): void {
+export function checkEdgeFields(e: EdgeRecord, limits: WriteLimits): void {
   if (typeof e.relation !== 'string' || e.relation.length === 0 || e.relation.length > 255) {
     throw badRequest('relation must be a non-empty string of at most 255 characters');
   }
@@ -86,7 +87,7 @@ function checkRoomForCollection(collections: ReadonlyMap<string, Collection>, li
 }
 
 /** Refuses a write that would leave `name` holding more than maxPointsPerCollection points. */
-function checkRoomForPoints(name: string, total: number, limits: WriteLimits): void {
+export function checkRoomForPoints(name: string, total: number, limits: WriteLimits): void {
   if (total > limits.maxPointsPerCollection) {
     throw badRequest(`collection "${name}" would hold ${total} points, more than the limit of ${limits.maxPointsPerCollection} (${LIMIT_VARIABLES.maxPointsPerCollection})`);
   }
@@ -127,28 +128,24 @@ function checkImport(collections: ReadonlyMap<string, Collection>, event: Import
   const target = collections.get(event.name);
   if (event.mode === 'create' && target) throw conflict(`collection "${event.name}" already exists`);
   if (!target) checkRoomForCollection(collections, limits);
-  if (event.points.length > limits.maxPointsPerCollection) {
-    throw badRequest(`the file holds ${event.points.length} points, more than the limit of ${limits.maxPointsPerCollection} per collection (${LIMIT_VARIABLES.maxPointsPerCollection})`);
+  const points = event.staged?.points ?? event.points.length;
+  if (points > limits.maxPointsPerCollection) {
+    throw badRequest(`the file holds ${points} points, more than the limit of ${limits.maxPointsPerCollection} per collection (${LIMIT_VARIABLES.maxPointsPerCollection})`);
   }
-  if (event.mode === 'merge') {
-    if (!target) throw notFound(`collection "${event.name}" not found: merge needs an existing collection`);
-    const mismatch = configMismatch(target.config, event.config, event.name);
-    if (mismatch) throw badRequest(mismatch);
-  }
-  const ids = new ShardedSet<PointId>();
-  for (const p of event.points) {
-    checkPoint(event.name, event.config, p, limits);
-    ids.add(p.id);
-  }
-  const merged = event.mode === 'merge' ? target! : null;
-  checkRoomForPoints(event.name, (merged?.store.liveCount ?? 0) + newIdCount(ids, merged), limits);
-  for (const e of event.edges) {
-    checkEdgeFields(e, limits);
-    for (const id of [e.from, e.to]) {
-      checkPointId(id);
-      if (!ids.has(id) && !(event.mode === 'merge' && target!.store.has(id))) throw badRequest(`an edge names point ${id}, which is not in the file`);
-    }
-  }
+  const merged = event.mode === 'merge' ? checkMergeTarget(target, event) : null;
+  // A streamed import's points and edges passed the same ImportCheck as they were staged.
+  if (event.staged) return;
+  const check = new ImportCheck(event.name, event.mode, event.config, merged, limits);
+  check.points(event.points);
+  check.edges(event.edges);
+}
+
+/** The collection a merge adds to: it exists, with the file's vectors (dimension, names). */
+export function checkMergeTarget(target: Collection | undefined, event: Pick<ImportCollectionEvent, 'name' | 'config'>): Collection {
+  if (!target) throw notFound(`collection "${event.name}" not found: merge needs an existing collection`);
+  const mismatch = configMismatch(target.config, event.config, event.name);
+  if (mismatch) throw badRequest(mismatch);
+  return target;
 }
 
 function checkGraphWrite(c: Collection, event: GraphWriteEvent, limits: WriteLimits): void {

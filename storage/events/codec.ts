@@ -3,7 +3,7 @@ import { ByteWriter } from '../codec/byte-writer.js';
 import { CorruptDataError } from '../errors.js';
 import { parsePayloadText, payloadText } from '../codec/payload-text.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
-import { DISTANCES, FIELD_INDEX_TYPES, SPARSE_MODIFIERS, type AliasAction, type CollectionConfig, type CollectionSettings, type FieldIndex, type NamedVectorConfig, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate, type SparseVector, type SparseVectorConfig, type VectorUpdate } from './types.js';
+import { DISTANCES, FIELD_INDEX_TYPES, SPARSE_MODIFIERS, type AliasAction, type CollectionConfig, type CollectionSettings, type FieldIndex, type ImportCollectionEvent, type NamedVectorConfig, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate, type SparseVector, type SparseVectorConfig, type StagedContent, type VectorUpdate } from './types.js';
 
 /**
  * Binary event encoding. Layout: u8 format version, u8 event type, then the type's fields.
@@ -37,8 +37,16 @@ const CHANGE_CODES = { create_node: 1, update_node: 2, delete_node: 3, create_ed
 const HAS_VECTOR = 1;
 const HAS_NAMED = 2;
 const HAS_SPARSE = 4;
+/**
+ * A streamed import (its points and edges staged beside the entry, see StagedContent): the
+ * import's other fields, then f64 stage | u32 blocks | f64 points | f64 edges | u8 the blocks'
+ * entry format | 32 bytes SHA-256 of the blocks. A type code of its own, so that entries
+ * written before it read as they did.
+ */
+const STAGED_IMPORT = 12;
 
 export function encodeEvent(event: DbEvent): Uint8Array {
+  if (event.type === 'import_collection' && event.staged) return encodeStagedImport(event);
   const w = new ByteWriter(event.type === 'upsert_points' ? 64 + event.points.length * 64 : 64);
   w.u8(EVENT_FORMAT_VERSION).u8(TYPE_CODES[event.type]);
   switch (event.type) {
@@ -339,6 +347,9 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
       }
       break;
     }
+    case STAGED_IMPORT:
+      event = readStagedImport(r, version);
+      break;
     case TYPE_CODES.graph_write: {
       const collection = r.str();
       const changes: GraphChange[] = [];
@@ -536,4 +547,26 @@ export function readPoint(r: ByteReader, version: number): PointRecord {
   if (named) point.named = named;
   if (sparse) point.sparse = sparse;
   return point;
+}
+
+function encodeStagedImport(event: ImportCollectionEvent): Uint8Array {
+  const staged = event.staged!;
+  const w = new ByteWriter(256).u8(EVENT_FORMAT_VERSION).u8(STAGED_IMPORT);
+  writeConfig(w.str(event.name).u8(IMPORT_MODES.indexOf(event.mode)), event.config);
+  writeFieldIndexes(w, event.indexes ?? {});
+  w.str(JSON.stringify(event.settings ?? {})).f64(event.exportedAt ?? 0);
+  w.f64(staged.stage).u32(staged.blocks).f64(staged.points).f64(staged.edges).u8(staged.version).bytes(staged.digest);
+  return w.finish();
+}
+
+function readStagedImport(r: ByteReader, version: number): ImportCollectionEvent {
+  const name = r.str();
+  const mode = IMPORT_MODES[r.u8()];
+  if (!mode) throw new CorruptDataError('unknown import mode');
+  const config = readConfig(r, version);
+  const indexes = readFieldIndexes(r);
+  const settings = readSettings(r);
+  const exportedAt = r.f64();
+  const staged: StagedContent = { stage: r.f64(), blocks: r.u32(), points: r.f64(), edges: r.f64(), version: r.u8(), digest: r.bytes(32).slice() };
+  return { type: 'import_collection', name, mode, config, points: [], edges: [], indexes, settings, exportedAt, staged };
 }

@@ -120,6 +120,26 @@ export interface ImportCollectionEvent {
   settings?: CollectionSettings;
   /** The operation_id the file was exported at (0 or absent: files before format 5 do not say); the import's own id is above it. */
   exportedAt?: number;
+  /**
+   * A streamed import: its points and edges are not in the event (points and edges are empty)
+   * but in the file's own blocks, staged beside the log entry (storage/log/import-stage.ts).
+   */
+  staged?: StagedContent;
+}
+
+/** Where a streamed import's points and edges are: the file's POINTS and EDGES blocks, as framed in it. */
+export interface StagedContent {
+  /** The stage that holds the blocks. */
+  stage: number;
+  blocks: number;
+  points: number;
+  edges: number;
+  /** The log entry format the blocks' points and edges are encoded in (the file's). */
+  version: number;
+  /** SHA-256 over the framed blocks in order: the entry's chain hash covers them through it. */
+  digest: Uint8Array;
+  /** Reads the framed blocks back in order, checking each one and the digest; set by the log that holds them. */
+  read?: () => Iterable<Uint8Array>;
 }
 
 /** A collection's settings by group (Qdrant's optimizers_config and HNSW extras, Cypher's schema), kept as given. */

@@ -8,6 +8,27 @@ import { readConfig, readEdge, readFieldIndexes, readPoint, readSettings } from 
 import type { CollectionConfig, CollectionSettings, EdgeRecord, FieldIndex, PointRecord } from '../events/types.js';
 import { BLOCK, BLOCK_HEADER, entryVersionOf, FILE_PREAMBLE, FORMAT_VERSION, HEADER_OPERATION_AND_SETTINGS, MAGIC } from './format.js';
 
+/** The file's header block, as read. */
+export interface ExportHeader {
+  name: string;
+  config: CollectionConfig;
+  points: number;
+  edges: number;
+  exportedAt: number;
+  settings: CollectionSettings;
+  logHead: string;
+}
+
+/**
+ * Where a reader hands each block once it is checked. `framed` is the block as it stands in the
+ * file (type, length, CRC, payload), valid only during the call. The default keeps the records.
+ */
+export interface ImportSink {
+  header?(header: ExportHeader, version: number): void;
+  points(points: PointRecord[], framed: Uint8Array): void;
+  edges(edges: EdgeRecord[], framed: Uint8Array): void;
+}
+
 export interface ParsedExport {
   name: string;
   config: CollectionConfig;
@@ -27,7 +48,9 @@ export interface ParsedExport {
  * With `limits`, a file that breaks one (too many points, a payload too deep or too large) is
  * refused with a 400 at the block that shows it, before the rest is read; the engine checks the
  * whole operation against the same limits again before logging it.
- * Nothing is applied here; the caller logs the parsed content as one operation.
+ * Nothing is applied here. By default the records are kept and finish() answers them all; with a
+ * sink each checked block goes there instead (a streamed import stages it), and finish() answers
+ * the header and the indexes with empty point and edge lists.
  */
 export class ImportReader {
   /** Bytes received but not yet parsed, kept as the chunks they came in. */
@@ -37,14 +60,24 @@ export class ImportReader {
   private needed = FILE_PREAMBLE;
   private started = false;
   private version = FORMAT_VERSION;
-  private header: { name: string; config: CollectionConfig; points: number; edges: number; exportedAt: number; settings: CollectionSettings; logHead: string } | null = null;
+  private header: ExportHeader | null = null;
   private readonly points: PointRecord[] = [];
   private readonly edges: EdgeRecord[] = [];
+  private pointCount = 0;
+  private edgeCount = 0;
   private readonly indexes: Record<string, FieldIndex> = {};
   private blocks = 0;
   private done = false;
+  private readonly sink: ImportSink;
 
-  constructor(private readonly limits: WriteLimits | null = null) {}
+  constructor(private readonly limits: WriteLimits | null = null, sink?: ImportSink) {
+    this.sink = sink ?? { points: (points) => this.points.push(...points), edges: (edges) => this.edges.push(...edges) };
+  }
+
+  /** The file's format version (known once its first bytes are in). */
+  get formatVersion(): number {
+    return this.version;
+  }
 
   /**
    * Takes the next chunk. Chunks are joined only once the next step has all its bytes, so a
@@ -78,7 +111,7 @@ export class ImportReader {
       }
       const payload = buffer.subarray(at + BLOCK_HEADER, at + BLOCK_HEADER + length);
       if (crc32(payload) !== crc) throw new CorruptDataError(`block ${this.blocks + 1} fails its checksum`);
-      this.block(type, payload);
+      this.block(type, payload, buffer.subarray(at, at + BLOCK_HEADER + length));
       at += BLOCK_HEADER + length;
     }
     const rest = buffer.subarray(at);
@@ -86,7 +119,7 @@ export class ImportReader {
     this.pendingBytes = rest.length;
   }
 
-  private block(type: number, payload: Uint8Array): void {
+  private block(type: number, payload: Uint8Array, framed: Uint8Array): void {
     if (this.done) throw new CorruptDataError('data after the trailer');
     const r = new ByteReader(payload);
     if (!this.header && type !== BLOCK.header) throw new CorruptDataError('the file does not start with a header block');
@@ -104,17 +137,28 @@ export class ImportReader {
         if (this.limits && this.header.points > this.limits.maxPointsPerCollection) {
           throw badRequest(`the file holds ${this.header.points} points, more than the limit of ${this.limits.maxPointsPerCollection} per collection (${LIMIT_VARIABLES.maxPointsPerCollection})`);
         }
+        this.sink.header?.(this.header, this.version);
         break;
-      case BLOCK.points:
+      case BLOCK.points: {
+        const points: PointRecord[] = [];
         for (let n = r.u32(), i = 0; i < n; i++) {
           const point = readPoint(r, entryVersionOf(this.version));
           if (this.limits) checkPayload(point.payload, `point ${point.id}: payload`, this.limits);
-          this.points.push(point);
+          points.push(point);
         }
+        r.expectEnd();
+        this.pointCount += points.length;
+        this.sink.points(points, framed);
         break;
-      case BLOCK.edges:
-        for (let n = r.u32(), i = 0; i < n; i++) this.edges.push(readEdge(r, entryVersionOf(this.version)));
+      }
+      case BLOCK.edges: {
+        const edges: EdgeRecord[] = [];
+        for (let n = r.u32(), i = 0; i < n; i++) edges.push(readEdge(r, entryVersionOf(this.version)));
+        r.expectEnd();
+        this.edgeCount += edges.length;
+        this.sink.edges(edges, framed);
         break;
+      }
       case BLOCK.indexes:
         Object.assign(this.indexes, readFieldIndexes(r));
         break;
@@ -122,8 +166,8 @@ export class ImportReader {
         const points = r.f64();
         const edges = r.f64();
         const blocks = r.u32();
-        if (points !== this.points.length || edges !== this.edges.length || blocks !== this.blocks) {
-          throw new CorruptDataError(`the trailer counts ${points} points, ${edges} edges and ${blocks} blocks, the file holds ${this.points.length}, ${this.edges.length} and ${this.blocks}`);
+        if (points !== this.pointCount || edges !== this.edgeCount || blocks !== this.blocks) {
+          throw new CorruptDataError(`the trailer counts ${points} points, ${edges} edges and ${blocks} blocks, the file holds ${this.pointCount}, ${this.edgeCount} and ${this.blocks}`);
         }
         this.done = true;
         break;
@@ -139,7 +183,7 @@ export class ImportReader {
     if (!this.started || !this.header || !this.done || this.pendingBytes > 0) {
       throw new CorruptDataError(this.pendingBytes > 0 && this.done ? 'data after the trailer' : 'the file ends early (truncated)');
     }
-    if (this.header.points !== this.points.length || this.header.edges !== this.edges.length) {
+    if (this.header.points !== this.pointCount || this.header.edges !== this.edgeCount) {
       throw new CorruptDataError('the header counts do not match the file');
     }
     const { name, config, settings, exportedAt, logHead } = this.header;

@@ -17,6 +17,23 @@ export interface Appended {
   durable: Promise<void>;
   /** The record as stored (CRC, chain hash, body), for a log that replication publishes from. */
   record?: Uint8Array;
+  /** What the entry takes in the log (its record, and a streamed import's staged blocks), for the snapshot trigger. */
+  bytes: number;
+}
+
+/** A streamed import's blocks being staged beside the log (storage/log/import-stage.ts). */
+export interface ImportStaging {
+  readonly id: number;
+  /** Bytes staged so far. */
+  readonly size: number;
+  /** Stages one framed block of the file (copied). */
+  add(framed: Uint8Array): void;
+  /** Resolves once few enough bytes are in flight to take more; rejects after a write failed. */
+  room(): Promise<void>;
+  /** Waits until every block is committed; the count and the SHA-256 over them. */
+  finish(): Promise<{ blocks: number; digest: Uint8Array }>;
+  /** Drops the blocks, unless an entry naming the stage was appended. */
+  discard(): Promise<void>;
 }
 
 /** Why a logged entry is passed over at replay (recorded by `npm run replay -- repair --skip OP`). */
@@ -67,6 +84,15 @@ export interface EventLog {
   passedOver(): ReadonlyMap<number, number>;
   /** Entries set aside by repair --skip, which replay passes over; absent: none. */
   skippedOperations?(): ReadonlyMap<number, SkipNote>;
+  /**
+   * Where to truncate so that, of the entries at or below `through`, at most `entries` entries
+   * and `bytes` bytes stay: the highest operation_id to drop (0: none). Absent: by count only.
+   */
+  retentionCut?(through: number, entries: number, bytes: number): number;
+  /** Starts staging a streamed import; absent: the log takes imports whole, in their entry. */
+  stageImport?(): ImportStaging;
+  /** A stage's framed blocks, checked (CRC each, the digest at the end). */
+  stagedBlocks?(stage: number, blocks: number, digest: Uint8Array): Iterable<Uint8Array>;
   /** Drops the entries up to and including opId (a snapshot holds their effect). */
   truncateThrough(opId: number): Promise<void>;
   close(): Promise<void>;

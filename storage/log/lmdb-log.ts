@@ -9,6 +9,7 @@ import { DamagedLogFileError, isDamagedFile, lmdbShortfall } from './lmdb-file-c
 import type { Appended, EventLog, LogEntry, RawEntry, SkipNote } from './event-log.js';
 import { chainHash, GENESIS, hex } from './chain.js';
 import { chainHashOf, decodeEntry, frameChained } from './record.js';
+import { ImportStage, removeStage, stagedBlocks, type StagedKey } from './import-stage.js';
 
 /** The meta key holding the highest dropped operation_id, so the counter survives truncation. */
 const FLOOR = 'floor';
@@ -27,6 +28,9 @@ interface OpenedEnvironment {
   env: RootDatabase;
   entries: Database<Uint8Array, number>;
   meta: Database<number, string>;
+  /** Streamed imports' blocks (import-stage.ts), and which entry each committed stage belongs to: stage → [opId, bytes]. */
+  staged: Database<Uint8Array, StagedKey>;
+  stages: Database<[number, number], number>;
   /** The highest operation_id ever assigned: the newest key, or the floor when higher. */
   last: number;
 }
@@ -47,10 +51,12 @@ function openEnvironment(dir: string, mapSize: number): OpenedEnvironment {
   try {
     const entries = env.openDB<Uint8Array, number>({ name: 'log', encoding: 'binary' });
     const meta = env.openDB<number, string>({ name: 'meta', encoding: 'msgpack' });
+    const staged = env.openDB<Uint8Array, StagedKey>({ name: 'staged', encoding: 'binary' });
+    const stages = env.openDB<[number, number], number>({ name: 'stages', encoding: 'msgpack' });
     if (short) readEveryUsedPage(env);
     let last = meta.get(FLOOR) ?? 0;
     for (const key of entries.getKeys({ reverse: true, limit: 1 })) last = Math.max(last, key);
-    return { env, entries, meta, last };
+    return { env, entries, meta, staged, stages, last };
   } catch (err) {
     env.close().catch(() => undefined);
     if (!short) throw err;
@@ -86,13 +92,50 @@ export class LmdbLog implements EventLog {
   private failure: Error | null = null;
   private skipsDb: Database<SkipNote, number> | null = null;
   private passedDb: Database<number, number> | null = null;
+  private readonly staged: Database<Uint8Array, StagedKey>;
+  private readonly stages: Database<[number, number], number>;
+  private nextStage = 1;
+  /** Stages being written, not yet committed by an entry. */
+  private readonly openStages = new Map<number, ImportStage>();
 
   private constructor(opened: OpenedEnvironment, private readonly lock: DataDirLock) {
     this.env = opened.env;
     this.entries = opened.entries;
     this.meta = opened.meta;
+    this.staged = opened.staged;
+    this.stages = opened.stages;
     this.last = opened.last;
     this.head = this.newestHash();
+    this.dropOrphanStages();
+  }
+
+  /** Stages no entry committed (a crash mid-import): nothing refers to them. Runs at open, before any import. */
+  private dropOrphanStages(): void {
+    let stage = 0;
+    const orphans: number[] = [];
+    for (const [id] of this.staged.getKeys()) {
+      if (id === stage) continue;
+      stage = id;
+      if (this.stages.get(id) === undefined) orphans.push(id);
+    }
+    for (const id of this.stages.getKeys({ reverse: true, limit: 1 })) this.nextStage = id + 1;
+    this.nextStage = Math.max(this.nextStage, stage + 1);
+    if (orphans.length > 0) this.env.transactionSync(() => orphans.forEach((id) => removeStage(this.staged, id)));
+  }
+
+  /**
+   * Starts staging a streamed import's blocks (import-stage.ts). The import's entry names the
+   * stage (StagedContent.stage), and append() commits the two together.
+   */
+  stageImport(): ImportStage {
+    const stage = new ImportStage(this.nextStage++, this.staged, (id) => this.openStages.delete(id));
+    this.openStages.set(stage.id, stage);
+    return stage;
+  }
+
+  /** Reads a stage's blocks back (before its entry is written, or from its entry after). */
+  stagedBlocks(stage: number, blocks: number, digest: Uint8Array): Iterable<Uint8Array> {
+    return stagedBlocks(this.staged, stage, blocks, digest);
   }
 
   /** The newest entry's chain hash: where the next append links (GENESIS after an unchained entry, or none). */
@@ -158,12 +201,35 @@ export class LmdbLog implements EventLog {
     return (this.passedDb ??= this.env.openDB<number, number>({ name: 'passed', encoding: 'msgpack' }));
   }
 
-  /** Records the new floor and drops the entries at or below it, in one transaction. */
+  /** Records the new floor and drops the entries at or below it, and the stages of the imports among them, in one transaction. */
   async truncateThrough(opId: number): Promise<void> {
     await this.env.transaction(() => {
       void this.meta.put(FLOOR, Math.max(opId, this.meta.get(FLOOR) ?? 0));
       for (const key of this.entries.getKeys({ end: opId + 1 })) void this.entries.remove(key);
+      for (const { key, value } of [...this.stages.getRange()]) {
+        if (value[0] > opId) continue;
+        removeStage(this.staged, key);
+        void this.stages.remove(key);
+      }
     });
+  }
+
+  /**
+   * Where to truncate so that, of the entries at or below `through`, at most `entries` entries
+   * and `bytes` bytes (records and staged blocks) stay: the highest operation_id to drop (0: none).
+   */
+  retentionCut(through: number, entries: number, bytes: number): number {
+    const stagedBytes = new Map<number, number>();
+    for (const { value } of this.stages.getRange()) stagedBytes.set(value[0], value[1]);
+    let kept = 0;
+    let size = 0;
+    for (const { key, value } of this.entries.getRange({ start: through, end: 0, reverse: true })) {
+      if (key > through) continue;
+      size += value.length + (stagedBytes.get(key) ?? 0);
+      if (kept >= entries || size > bytes) return key;
+      kept++;
+    }
+    return 0;
   }
 
   /** The first commit error, after which no write is taken (the disk can no longer be trusted). */
@@ -173,6 +239,8 @@ export class LmdbLog implements EventLog {
 
   append(event: DbEvent, passOverThrough = 0): Appended {
     if (this.failure) throw new DbError(503, `the log stopped taking writes after a commit error: ${this.failure.message}`);
+    const stage = event.type === 'import_collection' && event.staged ? this.openStages.get(event.staged.stage) : undefined;
+    if (event.type === 'import_collection' && event.staged && !stage) throw new DbError(500, `import stage ${event.staged.stage} is not open in this log`);
     const body = encodeEvent(event);
     const from = this.last + 1;
     if (passOverThrough >= from) this.last = passOverThrough;
@@ -180,8 +248,12 @@ export class LmdbLog implements EventLog {
     // Ids passed over hold no entry: the chain links this entry to the one written before it.
     this.head = chainHash(this.head, opId, body);
     const record = frameChained(body, this.head);
-    const written = opId > from ? this.putPassingOver(from, opId, record) : this.entries.put(opId, record);
-    return { opId, durable: this.durably(opId, written), record };
+    if (stage) {
+      stage.take();
+      this.openStages.delete(stage.id);
+    }
+    const written = opId > from || stage ? this.putTogether(from, opId, record, stage) : this.entries.put(opId, record);
+    return { opId, durable: this.durably(opId, written), record, bytes: record.length + (stage?.size ?? 0) };
   }
 
   appendRecord(opId: number, record: Uint8Array): Appended {
@@ -190,8 +262,8 @@ export class LmdbLog implements EventLog {
     const from = this.last + 1;
     this.last = opId;
     this.head = chainHashOf(record) ?? GENESIS;
-    const written = opId > from ? this.putPassingOver(from, opId, record) : this.entries.put(opId, record);
-    return { opId, durable: this.durably(opId, written), record };
+    const written = opId > from ? this.putTogether(from, opId, record, undefined) : this.entries.put(opId, record);
+    return { opId, durable: this.durably(opId, written), record, bytes: record.length };
   }
 
   private durably(opId: number, written: Promise<boolean>): Promise<void> {
@@ -207,13 +279,16 @@ export class LmdbLog implements EventLog {
   }
 
   /**
-   * The passed-over run and the entry after it in one transaction, ordered after every earlier
-   * append: the run is never durable without its entry, or beside an earlier entry that is not.
+   * The entry with what belongs to it, in one transaction ordered after every earlier append: a
+   * passed-over run before it (never durable without its entry, or beside an earlier entry that
+   * is not), and a streamed import's stage (whose blocks are committed already: from here on
+   * they are the entry's, see import-stage.ts).
    */
-  private putPassingOver(from: number, opId: number, record: Uint8Array): Promise<boolean> {
-    const passed = this.passed();
+  private putTogether(from: number, opId: number, record: Uint8Array, stage: ImportStage | undefined): Promise<boolean> {
+    const passed = opId > from ? this.passed() : null;
     return this.env.transaction(() => {
-      void passed.put(from, opId - 1);
+      if (passed) void passed.put(from, opId - 1);
+      if (stage) void this.stages.put(stage.id, [opId, stage.size]);
       void this.entries.put(opId, record);
       return true;
     });
@@ -228,7 +303,14 @@ export class LmdbLog implements EventLog {
   }
 
   *read(from = 1, to = Number.MAX_SAFE_INTEGER): Iterable<LogEntry> {
-    for (const { opId, record } of this.readRaw(from, to)) yield { opId, event: decodeEntry(opId, record) };
+    for (const { opId, record } of this.readRaw(from, to)) {
+      const event = decodeEntry(opId, record);
+      if (event.type === 'import_collection' && event.staged) {
+        const { stage, blocks, digest } = event.staged;
+        event.staged.read = () => this.stagedBlocks(stage, blocks, digest);
+      }
+      yield { opId, event };
+    }
   }
 
   /** Drops the entries from opId on (repair of a damaged tail); the counter stays where it was. */

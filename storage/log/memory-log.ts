@@ -40,8 +40,9 @@ export class MemoryLog implements EventLog {
       this.last = passOverThrough;
     }
     const opId = ++this.last;
-    this.records.set(opId, frameRecord(encodeEvent(event)));
-    return { opId, durable: DURABLE };
+    const record = frameRecord(encodeEvent(event));
+    this.records.set(opId, record);
+    return { opId, durable: DURABLE, bytes: record.length };
   }
 
   *readRaw(from = 1, to = Number.MAX_SAFE_INTEGER): Iterable<RawEntry> {

@@ -1,4 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorruptDataError } from '../errors.js';
 import { writeFileDurably } from './durable-file.js';
@@ -9,13 +10,17 @@ import type { SnapshotStore } from './snapshot-store.js';
 const NAME = /^snapshot-(\d{16})\.snap$/;
 const TEMP = /^snapshot-\d{16}\.snap\.tmp$/;
 const MARK = 'high-water-mark';
-const KEEP = 2;
+/** How much of a new snapshot is read back at a time to check it. */
+const READ_BACK_BYTES = 4 * 2 ** 20;
 export const snapshotFileName = (opId: number): string => `snapshot-${String(opId).padStart(16, '0')}.snap`;
 
 /**
  * Snapshots as files in a directory, with the high-water mark beside them. A snapshot is written
  * to a temporary file, fsynced, renamed into place and the directory fsynced, so a crash mid-write
- * leaves the previous one intact. The two newest are kept; a damaged one is skipped for the one before it.
+ * leaves the previous one intact. Once the new one reads back byte for byte, the older ones are
+ * deleted (the log before a snapshot is dropped beyond the retention, so an older one could not
+ * bring the state further than the new one, and two would double the disk the state takes). At
+ * start-up a damaged one is skipped for an older one, when there is one.
  */
 export class SnapshotFiles implements SnapshotStore {
   private heldMark: HighWaterMark | null = null;
@@ -54,7 +59,8 @@ export class SnapshotFiles implements SnapshotStore {
   async save(opId: number, chunks: readonly Uint8Array[]): Promise<void> {
     const name = snapshotFileName(opId);
     await writeFileDurably(this.dir, name, chunks);
-    for (const old of this.names().slice(KEEP)) unlinkSync(join(this.dir, old));
+    await checkReadsBack(join(this.dir, name), chunks);
+    for (const old of this.names().filter((n) => n < name)) unlinkSync(join(this.dir, old));
     for (const stray of readdirSync(this.dir).filter((f) => TEMP.test(f) && f !== `${name}.tmp`)) unlinkSync(join(this.dir, stray));
   }
 
@@ -93,5 +99,25 @@ export class SnapshotFiles implements SnapshotStore {
     const write = this.markWrites.then(() => writeFileDurably(this.dir, MARK, [encodeMark(next)]));
     this.markWrites = write.catch(() => undefined);
     return write;
+  }
+}
+
+/** Reads a file written from `chunks` back a chunk at a time; throws CorruptDataError unless it holds exactly them. */
+async function checkReadsBack(path: string, chunks: readonly Uint8Array[]): Promise<void> {
+  const file = await open(path, 'r');
+  try {
+    let at = 0;
+    for (const chunk of chunks) {
+      for (let from = 0; from < chunk.length; from += READ_BACK_BYTES) {
+        const want = chunk.subarray(from, Math.min(chunk.length, from + READ_BACK_BYTES));
+        const got = Buffer.alloc(want.length);
+        const { bytesRead } = await file.read(got, 0, want.length, at);
+        if (bytesRead !== want.length || !got.equals(want)) throw new CorruptDataError(`snapshot ${path} does not read back as written (at byte ${at})`);
+        at += want.length;
+      }
+    }
+    if ((await file.stat()).size !== at) throw new CorruptDataError(`snapshot ${path} is not the length written`);
+  } finally {
+    await file.close();
   }
 }

@@ -78,14 +78,17 @@ export class CandidateHeap extends PairHeap {
 
 /**
  * Farthest first: the best-so-far results, whose top is the one to drop. Equal distances
- * order by point id (`ids`, slot → id), so the kept set is deterministic: smaller ids win.
+ * order by point id (`ids`, slot → id; `idOrder` when UUIDs are about, whose slots all hold
+ * the same marker in `ids`), so the kept set is deterministic: smaller ids win.
  */
 export class ResultHeap extends PairHeap {
   ids: Float64Array = new Float64Array(0);
+  idOrder: ((a: number, b: number) => number) | null = null;
 
   /** True when (ka, a) is farther than (kb, b). */
   private worse(ka: number, a: number, kb: number, b: number): boolean {
-    return ka > kb || (ka === kb && this.ids[a]! > this.ids[b]!);
+    if (ka !== kb) return ka > kb;
+    return this.idOrder ? this.idOrder(a, b) > 0 : this.ids[a]! > this.ids[b]!;
   }
 
   push(key: number, slot: number): void {

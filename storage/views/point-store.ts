@@ -153,8 +153,9 @@ export class PointStore {
     this.onRelocate?.();
   }
 
-  private grow(): void {
-    const cap = Math.min(this.capacity * 2, this.maxSlots);
+  /** Doubles the capacity, or takes it to `atLeast` at once (a snapshot's slots, without a copy per doubling). */
+  private grow(atLeast = 0): void {
+    const cap = Math.min(Math.max(this.capacity * 2, atLeast), this.maxSlots);
     this.placeVectors(cap);
     const ids = new Float64Array(cap);
     ids.set(this.ids);
@@ -258,7 +259,7 @@ export class PointStore {
   readFrom(r: ByteReader, uuids: boolean): void {
     const n = r.u32();
     if (n > this.maxSlots) throw new CorruptDataError(`snapshot holds ${n} slots, more than fit`);
-    while (this.capacity < n) this.grow();
+    if (this.capacity < n) this.grow(n);
     this.slotCount = n;
     readRaw(r, this.state, n);
     readRaw(r, this.hasVector, n);

@@ -12,9 +12,12 @@ import { benchGraph } from './graph-bench.js';
 import { benchHttp } from './http-bench.js';
 import { benchReplication } from './replication-bench.js';
 import { benchRequestPathVsBare } from './request-path-bench.js';
+import { benchScale } from './scale-bench.js';
 import { table } from './table.js';
 
-const PARTS = ['ann', 'filtered', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console', 'replication'] as const;
+const PARTS = ['ann', 'filtered', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console', 'replication', 'scale'] as const;
+/** `scale` runs on its own: its default is a million points. */
+const BY_DEFAULT: readonly string[] = PARTS.filter((p) => p !== 'scale');
 
 const USAGE = `usage: npm run bench -- [--points N] [--queries N] [--only PART]
 A benchmark, not a test: prints markdown tables (stdout) of in-process ANN figures next to
@@ -28,9 +31,13 @@ of durability (snapshots, start-up, export/import on 2 x N points), of the web c
 graph view in headless Chromium (N / 20 nodes, at least 1,000), and of writes with replication
 over a 3-node JetStream cluster (Debian's nats-server) off, async and sync, with a replica's lag
 under that load and the changefeed's read rate (Q writes one at a time, min(N, 5000) at once).
+'--only scale' (not run by default) loads the real server with --scale-points clustered 128-d
+points and a fifth as many 768-d ones, and measures ingest, memory, recall and QPS at ef 64 and
+128, export and import, the data dir next to the export file and start-up from the snapshot.
   --points N     dataset size, 10 to 10000000 (default 100000)
+  --scale-points N  the scale part's 128-d points, 1000 to 10000000 (default 1000000)
   --queries N    queries per measurement, 1 to 100000 (default 200)
-  --only PART    run one part: ${PARTS.join(', ')} (default: all)
+  --only PART    run one part: ${PARTS.join(', ')} (default: all but scale)
   -h, --help     this text
 Progress goes to stderr. CHROMIUM_PATH names the browser (default /usr/bin/chromium).
 Exit codes: 0 done, 1 a part failed, 2 bad arguments.`;
@@ -40,16 +47,18 @@ const SPEC = {
   usage: USAGE,
   flags: {
     points: wholeNumber({ min: 10, max: 10_000_000 }, 100_000),
+    'scale-points': wholeNumber({ min: 1000, max: 10_000_000 }, 1_000_000),
     queries: wholeNumber({ min: 1, max: 100_000 }, 200),
     only: oneOf(PARTS),
   },
 };
 const log = (message: string): void => void process.stderr.write(`${message}\n`);
 
-runTool(SPEC, async ({ values: { points, queries, only } }) => {
+runTool(SPEC, async ({ values: { points, queries, only, 'scale-points': scalePoints } }) => {
+  const runs = (part: (typeof PARTS)[number]): boolean => (only === undefined ? BY_DEFAULT.includes(part) : only === part);
   console.log(`# vectorgraphdb benchmark\n\nNode ${process.version}, ${new Date().toISOString().slice(0, 10)}, one thread per engine.\n`);
 
-  if (only === undefined || only === 'ann') {
+  if (runs('ann')) {
     const rows: AnnRow[] = [];
     for (const [dim, distance] of [[128, 'Euclid'], [384, 'Cosine']] as const) {
       log(`generating ${points} x ${dim} ${distance} and exact answers for ${queries} queries...`);
@@ -62,7 +71,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     console.log();
   }
 
-  if (only === undefined || only === 'filtered') {
+  if (runs('filtered')) {
     log(`filtered: generating ${points} x 128 Euclid...`);
     const rows = benchFiltered(makeDataset(points, 128, 'Euclid', queries, 5));
     console.log('## Filtered search at 1% selectivity (in-process, ef 100, top 10, recall against brute force over the admitted points)\n');
@@ -70,7 +79,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     console.log();
   }
 
-  if (only === undefined || only === 'http') {
+  if (runs('http')) {
     const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
     try {
       log(`HTTP: generating ${points} x 128 Euclid...`);
@@ -86,7 +95,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     }
   }
 
-  if (only === undefined || only === 'graph') {
+  if (runs('graph')) {
     const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
     try {
       const rows = await benchGraph(points, points * 10, queries, dir, log);
@@ -97,7 +106,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     }
   }
 
-  if (only === undefined || only === 'cypher-load') {
+  if (runs('cypher-load')) {
     const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
     try {
       const rows = await benchCypherLoad(points, queries, dir, log);
@@ -108,7 +117,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     }
   }
 
-  if (only === undefined || only === 'browser') {
+  if (runs('browser')) {
     const count = Math.max(1000, Math.floor(points / 5));
     log(`browser: generating ${count} x 128 Euclid...`);
     // Loaded here, not at the top: playwright takes seconds to load, which --help should not wait for.
@@ -118,7 +127,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     console.log(table(['where', 'dataset', 'build points/s', 'recall@10', 'QPS'], rows));
   }
 
-  if (only === undefined || only === 'durability') {
+  if (runs('durability')) {
     const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
     try {
       const count = 2 * points;
@@ -130,7 +139,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  if (only === undefined || only === 'console') {
+  if (runs('console')) {
     const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
     try {
       const nodes = Math.max(1000, Math.floor(points / 20));
@@ -143,7 +152,7 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  if (only === undefined || only === 'replication') {
+  if (runs('replication')) {
     const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
     try {
       const rows = await benchReplication(queries, Math.min(points, 5000), dir, log);
@@ -152,6 +161,21 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  if (runs('scale')) {
+    const rows: (string | number)[][] = [];
+    for (const [count, dim, distance] of [[scalePoints, 128, 'Euclid'], [Math.max(1000, Math.floor(scalePoints / 5)), 768, 'Cosine']] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
+      try {
+        log(`scale: generating ${count} x ${dim} ${distance} and exact answers for ${queries} queries...`);
+        rows.push(...(await benchScale(makeDataset(count, dim, distance, queries, dim + 11), dir, log)));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    console.log('\n## At scale (real server, clustered data; default settings but SERVICE_SNAPSHOT_EVERY_BYTES and SERVICE_LOG_RETENTION_BYTES, an eighth of the raw vectors each, at least 8 MiB)\n');
+    console.log(table(['what', 'figure', 'notes'], rows));
   }
   return 0;
 });

@@ -34,7 +34,7 @@ const QUERIES = [
 ];
 
 async function restart(dataDir: string, env: Record<string, string> = {}): Promise<{ server: ChildServer; client: HttpClient }> {
-  const server = await spawnServer(dataDir, { SERVICE_SNAPSHOT_EVERY: '40', SERVICE_LOG_RETENTION: '100000000', SERVICE_QUERY_MEMORY_MB: String(QUERY_MEMORY_MB), SERVICE_MAX_POINTS_PER_COLLECTION: String(MAX_POINTS), SERVICE_MAX_COLLECTIONS: String(MAX_COLLECTIONS), ...env });
+  const server = await spawnServer(dataDir, { SERVICE_SNAPSHOT_EVERY: '40', SERVICE_LOG_RETENTION: '100000000', SERVICE_LOG_RETENTION_BYTES: '0', SERVICE_QUERY_MEMORY_MB: String(QUERY_MEMORY_MB), SERVICE_MAX_POINTS_PER_COLLECTION: String(MAX_POINTS), SERVICE_MAX_COLLECTIONS: String(MAX_COLLECTIONS), ...env });
   return { server, client: new HttpClient(server.url, WORKERS + 3) };
 }
 

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyEvent } from '../../storage/engine/apply-event.js';
+import { importPointCount } from '../../storage/engine/import-chunks.js';
 import { ApplyFailedError } from '../../storage/engine/apply-failure.js';
 import { Engine } from '../../storage/engine/engine.js';
 import { DamagedEntryError } from '../../storage/errors.js';
@@ -66,7 +67,7 @@ export function inspect(tool: Tool, range: Range): number {
       const event = decodeEntry(opId, record);
       if (range.collection !== null && collectionOf(event) !== range.collection) continue;
       const extra =
-        event.type === 'upsert_points' ? ` points=${event.points.length}` : event.type === 'delete_points' ? ` ids=${event.ids.length}` : event.type === 'graph_write' ? ` changes=${event.changes.length}` : '';
+        event.type === 'upsert_points' ? ` points=${event.points.length}` : event.type === 'delete_points' ? ` ids=${event.ids.length}` : event.type === 'graph_write' ? ` changes=${event.changes.length}` : event.type === 'import_collection' ? ` points=${importPointCount(event)}${event.staged ? ` staged=${event.staged.blocks} blocks` : ''}` : '';
       const skip = skipped.has(opId) ? `\t${skipLine(opId, tool)}` : '';
       tool.print(`${opId}\t${event.type}\t${collectionOf(event)}\t${record.length} B${extra}${skip}`);
     } catch (err) {

@@ -1,0 +1,155 @@
+import { expect } from 'chai';
+import { createReadStream, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { open } from 'lmdb';
+import { Engine } from '../../storage/engine/engine.js';
+import { LmdbLog } from '../../storage/log/lmdb-log.js';
+import type { CollectionConfig, PointRecord } from '../../storage/events/types.js';
+import { writeExportFile } from '../../tools/lib/export-file.js';
+import { exited, spawnServer, type ChildServer } from '../helpers/child-server.js';
+import { call } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const DIM = 128;
+/** About 100 MB of export file: larger than the server's whole JS heap below. */
+const POINTS = 190_000;
+const HEAP_MB = 64;
+const CONFIG: CollectionConfig = { size: DIM, distance: 'Euclid', m: 8, m0: 16, efConstruct: 16, ml: 1 / Math.log(8) };
+
+function pointAt(i: number): PointRecord {
+  const vector = new Float32Array(DIM);
+  for (let d = 0; d < DIM; d++) vector[d] = Math.sin(i * 0.37 + d);
+  // No payload: the collection's own payload index would not fit the small heap; the file's vectors do not have to.
+  return { id: i, vector, payload: {}, labels: [] };
+}
+
+/** The process's own memory (anonymous pages), in MB: the mapped LMDB file's pages are the OS page cache, not the import's. */
+function anonMb(pid: number): number {
+  const m = /RssAnon:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m![1]) / 1024;
+}
+
+/** Posts a file as an import, streamed from disk; `abortAfter` bytes: the client goes away mid-body. */
+function postFile(url: string, path: string, query: string, abortAfter?: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/collections/big/import?${query}`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', (err) => (abortAfter !== undefined ? resolve({ status: 0, body: err.message }) : reject(err)));
+    let sent = 0;
+    const file = createReadStream(path, { highWaterMark: 1 << 20 });
+    file.on('data', (chunk) => {
+      sent += chunk.length;
+      if (abortAfter !== undefined && sent > abortAfter) {
+        file.destroy();
+        req.destroy();
+        return;
+      }
+      if (!req.write(chunk)) {
+        file.pause();
+        req.once('drain', () => file.resume());
+      }
+    });
+    file.on('end', () => req.end());
+  });
+}
+
+/** Keys left in the log's staging database (blocks of imports that were never logged). */
+async function stagedKeys(dataDir: string): Promise<number> {
+  const env = open({ path: dataDir, noSubdir: false, readOnly: true });
+  try {
+    return env.openDB({ name: 'staged', encoding: 'binary' }).getKeysCount();
+  } finally {
+    await env.close();
+  }
+}
+
+describe('server: streamed import (a child server with a small heap)', function () {
+  this.timeout(300_000);
+  const dir = tempDir();
+  const files = tempDir();
+  const good = join(files.path, 'good.vgdb');
+  const damaged = join(files.path, 'damaged.vgdb');
+  let fileBytes = 0;
+  let server: ChildServer;
+  const env = { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}`, SERVICE_SNAPSHOT_EVERY: '0', SERVICE_SNAPSHOT_EVERY_BYTES: '0' };
+
+  before(async () => {
+    fileBytes = await writeExportFile(good, { name: 'big', config: CONFIG, points: POINTS, pointAt });
+    await writeExportFile(damaged, { name: 'big', config: CONFIG, points: POINTS, pointAt, damageBlock: 170 });
+    server = await spawnServer(dir.path, env);
+  });
+  after(async () => {
+    server.child.kill('SIGKILL');
+    await exited(server.child);
+    dir.remove();
+    files.remove();
+  });
+
+  it('refuses a file damaged far into it with a 400, applies nothing and keeps serving', async () => {
+    const res = await postFile(server.url, damaged, 'mode=create');
+    expect(res.status, res.body).to.equal(400);
+    expect(JSON.parse(res.body).message).to.match(/corrupted import file: block 173 fails its checksum/);
+    expect((await call(server.url, 'GET', '/collections/big')).status).to.equal(404);
+    expect((await call(server.url, 'GET', '/healthz')).status).to.equal(200);
+  });
+
+  it('applies nothing when the client goes away mid-body', async () => {
+    await postFile(server.url, good, 'mode=create', fileBytes / 2);
+    // The server notices the aborted body and discards what it staged.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await call(server.url, 'GET', '/collections/big')).status).to.equal(404);
+    expect((await call(server.url, 'GET', '/readyz')).status).to.equal(200);
+  });
+
+  it(`imports a file larger than the server's ${HEAP_MB} MB heap, its own memory growing by about the vectors it keeps, not by copies of the file`, async () => {
+    const pid = server.child.pid!;
+    const before = anonMb(pid);
+    let peak = before;
+    const sampler = setInterval(() => {
+      if (server.child.exitCode === null) peak = Math.max(peak, anonMb(pid));
+    }, 25);
+    const res = await postFile(server.url, good, 'mode=create');
+    clearInterval(sampler);
+    peak = Math.max(peak, anonMb(pid));
+    expect(fileBytes).to.be.above(HEAP_MB * 2 ** 20);
+    expect(res.status, res.body).to.equal(200);
+    expect(JSON.parse(res.body).result).to.deep.equal({ points_imported: POINTS, points_skipped: 0, dimension: DIM, mode: 'create' });
+    const after = anonMb(pid);
+    const fileMb = fileBytes / 2 ** 20;
+    const seen = `anonymous RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} → ${after.toFixed(0)} MB after, for a ${fileMb.toFixed(0)} MB file`;
+    // What stays is the collection (its vectors are about the file's size). Holding the file, its
+    // decoded points or its encoded log entry on the way would put the peak a file's size or more above it.
+    expect(peak - after, seen).to.be.below(fileMb / 2);
+    expect(peak - before, seen).to.be.below(2.5 * fileMb);
+  });
+
+  it('replays the import, one log entry with its staged blocks (none left of the failed ones), to the same state after a crash', async () => {
+    const sample = [0, 1, 99_999, POINTS - 1];
+    const asked = async () => (await call(server.url, 'POST', '/collections/big/points', { ids: sample, with_vector: true })).body.result as { id: number; vector: number[] }[];
+    const before = await asked();
+    server.child.kill('SIGKILL');
+    await exited(server.child);
+    expect(await stagedKeys(dir.path)).to.equal(Math.ceil(POINTS / 1000));
+
+    const log = LmdbLog.open(dir.path);
+    try {
+      const entries = [...log.read()].filter((e) => e.event.type === 'import_collection');
+      expect(entries).to.have.length(1);
+      const engine = new Engine(log);
+      engine.replay();
+      expect(engine.collections.get('big')!.store.liveCount).to.equal(POINTS);
+    } finally {
+      await log.close();
+    }
+
+    server = await spawnServer(dir.path, env);
+    expect((await call(server.url, 'POST', '/collections/big/points/count', {})).body.result.count).to.equal(POINTS);
+    expect(await asked()).to.deep.equal(before);
+    expect(before[3]!.vector).to.deep.equal(Array.from(pointAt(POINTS - 1).vector!));
+  });
+});

@@ -1,0 +1,185 @@
+import { createReadStream, createWriteStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { HttpClient } from '../lib/http-client.js';
+import { peakSampler, rssMb } from '../lib/process-memory.js';
+import { startProgress } from '../lib/progress.js';
+import { exited, spawnServer, type ChildServer } from '../lib/spawn-server.js';
+import { recallAt10, type Dataset } from './dataset.js';
+import { fmt } from './table.js';
+
+const BATCH = 1000;
+const MB = 2 ** 20;
+
+/** Bytes the files under `dir` take. */
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? dirBytes(path) : statSync(path).size;
+  }
+  return total;
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 100));
+}
+
+const green = (client: HttpClient, name: string) => until(async () => ((await client.json('GET', `/collections/${name}`)) as { result: { status: string } }).result.status === 'green');
+
+/** Streams a file from disk as an import's body; answers the status. */
+function importFile(url: string, path: string, name: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/collections/${name}/import?mode=create`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': statSync(path).size } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    createReadStream(path).pipe(req);
+  });
+}
+
+/** Streams the export to a file; answers its size. */
+async function exportToFile(url: string, name: string, path: string): Promise<number> {
+  const res = await fetch(`${url}/collections/${name}/export`);
+  if (!res.ok || !res.body) throw new Error(`export answered ${res.status}`);
+  const out = createWriteStream(path);
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return bytes;
+}
+
+/** The process's own memory (anonymous pages) in MB; VmRSS also counts the mapped LMDB file's pages, which are the page cache. */
+function anonMb(pid: number): number {
+  const m = /RssAnon:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+function anonPeak(pid: number): { stop(): number } {
+  let peak = anonMb(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, anonMb(pid))), 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, anonMb(pid));
+    },
+  };
+}
+
+async function startServer(dir: string, env: Record<string, string>): Promise<{ server: ChildServer; client: HttpClient; readyMs: number }> {
+  const t = performance.now();
+  const server = await spawnServer(dir, env);
+  const client = new HttpClient(server.url, 4);
+  await until(async () => (await client.send('GET', '/readyz')).status === 200);
+  return { server, client, readyMs: performance.now() - t };
+}
+
+async function stopServer(s: { server: ChildServer; client: HttpClient }): Promise<void> {
+  s.client.close();
+  s.server.child.kill('SIGTERM');
+  await exited(s.server.child);
+}
+
+/**
+ * The byte settings scaled to the dataset: an eighth of its raw vectors, at least 8 MiB (at
+ * 1,000,000 x 128 that is the default, 64 MiB).
+ */
+export function scaledLogSettings(ds: Dataset): Record<string, string> {
+  const bytes = String(Math.max(8 * MB, Math.floor((ds.count * ds.dim * 4) / 8)));
+  return { SERVICE_SNAPSHOT_EVERY_BYTES: bytes, SERVICE_LOG_RETENTION_BYTES: bytes };
+}
+
+/**
+ * One dataset at scale on the real server (default settings but the two byte settings, scaled):
+ * ingest over HTTP, memory after the load, recall and QPS at two ef, export (streamed to disk),
+ * the data dir next to the export file, start-up from the snapshot, and the import of the file
+ * (streamed from disk) into a fresh server, with its peak memory.
+ */
+export async function benchScale(ds: Dataset, dir: string, log: (m: string) => void): Promise<(string | number)[][]> {
+  const what = `${fmt(ds.count)} x ${ds.dim}`;
+  const dataDir = join(dir, 'data');
+  const env = scaledLogSettings(ds);
+  const rows: (string | number)[][] = [];
+  let s = await startServer(dataDir, env);
+  const baseRss = rssMb(s.server.child.pid!);
+  await s.client.json('PUT', '/collections/big', JSON.stringify({ vectors: { size: ds.dim, distance: ds.distance } }));
+  const bodies = (b: number) => {
+    const points = [];
+    for (let i = b * BATCH; i < Math.min(ds.count, (b + 1) * BATCH); i++) points.push({ id: i, vector: Array.from(ds.data.subarray(i * ds.dim, (i + 1) * ds.dim)), payload: { i } });
+    return JSON.stringify({ points });
+  };
+  const batches = Math.ceil(ds.count / BATCH);
+  const loading = startProgress(`bench scale ${what}: ingest`, batches, 'batches');
+  let next = 0;
+  let t = performance.now();
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let b = next++; b < batches; b = next++) {
+        await s.client.json('PUT', '/collections/big/points', bodies(b));
+        loading.tick();
+      }
+    }),
+  );
+  loading.end();
+  const ingestS = (performance.now() - t) / 1000;
+  rows.push([`${what}: ingest over HTTP (batches of 1,000, 4 clients, durable)`, `${fmt(ds.count / ingestS)} points/s`, `${fmt(ingestS, 1)} s`]);
+  t = performance.now();
+  log(`bench scale ${what}: waiting for the index...`);
+  await green(s.client, 'big');
+  rows.push([`${what}: index built after the ingest (to green)`, `${fmt((performance.now() - t) / 1000, 1)} s`, '']);
+  rows.push([`${what}: server RSS after the load`, `${fmt(rssMb(s.server.child.pid!))} MB`, `${fmt(baseRss)} MB empty; the raw vectors are ${fmt((ds.count * ds.dim * 4) / MB)} MB`]);
+
+  for (const ef of [64, 128]) {
+    const bodiesQ = Array.from({ length: ds.queryCount }, (_, q) => JSON.stringify({ vector: Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)), limit: 10, params: { hnsw_ef: ef }, with_payload: false }));
+    let recall = 0;
+    t = performance.now();
+    for (let q = 0; q < ds.queryCount; q++) {
+      const hits = ((await s.client.json('POST', '/collections/big/points/search', bodiesQ[q])) as { result: { id: number }[] }).result;
+      recall += recallAt10(ds.truth[q]!, hits.map((h) => h.id));
+    }
+    const seconds = (performance.now() - t) / 1000;
+    rows.push([`${what}: search over HTTP, ef ${ef}, top 10, 1 client`, `${fmt(ds.queryCount / seconds)} QPS`, `recall@10 ${fmt(recall / ds.queryCount, 3)}`]);
+  }
+
+  const file = join(dir, 'big.vgdb');
+  const peak = peakSampler(s.server.child.pid!);
+  const before = rssMb(s.server.child.pid!);
+  t = performance.now();
+  const fileBytes = await exportToFile(s.server.url, 'big', file);
+  rows.push([`${what}: export (${fmt(fileBytes / MB, 1)} MB), streamed to disk`, `${fmt(fileBytes / MB / ((performance.now() - t) / 1000), 1)} MB/s`, `server RSS ${fmt(before)} MB → peak ${fmt(peak.stop())} MB`]);
+  rows.push([`${what}: data dir while serving, after the load`, `${fmt(dirBytes(dataDir) / MB, 1)} MB`, `${fmt(dirBytes(dataDir) / fileBytes, 2)}x the export file`]);
+  await stopServer(s);
+  rows.push([`${what}: data dir at rest (after a clean stop and its snapshot)`, `${fmt(dirBytes(dataDir) / MB, 1)} MB`, `${fmt(dirBytes(dataDir) / fileBytes, 2)}x the export file`]);
+
+  s = await startServer(dataDir, env);
+  const replayed = /"ms":(\d+)[^\n]*"msg":"log replayed"/.exec(s.server.output());
+  rows.push([`${what}: start-up from the snapshot`, `${fmt(s.readyMs / 1000, 2)} s to ready`, `snapshot load and log replay ${replayed ? fmt(Number(replayed[1]) / 1000, 2) : '?'} s, index whole at ready; RSS ${fmt(rssMb(s.server.child.pid!))} MB`]);
+  await stopServer(s);
+
+  // The import alone: a fresh server, so its memory is the import's and the collection it builds.
+  const importDir = join(dir, 'imported');
+  s = await startServer(importDir, env);
+  const pid = s.server.child.pid!;
+  const [rssBefore, anonBefore] = [rssMb(pid), anonMb(pid)];
+  const [rssPeak, anonPeakOf] = [peakSampler(pid), anonPeak(pid)];
+  t = performance.now();
+  const status = await importFile(s.server.url, file, 'big');
+  const seconds = (performance.now() - t) / 1000;
+  if (status !== 200) throw new Error(`import answered ${status}`);
+  const [rssTop, anonTop] = [rssPeak.stop(), anonPeakOf.stop()];
+  rows.push([
+    `${what}: import (create) of the file into a fresh server, streamed from disk`,
+    `${fmt(fileBytes / MB / seconds, 1)} MB/s`,
+    `RSS ${fmt(rssBefore)} → peak ${fmt(rssTop)} → ${fmt(rssMb(pid))} MB after; anonymous ${fmt(anonBefore)} → peak ${fmt(anonTop)} → ${fmt(anonMb(pid))} MB (the rest is the mapped log's page cache)`,
+  ]);
+  await green(s.client, 'big');
+  await stopServer(s);
+  rows.push([`${what}: its data dir at rest`, `${fmt(dirBytes(importDir) / MB, 1)} MB`, `${fmt(dirBytes(importDir) / fileBytes, 2)}x the export file`]);
+  return rows;
+}
