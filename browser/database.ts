@@ -10,7 +10,7 @@ import { MemoryLog } from '../storage/log/memory-log.js';
 import { canonicalUuid, type PointId } from '../storage/point-id.js';
 import { precompileKernels } from '../storage/views/simd-kernels.js';
 import { collectionInfo } from '../query/api/collection-info.js';
-import { parseCollectionBody } from '../query/api/collection-body.js';
+import { parseCreateCollection } from '../query/api/collection-body.js';
 import { cypherJson, traverseJson } from '../query/api/graph-json.js';
 import { parseEdgeBody, parseGraphQueryBody, parseTraverseBody } from '../query/api/graph-body.js';
 import { retrievedJson, scoredJson } from '../query/api/point-json.js';
@@ -109,7 +109,8 @@ export class VectorGraphDB {
   }
 
   createCollection(name: string, config: CollectionConfigInput): true {
-    this.commit({ type: 'create_collection', name, config: parseCollectionBody(config) });
+    const { config: parsed, settings } = parseCreateCollection(config);
+    this.commit({ type: 'create_collection', name, config: parsed, ...(Object.keys(settings).length > 0 ? { settings } : {}) });
     return true;
   }
 

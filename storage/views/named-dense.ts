@@ -5,6 +5,7 @@ import { normalizeInPlace } from './distance.js';
 import { HnswIndex } from './hnsw.js';
 import { LIVE, PointStore } from './point-store.js';
 import { VectorSpace } from './vector-space.js';
+import { ScalarQuantized } from './scalar-quantized.js';
 
 const NO_PAYLOAD = Object.freeze({});
 
@@ -24,6 +25,8 @@ export class NamedDenseVectors {
   private pins = 0;
   private readonly heldSlots: number[] = [];
   private readonly scratch: Float32Array;
+  /** The int8 codes while the collection asks for scalar quantization. */
+  quantized: ScalarQuantized | null = null;
 
   constructor(readonly name: string, readonly config: NamedVectorConfig, seed: number, maxMemoryBytes?: number) {
     this.store = new PointStore(config.size, undefined, maxMemoryBytes);
@@ -37,6 +40,12 @@ export class NamedDenseVectors {
     out.set(vector);
     if (this.config.distance === 'Cosine') normalizeInPlace(out, 0, out.length);
     return out;
+  }
+
+  /** Codes the vectors with int8 (`quantile` as ScalarQuantized takes it), or, with undefined, drops the codes. */
+  quantize(quantile: number | null | undefined): void {
+    this.quantized = quantile === undefined ? null : new ScalarQuantized(this.store, this.config.distance, quantile);
+    this.quantized?.rebuild();
   }
 
   get pendingCount(): number {
@@ -97,8 +106,10 @@ export class NamedDenseVectors {
     while (budget > 0 && this.pendingHead < this.pending.length) {
       budget--;
       const slot = this.pending[this.pendingHead++]!;
-      if (state[slot] === LIVE) this.index.insert(slot);
-      else this.releaseSlot(slot);
+      if (state[slot] === LIVE) {
+        this.index.insert(slot);
+        this.quantized?.add(slot);
+      } else this.releaseSlot(slot);
     }
     if (this.pendingHead === this.pending.length) {
       this.pending = [];
