@@ -10,8 +10,8 @@ import { PayloadIndex } from './views/payload-index.js';
 import { NamedDenseVectors } from './views/named-dense.js';
 import { LIVE, PointStore } from './views/point-store.js';
 import { SparseVectors } from './views/sparse-vectors.js';
-import { scalarQuantizationOf } from './views/quantization-config.js';
-import { ScalarQuantized } from './views/scalar-quantized.js';
+import { quantizationOf } from './views/quantization-config.js';
+import { quantizedVectors, type QuantizedVectors } from './views/quantized-vectors.js';
 import { VectorSpace } from './views/vector-space.js';
 
 /**
@@ -41,8 +41,8 @@ export class Collection {
   /** The aliases that name this collection (storage/aliases.ts). */
   readonly aliases = new Set<string>();
   private givenSettings: CollectionSettings = {};
-  /** The int8 codes of the unnamed vector while the settings ask for scalar quantization. */
-  quantized: ScalarQuantized | null = null;
+  /** The quantized codes of the unnamed vector while the settings ask for quantization. */
+  quantized: QuantizedVectors | null = null;
   /** The named dense vectors, by name (the unnamed one, "", is `store`'s). */
   readonly named = new Map<string, NamedDenseVectors>();
   readonly sparse = new Map<string, SparseVectors>();
@@ -64,17 +64,16 @@ export class Collection {
 
   /** New settings; a change of their quantization_config rebuilds (or drops) the quantized codes. */
   set settings(next: CollectionSettings) {
-    const before = JSON.stringify(scalarQuantizationOf(this.givenSettings));
+    const before = JSON.stringify(quantizationOf(this.givenSettings));
     this.givenSettings = next;
-    if (JSON.stringify(scalarQuantizationOf(next)) !== before) this.quantize();
+    if (JSON.stringify(quantizationOf(next)) !== before) this.quantize();
   }
 
   /** Codes every dense vector as the settings ask (or drops the codes), from the float vectors as they are. */
   private quantize(): void {
-    const scalar = scalarQuantizationOf(this.givenSettings);
-    this.quantized = scalar && this.hasUnnamed ? new ScalarQuantized(this.store, this.config.distance, scalar.quantile) : null;
-    this.quantized?.rebuild();
-    for (const field of this.named.values()) field.quantize(scalar?.quantile);
+    const quantization = quantizationOf(this.givenSettings);
+    this.quantized = quantization && this.hasUnnamed ? quantizedVectors(this.store, this.config.distance, quantization) : null;
+    for (const field of this.named.values()) field.quantize(quantization);
   }
 
   /** Whether the collection has an unnamed vector (a collection of named vectors only has none). */

@@ -11,8 +11,8 @@ const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entrie
  */
 export function quantizationSettings(given: z.output<typeof quantizationConfig>): CollectionSettings {
   if (given === 'Disabled') return { [QUANTIZATION_GROUP]: { scalar: null, binary: null, product: null } };
-  const group: Record<string, unknown> = { scalar: given.scalar ? defined(given.scalar) : null, binary: null, product: null };
-  for (const method of ['binary', 'product'] as const) if (given[method] !== undefined) group[method] = given[method];
+  const group: Record<string, unknown> = { scalar: given.scalar ? defined(given.scalar) : null, binary: given.binary ? defined(given.binary) : null, product: null };
+  if (given.product !== undefined) group.product = given.product;
   return { [QUANTIZATION_GROUP]: group };
 }
 

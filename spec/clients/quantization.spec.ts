@@ -18,7 +18,7 @@ const DIM = 32;
 const vectors = randomVectors(1_500, DIM, 3);
 const query = Array.from(randomVectors(1, DIM, 99)[0]!);
 
-describe('clients: scalar quantization with @qdrant/js-client-rest 1.18', function () {
+describe('clients: scalar and binary quantization with @qdrant/js-client-rest 1.18', function () {
   this.timeout(60_000);
   const s = useTestServer({}, 'each');
   const client = () => new QdrantClient({ url: s.service.qdrantUrl!, checkCompatibility: false });
@@ -68,6 +68,9 @@ describe('clients: scalar quantization with @qdrant/js-client-rest 1.18', functi
     await q.updateCollection('docs', { quantization_config: { scalar: { type: 'int8' } } });
     expect((await q.getCollection('docs')).config.quantization_config).to.deep.equal({ scalar: { type: 'int8' } });
     expect(await walksCodes('docs')).to.equal(true);
+    await q.updateCollection('docs', { quantization_config: { binary: { always_ram: false } } });
+    expect((await q.getCollection('docs')).config.quantization_config, 'binary replaces scalar').to.deep.equal({ binary: { always_ram: false } });
+    expect(await walksCodes('docs')).to.equal(true);
     await q.updateCollection('docs', { quantization_config: 'Disabled' });
     expect((await q.getCollection('docs')).config.quantization_config).to.equal(null);
     expect(await walksCodes('docs')).to.equal(false);
@@ -79,7 +82,8 @@ describe('clients: scalar quantization with @qdrant/js-client-rest 1.18', functi
     expect(await refusal(create({ scalar: { type: 'int4' } }))).to.match(/^400 .*quantization_config\.scalar\.type/);
     expect(await refusal(create({ scalar: { type: 'int8', quantile: 0.2 } }))).to.match(/^400 .*quantization_config\.scalar\.quantile/);
     expect(await refusal(create({ scalar: { type: 'int8', bits: 4 } }))).to.equal('400 quantization_config.scalar.bits is not a scalar quantization setting (type, quantile, always_ram)');
-    expect(await refusal(create({ binary: { always_ram: true } }))).to.match(/^400 quantization_config\.binary quantization is not supported/);
+    expect(await refusal(create({ binary: { always_ram: 'yes' } }))).to.match(/^400 .*quantization_config\.binary\.always_ram/);
+    expect(await refusal(create({ scalar: { type: 'int8' }, binary: {} }))).to.equal('400 quantization_config names both scalar and binary: choose one');
     expect(await q.collectionExists('bad')).to.deep.equal({ exists: false });
     await q.createCollection('docs', { vectors: { size: DIM, distance: 'Dot' } });
     expect(await refusal(q.updateCollection('docs', { quantization_config: { product: { compression: 'x4' } } } as never))).to.match(/^400 quantization_config\.product/);

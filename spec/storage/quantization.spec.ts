@@ -3,6 +3,7 @@ import { Collection } from '../../storage/collection.js';
 import type { CollectionConfig, Distance } from '../../storage/events/types.js';
 import { int8KernelsFor } from '../../storage/views/int8-kernels.js';
 import { dotInt8, l2Int8 } from '../../storage/views/int8-scalar-kernels.js';
+import { binaryKernelsFor, hammingBits } from '../../storage/views/binary-kernels.js';
 import { searchCollection, type QuantizationParams } from '../../query/search/vector-search.js';
 import { recallAt10, seeded } from '../../tools/bench/dataset.js';
 import { decodeEvent, encodeEvent } from '../../storage/events/codec.js';
@@ -47,6 +48,7 @@ function makeDataset(count: number, dim: number, distance: Distance, queryCount:
   return { dim, distance, data, queries, count, queryCount, truth };
 }
 
+const BINARY = { quantization_config: { scalar: null, binary: {}, product: null } };
 const INT8 = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
 
 function build(ds: Dataset, settings: Collection['settings']): Collection {
@@ -68,7 +70,7 @@ function recall(c: Collection, ds: Dataset, quantization?: QuantizationParams): 
   return sum / ds.queryCount;
 }
 
-describe('storage/views: scalar (int8) quantization', function () {
+describe('storage/views: scalar (int8) and binary quantization', function () {
   this.timeout(120_000);
 
   it('computes with the scalar twins exactly what the int8 SIMD kernels compute', () => {
@@ -169,4 +171,34 @@ describe('storage/views: scalar (int8) quantization', function () {
     c.settings = { quantization_config: { scalar: null, binary: null, product: null } };
     expect(c.quantized).to.equal(null);
   });
+
+  it('binary: counts with the scalar twin exactly what the SIMD Hamming kernel counts', () => {
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    const kernels = binaryKernelsFor(memory);
+    const bits = new Uint8Array(memory.buffer);
+    const next = seeded(8);
+    for (let blocks = 1; blocks <= 12; blocks++) {
+      const bytes = blocks * 16;
+      for (let trial = 0; trial < 20; trial++) {
+        for (let i = 0; i < 2 * bytes; i++) bits[i] = trial === 0 ? (i < bytes ? 0 : 255) : Math.floor(next() * 256);
+        expect(kernels.hamming(0, bytes, bytes)).to.equal(hammingBits(bits, 0, bits, bytes, bytes));
+      }
+      expect(hammingBits(bits, 0, bits, 0, bytes)).to.equal(0);
+    }
+    bits.fill(0, 0, 16);
+    bits.fill(255, 16, 32);
+    expect(kernels.hamming(0, 16, 16), 'a known answer').to.equal(128);
+  });
+
+  for (const [distance, oversampling] of [['Cosine', 1], ['Dot', 4]] as [Distance, number][]) {
+    it(`binary: walks 5,000 x 768 ${distance} on one bit a dimension and, rescored (oversampling ${oversampling}), keeps recall@10 >= 0.95`, () => {
+      const ds = makeDataset(5_000, 768, distance, 40, 768 + distance.length);
+      const c = build(ds, BINARY);
+      expect(c.quantized!.byteLength, 'a bit a dimension (a row for the query besides)').to.equal((c.store.capacity + 1) * 96);
+      expect(recall(c, ds, { ignore: false, rescore: true, oversampling })).to.be.at.least(0.95);
+      // The bits alone rank far worse: the walk really ran on them.
+      expect(recall(c, ds, { ignore: false, rescore: false, oversampling })).to.be.below(0.8);
+      expect(search(c, ds, 0, { ignore: true, rescore: true, oversampling: 1 })).to.deep.equal(search(c, ds, 0, { ignore: true, rescore: false, oversampling: 1 }));
+    });
+  }
 });

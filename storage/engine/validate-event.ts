@@ -7,7 +7,7 @@ import { checkAliases } from './apply-aliases.js';
 import { canonicalUuid } from '../point-id.js';
 import { resolveCollection } from '../aliases.js';
 import { ShardedSet } from '../views/sharded.js';
-import { MAX_QUANTIZED_DIMENSION, mergedSettings, scalarQuantizationOf } from '../views/quantization-config.js';
+import { MAX_QUANTIZED_DIMENSION, mergedSettings, quantizationOf } from '../views/quantization-config.js';
 import { nestsDeeperThan, utf8Length } from './payload-shape.js';
 import { DEFAULT_WRITE_LIMITS, LIMIT_VARIABLES, type WriteLimits } from './write-limits.js';
 
@@ -120,7 +120,7 @@ export function checkConfig(c: CollectionConfig): void {
 /** Settings a collection may hold: JSON within the limits, and a quantization_config it can serve. */
 function checkSettings(config: CollectionConfig, settings: CollectionSettings, what: string, limits: WriteLimits): void {
   checkPayload(settings, what, limits);
-  if (!scalarQuantizationOf(settings)) return;
+  if (quantizationOf(settings)?.method !== 'scalar') return;
   const widest = Math.max(config.size, ...Object.values(config.named ?? {}).map((v) => v.size));
   if (widest > MAX_QUANTIZED_DIMENSION) throw badRequest(`quantization_config.scalar serves vectors of at most ${MAX_QUANTIZED_DIMENSION} dimensions; this collection has ${widest}`);
 }

@@ -5,7 +5,8 @@ import { normalizeInPlace } from './distance.js';
 import { HnswIndex } from './hnsw.js';
 import { LIVE, PointStore } from './point-store.js';
 import { VectorSpace } from './vector-space.js';
-import { ScalarQuantized } from './scalar-quantized.js';
+import type { Quantization } from './quantization-config.js';
+import { quantizedVectors, type QuantizedVectors } from './quantized-vectors.js';
 
 const NO_PAYLOAD = Object.freeze({});
 
@@ -25,8 +26,8 @@ export class NamedDenseVectors {
   private pins = 0;
   private readonly heldSlots: number[] = [];
   private readonly scratch: Float32Array;
-  /** The int8 codes while the collection asks for scalar quantization. */
-  quantized: ScalarQuantized | null = null;
+  /** The quantized codes while the collection asks for quantization. */
+  quantized: QuantizedVectors | null = null;
 
   constructor(readonly name: string, readonly config: NamedVectorConfig, seed: number, maxMemoryBytes?: number) {
     this.store = new PointStore(config.size, undefined, maxMemoryBytes);
@@ -42,10 +43,9 @@ export class NamedDenseVectors {
     return out;
   }
 
-  /** Codes the vectors with int8 (`quantile` as ScalarQuantized takes it), or, with undefined, drops the codes. */
-  quantize(quantile: number | null | undefined): void {
-    this.quantized = quantile === undefined ? null : new ScalarQuantized(this.store, this.config.distance, quantile);
-    this.quantized?.rebuild();
+  /** Codes the vectors as `quantization` asks, or, with null, drops the codes. */
+  quantize(quantization: Quantization | null): void {
+    this.quantized = quantization ? quantizedVectors(this.store, this.config.distance, quantization) : null;
   }
 
   get pendingCount(): number {

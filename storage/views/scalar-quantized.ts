@@ -1,9 +1,9 @@
 import type { Distance } from '../events/types.js';
 import { int8KernelsFor, type Int8Kernels } from './int8-kernels.js';
 import { dotInt8, l2Int8 } from './int8-scalar-kernels.js';
-import { MAX_MEMORY_BYTES, SIMD_FROM_BYTES, type PointStore } from './point-store.js';
+import { placeCodes } from './code-memory.js';
+import type { PointStore } from './point-store.js';
 
-const PAGE = 65536;
 /** Values sampled to place a quantile: enough for a stable estimate, few enough to sort at once. */
 const QUANTILE_SAMPLE = 65_536;
 const LEVELS = 127;
@@ -55,28 +55,14 @@ export class ScalarQuantized {
     return this.codes.length;
   }
 
-  /** Room for `cap` slots: an Int8Array, moved into a WebAssembly memory from SIMD_FROM_BYTES on. */
+  /** Room for `cap` slots, in a WebAssembly memory once large (code-memory.ts). */
   private place(cap: number): void {
-    const bytes = this.stride * (cap + 1);
-    if (this.codes.length >= bytes) return;
-    const old = this.codes;
-    if (!this.memory && bytes >= SIMD_FROM_BYTES) {
-      try {
-        this.memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE), maximum: MAX_MEMORY_BYTES / PAGE });
-        this.kernels = int8KernelsFor(this.memory);
-      } catch {
-        this.memory = null;
-      }
-    }
-    if (this.memory) {
-      const needed = Math.ceil(bytes / PAGE) - this.memory.buffer.byteLength / PAGE;
-      if (needed > 0) this.memory.grow(needed);
-      this.codes = new Int8Array(this.memory.buffer, 0, bytes);
-      if (old.buffer !== this.memory.buffer) this.codes.set(old);
-    } else {
-      this.codes = new Int8Array(bytes);
-      this.codes.set(old);
-    }
+    const length = this.stride * (cap + 1);
+    if (this.codes.length >= length) return;
+    const placed = placeCodes({ bytes: new Uint8Array(this.codes.buffer, this.codes.byteOffset, this.codes.length), memory: this.memory }, length);
+    if (placed.memory && placed.memory !== this.memory) this.kernels = int8KernelsFor(placed.memory);
+    this.memory = placed.memory;
+    this.codes = new Int8Array(placed.bytes.buffer, placed.bytes.byteOffset, placed.bytes.length);
     const sums = new Int32Array(cap);
     sums.set(this.sums.subarray(0, Math.min(this.sums.length, cap)));
     this.sums = sums;

@@ -18,8 +18,8 @@ const PARTS = ['ann', 'filtered', 'quantization', 'http', 'graph', 'cypher-load'
 const USAGE = `usage: npm run bench -- [--points N] [--queries N] [--only PART]
 A benchmark, not a test: prints markdown tables (stdout) of in-process ANN figures next to
 hnswlib-node, of filtered search at 1% selectivity (a keyword match from the payload index and
-a range scanned), of scalar (int8) quantization next to float search (N x 128: code bytes, recall
-and QPS at ef 64 and 128), of the real server over loopback HTTP, of Cypher queries on a graph of N nodes and
+a range scanned), of int8 and binary quantization next to float search (N x 128 and N / 5 x 768:
+code bytes, recall and QPS at ef 64 and 128), of the real server over loopback HTTP, of Cypher queries on a graph of N nodes and
 ten times as many edges, of loading a knowledge graph with UNWIND/MERGE over REST and Bolt (N
 nodes, 5 x N relationship rows) and Bolt next to REST, of the browser library in headless Chromium next to Node (N / 5 points),
 of durability (snapshots, start-up, export/import on 2 x N points), and of the web console's
@@ -67,9 +67,15 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
   }
 
   if (only === undefined || only === 'quantization') {
-    log(`quantization: generating ${points} x 128 Cosine...`);
-    const { memory, search } = benchQuantization(makeDataset(points, 128, 'Cosine', queries, 17));
-    console.log('## Scalar (int8) quantization: memory of the vectors, and search (in-process, m = 16, ef_construct = 200, top 10)\n');
+    const memory: (string | number)[][] = [];
+    const search: (string | number)[][] = [];
+    for (const [count, dim] of [[points, 128], [Math.max(10, Math.floor(points / 5)), 768]] as const) {
+      log(`quantization: generating ${count} x ${dim} Cosine...`);
+      const rows = benchQuantization(makeDataset(count, dim, 'Cosine', queries, 17));
+      memory.push(...rows.memory);
+      search.push(...rows.search);
+    }
+    console.log('## Quantization: memory of the vectors, and search (in-process, m = 16, ef_construct = 200, top 10)\n');
     console.log(table(['dataset', 'vectors as', 'MB', 'of float32', 'coding ms'], memory));
     console.log();
     console.log(table(['dataset', 'search', 'ef', 'recall@10', 'QPS'], search));

@@ -11,9 +11,9 @@ const MB = 1024 * 1024;
 const ROUNDS = 3;
 
 /**
- * Scalar (int8) quantization next to float search on one collection: the bytes of the float
- * vectors and of the int8 codes (rows of its table), then recall@10 and single-thread QPS at
- * each ef (the best of three rounds) for float, int8 with float rescoring (the default) and int8 alone. The graph is the
+ * Quantization next to float search on one collection: the bytes of the float vectors, of the
+ * int8 codes and of the binary ones, then recall@10 and single-thread QPS at each ef (the best of
+ * three rounds) for float, and for each method with float rescoring (the default) and alone. The graph is the
  * same for all three (it is built on the floats); only the walk's distances differ.
  */
 export function benchQuantization(ds: Dataset): { memory: (string | number)[][]; search: (string | number)[][] } {
@@ -23,24 +23,29 @@ export function benchQuantization(ds: Dataset): { memory: (string | number)[][];
   while (c.indexSome(1000)) progress.update(ds.count - c.pendingCount);
   progress.end();
   const floatBytes = ds.count * ds.dim * 4;
-  const t0 = performance.now();
-  c.settings = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
-  const codingMs = performance.now() - t0;
-  // Codes for the points only (the array's spare capacity and query row left out), as floatBytes counts them.
-  const codeBytes = ds.count * c.quantized!.stride;
-  const memory = [
-    [ds.name, 'float32 vectors', fmt(floatBytes / MB, 1), '1.00', '-'],
-    [ds.name, 'int8 codes', fmt(codeBytes / MB, 1), fmt(codeBytes / floatBytes, 2), fmt(codingMs)],
-  ];
-  const modes: [string, QuantizationParams][] = [
-    ['float', { ignore: true, rescore: true, oversampling: 1 }],
-    ['int8 + float rescoring', { ignore: false, rescore: true, oversampling: 1 }],
-    ['int8 only (rescore: false)', { ignore: false, rescore: false, oversampling: 1 }],
-  ];
+  const memory = [[ds.name, 'float32 vectors', fmt(floatBytes / MB, 1), '1.00', '-']];
   const search: (string | number)[][] = [];
   const queries = Array.from({ length: ds.queryCount }, (_, q) => ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim));
+  // Codes for the points only (the array's spare capacity and query row left out), as floatBytes counts them.
+  const methods = [
+    { method: 'int8', settings: { scalar: { type: 'int8' }, binary: null, product: null }, rowBytes: Math.ceil(ds.dim / 16) * 16 },
+    { method: 'binary', settings: { scalar: null, binary: {}, product: null }, rowBytes: Math.ceil(ds.dim / 128) * 16 },
+  ];
+  const runs: [string, (() => void) | null, QuantizationParams][] = [['float', null, { ignore: true, rescore: true, oversampling: 1 }]];
+  for (const { method, settings, rowBytes } of methods) {
+    const turnOn = () => {
+      const t0 = performance.now();
+      c.settings = { quantization_config: settings };
+      return performance.now() - t0;
+    };
+    const codingMs = turnOn();
+    memory.push([ds.name, `${method} codes`, fmt((ds.count * rowBytes) / MB, 1), fmt(rowBytes / (ds.dim * 4), 3), fmt(codingMs)]);
+    runs.push([`${method} + float rescoring`, turnOn, { ignore: false, rescore: true, oversampling: 1 }]);
+    runs.push([`${method} only (rescore: false)`, turnOn, { ignore: false, rescore: false, oversampling: 1 }]);
+  }
   for (const ef of EFS) {
-    for (const [mode, quantization] of modes) {
+    for (const [mode, turnOn, quantization] of runs) {
+      turnOn?.();
       const run = (q: Float32Array) => searchCollection(c, { vector: q, limit: 10, offset: 0, ef, filter: null, scoreThreshold: null, quantization }).map((h) => h.id as number);
       for (const q of queries.slice(0, 50)) run(q);
       let recall = 0;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { QUANTIZATION_GROUP, scalarQuantizationOf } from '../../../storage/views/quantization-config.js';
+import { QUANTIZATION_GROUP, quantizationOf } from '../../../storage/views/quantization-config.js';
 import { explainedBy } from './explainers.js';
 
 /** The most candidates per result a search may ask the quantized walk for. */
@@ -22,17 +22,19 @@ const scalar = z
   })
   .meta({ description: '{"type": "int8", "quantile"?, "always_ram"?}' });
 
+const binary = z.strictObject({ always_ram: z.boolean().nullish() }).meta({ description: '{"always_ram"?}' });
+
 /**
- * Qdrant's quantization_config on create and PATCH: {scalar: {...}}, or "Disabled" (PATCH) to
- * turn it off. binary and product are taken here so the settings check refuses them by name.
+ * Qdrant's quantization_config on create and PATCH: {scalar: {...}} or {binary: {...}}, or
+ * "Disabled" (PATCH) to turn it off. product is taken here so the settings check refuses it by name.
  */
 export const quantizationConfig = explainedBy(
   z
-    .union([z.literal('Disabled'), z.strictObject({ scalar: scalar.nullish(), binary: z.unknown().optional(), product: z.unknown().optional() })])
-    .meta({ description: '{"scalar": {"type": "int8", "quantile"?, "always_ram"?}} or "Disabled"' }),
+    .union([z.literal('Disabled'), z.strictObject({ scalar: scalar.nullish(), binary: binary.nullish(), product: z.unknown().optional() })])
+    .meta({ description: '{"scalar": {"type": "int8", "quantile"?, "always_ram"?}}, {"binary": {"always_ram"?}} or "Disabled"' }),
   // The settings check names the field at fault (it throws its 400); a union alone would not say which.
   (_where, value) => {
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) scalarQuantizationOf({ [QUANTIZATION_GROUP]: value as Record<string, unknown> });
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) quantizationOf({ [QUANTIZATION_GROUP]: value as Record<string, unknown> });
     return undefined;
   },
 );
