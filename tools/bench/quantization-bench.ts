@@ -41,6 +41,8 @@ export function benchQuantization(ds: Dataset): { memory: (string | number)[][];
     const codingMs = turnOn();
     memory.push([ds.name, `${method} codes`, fmt((ds.count * rowBytes) / MB, 1), fmt(rowBytes / (ds.dim * 4), 3), fmt(codingMs)]);
     runs.push([`${method} + float rescoring`, turnOn, { ignore: false, rescore: true, oversampling: 1 }]);
+    // One bit a dimension ties often; a wider candidate list gives the rescoring more to choose from.
+    if (method === 'binary') runs.push([`${method} + float rescoring, oversampling 20`, turnOn, { ignore: false, rescore: true, oversampling: 20 }]);
     runs.push([`${method} only (rescore: false)`, turnOn, { ignore: false, rescore: false, oversampling: 1 }]);
   }
   for (const ef of EFS) {
