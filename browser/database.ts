@@ -46,6 +46,8 @@ export interface SearchOptions {
   filter?: Record<string, unknown>;
   ef?: number;
   offset?: number;
+  /** Qdrant's search params: hnsw_ef, and quantization (see the README's quantization section). */
+  params?: { hnsw_ef?: number; quantization?: { ignore?: boolean; rescore?: boolean; oversampling?: number } };
 }
 
 interface VectorParamsInput {
@@ -58,6 +60,7 @@ export interface CollectionConfigInput {
   vectors?: VectorParamsInput | Record<string, VectorParamsInput & { hnsw_config?: { m?: number; ef_construct?: number; m0?: number; ml?: number }; on_disk?: boolean }>;
   sparse_vectors?: Record<string, { index?: { on_disk?: boolean; full_scan_threshold?: number }; modifier?: 'none' | 'idf' }>;
   hnsw_config?: { m: number; ef_construct: number; m0?: number; ml?: number };
+  quantization_config?: { scalar?: { type: 'int8'; quantile?: number; always_ram?: boolean } | null; binary?: { always_ram?: boolean } | null };
 }
 
 /** An id as the library takes it: a number, a bigint, or a UUID string (the HTTP API's checks apply to each). */
