@@ -195,7 +195,7 @@ export class BoltConnection {
         this.txReadOnly = req.extra.mode === 'r';
         this.lastQid = -1;
         this.nextQid = 0;
-        return this.send(success());
+        return this.send(success(this.homeDatabase(db)));
       }
       case 'COMMIT': {
         const tx = this.inTx('COMMIT');
@@ -266,7 +266,13 @@ export class BoltConnection {
     const db = dbName(extra);
     const result = await this.deps.dbs.autoCommit(db, input);
     this.auto = { ...result, db: db ?? this.deps.dbs.defaultName };
-    this.send(success({ fields: result.fields, t_first: Math.round(performance.now() - started) }));
+    this.send(success({ fields: result.fields, t_first: Math.round(performance.now() - started), ...this.homeDatabase(db) }));
+  }
+
+  /** Bolt 5.8 names the database a BEGIN or auto-commit RUN resolved to, so the driver can cache the home database. */
+  private homeDatabase(db: string | null): Extra {
+    const v = this.version;
+    return v.major === 5 && v.minor >= 8 ? { db: db ?? this.deps.dbs.defaultName } : {};
   }
 
   /** PULL (or DISCARD) n records of a result; SUCCESS says has_more, or carries the summary once it is done. */

@@ -40,6 +40,8 @@ function dbCode(err: DbError): string {
       return 'Neo.ClientError.Statement.EntityNotFound';
     case 409:
       return 'Neo.TransientError.Transaction.Outdated';
+    case 421:
+      return 'Neo.ClientError.Cluster.NotALeader';
     case 413:
     case 429:
       return 'Neo.TransientError.Request.ResourceExhaustion';

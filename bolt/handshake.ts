@@ -8,8 +8,15 @@ export interface BoltVersion {
   minor: number;
 }
 
-/** What this server speaks: Bolt 5.0 to 5.4, and 4.4 (the newest of Neo4j 4). */
-const NEWEST_5 = 4;
+/**
+ * What this server speaks: Bolt 5.0 to 5.8 except 5.5 (which Neo4j never shipped, and drivers
+ * do not speak), and 4.4 (the newest of Neo4j 4). Beyond 5.4 the messages are the same as far
+ * as this server is concerned: 5.6 renames the notification filters it accepts and ignores,
+ * 5.7 adds the GQL fields every FAILURE carries, 5.8 lets a driver learn the home database from
+ * the `db` every RUN and BEGIN answer names.
+ */
+const NEWEST_5 = 8;
+const NEVER_SHIPPED_5 = 5;
 
 /**
  * The first offer (in the client's order of preference) this server can serve. Each offer is
@@ -23,7 +30,8 @@ export function chooseVersion(handshake: Buffer): BoltVersion | null {
     const major = handshake[i + 3]!;
     const lowest = Math.max(0, minor - range);
     if (major === 5) {
-      const best = Math.min(minor, NEWEST_5);
+      let best = Math.min(minor, NEWEST_5);
+      if (best === NEVER_SHIPPED_5) best--;
       if (best >= lowest) return { major: 5, minor: best };
     }
     if (major === 4 && minor >= 4 && lowest <= 4) return { major: 4, minor: 4 };

@@ -31,6 +31,8 @@ import { aliasRoutes } from './routes/aliases.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { CollectionSnapshots } from './collection-snapshots.js';
 import { join } from 'node:path';
+import { replicationRoutes } from './routes/replication.js';
+import type { Replication } from '../replication/replication.js';
 import { searchRoutes } from './routes/search.js';
 import { transferRoutes } from './routes/transfer.js';
 
@@ -47,6 +49,8 @@ export interface AppDeps {
   now?: () => number;
   /** The rate limiter, when listeners share one (a client gets one budget across ports); default: its own. */
   rateLimiter?: Middleware | null;
+  /** Read replicas over NATS JetStream, when SERVICE_NATS_URL is set. */
+  replication?: Replication | null;
 }
 
 /** SERVICE_RATE_LIMIT's limiter (100 requests a second, bursts of 200, per client address), or null when off. */
@@ -55,10 +59,10 @@ export function serviceRateLimiter(config: ServiceConfig, now?: () => number): M
 }
 
 /** The whole middleware chain, in order, in one place. */
-export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now, rateLimiter }: AppDeps): Koa {
+export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now, rateLimiter, replication = null }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
-  const resourceRoutes = [aliasRoutes(engine), collectionRoutes(engine), pointRoutes(engine), pointUpdateRoutes(engine), payloadIndexRoutes(engine), searchRoutes(engine), graphRoutes(engine, { memoryBytes: config.queryMemoryBytes, timeoutMs: config.queryTimeoutMs }), transferRoutes(engine), snapshotRoutes(engine, new CollectionSnapshots(join(config.dataDir, 'collection-snapshots'))), changesRoutes(engine)];
+  const resourceRoutes = [aliasRoutes(engine), collectionRoutes(engine), pointRoutes(engine), pointUpdateRoutes(engine), payloadIndexRoutes(engine), searchRoutes(engine), graphRoutes(engine, { memoryBytes: config.queryMemoryBytes, timeoutMs: config.queryTimeoutMs }), transferRoutes(engine), snapshotRoutes(engine, new CollectionSnapshots(join(config.dataDir, 'collection-snapshots'))), changesRoutes(engine, replication ? () => replication.status() : null), replicationRoutes(engine, replication, join(config.dataDir, 'snapshots'))];
   const publicRoutes = healthRoutes(readiness, version, dialect);
   const openApiRoute = openApiRoutes(version);
   const metricsRoute = metricsRoutes(metrics.registry);

@@ -45,6 +45,69 @@ export interface ServiceConfig {
   headersTimeoutMs: number;
   /** A keep-alive socket with no request in flight is closed after this many milliseconds. */
   idleTimeoutMs: number;
+  /** Read replicas over NATS JetStream (SERVICE_NATS_URL and the rest); null: off, the write path as without it. */
+  replication: ReplicationConfig | null;
+}
+
+export interface ReplicationConfig {
+  /** SERVICE_NATS_URL: the NATS servers, comma-separated. */
+  natsServers: string[];
+  /** SERVICE_NATS_STREAM (default VGDB_LOG). */
+  stream: string;
+  /** SERVICE_NATS_REPLICAS: NATS nodes holding each message (default 3). */
+  streamReplicas: number;
+  /** SERVICE_ROLE: primary (default) or replica. */
+  role: 'primary' | 'replica';
+  /** SERVICE_REPLICATION: sync (default) or async. */
+  mode: 'sync' | 'async';
+  /** SERVICE_PRIMARY_URL: where a replica bootstraps from (required for a replica). */
+  primaryUrl: string | null;
+  /** SERVICE_PRIMARY_API_KEY: the credential a replica sends to the primary's bootstrap endpoint. */
+  primaryApiKey: string | null;
+  /** SERVICE_PUBLIC_URL: the URL clients reach this server at, which replicas name as the primary (default: the listener's). */
+  publicUrl: string | null;
+  /** SERVICE_REPLICATION_TIMEOUT_MS: how long a sync write waits for JetStream before a 503 (default 5000). */
+  ackTimeoutMs: number;
+}
+
+function oneOf<T extends string>(raw: string | undefined, name: string, values: readonly T[]): T {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '') return values[0]!;
+  if (!values.includes(value as T)) throw new Error(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return value as T;
+}
+
+function httpUrl(raw: string | undefined, name: string): string | null {
+  const value = (raw ?? '').trim();
+  if (value === '') return null;
+  if (!/^https?:\/\/[^/]/.test(value)) throw new Error(`${name} must be an http:// or https:// URL, got "${raw}"`);
+  return value.replace(/\/+$/, '');
+}
+
+/** SERVICE_NATS_URL and the settings that only mean something with it. */
+function replicationConfig(env: NodeJS.ProcessEnv): ReplicationConfig | null {
+  const natsServers = (env.SERVICE_NATS_URL ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (natsServers.length === 0) {
+    const stray = ['SERVICE_ROLE', 'SERVICE_REPLICATION', 'SERVICE_PRIMARY_URL', 'SERVICE_PRIMARY_API_KEY', 'SERVICE_NATS_STREAM', 'SERVICE_NATS_REPLICAS', 'SERVICE_REPLICATION_TIMEOUT_MS'].find((n) => (env[n] ?? '') !== '');
+    if (stray) throw new Error(`${stray} needs SERVICE_NATS_URL (the NATS servers replication goes through)`);
+    return null;
+  }
+  const role = oneOf(env.SERVICE_ROLE, 'SERVICE_ROLE', ['primary', 'replica'] as const);
+  const primaryUrl = httpUrl(env.SERVICE_PRIMARY_URL, 'SERVICE_PRIMARY_URL');
+  if (role === 'replica' && !primaryUrl) throw new Error('SERVICE_ROLE=replica needs SERVICE_PRIMARY_URL (where it bootstraps from and sends writers)');
+  const stream = env.SERVICE_NATS_STREAM || 'VGDB_LOG';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(stream)) throw new Error(`SERVICE_NATS_STREAM must be 1 to 64 letters, digits, _ or -, got "${stream}"`);
+  return {
+    natsServers,
+    stream,
+    streamReplicas: atLeastOne(env.SERVICE_NATS_REPLICAS, 'SERVICE_NATS_REPLICAS', 3, 5),
+    role,
+    mode: oneOf(env.SERVICE_REPLICATION, 'SERVICE_REPLICATION', ['sync', 'async'] as const),
+    primaryUrl,
+    primaryApiKey: env.SERVICE_PRIMARY_API_KEY || null,
+    publicUrl: httpUrl(env.SERVICE_PUBLIC_URL, 'SERVICE_PUBLIC_URL'),
+    ackTimeoutMs: atLeastOne(env.SERVICE_REPLICATION_TIMEOUT_MS, 'SERVICE_REPLICATION_TIMEOUT_MS', 5_000, 600_000),
+  };
 }
 
 /** Comma-separated secrets; empty entries (a trailing comma) are never accepted as a secret. */
@@ -124,5 +187,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     queryTimeoutMs: atLeastOne(env.SERVICE_QUERY_TIMEOUT_MS, 'SERVICE_QUERY_TIMEOUT_MS', QUERY_TIMEOUT_MS, 3_600_000),
     writeLimits: writeLimits(env),
     ...connectionLimits(env),
+    replication: replicationConfig(env),
   };
 }

@@ -14,7 +14,9 @@ import type { ServiceConfig } from './config.js';
 import { createServiceServer } from './listener.js';
 import { createServiceMetrics, type ServiceMetricsOptions } from './metrics/service-metrics.js';
 import { lossAdvice, openLog } from './open-log.js';
+import type { LmdbLog } from '../storage/log/lmdb-log.js';
 import { Readiness } from './readiness.js';
+import { Replication } from '../replication/replication.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How far the high-water mark may trail the writes: a log that loses its tail later loses at most this much unnoticed. */
@@ -30,6 +32,8 @@ export interface RunningService {
   /** The listener answering in Qdrant's REST dialect; null when SERVICE_QDRANT_PORT=off. */
   qdrantServer: Server | null;
   engine: Engine;
+  /** Read replicas over NATS JetStream; null when SERVICE_NATS_URL is unset. */
+  replication: Replication | null;
   url: string;
   /** The Qdrant-dialect listener's URL; null when it is off. */
   qdrantUrl: string | null;
@@ -51,7 +55,9 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   const snapshotDir = join(config.dataDir, 'snapshots');
   const snapshots = new SnapshotFiles(snapshotDir, (file, reason) => logger.warn({ file, reason }, 'skipping a damaged snapshot'));
   const log = openLog(config, snapshots, logger);
+  const replication = config.replication ? new Replication({ ...config.replication, dataDir: config.dataDir }, logger) : null;
   const engine = new Engine(log, {
+    ...(replication ? { gate: replication } : {}),
     snapshots,
     snapshotEvery: config.snapshotEvery,
     logRetention: config.logRetention,
@@ -71,9 +77,9 @@ export async function startService(config: ServiceConfig, logger: Logger, option
     },
   });
   metrics.watch(engine);
-  const readiness = new Readiness(engine);
+  const readiness = new Readiness(engine, replication);
   const rateLimiter = serviceRateLimiter(config, options.now);
-  const deps = { engine, config, logger, readiness, version: packageVersion(), metrics, rateLimiter };
+  const deps = { engine, config, logger, readiness, version: packageVersion(), metrics, rateLimiter, replication };
   const listeners: Server[] = [];
   const listen = async (port: number, dialect: 'spec' | 'qdrant'): Promise<Server> => {
     const s = createServiceServer(config, createApp({ ...deps, dialect }).callback());
@@ -95,12 +101,27 @@ export async function startService(config: ServiceConfig, logger: Logger, option
     await log.close();
     throw err;
   }
+  const scheme = config.tlsCert ? 'https' : 'http';
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `${scheme}://${host}:${(server.address() as AddressInfo).port}`;
+  if (replication) {
+    try {
+      await prepareReplication(replication, config, url, log, snapshots, logger);
+    } catch (err) {
+      for (const s of listeners) s.close();
+      await replication.close().catch(() => undefined);
+      await log.close();
+      throw err;
+    }
+  }
   const started = performance.now();
   let entries: number;
   try {
     entries = await engine.start();
+    await replication?.started(engine);
   } catch (err) {
     for (const s of listeners) s.close();
+    await replication?.close().catch(() => undefined);
     await log.close();
     if (err instanceof LogLossError) throw new Error(`the log is missing operations that were durable: ${err.message}. ${lossAdvice(config.dataDir)}`);
     if (err instanceof DamagedEntryError) {
@@ -127,7 +148,6 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   const { port } = server.address() as AddressInfo;
   const qdrantPort = qdrantServer ? (qdrantServer.address() as AddressInfo).port : null;
   logger.info({ entries, ms: Math.round(performance.now() - started), snapshot: engine.lastSnapshotOperationId, lastOperationId: log.lastOperationId }, 'log replayed');
-  const scheme = config.tlsCert ? 'https' : 'http';
   logger.info({ host: config.host, port, scheme, dataDir: config.dataDir, auth: config.apiKeys.length + config.bearerTokens.length > 0, rateLimit: config.rateLimit }, 'listening');
   if (qdrantPort !== null) logger.info({ host: config.host, port: qdrantPort, scheme, dialect: 'qdrant' }, 'listening (Qdrant REST dialect)');
   if (bolt) logger.info({ host: config.host, port: bolt.port, url: bolt.url }, 'listening (Bolt)');
@@ -142,8 +162,17 @@ export async function startService(config: ServiceConfig, logger: Logger, option
       }, SHUTDOWN_GRACE_MS);
       await done;
       clearTimeout(force);
+      await replication?.close().catch((err: unknown) => logger.warn({ err }, 'closing the NATS connection failed'));
       await engine.close();
     })());
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return { server, qdrantServer, engine, url: `${scheme}://${host}:${port}`, qdrantUrl: qdrantPort === null ? null : `${scheme}://${host}:${qdrantPort}`, boltUrl: bolt?.url ?? null, boltPort: bolt?.port ?? null, close };
+  return { server, qdrantServer, engine, replication, url, qdrantUrl: qdrantPort === null ? null : `${scheme}://${host}:${qdrantPort}`, boltUrl: bolt?.url ?? null, boltPort: bolt?.port ?? null, close };
+}
+
+/** Before the log is replayed: connect to NATS; a primary publishes what the stream lacks (or finds itself fenced), a new replica bootstraps. */
+async function prepareReplication(replication: Replication, config: ServiceConfig, url: string, log: LmdbLog, snapshots: SnapshotFiles, logger: Logger): Promise<void> {
+  const r = config.replication!;
+  logger.info({ nats: r.natsServers, stream: r.stream, role: r.role, mode: r.mode }, 'connecting to NATS');
+  await replication.connect(r.publicUrl ?? url);
+  if (replication.isReplica) await replication.prepareReplica(log, snapshots);
+  else await replication.preparePrimary(log);
 }

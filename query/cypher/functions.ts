@@ -119,7 +119,9 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   exists: { minArgs: 1, maxArgs: 1 },
   labels: nullSafe((v, tx) => {
     if (!(v instanceof NodeRef)) throw badValue('labels', v);
-    return [...(tx.labelsOf(v.id) ?? tx.deletedNode(v.id)?.labels ?? [])];
+    const labels = tx.labelsOf(v.id);
+    if (!labels && tx.deletedNode(v.id)) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${v.id} was deleted earlier in this query; its labels cannot be read`);
+    return [...(labels ?? [])];
   }),
   type: nullSafe((v, tx) => {
     if (!(v instanceof RelRef)) throw badValue('type', v);

@@ -2,6 +2,9 @@ import { compileError, type Position } from './errors.js';
 
 export type TokenKind = 'ident' | 'int' | 'float' | 'string' | 'param' | 'op' | 'eof';
 
+/** Dashes and minus signs other than '-', which text pasted from documents brings along. */
+const UNICODE_DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/;
+
 /** The largest integer literal the lexer takes: 2^63, which only a minus in front makes an INTEGER. */
 export const MAX_INT64_LITERAL = 2n ** 63n;
 
@@ -136,6 +139,7 @@ export function tokenize(text: string): Token[] {
       continue;
     }
     const op = OPERATORS.find((o) => text.startsWith(o, i));
+    if (!op && UNICODE_DASHES.test(ch)) throw compileError('InvalidUnicodeCharacter', `${JSON.stringify(ch)} looks like a minus but is not one: write - (U+002D)`, pos(start));
     if (!op) throw compileError('UnexpectedSyntax', `unexpected character ${JSON.stringify(ch)}`, pos(start));
     i += op.length;
     push('op', start, op);

@@ -170,7 +170,7 @@ class Parser {
 
   /**
    * CREATE [VECTOR | RANGE | TEXT | POINT] INDEX [name] [IF NOT EXISTS] FOR (n:L) ON (n.p, ...) [OPTIONS {...}],
-   * CREATE FULLTEXT INDEX [name] [IF NOT EXISTS] FOR (n:L) ON EACH [n.p, ...] [OPTIONS {...}]
+   * CREATE FULLTEXT INDEX [name] [IF NOT EXISTS] FOR (n:L[|M...]) ON EACH [n.p, ...] [OPTIONS {...}]
    * or CREATE CONSTRAINT [name] [IF NOT EXISTS] FOR (n:L) REQUIRE n.p IS UNIQUE (or (n.a, n.b) IS NODE KEY, IS NOT NULL).
    */
   private createSchema(pos: Position): Clause {
@@ -192,7 +192,9 @@ class Parser {
     if (this.isOp(')')) throw unsupported('indexes and constraints on relationships', pos);
     const variable = this.name('a variable');
     this.expectOp(':');
-    const label = this.name('a label');
+    const labels = [this.name('a label')];
+    // A full-text index may cover several labels: FOR (n:A|B).
+    while (kind === 'FULLTEXT' && what === 'INDEX' && this.acceptOp('|')) labels.push(this.name('a label after |'));
     this.expectOp(')');
     if (this.isOp('-') || this.isOp('<-')) throw unsupported('indexes and constraints on relationships', pos);
     const properties: string[] = [];
@@ -235,7 +237,8 @@ class Parser {
     const options: Expr = this.acceptKeyword('OPTIONS') ? this.mapLiteral() : { kind: 'map', entries: [], pos };
     const lit = (value: string | boolean | null): Expr => ({ kind: 'literal', value, pos });
     const props: Expr = { kind: 'list', items: properties.map((p) => lit(p)), pos };
-    const args = [lit(name), lit(what === 'INDEX' ? kind : rule), lit(label), props, options, lit(ifNotExists)];
+    const args = [lit(name), lit(what === 'INDEX' ? kind : rule), lit(labels[0]!), props, options, lit(ifNotExists)];
+    if (labels.length > 1) args.push({ kind: 'list', items: labels.map((l) => lit(l)), pos });
     return { kind: 'procedure', name: what === 'INDEX' ? '$create.index' : '$create.constraint', args, yields: [], where: null, standalone: false, pos };
   }
 

@@ -13,7 +13,10 @@ export interface IndexDef {
   id: number;
   name: string;
   type: 'RANGE' | 'TEXT' | 'POINT' | 'VECTOR' | 'FULLTEXT';
+  /** The (first) label. */
   label: string;
+  /** A full-text index over several labels (`FOR (n:A|B)`): all of them, `label` first. */
+  labels?: string[];
   properties: string[];
   /** A vector index: its dimensions and similarity function ('COSINE' or 'EUCLIDEAN'). */
   dimensions?: number;
@@ -31,6 +34,9 @@ export interface ConstraintDef {
 }
 
 export const INDEXES = 'cypher_indexes';
+
+/** The labels an index covers. */
+export const indexLabels = (def: IndexDef): string[] => def.labels ?? [def.label];
 export const CONSTRAINTS = 'cypher_constraints';
 
 export const schemaError = (detail: string, message: string) => new CypherError('Schema', detail, `SchemaError (${detail}): ${message}`);

@@ -1,5 +1,5 @@
 import { valuesAt } from '../../storage/views/payload-paths.js';
-import type { PointStore } from '../../storage/views/point-store.js';
+import type { Collection } from '../../storage/collection.js';
 import { instantOf, textTokens } from '../../storage/text-tokens.js';
 import type { Bounds, Condition, Filter } from './types.js';
 
@@ -11,12 +11,21 @@ function matchesValue(f: Filter, value: unknown): boolean {
   return matchesPayload(f, value as Record<string, unknown>, null);
 }
 
-function holds(c: Condition, payload: Record<string, unknown> | null, store: PointStore | null, slot: number): boolean {
+/** Whether the point in `slot` has the vector `name` (an unknown name: no point has it). */
+function hasVector(col: Collection, slot: number, name: string): boolean {
+  if (name === '') return col.hasUnnamed && col.store.hasVector[slot] === 1;
+  const id = col.store.idOf(slot);
+  return (col.named.get(name)?.vectorOf(id) ?? col.sparse.get(name)?.get(id) ?? null) !== null;
+}
+
+function holds(c: Condition, payload: Record<string, unknown> | null, col: Collection | null, slot: number): boolean {
   switch (c.kind) {
     case 'has_id':
-      return store !== null && c.ids.has(store.idOf(slot));
+      return col !== null && c.ids.has(col.store.idOf(slot));
+    case 'has_vector':
+      return col !== null && hasVector(col, slot, c.name);
     case 'nested':
-      return matchesPayload(c.filter, payload, store, slot);
+      return matchesPayload(c.filter, payload, col, slot);
     default:
       break;
   }
@@ -51,19 +60,19 @@ function holds(c: Condition, payload: Record<string, unknown> | null, store: Poi
   }
 }
 
-function matchesPayload(f: Filter, payload: Record<string, unknown> | null, store: PointStore | null, slot = -1): boolean {
-  for (const c of f.must) if (!holds(c, payload, store, slot)) return false;
-  for (const c of f.mustNot) if (holds(c, payload, store, slot)) return false;
+function matchesPayload(f: Filter, payload: Record<string, unknown> | null, col: Collection | null, slot = -1): boolean {
+  for (const c of f.must) if (!holds(c, payload, col, slot)) return false;
+  for (const c of f.mustNot) if (holds(c, payload, col, slot)) return false;
   if (f.minShould) {
     let n = 0;
-    for (const c of f.minShould.conditions) if (holds(c, payload, store, slot)) n++;
+    for (const c of f.minShould.conditions) if (holds(c, payload, col, slot)) n++;
     if (n < f.minShould.minCount) return false;
   }
   if (f.should.length === 0) return true;
-  for (const c of f.should) if (holds(c, payload, store, slot)) return true;
+  for (const c of f.should) if (holds(c, payload, col, slot)) return true;
   return false;
 }
 
-export function matchesFilter(f: Filter, store: PointStore, slot: number): boolean {
-  return matchesPayload(f, store.payloads[slot] ?? null, store, slot);
+export function matchesFilter(f: Filter, col: Collection, slot: number): boolean {
+  return matchesPayload(f, col.store.payloads[slot] ?? null, col, slot);
 }

@@ -72,6 +72,10 @@ function parseCondition(raw: unknown, where: string): Condition {
     for (const id of ids) checkPointId(id);
     return { kind: 'has_id', ids: new Set(ids as PointId[]) };
   }
+  if ('has_vector' in raw) {
+    if (typeof raw.has_vector !== 'string') throw badRequest(`${where}.has_vector must be the name of a vector ("" for the unnamed one)`);
+    return { kind: 'has_vector', name: raw.has_vector };
+  }
   if ('is_empty' in raw || 'is_null' in raw) {
     const kind = 'is_empty' in raw ? 'is_empty' : 'is_null';
     const inner = raw[kind];
@@ -87,7 +91,7 @@ function parseCondition(raw: unknown, where: string): Condition {
   if ('match' in raw) return parseMatch(raw.match, key, `${where}.match`);
   if ('range' in raw) return parseRange(raw.range, key, `${where}.range`);
   if ('values_count' in raw) return { kind: 'values_count', ...key, ...parseBounds(raw.values_count, `${where}.values_count`, false).bounds };
-  throw badRequest(`${where} needs "match", "range" or "values_count" beside "key" (or has_id, is_empty, is_null, nested, or a nested filter)`);
+  throw badRequest(`${where} needs "match", "range" or "values_count" beside "key" (or has_id, has_vector, is_empty, is_null, nested, or a nested filter)`);
 }
 
 function parseClause(raw: unknown, where: string): Condition[] {

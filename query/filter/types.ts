@@ -38,4 +38,6 @@ export type Condition =
   | (Keyed & { kind: 'is_empty' })
   | (Keyed & { kind: 'is_null' })
   | { kind: 'has_id'; ids: Set<PointId> }
+  /** The point has the vector of that name ("" the unnamed one). */
+  | { kind: 'has_vector'; name: string }
   | { kind: 'nested'; filter: Filter };

@@ -9,11 +9,11 @@ export function forEachMatchingSlot(c: Collection, filter: Filter | null, visit:
   const { store } = c;
   const candidates = filter ? candidateSlots(filter, c) : null;
   if (candidates) {
-    for (const slot of candidates) if (store.state[slot] === LIVE && matchesFilter(filter!, store, slot)) visit(slot);
+    for (const slot of candidates) if (store.state[slot] === LIVE && matchesFilter(filter!, c, slot)) visit(slot);
     return;
   }
   for (let slot = 0; slot < store.slotCount; slot++) {
-    if (store.state[slot] === LIVE && (!filter || matchesFilter(filter, store, slot))) visit(slot);
+    if (store.state[slot] === LIVE && (!filter || matchesFilter(filter, c, slot))) visit(slot);
   }
 }
 

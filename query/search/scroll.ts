@@ -16,7 +16,7 @@ export function scrollCollection(c: Collection, offset: PointId, limit: number, 
   const slots: number[] = [];
   for (let i = store.lowerBound(offset); i < sorted.length; i++) {
     const slot = sorted[i]!;
-    if (filter && !matchesFilter(filter, store, slot)) continue;
+    if (filter && !matchesFilter(filter, c, slot)) continue;
     if (slots.length === limit) return { slots, nextOffset: store.idOf(slot) };
     slots.push(slot);
   }

@@ -34,7 +34,7 @@ export function sparseSearch(c: Collection, field: SparseVectors, query: SparseV
   const hits: { slot: number; score: number }[] = [];
   for (const [id, score] of field.scoreAll(query, field.queryWeights(query, store.liveCount))) {
     const slot = store.slotOf(id);
-    if (slot >= 0 && (!filter || matchesFilter(filter, store, slot))) hits.push({ slot, score });
+    if (slot >= 0 && (!filter || matchesFilter(filter, c, slot))) hits.push({ slot, score });
   }
   return hits.sort((a, b) => b.score - a.score || store.compareSlots(a.slot, b.slot));
 }

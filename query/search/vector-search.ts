@@ -76,7 +76,7 @@ function estimateSelectivity(c: Collection, filter: Filter): number {
     const slot = seed % store.slotCount;
     if (store.state[slot] !== LIVE) continue;
     live++;
-    if (matchesFilter(filter, store, slot)) matched++;
+    if (matchesFilter(filter, c, slot)) matched++;
   }
   return live === 0 ? 1 : matched / live;
 }
@@ -113,7 +113,7 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
     if (!Number.isNaN(d)) heap.offer(d, slot, k);
   };
   const filter = q.filter;
-  const admit = filter ? (slot: number) => matchesFilter(filter, store, slot) : null;
+  const admit = filter ? (slot: number) => matchesFilter(filter, c, slot) : null;
 
   view.setQuery(query);
   let scanned = false;

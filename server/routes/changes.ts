@@ -40,7 +40,7 @@ async function* eventStream(items: AsyncIterable<FeedItem>): AsyncGenerator<stri
  * client accepts text/event-stream (resuming after Last-Event-ID), following new entries as they
  * are applied until the client goes or `wait_ms` passes with none.
  */
-export function changesRoutes(engine: Engine): Router {
+export function changesRoutes(engine: Engine, lag: (() => { applied_operation_id: number; stream_operation_id: number | null; lag_entries: number }) | null = null): Router {
   const router = new Router();
   router.get('/changes', (ctx: Context) => {
     const sse = ctx.accepts('application/x-ndjson', 'text/event-stream') === 'text/event-stream';
@@ -50,6 +50,13 @@ export function changesRoutes(engine: Engine): Router {
     const collection = ctx.query.collection;
     if (collection !== undefined && (typeof collection !== 'string' || collection === '')) throw badRequest('collection must be one collection name');
     ctx.set('X-Oldest-Operation-Id', String(engine.log.firstOperationId));
+    // On a replica: how far this feed is behind the primary's stream as it starts.
+    if (lag) {
+      const l = lag();
+      ctx.set('X-Applied-Operation-Id', String(l.applied_operation_id));
+      if (l.stream_operation_id !== null) ctx.set('X-Stream-Operation-Id', String(l.stream_operation_id));
+      ctx.set('X-Replication-Lag-Entries', String(l.lag_entries));
+    }
     checkFeedStart(engine, Math.max(from, 1));
     const abort = new AbortController();
     ctx.req.once('close', () => abort.abort());

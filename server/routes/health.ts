@@ -29,7 +29,10 @@ export function healthRoutes(readiness: Readiness, version: string, dialect: Dia
       const problem = readiness.problem();
       ctx.status = problem ? 503 : 200;
       if (qdrant) ctx.body = problem ? errorJson('qdrant', problem, 503, requestState(ctx).startedAt) : 'all shards are ready';
-      else ctx.body = problem ? { status: 'error', message: problem, code: 503 } : { status: 'ok' };
+      else {
+        const replication = readiness.replicationStatus();
+        ctx.body = { ...(problem ? { status: 'error', message: problem, code: 503 } : { status: 'ok' }), ...(replication ? { replication } : {}) };
+      }
     });
   }
   return router;

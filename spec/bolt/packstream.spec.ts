@@ -108,9 +108,11 @@ describe('bolt: framing and version negotiation', () => {
       return b;
     };
     // neo4j-driver 6: the manifest handshake, 5.8 down to 5.0, 4.4 down to 4.2, 3.0
-    expect(chooseVersion(offer([255, 1, 0], [5, 8, 8], [4, 4, 2], [3, 0, 0]))).to.deep.equal({ major: 5, minor: 4 });
+    expect(chooseVersion(offer([255, 1, 0], [5, 8, 8], [4, 4, 2], [3, 0, 0]))).to.deep.equal({ major: 5, minor: 8 });
+    expect(chooseVersion(offer([5, 5, 1])), '5.5 never shipped: 5.4 instead').to.deep.equal({ major: 5, minor: 4 });
+    expect(chooseVersion(offer([5, 7, 0]))).to.deep.equal({ major: 5, minor: 7 });
     expect(chooseVersion(offer([5, 2, 2]))).to.deep.equal({ major: 5, minor: 2 });
     expect(chooseVersion(offer([4, 4, 0]))).to.deep.equal({ major: 4, minor: 4 });
-    expect(chooseVersion(offer([5, 8, 2], [4, 3, 1]))).to.equal(null);
+    expect(chooseVersion(offer([5, 12, 2], [4, 3, 1])), 'only 5.10 to 5.12 and 4.2 to 4.3: none in common').to.equal(null);
   });
 });

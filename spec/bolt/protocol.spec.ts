@@ -19,7 +19,7 @@ describe('bolt: the protocol at the byte level', () => {
   afterEach(() => client?.close());
 
   const open5 = async () => {
-    const opened = await RawBoltClient.open(server.service.boltPort!, [[5, 8, 8]]);
+    const opened = await RawBoltClient.open(server.service.boltPort!, [[5, 4, 4]]);
     client = opened.client;
     expect(opened.version).to.deep.equal([5, 4]);
     client.send(msg(HELLO, { user_agent: 'raw/1' }), msg(LOGON, { scheme: 'none' }));
@@ -61,6 +61,25 @@ describe('bolt: the protocol at the byte level', () => {
     const [reset, ok, row] = await client.take(3);
     expect([reset!.signature, ok!.signature, row!.signature]).to.deep.equal([SUCCESS, SUCCESS, RECORD]);
     expect(row!.fields[0]).to.deep.equal([1]);
+  });
+
+  it('speaks Bolt 5.8 as neo4j-driver 6 offers it: the database named in RUN\'s SUCCESS, GQL fields in a FAILURE', async () => {
+    const opened = await RawBoltClient.open(server.service.boltPort!, [[5, 8, 8]]);
+    client = opened.client;
+    expect(opened.version).to.deep.equal([5, 8]);
+    client.send(
+      msg(HELLO, { user_agent: 'raw/1', notifications_minimum_severity: 'WARNING', notifications_disabled_classifications: ['HINT'] }),
+      msg(LOGON, { scheme: 'none' }),
+      msg(RUN, 'RETURN 1 AS x', {}, {}),
+      msg(PULL, { n: -1 }),
+      msg(RUN, 'RETRN 1', {}, {}),
+    );
+    const [hello, logon, run, row, summary, failed] = await client.take(6);
+    expect([hello!.signature, logon!.signature, run!.signature, row!.signature, summary!.signature]).to.deep.equal([SUCCESS, SUCCESS, SUCCESS, RECORD, SUCCESS]);
+    expect(run!.fields[0]).to.deep.include({ fields: ['x'], db: 'neo4j' });
+    expect(failed!.signature).to.equal(FAILURE);
+    expect(failed!.fields[0]).to.include({ neo4j_code: 'Neo.ClientError.Statement.SyntaxError' });
+    expect(failed!.fields[0]).to.have.property('gql_status').that.is.a('string');
   });
 
   it('speaks Bolt 5.0: credentials in HELLO (no LOGON yet), nodes with element ids, date-times as UTC instants', async () => {

@@ -50,6 +50,18 @@ describe('clients: named and sparse vectors with @qdrant/js-client-rest 1.18', f
     expect((await client().getCollection('docs')).indexed_vectors_count).to.equal(10);
   });
 
+  it('filters by the vectors a point has (has_vector), dense or sparse, in scroll, count and search', async () => {
+    const ids = async (name: string) => (await client().scroll('docs', { filter: { must: [{ has_vector: name }] }, limit: 10 })).points.map((p) => p.id);
+    expect(await ids('image')).to.deep.equal([1, U]);
+    expect(await ids('text')).to.deep.equal([1, 2]);
+    expect(await ids('words')).to.deep.equal([1, 2, U]);
+    expect(await ids('colour'), 'no point has a vector the collection lacks').to.deep.equal([]);
+    const without = await client().count('docs', { filter: { must_not: [{ has_vector: 'text' }] }, exact: true });
+    expect(without.count).to.equal(2);
+    const hits = await client().query('docs', { query: [1, 0, 0], using: 'text', filter: { must: [{ has_vector: 'image' }] }, limit: 5 });
+    expect(hits.points.map((p) => p.id)).to.deep.equal([1]);
+  });
+
   it('answers the vectors a point has, all of them or those named, sparse ones as {indices, values}', async () => {
     const [one] = await client().retrieve('docs', { ids: [1], with_vector: true });
     expect(one!.vector).to.deep.equal({ text: [1, 0, 0], image: [0, 0], words: { indices: [1, 7], values: [1, 2] }, bm25: { indices: [10, 11], values: [1, 1] } });

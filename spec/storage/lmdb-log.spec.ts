@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, truncateSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { DbEvent } from '../../storage/events/types.js';
-import { checkLmdbFileLength, isDamagedFile } from '../../storage/log/lmdb-file-check.js';
+import { checkLmdbFileLength, isDamagedFile, lmdbShortfall } from '../../storage/log/lmdb-file-check.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { chainHash, checkChain, GENESIS, hex } from '../../storage/log/chain.js';
 import { chainHashOf, frameChained, frameRecord, unframeRecord } from '../../storage/log/record.js';
@@ -91,6 +91,25 @@ describe('storage/log LmdbLog', () => {
     await log.close();
     const again = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
     expect(again.stdout.trim()).to.equal('opened');
+  });
+
+  it('opens a data file that ends in pages LMDB counted but never wrote, as a commit dropping entries leaves it', async () => {
+    let log = LmdbLog.open(dir.path);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => log.append(del(`collection-${i}-${'x'.repeat(300)}`)).durable));
+    await log.append(del('kept')).durable;
+    await log.truncateThrough(20);
+    await log.close();
+    const short = lmdbShortfall(dir.path);
+    expect(short, 'the meta page counts a page the file does not hold').to.not.equal(null);
+    log = LmdbLog.open(dir.path);
+    try {
+      expect([...log.read(1)].map((e) => e.opId)).to.deep.equal([21]);
+      await log.append(del('after')).durable;
+      expect(log.lastOperationId).to.equal(22);
+    } finally {
+      await log.close();
+    }
+    expect(statSync(join(dir.path, 'data.mdb')).size).to.be.at.least(short!.needed);
   });
 
   it('refuses a data file cut short instead of crashing on it', async () => {

@@ -6,6 +6,8 @@ import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log
 import { idsInUse } from '../log/passed-over.js';
 import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
+import { decodeEntry } from '../log/record.js';
+import type { AckGate } from './ack-gate.js';
 import { applyEvent, applyEventInSteps, type ApplyResult } from './apply-event.js';
 import { AppliedWatch } from './applied-watch.js';
 import { throughAliases, touchAliases } from '../aliases.js';
@@ -91,6 +93,8 @@ export interface EngineOptions {
   onApplyFailure?: (failure: ApplyFailedError) => void;
   /** Told about each entry replay passes over because repair --skip set it aside. */
   onSkipped?: (opId: number, note: SkipNote) => void;
+  /** Holds each durable entry until replication allows its acknowledgement, and refuses writes on a replica (see ack-gate.ts). */
+  gate?: AckGate;
 }
 
 export interface EngineObserver {
@@ -295,6 +299,9 @@ export class Engine {
     const event = throughAliases(this.collections, given);
     this.noteActivity();
     if (this.options.readOnly) return Promise.reject(new DbError(403, this.options.readOnly));
+    const gate = this.options.gate;
+    const refused = gate?.refusal();
+    if (refused) return Promise.reject(refused);
     if (this.failure) return Promise.reject(this.stoppedError());
     try {
       validateEvent(this.collections, event, this.limits);
@@ -302,13 +309,20 @@ export class Engine {
       return Promise.reject(err);
     }
     const appended = performance.now();
-    const { opId, durable } = this.log.append(event, idsSeenBy(event));
+    const { opId, durable, record } = this.log.append(event, idsSeenBy(event));
     this.reserveAhead(opId);
+    if (!gate) return this.applyWhen(opId, event, durable, appended);
+    if (!record) throw new Error('a replicated engine needs a log that hands back its stored records');
+    return this.answerBy(gate, opId, this.applyWhen(opId, event, gate.admit(opId, record, durable), appended));
+  }
+
+  /** Applies the entry once `ready` resolves, in operation_id order after the entries before it, and answers with its result. */
+  private applyWhen(opId: number, event: DbEvent, ready: Promise<void>, appended: number | null): Promise<Committed> {
     return new Promise<Committed>((resolve, reject) => {
       this.waiting.set(opId, { event, durable: false, resolve, reject });
-      durable.then(
+      ready.then(
         () => {
-          this.options.observe?.appendDurable?.(performance.now() - appended);
+          if (appended !== null) this.options.observe?.appendDurable?.(performance.now() - appended);
           const w = this.waiting.get(opId);
           if (w) w.durable = true;
           this.applyDurable();
@@ -316,6 +330,38 @@ export class Engine {
         (err: Error) => this.fail(err),
       );
     });
+  }
+
+  /** The gate's timeout on a request: past it the request is answered, and the entry still applies once admitted. */
+  private answerBy(gate: AckGate, opId: number, committed: Promise<Committed>): Promise<Committed> {
+    if (gate.ackTimeoutMs === null) return committed;
+    const limit = gate.ackTimeoutMs;
+    return new Promise<Committed>((resolve, reject) => {
+      const timer = setTimeout(() => reject(gate.timeoutError(opId)), limit);
+      committed.then(
+        (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        },
+        (err: Error) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
+  }
+
+  /**
+   * A replica's write path: stores the primary's record under its operation_id in this log
+   * (checked by its CRC as it is decoded), then applies it with the same apply code as every
+   * other entry, in order. Resolves once it is applied.
+   */
+  applyReplicated(opId: number, record: Uint8Array): Promise<void> {
+    if (this.failure) return Promise.reject(this.stoppedError());
+    if (!this.log.appendRecord) return Promise.reject(new Error('this log cannot store another server\'s records'));
+    const event = decodeEntry(opId, record);
+    const { durable } = this.log.appendRecord(opId, record);
+    return this.applyWhen(opId, event, durable, null).then(() => undefined);
   }
 
   /**
@@ -447,7 +493,7 @@ export class Engine {
         await store.save(opId, chunks);
         this.snapshotOpId = opId;
         await this.markDurable();
-        const drop = opId - (this.options.logRetention ?? 0);
+        const drop = Math.min(opId - (this.options.logRetention ?? 0), this.options.gate?.truncatableThrough() ?? Number.MAX_SAFE_INTEGER);
         if (drop > 0) await this.log.truncateThrough(drop);
         this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes });
         return opId;

@@ -15,6 +15,8 @@ export interface Appended {
   opId: number;
   /** Resolves once the entry is durable; rejects if it could not be made durable. */
   durable: Promise<void>;
+  /** The record as stored (CRC, chain hash, body), for a log that replication publishes from. */
+  record?: Uint8Array;
 }
 
 /** Why a logged entry is passed over at replay (recorded by `npm run replay -- repair --skip OP`). */
@@ -47,6 +49,12 @@ export interface EventLog {
    * lost entries and a crash keeps both or neither.
    */
   append(event: DbEvent, passOverThrough?: number): Appended;
+  /**
+   * Stores a record written by another server's log (a replica following the primary) under its
+   * own operation_id, above every id held; ids between are recorded as passed over. Absent: the
+   * log cannot follow another.
+   */
+  appendRecord?(opId: number, record: Uint8Array): Appended;
   /** Entries with from <= opId <= to, in order; a damaged entry throws CorruptDataError naming it. */
   read(from?: number, to?: number): Iterable<LogEntry>;
   /** The operation_ids held with from <= opId <= to, in order (no record is read). */

@@ -30,8 +30,26 @@ const AT = { magic: 24, pageSize: 48, lastPage: 144, txnId: 152 } as const;
  * without an error; the start-up audit (log-audit.ts) is what notices the lost entries.
  */
 export function checkLmdbFileLength(dir: string): void {
+  const short = lmdbShortfall(dir);
+  if (short) throw new DamagedLogFileError(short.message);
+}
+
+/** A data file shorter than its last commit's pages: its length, the length they need, and the refusal's words. */
+export interface Shortfall {
+  size: number;
+  needed: number;
+  message: string;
+}
+
+/**
+ * How much shorter data.mdb is than the pages its newest meta page counts, or null when it is
+ * long enough (or its layout is not recognised). LMDB counts pages it allocated and then freed
+ * in the same commit without ever writing them, so a short file is not always a cut one:
+ * lmdb-log.ts tells the two apart by reading every page the trees still use.
+ */
+export function lmdbShortfall(dir: string): Shortfall | null {
   const path = join(dir, 'data.mdb');
-  if (!existsSync(path)) return;
+  if (!existsSync(path)) return null;
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -39,7 +57,7 @@ export function checkLmdbFileLength(dir: string): void {
     const read = readSync(fd, head, 0, head.length, 0);
     if (read < 4096) throw new DamagedLogFileError(`${path} is ${size} bytes: too short to be a database (it may have been truncated); restore the data directory from a backup`);
     const pageSize = head.readUInt32LE(AT.pageSize);
-    if (head.readUInt32LE(AT.magic) !== MAGIC || pageSize < 512 || pageSize > 4096 || (pageSize & (pageSize - 1)) !== 0) return;
+    if (head.readUInt32LE(AT.magic) !== MAGIC || pageSize < 512 || pageSize > 4096 || (pageSize & (pageSize - 1)) !== 0) return null;
     let best: { pages: number; txn: bigint } | null = null;
     for (const o of [0, pageSize]) {
       if (o + AT.txnId + 8 > read || head.readUInt32LE(o + AT.magic) !== MAGIC) continue;
@@ -47,11 +65,10 @@ export function checkLmdbFileLength(dir: string): void {
       const pages = Number(head.readBigUInt64LE(o + AT.lastPage)) + 1;
       if (!best || txn > best.txn) best = { pages, txn };
     }
-    if (!best) return;
+    if (!best) return null;
     const needed = best.pages * pageSize;
-    if (size < needed) {
-      throw new DamagedLogFileError(`${path} is truncated: ${size} bytes, but its last commit uses ${needed}. Opening it would crash the process; restore the data directory from a backup`);
-    }
+    if (size >= needed) return null;
+    return { size, needed, message: `${path} is truncated: ${size} bytes, but its last commit uses ${needed}. Opening it would crash the process; restore the data directory from a backup` };
   } finally {
     closeSync(fd);
   }

@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, truncateSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { encodeEvent } from '../events/codec.js';
 import type { DbEvent } from '../events/types.js';
 import { DbError } from '../errors.js';
 import { DataDirLock } from './data-dir-lock.js';
-import { checkLmdbFileLength, isDamagedFile } from './lmdb-file-check.js';
+import { DamagedLogFileError, isDamagedFile, lmdbShortfall } from './lmdb-file-check.js';
 import type { Appended, EventLog, LogEntry, RawEntry, SkipNote } from './event-log.js';
 import { chainHash, GENESIS, hex } from './chain.js';
 import { chainHashOf, decodeEntry, frameChained } from './record.js';
@@ -31,19 +31,40 @@ interface OpenedEnvironment {
   last: number;
 }
 
+/**
+ * Opens the environment. A data file shorter than its last commit's pages is either cut (a
+ * missing page would kill the process with SIGBUS when touched) or ends in pages LMDB allocated
+ * and freed in one commit without writing them (seen after commits that drop many entries).
+ * The file is then extended with zero pages and every page the trees still use is read: if
+ * one of them was in the missing part, LMDB finds it damaged, the file gets its old length
+ * back and opening is refused; otherwise the missing pages were free ones and the log opens.
+ */
 function openEnvironment(dir: string, mapSize: number): OpenedEnvironment {
-  checkLmdbFileLength(dir);
+  const short = lmdbShortfall(dir);
+  if (short) truncateSync(join(dir, 'data.mdb'), short.needed);
   // The path is a directory whatever its name: lmdb-js would take a name with a dot for a file.
   const env = open({ path: dir, noSubdir: false, overlappingSync: false, mapSize });
   try {
     const entries = env.openDB<Uint8Array, number>({ name: 'log', encoding: 'binary' });
     const meta = env.openDB<number, string>({ name: 'meta', encoding: 'msgpack' });
+    if (short) readEveryUsedPage(env);
     let last = meta.get(FLOOR) ?? 0;
     for (const key of entries.getKeys({ reverse: true, limit: 1 })) last = Math.max(last, key);
     return { env, entries, meta, last };
   } catch (err) {
     env.close().catch(() => undefined);
-    throw err;
+    if (!short) throw err;
+    truncateSync(join(dir, 'data.mdb'), short.size);
+    throw isDamagedFile(err) ? new DamagedLogFileError(short.message) : err;
+  }
+}
+
+/** Reads every key and value of every database in the environment, so LMDB visits each page its trees use. */
+function readEveryUsedPage(env: RootDatabase): void {
+  for (const name of env.getKeys()) {
+    if (typeof name !== 'string') continue;
+    // Fetching each entry copies its value, which reads its pages (overflow pages included).
+    env.openDB<Uint8Array, Uint8Array>({ name, encoding: 'binary', keyEncoding: 'binary' }).getRange().forEach(() => undefined);
   }
 }
 
@@ -160,7 +181,21 @@ export class LmdbLog implements EventLog {
     this.head = chainHash(this.head, opId, body);
     const record = frameChained(body, this.head);
     const written = opId > from ? this.putPassingOver(from, opId, record) : this.entries.put(opId, record);
-    const durable = written.then(
+    return { opId, durable: this.durably(opId, written), record };
+  }
+
+  appendRecord(opId: number, record: Uint8Array): Appended {
+    if (this.failure) throw new DbError(503, `the log stopped taking writes after a commit error: ${this.failure.message}`);
+    if (opId <= this.last) throw new Error(`log entry ${opId} is not above the newest held (${this.last})`);
+    const from = this.last + 1;
+    this.last = opId;
+    this.head = chainHashOf(record) ?? GENESIS;
+    const written = opId > from ? this.putPassingOver(from, opId, record) : this.entries.put(opId, record);
+    return { opId, durable: this.durably(opId, written), record };
+  }
+
+  private durably(opId: number, written: Promise<boolean>): Promise<void> {
+    return written.then(
       (ok) => {
         if (!ok) throw new Error(`log entry ${opId} was not written`);
       },
@@ -169,7 +204,6 @@ export class LmdbLog implements EventLog {
         throw new DbError(503, `log entry ${opId} could not be made durable: ${err.message}`);
       },
     );
-    return { opId, durable };
   }
 
   /**

@@ -10,7 +10,7 @@ const NAME = /^snapshot-(\d{16})\.snap$/;
 const TEMP = /^snapshot-\d{16}\.snap\.tmp$/;
 const MARK = 'high-water-mark';
 const KEEP = 2;
-const fileName = (opId: number): string => `snapshot-${String(opId).padStart(16, '0')}.snap`;
+export const snapshotFileName = (opId: number): string => `snapshot-${String(opId).padStart(16, '0')}.snap`;
 
 /**
  * Snapshots as files in a directory, with the high-water mark beside them. A snapshot is written
@@ -52,7 +52,7 @@ export class SnapshotFiles implements SnapshotStore {
   }
 
   async save(opId: number, chunks: readonly Uint8Array[]): Promise<void> {
-    const name = fileName(opId);
+    const name = snapshotFileName(opId);
     await writeFileDurably(this.dir, name, chunks);
     for (const old of this.names().slice(KEEP)) unlinkSync(join(this.dir, old));
     for (const stray of readdirSync(this.dir).filter((f) => TEMP.test(f) && f !== `${name}.tmp`)) unlinkSync(join(this.dir, stray));

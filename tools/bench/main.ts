@@ -11,9 +11,10 @@ import { benchFiltered } from './filtered-bench.js';
 import { benchGraph } from './graph-bench.js';
 import { benchHttp } from './http-bench.js';
 import { benchQuantization } from './quantization-bench.js';
+import { benchReplication } from './replication-bench.js';
 import { table } from './table.js';
 
-const PARTS = ['ann', 'filtered', 'quantization', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console'] as const;
+const PARTS = ['ann', 'filtered', 'quantization', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console', 'replication'] as const;
 
 const USAGE = `usage: npm run bench -- [--points N] [--queries N] [--only PART]
 A benchmark, not a test: prints markdown tables (stdout) of in-process ANN figures next to
@@ -22,8 +23,10 @@ a range scanned), of int8 and binary quantization next to float search (N x 128 
 code bytes, recall and QPS at ef 64 and 128), of the real server over loopback HTTP, of Cypher queries on a graph of N nodes and
 ten times as many edges, of loading a knowledge graph with UNWIND/MERGE over REST and Bolt (N
 nodes, 5 x N relationship rows) and Bolt next to REST, of the browser library in headless Chromium next to Node (N / 5 points),
-of durability (snapshots, start-up, export/import on 2 x N points), and of the web console's
-graph view in headless Chromium (N / 20 nodes, at least 1,000).
+of durability (snapshots, start-up, export/import on 2 x N points), of the web console's
+graph view in headless Chromium (N / 20 nodes, at least 1,000), and of writes with replication
+over a 3-node JetStream cluster (Debian's nats-server) off, async and sync, with a replica's lag
+under that load and the changefeed's read rate (Q writes one at a time, min(N, 5000) at once).
   --points N     dataset size, 10 to 10000000 (default 100000)
   --queries N    queries per measurement, 1 to 100000 (default 200)
   --only PART    run one part: ${PARTS.join(', ')} (default: all)
@@ -149,6 +152,16 @@ runTool(SPEC, async ({ values: { points, queries, only } }) => {
       const rows = await benchConsole(nodes, process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', dir, log);
       console.log('\n## The console\'s graph view in headless Chromium (1280x800)\n');
       console.log(table(['what', 'graph', 'ms'], rows));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (only === undefined || only === 'replication') {
+    const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
+    try {
+      const rows = await benchReplication(queries, Math.min(points, 5000), dir, log);
+      console.log(`\n## Replication over a 3-node JetStream cluster on loopback (one-point upserts; ${queries} one at a time, then ${Math.min(points, 5000)} 32 at a time; one replica)\n`);
+      console.log(table(['replication', 'write median ms', 'p99 ms', 'writes/s (32 at once)', 'replica lag max (entries)', 'replica lag max (ms)', 'replica caught up after the load (ms)', 'changefeed entries/s'], rows));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

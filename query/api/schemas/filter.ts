@@ -28,11 +28,12 @@ const condition: z.ZodType = z
     z.strictObject({ key, values_count: z.strictObject({ gt: countBound, gte: countBound, lt: countBound, lte: countBound }) }),
     z.strictObject({ nested: z.strictObject({ key, filter: z.lazy(() => filter) }) }),
     z.strictObject({ has_id: pointIdList() }),
+    z.strictObject({ has_vector: z.string().meta({ description: 'the name of a vector the point must have ("" the unnamed one)' }) }),
     z.strictObject({ is_empty: keyOnly }),
     z.strictObject({ is_null: keyOnly }),
     z.lazy(() => filter),
   ])
-  .meta({ id: 'Condition', description: 'a condition: {key, match}, {key, range}, {key, values_count}, {has_id}, {is_empty}, {is_null}, {nested: {key, filter}} or a nested filter' });
+  .meta({ id: 'Condition', description: 'a condition: {key, match}, {key, range}, {key, values_count}, {has_id}, {has_vector}, {is_empty}, {is_null}, {nested: {key, filter}} or a nested filter' });
 
 const clause = () => z.union([condition, z.array(condition)]).nullish();
 

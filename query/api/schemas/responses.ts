@@ -118,3 +118,22 @@ export const importResult = z
 export const serviceInfo = z.strictObject({ title: z.string(), version: z.string() }).meta({ id: 'ServiceInfo' });
 
 export const healthy = z.strictObject({ status: z.literal('ok') }).meta({ id: 'Healthy' });
+
+/** What GET /replication answers, and /readyz adds with replication on. */
+export const replicationStatus = z
+  .strictObject({
+    role: z.enum(['primary', 'replica']),
+    mode: z.enum(['sync', 'async']),
+    primary: z.string().nullable(),
+    fenced: z.string().nullable(),
+    stopped: z.string().nullable(),
+    applied_operation_id: z.number().int(),
+    stream_operation_id: z.number().int().nullable(),
+    lag_entries: z.number().int(),
+    lag_ms: z.number(),
+    published_operation_id: z.number().int().nullable(),
+    unpublished_entries: z.number().int(),
+  })
+  .meta({ id: 'ReplicationStatus' });
+
+export const ready = z.strictObject({ status: z.literal('ok'), replication: replicationStatus.optional() }).meta({ id: 'Ready' });

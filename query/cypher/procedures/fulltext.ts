@@ -4,6 +4,7 @@ import { textTokens } from '../../../storage/text-tokens.js';
 import type { EvalContext } from '../evaluate.js';
 import { float } from '../numbers.js';
 import { listBytes } from '../sizes.js';
+import { indexLabels } from '../schema.js';
 import { isMap, NodeRef } from '../values.js';
 import { expectArg, integerArg, isString, procedureError, type Procedure, type ProcedureRow } from './types.js';
 
@@ -20,9 +21,9 @@ interface Doc {
 
 /**
  * db.index.fulltext.queryNodes(index, query [, {limit, skip}]) YIELD node, score: the nodes of the
- * index's label whose indexed string properties hold any word of the query (the words as the
+ * index's labels whose indexed string properties hold any word of the query (the words as the
  * payload text index reads them: lower-case runs of letters and digits, so Lucene's operators
- * are read as words or dropped), ranked by BM25 over that label's nodes, best first.
+ * are read as words or dropped), ranked by BM25 over those labels' nodes, best first.
  */
 function queryNodes(args: Parameters<Procedure['run']>[0], ctx: EvalContext): ProcedureRow[] {
   const p = 'db.index.fulltext.queryNodes';
@@ -42,7 +43,8 @@ function queryNodes(args: Parameters<Procedure['run']>[0], ctx: EvalContext): Pr
   const docs: Doc[] = [];
   const df = new Array<number>(terms.length).fill(0);
   let total = 0;
-  const nodes = tx.nodesWithLabel(index.label);
+  const labels = indexLabels(index);
+  const nodes = labels.length === 1 ? tx.nodesWithLabel(labels[0]!) : [...new Set(labels.flatMap((l) => tx.nodesWithLabel(l)))];
   for (const id of nodes) {
     guard.step();
     const payload = tx.payloadOf(id);

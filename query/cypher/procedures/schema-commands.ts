@@ -1,5 +1,5 @@
 import type { EvalContext } from '../evaluate.js';
-import { distanceOf, generatedName, schemaError, similarityOf, type ConstraintDef, type IndexDef } from '../schema.js';
+import { distanceOf, generatedName, indexLabels, schemaError, similarityOf, type ConstraintDef, type IndexDef } from '../schema.js';
 import { isNumber, numberOf } from '../numbers.js';
 import { isMap, type MapValue, type Value } from '../values.js';
 import { expectArg, integerArg, isString, isStringList, type Procedure, type ProcedureRow } from './types.js';
@@ -25,7 +25,7 @@ function indexRow(def: IndexDef): ProcedureRow {
   const options: MapValue = { indexProvider: providerOf(def.type), indexConfig: config };
   const kind = def.type === 'RANGE' ? '' : `${def.type} `;
   const on = def.type === 'FULLTEXT' ? `EACH [${props}]` : `(${props})`;
-  const createStatement = `CREATE ${kind}INDEX ${quote(def.name)} FOR (n:${quote(def.label)}) ON ${on}${def.type === 'VECTOR' ? ` OPTIONS {indexConfig: {\`vector.dimensions\`: ${def.dimensions}, \`vector.similarity_function\`: '${def.similarity}'}}` : ''}`;
+  const createStatement = `CREATE ${kind}INDEX ${quote(def.name)} FOR (n:${indexLabels(def).map(quote).join('|')}) ON ${on}${def.type === 'VECTOR' ? ` OPTIONS {indexConfig: {\`vector.dimensions\`: ${def.dimensions}, \`vector.similarity_function\`: '${def.similarity}'}}` : ''}`;
   return {
     id: def.id,
     name: def.name,
@@ -33,7 +33,7 @@ function indexRow(def: IndexDef): ProcedureRow {
     populationPercent: 100,
     type: def.type,
     entityType: 'NODE',
-    labelsOrTypes: [def.label],
+    labelsOrTypes: indexLabels(def),
     properties: [...def.properties],
     indexProvider: providerOf(def.type),
     owningConstraint: def.owningConstraint,
@@ -108,8 +108,9 @@ function checkVectorIndex(ctx: EvalContext, properties: string[], dimensions: nu
 /** Creates an index unless an equivalent one (or, with IF NOT EXISTS, one of that name) exists. */
 function createIndex(ctx: EvalContext, given: Omit<IndexDef, 'id' | 'name'> & { name: string | null }, ifNotExists: boolean): void {
   const schema = ctx.tx.schema;
-  const name = given.name ?? generatedName('index', [given.type, given.label, ...given.properties]);
-  const equivalent = schema.allIndexes().find((i) => i.type === given.type && i.label === given.label && sameList(i.properties, given.properties));
+  const labels = indexLabels(given as IndexDef);
+  const name = given.name ?? generatedName('index', [given.type, ...labels, ...given.properties]);
+  const equivalent = schema.allIndexes().find((i) => i.type === given.type && sameList(indexLabels(i), labels) && sameList(i.properties, given.properties));
   const named = schema.index(name);
   if (equivalent || named) {
     if (ifNotExists) return;
@@ -170,13 +171,13 @@ export const SCHEMA_PROCEDURES: Procedure[] = [
     display: 'CREATE INDEX',
     mode: 'schema',
     minArgs: 6,
-    maxArgs: 6,
+    maxArgs: 7,
     outputs: [],
-    run: ([name, kind, label, properties, options, ifNotExists], ctx) => {
+    run: ([name, kind, label, properties, options, ifNotExists, labels], ctx) => {
       const type = (kind === 'BTREE' ? 'RANGE' : kind) as IndexDef['type'];
       if (!INDEX_TYPES.has(String(kind))) throw schemaError('IndexCreationFailed', `${String(kind)} indexes are not supported; use RANGE, TEXT, POINT, VECTOR or FULLTEXT`);
       const config = optionsConfig(`CREATE ${type} INDEX`, type, options);
-      const base = { name: name as string | null, type, label: label as string, properties: properties as string[], owningConstraint: null };
+      const base = { name: name as string | null, type, label: label as string, ...(Array.isArray(labels) ? { labels: labels as string[] } : {}), properties: properties as string[], owningConstraint: null };
       if (type !== 'VECTOR') {
         createIndex(ctx, base, ifNotExists === true);
         return [];

@@ -33,7 +33,7 @@ function admitted(c: Collection, plan: QueryPlan, slots: number[] | null, visit:
     forEachMatchingSlot(c, plan.filter, visit);
     return;
   }
-  for (const slot of slots) if (c.store.state[slot] === LIVE && (!plan.filter || matchesFilter(plan.filter, c.store, slot))) visit(slot);
+  for (const slot of slots) if (c.store.state[slot] === LIVE && (!plan.filter || matchesFilter(plan.filter, c, slot))) visit(slot);
 }
 
 /** Top hits by a scorer over the admitted slots (exact); a NaN score (a point without the vector) is left out. */

@@ -343,6 +343,15 @@ describe('query/cypher executor', () => {
     expect(fails(() => g.run("CALL db.index.fulltext.queryNodes('words', 'x', {analyzer: 'english'}) YIELD node RETURN node")).message).to.include('`analyzer`');
     expect(fails(() => g.run("CALL apoc.meta.data({excludes: ['Doc']})")).message).to.include('`excludes`');
     expect(g.run('CALL apoc.meta.data({sample: 10})').rows.length).to.be.greaterThan(0);
+
+    g.run("CREATE (:Note {body: 'vectors in notes'}), (:Doc:Note {text: 'vectors twice', body: 'vectors'})");
+    const multi = g.run('CREATE FULLTEXT INDEX both FOR (n:Doc|Note) ON EACH [n.text, n.body]');
+    g.c.settings = { ...g.c.settings, ...Object.fromEntries(Object.entries(multi.schema!).map(([k, v]) => [k, { ...(g.c.settings[k] ?? {}), ...v }])) };
+    const found = g.rows("CALL db.index.fulltext.queryNodes('both', 'vectors') YIELD node RETURN coalesce(node.text, node.body)");
+    expect(found.map((r) => r[0]).sort(), 'nodes of either label, each once').to.deep.equal(['graphs and vectors', 'vectors in notes', 'vectors twice', 'vectors vectors everywhere']);
+    expect(g.rows("SHOW FULLTEXT INDEXES YIELD name, labelsOrTypes, createStatement WHERE name = 'both' RETURN labelsOrTypes, createStatement")).to.deep.equal([
+      [['Doc', 'Note'], 'CREATE FULLTEXT INDEX `both` FOR (n:`Doc`|`Note`) ON EACH [n.`text`, n.`body`]'],
+    ]);
   });
   it('ORDER BY after an aggregation reads returned columns, properties and aggregates, and names what it cannot use', () => {
     const g = graph();

@@ -43,6 +43,7 @@ describe('query/cypher lexer', () => {
     fails('RETURN 1.34E999', 'FloatingPointOverflow', 8);
     fails('RETURN 9223372h54775808', 'InvalidNumberLiteral', 8);
     fails('RETURN 9223372036854775809', 'IntegerOverflow', 8);
+    fails('RETURN 42 — 41', 'InvalidUnicodeCharacter', 11);
     fails("RETURN 'open", 'UnexpectedSyntax', 8);
     fails('RETURN 1 /* open', 'UnexpectedSyntax', 10);
     fails('RETURN #', 'UnexpectedSyntax', 8);
