@@ -10,7 +10,7 @@ import { MemoryLog } from '../storage/log/memory-log.js';
 import { canonicalUuid, type PointId } from '../storage/point-id.js';
 import { precompileKernels } from '../storage/views/simd-kernels.js';
 import { collectionInfo } from '../query/api/collection-info.js';
-import { parseCollectionBody } from '../query/api/collection-body.js';
+import { parseCreateCollection } from '../query/api/collection-body.js';
 import { cypherJson, traverseJson } from '../query/api/graph-json.js';
 import { parseEdgeBody, parseGraphQueryBody, parseTraverseBody } from '../query/api/graph-body.js';
 import { retrievedJson, scoredJson } from '../query/api/point-json.js';
@@ -46,6 +46,8 @@ export interface SearchOptions {
   filter?: Record<string, unknown>;
   ef?: number;
   offset?: number;
+  /** Qdrant's search params: hnsw_ef, and quantization (see the README's quantization section). */
+  params?: { hnsw_ef?: number; quantization?: { ignore?: boolean; rescore?: boolean; oversampling?: number } };
 }
 
 interface VectorParamsInput {
@@ -58,6 +60,7 @@ export interface CollectionConfigInput {
   vectors?: VectorParamsInput | Record<string, VectorParamsInput & { hnsw_config?: { m?: number; ef_construct?: number; m0?: number; ml?: number }; on_disk?: boolean }>;
   sparse_vectors?: Record<string, { index?: { on_disk?: boolean; full_scan_threshold?: number }; modifier?: 'none' | 'idf' }>;
   hnsw_config?: { m: number; ef_construct: number; m0?: number; ml?: number };
+  quantization_config?: { scalar?: { type: 'int8'; quantile?: number; always_ram?: boolean } | null; binary?: { always_ram?: boolean } | null };
 }
 
 /** An id as the library takes it: a number, a bigint, or a UUID string (the HTTP API's checks apply to each). */
@@ -109,7 +112,8 @@ export class VectorGraphDB {
   }
 
   createCollection(name: string, config: CollectionConfigInput): true {
-    this.commit({ type: 'create_collection', name, config: parseCollectionBody(config) });
+    const { config: parsed, settings } = parseCreateCollection(config);
+    this.commit({ type: 'create_collection', name, config: parsed, ...(Object.keys(settings).length > 0 ? { settings } : {}) });
     return true;
   }
 

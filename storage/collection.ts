@@ -10,6 +10,8 @@ import { PayloadIndex } from './views/payload-index.js';
 import { NamedDenseVectors } from './views/named-dense.js';
 import { LIVE, PointStore } from './views/point-store.js';
 import { SparseVectors } from './views/sparse-vectors.js';
+import { quantizationOf } from './views/quantization-config.js';
+import { quantizedVectors, type QuantizedVectors } from './views/quantized-vectors.js';
 import { VectorSpace } from './views/vector-space.js';
 
 /**
@@ -38,8 +40,9 @@ export class Collection {
   readonly fieldIndexes = new Map<string, FieldIndex>();
   /** The aliases that name this collection (storage/aliases.ts). */
   readonly aliases = new Set<string>();
-  /** Qdrant settings kept as given and reported (optimizers_config, HNSW extras). */
-  settings: CollectionSettings = {};
+  private givenSettings: CollectionSettings = {};
+  /** The quantized codes of the unnamed vector while the settings ask for quantization. */
+  quantized: QuantizedVectors | null = null;
   /** The named dense vectors, by name (the unnamed one, "", is `store`'s). */
   readonly named = new Map<string, NamedDenseVectors>();
   readonly sparse = new Map<string, SparseVectors>();
@@ -52,6 +55,25 @@ export class Collection {
     this.scratch = new Float32Array(config.size);
     for (const [vector, params] of Object.entries(config.named ?? {})) this.named.set(vector, new NamedDenseVectors(vector, params, seed, maxMemoryBytes));
     for (const [vector, params] of Object.entries(config.sparse ?? {})) this.sparse.set(vector, new SparseVectors(vector, params));
+  }
+
+  /** Qdrant settings kept as given and reported (optimizers_config, HNSW extras, quantization_config). */
+  get settings(): CollectionSettings {
+    return this.givenSettings;
+  }
+
+  /** New settings; a change of their quantization_config rebuilds (or drops) the quantized codes. */
+  set settings(next: CollectionSettings) {
+    const before = JSON.stringify(quantizationOf(this.givenSettings));
+    this.givenSettings = next;
+    if (JSON.stringify(quantizationOf(next)) !== before) this.quantize();
+  }
+
+  /** Codes every dense vector as the settings ask (or drops the codes), from the float vectors as they are. */
+  private quantize(): void {
+    const quantization = quantizationOf(this.givenSettings);
+    this.quantized = quantization && this.hasUnnamed ? quantizedVectors(this.store, this.config.distance, quantization) : null;
+    for (const field of this.named.values()) field.quantize(quantization);
   }
 
   /** Whether the collection has an unnamed vector (a collection of named vectors only has none). */
@@ -218,11 +240,12 @@ export class Collection {
     if (version >= 4) {
       for (const [field, index] of Object.entries(readFieldIndexes(r))) this.declareIndex(field, index);
       for (let k = r.u32(), i = 0; i < k; i++) this.aliases.add(r.str());
-      this.settings = JSON.parse(r.str()) as CollectionSettings;
+      this.givenSettings = JSON.parse(r.str()) as CollectionSettings;
     }
     // Before version 5 a collection had no named or sparse vectors (its config names none).
     for (const field of this.named.values()) field.readFrom(r);
     for (const field of this.sparse.values()) field.readFrom(r);
+    this.quantize();
     for (let slot = 0; slot < store.slotCount; slot++) {
       if (store.state[slot] !== LIVE) continue;
       this.payloadIndex.add(slot, store.payloads[slot]!);
@@ -235,8 +258,10 @@ export class Collection {
     const state = this.store.state;
     while (budget-- > 0 && this.pendingHead < this.pending.length) {
       const slot = this.pending[this.pendingHead++]!;
-      if (state[slot] === LIVE) this.index.insert(slot);
-      else this.releaseSlot(slot);
+      if (state[slot] === LIVE) {
+        this.index.insert(slot);
+        this.quantized?.add(slot);
+      } else this.releaseSlot(slot);
     }
     if (this.pendingHead === this.pending.length) {
       this.pending = [];

@@ -1,8 +1,9 @@
 import type * as z from 'zod';
 import { badRequest } from '../../storage/errors.js';
 import { MAX_VECTOR_NAMES } from '../../storage/engine/validate-event.js';
-import { DISTANCES, type CollectionConfig, type DenseVectorConfig, type Distance } from '../../storage/events/types.js';
+import { DISTANCES, type CollectionConfig, type CollectionSettings, type DenseVectorConfig, type Distance } from '../../storage/events/types.js';
 import { checkBody } from './check-body.js';
+import { quantizationSettings } from './quantization-settings.js';
 import { bodyObject, isObject } from './fields.js';
 import { MAX_M0, namedVectorsCollectionBody, oneVectorCollectionBody } from './schemas/collection.js';
 
@@ -33,10 +34,15 @@ function hnswOf(given: HnswGiven | null | undefined, base: { m: number; efConstr
  * unnamed one.
  */
 export function parseCollectionBody(body: unknown): CollectionConfig {
+  return parseCreateCollection(body).config;
+}
+
+/** The Create Collection body as a config and the settings it starts with (its quantization_config). */
+export function parseCreateCollection(body: unknown): { config: CollectionConfig; settings: CollectionSettings } {
   const obj = bodyObject(body);
-  const given = obj.vectors;
+  const vectors = obj.vectors;
   // The map form names its vectors; anything else (one vector, or a mistake in one) is checked as one vector.
-  const isMap = isObject(given) && !('size' in given) && !('distance' in given);
+  const isMap = isObject(vectors) && !('size' in vectors) && !('distance' in vectors);
   const checked = isMap ? checkBody(namedVectorsCollectionBody, obj) : checkBody(oneVectorCollectionBody, obj);
   const { sparse_vectors: sparse, hnsw_config: hnsw } = checked;
   const base = hnswOf(hnsw, DEFAULT_HNSW, '');
@@ -60,7 +66,8 @@ export function parseCollectionBody(body: unknown): CollectionConfig {
   if (long !== undefined) throw badRequest(`vector name "${long.slice(0, 40)}..." is longer than ${MAX_VECTOR_NAME} characters`);
   if (Object.keys(config.named ?? {}).length + Object.keys(config.sparse ?? {}).length > MAX_VECTOR_NAMES) throw badRequest(`a collection has at most ${MAX_VECTOR_NAMES} named and sparse vectors`);
   if (config.size === 0 && !config.named && !config.sparse) throw badRequest('vectors must name at least one vector (or send sparse_vectors)');
-  return config;
+  const given = checked.quantization_config;
+  return { config, settings: given ? quantizationSettings(given) : {} };
 }
 
 interface NamedVectorGiven {

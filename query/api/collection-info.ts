@@ -2,6 +2,7 @@ import type { Collection } from '../../storage/collection.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
 import { LIVE } from '../../storage/views/point-store.js';
 import { valuesAt } from '../../storage/views/payload-paths.js';
+import { reportedQuantization } from './quantization-settings.js';
 
 /** Qdrant's payload_schema: each declared index with its type, options and how many points have the field. */
 function payloadSchema(c: Collection): Record<string, unknown> {
@@ -73,6 +74,7 @@ export function collectionInfo(c: Collection): Record<string, unknown> {
       hnsw_config: { ...c.settings.hnsw_config, ...hnsw },
       params: { vectors, ...sparse, shard_number: 1, replication_factor: 1, write_consistency_factor: 1, on_disk_payload: false },
       optimizer_config: { indexing_threshold: 0, ...c.settings.optimizer_config },
+      quantization_config: reportedQuantization(c.settings),
     },
     payload_schema: payloadSchema(c),
   };

@@ -6,6 +6,7 @@ import { checkBody } from './check-body.js';
 import { bodyObject } from './fields.js';
 import { sparseFrom } from './vector-input.js';
 import { outputOptions, type OutputOptions } from './output-options.js';
+import { quantizationOf } from './quantization-params.js';
 import { batchSearchBody, searchBody } from './schemas/search.js';
 
 export const DEFAULT_EF = 100;
@@ -34,6 +35,7 @@ function searchRequest(body: Omit<SearchFields, 'vector'>, given: SearchFields['
     ef: efOf(body as SearchFields, where),
     filter: parseOptionalFilter(body.filter, `${where}filter`),
     scoreThreshold: body.score_threshold ?? null,
+    quantization: quantizationOf(body.params?.quantization),
     ...outputOptions(body),
   };
 }

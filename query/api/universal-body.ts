@@ -9,6 +9,7 @@ import { sparseFrom } from './vector-input.js';
 import { outputOptions, type OutputOptions } from './output-options.js';
 import { universalBatchBody, universalGroupsBody, universalQueryBody, type prefetch, type queryForm } from './schemas/universal-query.js';
 import { DEFAULT_EF } from './search-body.js';
+import { quantizationOf } from './quantization-params.js';
 import { recommendBatchBody, recommendBody, searchGroupsBody } from './schemas/recommend.js';
 
 export interface UniversalQuery extends OutputOptions {
@@ -64,6 +65,7 @@ function stagePlan(stage: Stage, where: string, defaultLimit: number): QueryPlan
     offset: stage.offset ?? 0,
     ef: given[0] ?? DEFAULT_EF,
     exact: stage.params?.exact === true,
+    quantization: quantizationOf(stage.params?.quantization),
   };
 }
 

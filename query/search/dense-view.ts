@@ -2,7 +2,7 @@ import type { Collection } from '../../storage/collection.js';
 import { vectorNamesText } from '../../storage/engine/check-vectors.js';
 import { badRequest } from '../../storage/errors.js';
 import type { Distance } from '../../storage/events/types.js';
-import type { SlotFilter } from '../../storage/views/hnsw.js';
+import type { QueryDistance, SlotFilter } from '../../storage/views/hnsw.js';
 import type { NamedDenseVectors } from '../../storage/views/named-dense.js';
 
 /**
@@ -22,8 +22,10 @@ export interface DenseView {
   setQuery(prepared: Float32Array): void;
   toQuery(slot: number): number;
   between(a: number, b: number): number;
-  /** The HNSW search: up to k admitted hits, nearest first, as collection slots. */
-  search(prepared: Float32Array, k: number, ef: number, admit: SlotFilter, keys: Float64Array, slots: Int32Array): number;
+  /** The quantized codes' distances while the collection quantizes its vectors, else null. */
+  quantized: QueryDistance | null;
+  /** The HNSW search: up to k admitted hits, nearest first, as collection slots (keys from `approx` when given). */
+  search(prepared: Float32Array, k: number, ef: number, admit: SlotFilter, keys: Float64Array, slots: Int32Array, approx?: QueryDistance | null): number;
   forEachPending(visit: (slot: number) => void): void;
 }
 
@@ -39,7 +41,8 @@ function unnamedView(c: Collection): DenseView {
     setQuery: (q) => space.setQuery(q),
     toQuery: (slot) => (store.hasVector[slot] ? space.toQuery(slot) : NaN),
     between: (a, b) => space.between(a, b),
-    search: (q, k, ef, admit, keys, slots) => index.search(q, k, ef, admit, keys, slots),
+    quantized: c.quantized,
+    search: (q, k, ef, admit, keys, slots, approx) => index.search(q, k, ef, admit, keys, slots, approx),
     forEachPending: (visit) => c.forEachPending(visit),
   };
 }
@@ -69,8 +72,9 @@ function namedView(c: Collection, field: NamedDenseVectors): DenseView {
       const sb = ownSlot(b);
       return sa < 0 || sb < 0 ? NaN : field.space.between(sa, sb);
     },
-    search: (q, k, ef, admit, keys, slots) => {
-      const n = field.index.search(q, k, ef, admit ? (s) => admit(mainSlot(s)) : null, keys, slots);
+    quantized: field.quantized,
+    search: (q, k, ef, admit, keys, slots, approx) => {
+      const n = field.index.search(q, k, ef, admit ? (s) => admit(mainSlot(s)) : null, keys, slots, approx);
       for (let i = 0; i < n; i++) slots[i] = mainSlot(slots[i]!);
       return n;
     },

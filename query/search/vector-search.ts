@@ -23,7 +23,22 @@ export interface VectorQuery {
   ef: number;
   filter: Filter | null;
   scoreThreshold: number | null;
+  /** Qdrant's params.quantization (absent: the defaults). */
+  quantization?: QuantizationParams | null;
 }
+
+/**
+ * How a search of quantized vectors goes: `ignore` walks the graph on the floats; otherwise the
+ * walk uses the int8 codes and collects max(ef, limit * oversampling) candidates, which `rescore`
+ * (the default) ranks again by their float vectors; without it the codes' distances are the scores.
+ */
+export interface QuantizationParams {
+  ignore: boolean;
+  rescore: boolean;
+  oversampling: number;
+}
+
+export const DEFAULT_QUANTIZATION: QuantizationParams = { ignore: false, rescore: true, oversampling: 1 };
 
 export interface ScoredSlot {
   slot: number;
@@ -87,7 +102,10 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
     if (!Number.isFinite(q.vector[i])) throw badRequest(`query vector element ${i} is not a finite number`);
   }
   const k = q.offset + q.limit;
-  const { heap, keys, slots, query } = scratchFor(k, config.size);
+  const quantization = q.quantization ?? DEFAULT_QUANTIZATION;
+  const approx = quantization.ignore ? null : view.quantized;
+  const wide = approx ? Math.max(k, Math.ceil(k * quantization.oversampling), quantization.rescore ? q.ef : 0) : k;
+  const { heap, keys, slots, query } = scratchFor(wide, config.size);
   view.prepare(q.vector, query);
   heap.ids = store.ids;
   heap.idOrder = store.uuidWords ? (a, b) => store.compareSlots(a, b) : null;
@@ -110,8 +128,9 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
     }
   }
   if (!scanned) {
-    const n = view.search(query, k, q.ef, admit, keys, slots);
-    for (let i = 0; i < n; i++) heap.offer(keys[i]!, slots[i]!, k);
+    const n = view.search(query, wide, Math.max(q.ef, wide), admit, keys, slots, approx);
+    const rescore = approx !== null && quantization.rescore;
+    for (let i = 0; i < n; i++) heap.offer(rescore ? view.toQuery(slots[i]!) : keys[i]!, slots[i]!, k);
     view.forEachPending((slot) => {
       if (!admit || admit(slot)) offer(slot);
     });

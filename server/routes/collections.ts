@@ -1,9 +1,10 @@
 import Router from '@koa/router';
 import { requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
-import { parseCollectionBody } from '../../query/api/collection-body.js';
+import { parseCreateCollection } from '../../query/api/collection-body.js';
 import { collectionInfo } from '../../query/api/collection-info.js';
 import { ok } from '../state.js';
+import { quantizationSettings } from '../../query/api/quantization-settings.js';
 import { checkBody } from '../../query/api/check-body.js';
 import { bodyObject } from '../../query/api/fields.js';
 import { facetBody } from '../../query/api/schemas/recommend.js';
@@ -21,8 +22,8 @@ export function collectionRoutes(engine: Engine): Router {
   });
 
   router.put('/collections/:name', async (ctx) => {
-    const config = parseCollectionBody(ctx.request.body);
-    await engine.submit({ type: 'create_collection', name: ctx.params.name!, config });
+    const { config, settings } = parseCreateCollection(ctx.request.body);
+    await engine.submit({ type: 'create_collection', name: ctx.params.name!, config, ...(Object.keys(settings).length > 0 ? { settings } : {}) });
     ok(ctx, true);
   });
 
@@ -47,6 +48,7 @@ export function collectionRoutes(engine: Engine): Router {
     if (body.optimizers_config) settings.optimizer_config = defined(body.optimizers_config);
     const { m: _m, ef_construct: _ef, ...hnswExtras } = hnsw;
     if (Object.keys(defined(hnswExtras)).length > 0) settings.hnsw_config = defined(hnswExtras);
+    if (body.quantization_config) Object.assign(settings, quantizationSettings(body.quantization_config));
     if (Object.keys(settings).length > 0) await engine.submit({ type: 'collection_settings', collection: c.name, settings });
     ok(ctx, true);
   });

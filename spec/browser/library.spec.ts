@@ -114,6 +114,16 @@ describe('browser library, in Node over the in-memory log', () => {
     expect(Object.getOwnPropertyNames(inc!.payload)).to.deep.equal([]);
   });
 
+  it('takes quantization_config on create and params.quantization on search, as the server does', async () => {
+    const db = await VectorGraphDB.init();
+    db.createCollection('q', { vectors: { size: 2, distance: 'Cosine' }, quantization_config: { scalar: { type: 'int8', quantile: 0.99 } } });
+    expect((db.getCollection('q').config as Record<string, unknown>).quantization_config).to.deep.equal({ scalar: { type: 'int8', quantile: 0.99 } });
+    db.upsert('q', [{ id: 1, vector: [1, 0] }, { id: 2, vector: [0, 1] }]);
+    expect(db.search('q', [1, 0.1], 1, { params: { quantization: { rescore: true, oversampling: 2 } } }).map((h) => h.id)).to.deep.equal([1]);
+    expect(() => db.search('q', [1, 0], 1, { params: { quantization: { oversample: 2 } } as never })).to.throw(/unknown field "params\.quantization\.oversample"/);
+    expect(() => db.createCollection('bad', { vectors: { size: 2, distance: 'Dot' }, quantization_config: { scalar: { type: 'int4' } } as never })).to.throw(/quantization_config\.scalar\.type/);
+  });
+
   it('takes UUID string ids beside numbers and bigints, answers them canonical, and refuses a malformed one as the server does', async () => {
     const db = await VectorGraphDB.init();
     db.createCollection('ids', { vectors: { size: 2, distance: 'Euclid' } });

@@ -1,6 +1,7 @@
 import { Collection } from '../collection.js';
 import { conflict, notFound, type DbError } from '../errors.js';
-import type { DbEvent, ImportCollectionEvent } from '../events/types.js';
+import type { CollectionSettings, DbEvent, ImportCollectionEvent } from '../events/types.js';
+import { mergedSettings } from '../views/quantization-config.js';
 import { applyGraphWrite } from './apply-graph-write.js';
 import { configMismatch, vectorsProblem } from './check-vectors.js';
 import { applyUpdates, simulateUpdates } from './point-updates.js';
@@ -123,11 +124,14 @@ function runToEnd<T>(steps: Generator<void, T>): T {
 
 function applySmallEvent(collections: Map<string, Collection>, opId: number, event: Exclude<DbEvent, ImportCollectionEvent>): ApplyResult {
   switch (event.type) {
-    case 'create_collection':
+    case 'create_collection': {
       if (collections.has(event.name)) return { changed: 0, error: conflict(`collection "${event.name}" already exists`) };
       if (resolveCollection(collections, event.name)) return { changed: 0, error: conflict(`"${event.name}" is an alias; a collection cannot take its name`) };
-      collections.set(event.name, new Collection(event.name, event.config, opId));
+      const created = new Collection(event.name, event.config, opId);
+      if (event.settings) created.settings = event.settings;
+      collections.set(event.name, created);
       return { changed: 1 };
+    }
     case 'delete_collection':
       return { changed: collections.delete(event.name) ? 1 : 0 };
     case 'upsert_points': {
@@ -167,9 +171,7 @@ function applySmallEvent(collections: Map<string, Collection>, opId: number, eve
     case 'collection_settings': {
       const c = collections.get(event.collection);
       if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };
-      const next = { ...c.settings };
-      for (const [group, values] of Object.entries(event.settings)) next[group] = { ...(next[group] ?? {}), ...(values as Record<string, unknown>) };
-      c.settings = next;
+      c.settings = mergedSettings(c.settings, event.settings as CollectionSettings);
       return { changed: 1 };
     }
     case 'payload_index': {

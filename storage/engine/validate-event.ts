@@ -1,12 +1,13 @@
 import type { Collection } from '../collection.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { DISTANCES, SPARSE_MODIFIERS, type CollectionConfig, type DbEvent, type DenseVectorConfig, type EdgeRecord, type GraphWriteEvent, type ImportCollectionEvent, type Payload, type PointId, type PointRecord, type UpdatePointsEvent } from '../events/types.js';
+import { DISTANCES, SPARSE_MODIFIERS, type CollectionConfig, type CollectionSettings, type DbEvent, type DenseVectorConfig, type EdgeRecord, type GraphWriteEvent, type ImportCollectionEvent, type Payload, type PointId, type PointRecord, type UpdatePointsEvent } from '../events/types.js';
 import { configMismatch, deleteNameProblem, splitDense, vectorsProblem } from './check-vectors.js';
 import { simulateUpdates } from './point-updates.js';
 import { checkAliases } from './apply-aliases.js';
 import { canonicalUuid } from '../point-id.js';
 import { resolveCollection } from '../aliases.js';
 import { ShardedSet } from '../views/sharded.js';
+import { MAX_QUANTIZED_DIMENSION, mergedSettings, quantizationOf } from '../views/quantization-config.js';
 import { nestsDeeperThan, utf8Length } from './payload-shape.js';
 import { DEFAULT_WRITE_LIMITS, LIMIT_VARIABLES, type WriteLimits } from './write-limits.js';
 import { ImportCheck } from './import-check.js';
@@ -117,10 +118,18 @@ export function checkConfig(c: CollectionConfig): void {
   if (!ok) throw badRequest(`invalid collection config: ${JSON.stringify(c)}`);
 }
 
+/** Settings a collection may hold: JSON within the limits, and a quantization_config it can serve. */
+function checkSettings(config: CollectionConfig, settings: CollectionSettings, what: string, limits: WriteLimits): void {
+  checkPayload(settings, what, limits);
+  if (quantizationOf(settings)?.method !== 'scalar') return;
+  const widest = Math.max(config.size, ...Object.values(config.named ?? {}).map((v) => v.size));
+  if (widest > MAX_QUANTIZED_DIMENSION) throw badRequest(`quantization_config.scalar serves vectors of at most ${MAX_QUANTIZED_DIMENSION} dimensions; this collection has ${widest}`);
+}
+
 function checkImport(collections: ReadonlyMap<string, Collection>, event: ImportCollectionEvent, limits: WriteLimits): void {
   checkCollectionName(event.name);
   checkConfig(event.config);
-  if (event.settings) checkPayload(event.settings, "the file's collection settings", limits);
+  if (event.settings) checkSettings(event.config, event.settings, "the file's collection settings", limits);
   const exportedAt = event.exportedAt ?? 0;
   if (!Number.isSafeInteger(exportedAt) || exportedAt < 0 || exportedAt > MAX_EXPORTED_AT) {
     throw badRequest(`the file says it was exported at operation ${exportedAt}, above ${MAX_EXPORTED_AT}: operation_ids after it would run out of exact integers`);
@@ -176,6 +185,7 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
     case 'create_collection':
       checkCollectionName(event.name);
       checkConfig(event.config);
+      if (event.settings) checkSettings(event.config, event.settings, 'the settings', limits);
       if (collections.has(event.name)) throw conflict(`collection "${event.name}" already exists`);
       if (resolveCollection(collections, event.name)) throw conflict(`"${event.name}" is an alias; a collection cannot take its name`);
       checkRoomForCollection(collections, limits);
@@ -224,10 +234,12 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
     case 'aliases':
       checkAliases(collections, event);
       return;
-    case 'collection_settings':
-      requireCollection(collections, event.collection);
+    case 'collection_settings': {
+      const c = requireCollection(collections, event.collection);
       checkPayload(event.settings, 'the settings', limits);
+      checkSettings(c.config, mergedSettings(c.settings, event.settings as CollectionSettings), 'the settings', limits);
       return;
+    }
     case 'payload_index':
       requireCollection(collections, event.collection);
       if (event.field.length === 0 || event.field.length > 1024) throw badRequest('field_name must be a payload key of 1 to 1,024 characters');

@@ -52,6 +52,8 @@ export function encodeEvent(event: DbEvent): Uint8Array {
   switch (event.type) {
     case 'create_collection':
       writeConfig(w.str(event.name), event.config);
+      // Only a create with settings carries them: an older release refuses such an entry (it expects its end) rather than drop them.
+      if (event.settings && Object.keys(event.settings).length > 0) w.str(JSON.stringify(event.settings));
       break;
     case 'delete_collection':
       w.str(event.name);
@@ -307,6 +309,7 @@ export function decodeEvent(bytes: Uint8Array, start = 0, end = bytes.length): D
   switch (code) {
     case TYPE_CODES.create_collection:
       event = { type: 'create_collection', name: r.str(), config: readConfig(r, version) };
+      if (r.remaining > 0) event.settings = readSettings(r);
       break;
     case TYPE_CODES.delete_collection:
       event = { type: 'delete_collection', name: r.str() };

@@ -70,6 +70,8 @@ export interface CreateCollectionEvent {
   type: 'create_collection';
   name: string;
   config: CollectionConfig;
+  /** Settings the collection starts with (Qdrant's quantization_config given on create); absent: none. */
+  settings?: CollectionSettings;
 }
 
 export interface DeleteCollectionEvent {

@@ -17,6 +17,13 @@ export interface HnswParams {
 /** Decides whether a live slot may be a result (a payload filter); null admits all. */
 export type SlotFilter = ((slot: number) => boolean) | null;
 
+/** Distances from a query to indexed slots other than the float ones: quantized codes (scalar-quantized.ts). */
+export interface QueryDistance {
+  setQuery(q: Float32Array): void;
+  /** A function property, read once per search (so it may be rebound between searches, never during one). */
+  readonly toQuery: (x: number) => number;
+}
+
 /** mulberry32: a small seeded generator whose state a snapshot keeps, so levels are drawn alike. */
 class LevelRandom {
   constructor(public state: number) {}
@@ -80,6 +87,8 @@ export class HnswIndex {
   private readonly chosen: Int32Array;
   private readonly pairKeys: Float64Array;
   private readonly pairSlots: Int32Array;
+  /** The query's distances during a search: the float ones, or a QueryDistance's. */
+  private queryDistance: (x: number) => number;
 
   constructor(private readonly space: VectorSpace, private readonly params: HnswParams, seed: number) {
     const store = space.store;
@@ -95,6 +104,7 @@ export class HnswIndex {
     this.chosen = new Int32Array(most);
     this.pairKeys = new Float64Array(most);
     this.pairSlots = new Int32Array(most);
+    this.queryDistance = space.toQuery;
   }
 
   contains(slot: number): boolean {
@@ -126,7 +136,7 @@ export class HnswIndex {
 
   /** Distance from the query in the store's scratch area (`from` < 0), or from node `from` while building, to node x. */
   private distTo(from: number, x: number): number {
-    return from >= 0 ? this.nodeDist(from, x) : this.space.toQuery(x);
+    return from >= 0 ? this.nodeDist(from, x) : this.queryDistance(x);
   }
 
   private ensureScratch(n: number): void {
@@ -301,13 +311,17 @@ export class HnswIndex {
 
   /**
    * The k nearest admitted live points, nearest first, into outKeys/outSlots; returns how many.
-   * `q` must be prepared as the store's vectors are (unit length for Cosine).
+   * `q` must be prepared as the store's vectors are (unit length for Cosine). With `approx` the
+   * walk and the keys use its distances (quantized codes of every indexed slot) instead of the floats.
    */
-  search(q: ArrayLike<number>, k: number, ef: number, admit: SlotFilter, outKeys: Float64Array, outSlots: Int32Array): number {
+  search(q: Float32Array, k: number, ef: number, admit: SlotFilter, outKeys: Float64Array, outSlots: Int32Array, approx: QueryDistance | null = null): number {
     if (this.entry < 0) return 0;
     const width = Math.max(ef, k);
     this.ensureScratch(width + 1);
     this.space.setQuery(q);
+    approx?.setQuery(q);
+    // Both are rebound when their arrays move, so they are read at each search.
+    this.queryDistance = approx ? approx.toQuery : this.space.toQuery;
     this.searchLayer(-1, this.descend(-1, 0), width, 0, admit);
     const n = this.results.drainAscending(this.keys, this.slots);
     const count = Math.min(n, k);

@@ -5,6 +5,8 @@ import { normalizeInPlace } from './distance.js';
 import { HnswIndex } from './hnsw.js';
 import { LIVE, PointStore } from './point-store.js';
 import { VectorSpace } from './vector-space.js';
+import type { Quantization } from './quantization-config.js';
+import { quantizedVectors, type QuantizedVectors } from './quantized-vectors.js';
 
 const NO_PAYLOAD = Object.freeze({});
 
@@ -24,6 +26,8 @@ export class NamedDenseVectors {
   private pins = 0;
   private readonly heldSlots: number[] = [];
   private readonly scratch: Float32Array;
+  /** The quantized codes while the collection asks for quantization. */
+  quantized: QuantizedVectors | null = null;
 
   constructor(readonly name: string, readonly config: NamedVectorConfig, seed: number, maxMemoryBytes?: number) {
     this.store = new PointStore(config.size, undefined, maxMemoryBytes);
@@ -37,6 +41,11 @@ export class NamedDenseVectors {
     out.set(vector);
     if (this.config.distance === 'Cosine') normalizeInPlace(out, 0, out.length);
     return out;
+  }
+
+  /** Codes the vectors as `quantization` asks, or, with null, drops the codes. */
+  quantize(quantization: Quantization | null): void {
+    this.quantized = quantization ? quantizedVectors(this.store, this.config.distance, quantization) : null;
   }
 
   get pendingCount(): number {
@@ -97,8 +106,10 @@ export class NamedDenseVectors {
     while (budget > 0 && this.pendingHead < this.pending.length) {
       budget--;
       const slot = this.pending[this.pendingHead++]!;
-      if (state[slot] === LIVE) this.index.insert(slot);
-      else this.releaseSlot(slot);
+      if (state[slot] === LIVE) {
+        this.index.insert(slot);
+        this.quantized?.add(slot);
+      } else this.releaseSlot(slot);
     }
     if (this.pendingHead === this.pending.length) {
       this.pending = [];

@@ -26,7 +26,8 @@ const F32X4_ADD = [0xe4, 0x01];
 const F32X4_SUB = [0xe5, 0x01];
 const F32X4_MUL = [0xe6, 0x01];
 
-function uleb(n: number): number[] {
+/** The module encoders below are shared with int8-kernels.ts. */
+export function uleb(n: number): number[] {
   const out: number[] = [];
   do {
     let byte = n & 0x7f;
@@ -37,7 +38,7 @@ function uleb(n: number): number[] {
   return out;
 }
 
-function sleb(n: number): number[] {
+export function sleb(n: number): number[] {
   const out: number[] = [];
   for (;;) {
     const byte = n & 0x7f;
@@ -50,9 +51,9 @@ function sleb(n: number): number[] {
   }
 }
 
-const str = (s: string): number[] => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
-const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
-const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
+export const str = (s: string): number[] => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
+export const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
+export const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
 
 /**
  * Locals: 0 a, 1 b, 2 dim (params); 3 end4, 4 end (i32); 5 acc, 6 d (v128); 7 sum, 8 t (f32).

@@ -10,21 +10,23 @@ import { benchDurability } from './durability-bench.js';
 import { benchFiltered } from './filtered-bench.js';
 import { benchGraph } from './graph-bench.js';
 import { benchHttp } from './http-bench.js';
+import { benchQuantization } from './quantization-bench.js';
 import { benchReplication } from './replication-bench.js';
 import { benchRequestPathVsBare } from './request-path-bench.js';
 import { benchScale } from './scale-bench.js';
 import { table } from './table.js';
 
-const PARTS = ['ann', 'filtered', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console', 'replication', 'scale'] as const;
+const PARTS = ['ann', 'filtered', 'quantization', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console', 'replication', 'scale'] as const;
 /** `scale` runs on its own: its default is a million points. */
 const BY_DEFAULT: readonly string[] = PARTS.filter((p) => p !== 'scale');
 
 const USAGE = `usage: npm run bench -- [--points N] [--queries N] [--only PART]
 A benchmark, not a test: prints markdown tables (stdout) of in-process ANN figures next to
 hnswlib-node, of filtered search at 1% selectivity (a keyword match from the payload index and
-a range scanned), of the real server over loopback HTTP (and its request path next to a bare
-node:http server running the same search and durable write on a copy of its data), of Cypher
-queries on a graph of N nodes and
+a range scanned), of int8 and binary quantization next to float search (N x 128 and N / 5 x 768:
+code bytes, recall and QPS at ef 64 and 128), of the real server over loopback HTTP (and its
+request path next to a bare node:http server running the same search and durable write on a
+copy of its data), of Cypher queries on a graph of N nodes and
 ten times as many edges, of loading a knowledge graph with UNWIND/MERGE over REST and Bolt (N
 nodes, 5 x N relationship rows) and Bolt next to REST, of the browser library in headless Chromium next to Node (N / 5 points),
 of durability (snapshots, start-up, export/import on 2 x N points), of the web console's
@@ -76,6 +78,22 @@ runTool(SPEC, async ({ values: { points, queries, only, 'scale-points': scalePoi
     const rows = benchFiltered(makeDataset(points, 128, 'Euclid', queries, 5));
     console.log('## Filtered search at 1% selectivity (in-process, ef 100, top 10, recall against brute force over the admitted points)\n');
     console.log(table(['filter', 'dataset', 'recall@10', 'QPS'], rows));
+    console.log();
+  }
+
+  if (runs('quantization')) {
+    const memory: (string | number)[][] = [];
+    const search: (string | number)[][] = [];
+    for (const [count, dim] of [[points, 128], [Math.max(10, Math.floor(points / 5)), 768]] as const) {
+      log(`quantization: generating ${count} x ${dim} Cosine...`);
+      const rows = benchQuantization(makeDataset(count, dim, 'Cosine', queries, 17));
+      memory.push(...rows.memory);
+      search.push(...rows.search);
+    }
+    console.log('## Quantization: memory of the vectors, and search (in-process, m = 16, ef_construct = 200, top 10)\n');
+    console.log(table(['dataset', 'vectors as', 'MB', 'of float32', 'coding ms'], memory));
+    console.log();
+    console.log(table(['dataset', 'search', 'ef', 'recall@10', 'QPS'], search));
     console.log();
   }
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { DISTANCES } from '../../../storage/events/types.js';
 import { intIn } from './fields.js';
+import { quantizationConfig } from './quantization.js';
 
 export const MAX_DIMENSION = 65536;
 export const MAX_M0 = 512;
@@ -63,6 +64,7 @@ export const oneVectorCollectionBody = z
     vectors: oneVector.optional(),
     sparse_vectors: sparseVectors,
     hnsw_config: hnswConfig,
+    quantization_config: quantizationConfig.nullish(),
   })
   .meta({ id: 'CreateCollectionBody' });
 
@@ -72,6 +74,7 @@ export const namedVectorsCollectionBody = z
     vectors: z.record(z.string(), namedVector).meta({ description: 'an object from vector names to {size, distance, hnsw_config?, on_disk?}' }),
     sparse_vectors: sparseVectors,
     hnsw_config: hnswConfig,
+    quantization_config: quantizationConfig.nullish(),
   })
   .meta({ id: 'CreateNamedVectorsCollectionBody' });
 

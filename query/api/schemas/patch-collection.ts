@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { intIn } from './fields.js';
+import { quantizationConfig } from './quantization.js';
 
 /**
  * Qdrant's PATCH /collections/{name}: the optimizer settings apps send before a bulk load are
@@ -26,6 +27,7 @@ export const patchCollectionBody = z
     hnsw_config: z
       .strictObject({ m: intIn(2, 128).nullish(), ef_construct: intIn(4, 4096).nullish(), full_scan_threshold: intIn(0, 2 ** 31).nullish(), max_indexing_threads: intIn(0, 1024).nullish(), on_disk: z.literal(false).nullish() })
       .nullish(),
+    quantization_config: quantizationConfig.nullish(),
     params: z.strictObject({ replication_factor: z.literal(1).nullish(), write_consistency_factor: z.literal(1).nullish(), on_disk_payload: z.literal(false).nullish() }).nullish(),
   })
   .meta({ id: 'PatchCollectionBody' });

@@ -3,11 +3,12 @@ import { filter } from './filter.js';
 import { finiteNumber, intIn, pointId, vector, withPayload, withVector } from './fields.js';
 import { MAX_LIMIT } from './points.js';
 import { MAX_BATCH, MAX_EF, searchVector } from './search.js';
+import { quantizationParams } from './quantization.js';
 
 const example = z.union([pointId, vector()]).meta({ description: 'a point id or a vector' });
 const common = {
   filter: filter.nullish(),
-  params: z.strictObject({ hnsw_ef: intIn(1, MAX_EF).nullish(), exact: z.boolean().nullish() }).nullish(),
+  params: z.strictObject({ hnsw_ef: intIn(1, MAX_EF).nullish(), exact: z.boolean().nullish(), quantization: quantizationParams.nullish() }).nullish(),
   limit: intIn(1, MAX_LIMIT).nullish(),
   offset: intIn(0, MAX_LIMIT).nullish(),
   score_threshold: finiteNumber().nullish(),

@@ -52,6 +52,13 @@ export const collectionInfo = z
         on_disk_payload: z.literal(false),
       }),
       optimizer_config: z.record(z.string(), z.number()).meta({ description: 'the settings PATCH took (indexing always runs in the background: indexing_threshold 0 unless set)' }),
+      quantization_config: z
+        .strictObject({
+          scalar: z.strictObject({ type: z.literal('int8'), quantile: z.number().optional(), always_ram: z.boolean().optional() }).optional(),
+          binary: z.strictObject({ always_ram: z.boolean().optional() }).optional(),
+        })
+        .nullable()
+        .meta({ description: 'the quantization in use (scalar or binary), or null' }),
     }),
     payload_schema: z
       .record(z.string(), z.strictObject({ data_type: z.string(), params: z.record(z.string(), z.unknown()).optional(), points: count }))

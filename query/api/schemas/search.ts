@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { filter } from './filter.js';
 import { finiteNumber, intIn, sparseVector, vector, withPayload, withVector } from './fields.js';
 import { MAX_LIMIT } from './points.js';
+import { quantizationParams } from './quantization.js';
 
 export const MAX_EF = 10_000;
 export const MAX_BATCH = 1_000;
@@ -19,9 +20,9 @@ const searchFields = {
   offset: intIn(0, MAX_LIMIT).nullish(),
   ef: ef(),
   params: z
-    .strictObject({ hnsw_ef: ef(), ef: ef() })
+    .strictObject({ hnsw_ef: ef(), ef: ef(), quantization: quantizationParams.nullish() })
     .nullish()
-    .meta({ description: 'an object {hnsw_ef} (Qdrant\'s name for ef)' }),
+    .meta({ description: 'an object {hnsw_ef, quantization} (hnsw_ef is Qdrant\'s name for ef)' }),
   filter: filter.nullish(),
   score_threshold: finiteNumber().nullish(),
   with_payload: withPayload.nullish(),

@@ -4,6 +4,7 @@ import { explainedBy, explainerOf, quote } from './explainers.js';
 import { finiteNumber, intIn, pointId, sparseVector, vector, withPayload, withVector } from './fields.js';
 import { MAX_LIMIT } from './points.js';
 import { MAX_BATCH, MAX_EF } from './search.js';
+import { quantizationParams } from './quantization.js';
 
 /**
  * Qdrant's universal query (POST /points/query), the subset we answer; every other field or
@@ -69,8 +70,8 @@ export const queryForm = explainedBy(
 );
 
 const params = z
-  .strictObject({ hnsw_ef: intIn(1, MAX_EF).nullish(), ef: intIn(1, MAX_EF).nullish(), exact: z.boolean().nullish(), indexed_only: z.boolean().nullish() })
-  .meta({ description: 'an object {hnsw_ef, exact, indexed_only}' });
+  .strictObject({ hnsw_ef: intIn(1, MAX_EF).nullish(), ef: intIn(1, MAX_EF).nullish(), exact: z.boolean().nullish(), indexed_only: z.boolean().nullish(), quantization: quantizationParams.nullish() })
+  .meta({ description: 'an object {hnsw_ef, exact, indexed_only, quantization}' });
 
 const usingName = z.string().meta({ description: 'the name of the vector to search ("" or absent: the unnamed vector)' });
 

@@ -1,6 +1,7 @@
 import type { SparseVector } from '../../../storage/events/types.js';
 import type { PointId } from '../../../storage/point-id.js';
 import type { Filter } from '../../filter/types.js';
+import type { QuantizationParams } from '../vector-search.js';
 
 /** A parsed Qdrant query, ready to run: what ranks, what it ranks (prefetches), and the limits. */
 
@@ -26,4 +27,6 @@ export interface QueryPlan {
   offset: number;
   ef: number;
   exact: boolean;
+  /** params.quantization, for the vector search of a nearest query. */
+  quantization: QuantizationParams;
 }

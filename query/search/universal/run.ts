@@ -72,7 +72,7 @@ function nearest(c: Collection, plan: QueryPlan, target: VectorInput, slots: num
   const vector = vectorOf(c, view, target);
   if (slots === null && !plan.exact) {
     const extra = exclude >= 0 ? 1 : 0;
-    return searchCollection(c, { vector, using: plan.using, limit: want + extra, offset: 0, ef: Math.max(plan.ef, want + extra), filter: plan.filter, scoreThreshold: null })
+    return searchCollection(c, { vector, using: plan.using, limit: want + extra, offset: 0, ef: Math.max(plan.ef, want + extra), filter: plan.filter, scoreThreshold: null, quantization: plan.quantization })
       .filter((h) => h.slot !== exclude)
       .slice(0, want)
       .map((h) => ({ slot: h.slot, score: h.score }));

@@ -1,0 +1,204 @@
+import { expect } from 'chai';
+import { Collection } from '../../storage/collection.js';
+import type { CollectionConfig, Distance } from '../../storage/events/types.js';
+import { int8KernelsFor } from '../../storage/views/int8-kernels.js';
+import { dotInt8, l2Int8 } from '../../storage/views/int8-scalar-kernels.js';
+import { binaryKernelsFor, hammingBits } from '../../storage/views/binary-kernels.js';
+import { searchCollection, type QuantizationParams } from '../../query/search/vector-search.js';
+import { recallAt10, seeded } from '../../tools/bench/dataset.js';
+import { decodeEvent, encodeEvent } from '../../storage/events/codec.js';
+import { decodeSnapshot, encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
+import { dotProduct, squaredEuclid } from '../../storage/views/distance.js';
+
+interface Dataset {
+  dim: number;
+  distance: Distance;
+  data: Float32Array;
+  queries: Float32Array;
+  count: number;
+  queryCount: number;
+  truth: Int32Array[];
+}
+
+/** Points and queries around 100 Gaussian centres (as the benchmark's), with each query's exact top 10 by brute force. */
+function makeDataset(count: number, dim: number, distance: Distance, queryCount: number, seed: number): Dataset {
+  const rnd = seeded(seed);
+  const gaussian = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+  const centres = Array.from({ length: 100 }, () => Float32Array.from({ length: dim }, gaussian));
+  const clustered = (n: number) => {
+    const out = new Float32Array(n * dim);
+    for (let i = 0; i < n; i++) {
+      const centre = centres[Math.floor(rnd() * centres.length)]!;
+      for (let d = 0; d < dim; d++) out[i * dim + d] = centre[d]! + gaussian() * 0.35;
+    }
+    return out;
+  };
+  const data = clustered(count);
+  const queries = clustered(queryCount);
+  const norm = (v: Float32Array, o: number) => Math.sqrt(dotProduct(v, o, v, o, dim)) || 1;
+  const distanceTo = (q: number, i: number): number => {
+    if (distance === 'Euclid') return squaredEuclid(queries, q * dim, data, i * dim, dim);
+    const dot = dotProduct(queries, q * dim, data, i * dim, dim);
+    return distance === 'Dot' ? -dot : 1 - dot / (norm(queries, q * dim) * norm(data, i * dim));
+  };
+  const truth = Array.from({ length: queryCount }, (_, q) => {
+    const order = Array.from({ length: count }, (_, i) => [distanceTo(q, i), i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return Int32Array.from(order.slice(0, 10), ([, i]) => i);
+  });
+  return { dim, distance, data, queries, count, queryCount, truth };
+}
+
+const BINARY = { quantization_config: { scalar: null, binary: {}, product: null } };
+const INT8 = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
+
+function build(ds: Dataset, settings: Collection['settings']): Collection {
+  const config: CollectionConfig = { size: ds.dim, distance: ds.distance, m: 16, m0: 32, efConstruct: 64, ml: 1 / Math.log(16) };
+  const c = new Collection('q', config, 7);
+  c.settings = settings;
+  c.upsert(Array.from({ length: ds.count }, (_, id) => ({ id, vector: ds.data.subarray(id * ds.dim, (id + 1) * ds.dim), payload: {}, labels: [] })));
+  while (c.indexSome(1000));
+  return c;
+}
+
+function search(c: Collection, ds: Dataset, q: number, quantization?: QuantizationParams) {
+  return searchCollection(c, { vector: ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim), limit: 10, offset: 0, ef: 100, filter: null, scoreThreshold: null, quantization });
+}
+
+function recall(c: Collection, ds: Dataset, quantization?: QuantizationParams): number {
+  let sum = 0;
+  for (let q = 0; q < ds.queryCount; q++) sum += recallAt10(ds.truth[q]!, search(c, ds, q, quantization).map((h) => h.id as number));
+  return sum / ds.queryCount;
+}
+
+describe('storage/views: scalar (int8) and binary quantization', function () {
+  this.timeout(120_000);
+
+  it('computes with the scalar twins exactly what the int8 SIMD kernels compute', () => {
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    const kernels = int8KernelsFor(memory);
+    const codes = new Int8Array(memory.buffer);
+    const next = seeded(3);
+    for (let blocks = 1; blocks <= 12; blocks++) {
+      const bytes = blocks * 16;
+      for (let trial = 0; trial < 20; trial++) {
+        // Extremes in some trials: ±127 everywhere gives the largest sums.
+        for (let i = 0; i < 2 * bytes; i++) codes[i] = trial % 5 === 0 ? (i % 3 === 0 ? 127 : -127) : Math.round(next() * 254) - 127;
+        expect(kernels.l2(0, bytes, bytes)).to.equal(l2Int8(codes, 0, codes, bytes, bytes));
+        expect(kernels.dot(0, bytes, bytes)).to.equal(dotInt8(codes, 0, codes, bytes, bytes));
+      }
+    }
+    codes.fill(127, 0, 16);
+    codes.fill(-127, 16, 32);
+    expect(kernels.dot(0, 16, 16), 'a known answer').to.equal(-16 * 127 * 127);
+    expect(kernels.l2(0, 16, 16)).to.equal(16 * 254 * 254);
+  });
+
+  for (const [dim, distance] of [[128, 'Cosine'], [128, 'Euclid'], [128, 'Dot'], [768, 'Cosine']] as [number, Distance][]) {
+    it(`finds the float search's neighbours with recall@10 >= 0.95 walking int8 codes and rescoring: 5,000 x ${dim} ${distance}`, () => {
+      const ds = makeDataset(5_000, dim, distance, 40, dim + distance.length);
+      const c = build(ds, INT8);
+      expect(c.quantized, 'the codes are made').to.not.equal(null);
+      expect(c.quantized!.byteLength, 'a byte a dimension (a row for the query besides)').to.equal((c.store.capacity + 1) * dim);
+      expect(c.quantized!.byteLength / c.store.vectors.byteLength).to.be.below(0.26);
+      const r = recall(c, ds);
+      expect(r).to.be.at.least(0.95);
+      // Without rescoring the scores are the codes' estimates: close to the floats' but not equal to them.
+      const floats = search(c, ds, 0, { ignore: true, rescore: true, oversampling: 1 });
+      const estimated = search(c, ds, 0, { ignore: false, rescore: false, oversampling: 1 });
+      expect(estimated.map((h) => h.score)).to.not.deep.equal(floats.map((h) => h.score));
+      expect(recallAt10(ds.truth[0]!, estimated.map((h) => h.id as number))).to.be.at.least(0.5);
+    });
+  }
+
+  it('answers ignore: true exactly as an unquantized collection does, and rescored hits with float scores', () => {
+    const ds = makeDataset(3_000, 64, 'Euclid', 20, 11);
+    const plain = build(ds, {});
+    const quantized = build(ds, INT8);
+    for (let q = 0; q < ds.queryCount; q++) {
+      expect(search(quantized, ds, q, { ignore: true, rescore: true, oversampling: 1 })).to.deep.equal(search(plain, ds, q));
+      const rescored = search(quantized, ds, q);
+      const exact = new Map(search(plain, ds, q).map((h) => [h.id, h.score]));
+      for (const h of rescored) if (exact.has(h.id)) expect(h.score, 'the float score').to.equal(exact.get(h.id));
+    }
+  });
+
+  it('quantizes named dense vectors too, each with its own codes', () => {
+    const ds = makeDataset(2_000, 48, 'Cosine', 20, 13);
+    const named = { size: 48, distance: 'Cosine' as const, m: 16, m0: 32, efConstruct: 64, ml: 1 / Math.log(16), onDisk: false };
+    const c = new Collection('n', { size: 0, distance: 'Cosine', m: 16, m0: 32, efConstruct: 64, ml: 1 / Math.log(16), named: { text: named } }, 3);
+    c.settings = INT8;
+    c.upsert(Array.from({ length: ds.count }, (_, id) => ({ id, vector: null, named: { text: ds.data.slice(id * 48, (id + 1) * 48) }, payload: {}, labels: [] })));
+    while (c.indexSome(1000));
+    expect(c.quantized, 'no unnamed vector, no codes for it').to.equal(null);
+    expect(c.named.get('text')!.quantized).to.not.equal(null);
+    const run = (q: number, quantization: QuantizationParams) =>
+      searchCollection(c, { vector: ds.queries.subarray(q * 48, (q + 1) * 48), using: 'text', limit: 10, offset: 0, ef: 100, filter: null, scoreThreshold: null, quantization });
+    let sum = 0;
+    for (let q = 0; q < ds.queryCount; q++) sum += recallAt10(ds.truth[q]!, run(q, { ignore: false, rescore: true, oversampling: 1 }).map((h) => h.id as number));
+    expect(sum / ds.queryCount).to.be.at.least(0.95);
+    const floats = run(0, { ignore: true, rescore: true, oversampling: 1 }).map((h) => h.score);
+    expect(run(0, { ignore: false, rescore: false, oversampling: 1 }).map((h) => h.score)).to.not.deep.equal(floats);
+  });
+
+  it('keeps the config through a snapshot, with the codes rebuilt from the restored floats', () => {
+    const ds = makeDataset(2_000, 40, 'Euclid', 10, 21);
+    const c = build(ds, INT8);
+    const chunks = encodeSnapshot(new Map([['q', c]]), 5);
+    const bytes = new Uint8Array(chunks.reduce((n, b) => n + b.length, 0));
+    chunks.reduce((at, b) => (bytes.set(b, at), at + b.length), 0);
+    const copy = decodeSnapshot(bytes).collections.get('q')!;
+    expect(copy.settings).to.deep.equal(INT8);
+    expect(copy.quantized).to.not.equal(null);
+    const estimate = { ignore: false, rescore: false, oversampling: 1 };
+    for (let q = 0; q < ds.queryCount; q++) expect(search(copy, ds, q, estimate)).to.deep.equal(search(c, ds, q, estimate));
+  });
+
+  it('logs the settings a collection is created with in its create_collection entry, and none when there are none', () => {
+    const config: CollectionConfig = { size: 4, distance: 'Dot', m: 16, m0: 32, efConstruct: 64, ml: 1 / Math.log(16) };
+    const plain = encodeEvent({ type: 'create_collection', name: 'c', config });
+    expect(decodeEvent(plain)).to.deep.equal({ type: 'create_collection', name: 'c', config });
+    const quantized = encodeEvent({ type: 'create_collection', name: 'c', config, settings: INT8 });
+    expect(quantized.length).to.be.above(plain.length);
+    expect(decodeEvent(quantized)).to.deep.equal({ type: 'create_collection', name: 'c', config, settings: INT8 });
+  });
+
+  it('codes points as the indexer links them, re-places its range as the data grows, and drops the codes when turned off', () => {
+    const ds = makeDataset(2_000, 32, 'Dot', 20, 5);
+    const c = build({ ...ds, count: 100 }, INT8);
+    c.upsert(Array.from({ length: 1_900 }, (_, i) => ({ id: 100 + i, vector: ds.data.subarray((100 + i) * 32, (101 + i) * 32), payload: {}, labels: [] })));
+    while (c.indexSome(1000));
+    expect(recall(c, ds)).to.be.at.least(0.95);
+    c.settings = { quantization_config: { scalar: null, binary: null, product: null } };
+    expect(c.quantized).to.equal(null);
+  });
+
+  it('binary: counts with the scalar twin exactly what the SIMD Hamming kernel counts', () => {
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    const kernels = binaryKernelsFor(memory);
+    const bits = new Uint8Array(memory.buffer);
+    const next = seeded(8);
+    for (let blocks = 1; blocks <= 12; blocks++) {
+      const bytes = blocks * 16;
+      for (let trial = 0; trial < 20; trial++) {
+        for (let i = 0; i < 2 * bytes; i++) bits[i] = trial === 0 ? (i < bytes ? 0 : 255) : Math.floor(next() * 256);
+        expect(kernels.hamming(0, bytes, bytes)).to.equal(hammingBits(bits, 0, bits, bytes, bytes));
+      }
+      expect(hammingBits(bits, 0, bits, 0, bytes)).to.equal(0);
+    }
+    bits.fill(0, 0, 16);
+    bits.fill(255, 16, 32);
+    expect(kernels.hamming(0, 16, 16), 'a known answer').to.equal(128);
+  });
+
+  for (const [distance, oversampling] of [['Cosine', 1], ['Dot', 4]] as [Distance, number][]) {
+    it(`binary: walks 5,000 x 768 ${distance} on one bit a dimension and, rescored (oversampling ${oversampling}), keeps recall@10 >= 0.95`, () => {
+      const ds = makeDataset(5_000, 768, distance, 40, 768 + distance.length);
+      const c = build(ds, BINARY);
+      expect(c.quantized!.byteLength, 'a bit a dimension (a row for the query besides)').to.equal((c.store.capacity + 1) * 96);
+      expect(recall(c, ds, { ignore: false, rescore: true, oversampling })).to.be.at.least(0.95);
+      // The bits alone rank far worse: the walk really ran on them.
+      expect(recall(c, ds, { ignore: false, rescore: false, oversampling })).to.be.below(0.8);
+      expect(search(c, ds, 0, { ignore: true, rescore: true, oversampling: 1 })).to.deep.equal(search(c, ds, 0, { ignore: true, rescore: false, oversampling: 1 }));
+    });
+  }
+});

@@ -1,0 +1,69 @@
+import type { Distance } from '../events/types.js';
+import { binaryKernelsFor, hammingBits, type BinaryKernels } from './binary-kernels.js';
+import { placeCodes } from './code-memory.js';
+import type { PointStore } from './point-store.js';
+
+/**
+ * One bit per dimension of a store's vectors (binary quantization, as Qdrant's: the bit is set
+ * where the value is above 0), rows padded with zeros to 16 bytes, the query's row first. The
+ * Hamming distance h between two rows estimates the angle between the vectors as π h / dim
+ * (sign random projections), so the internal distances are those of unit vectors at that angle:
+ * Cosine 1 − cos, Dot −cos, Euclid 2 − 2 cos. Coarse by design: it suits centred embeddings of
+ * many dimensions (512 and more), searched with oversampling and float rescoring.
+ */
+export class BinaryQuantized {
+  readonly stride: number;
+  private bits: Uint8Array = new Uint8Array(0);
+  private memory: WebAssembly.Memory | null = null;
+  private kernels: BinaryKernels | null = null;
+  /** The internal distance of each Hamming distance 0..dim. */
+  private readonly byHamming: Float64Array;
+  private readonly dim: number;
+  toQuery: (x: number) => number = () => 0;
+
+  constructor(private readonly store: PointStore, metric: Distance) {
+    this.dim = store.dim;
+    this.stride = Math.ceil(this.dim / 128) * 16;
+    this.byHamming = Float64Array.from({ length: this.dim + 1 }, (_, h) => {
+      const cos = Math.cos((Math.PI * h) / this.dim);
+      return metric === 'Cosine' ? 1 - cos : metric === 'Dot' ? -cos : 2 - 2 * cos;
+    });
+    this.place(store.capacity);
+  }
+
+  get byteLength(): number {
+    return this.bits.length;
+  }
+
+  private place(cap: number): void {
+    const length = this.stride * (cap + 1);
+    if (this.bits.length >= length) return;
+    const placed = placeCodes({ bytes: this.bits, memory: this.memory }, length);
+    if (placed.memory && placed.memory !== this.memory) this.kernels = binaryKernelsFor(placed.memory);
+    this.memory = placed.memory;
+    this.bits = placed.bytes;
+    const { stride, byHamming, kernels, bits } = this;
+    this.toQuery = kernels ? (x) => byHamming[kernels.hamming(0, stride * (x + 1), stride)]! : (x) => byHamming[hammingBits(bits, 0, bits, stride * (x + 1), stride)]!;
+  }
+
+  private encodeInto(v: Float32Array, vo: number, at: number): void {
+    const { bits, dim } = this;
+    bits.fill(0, at, at + this.stride);
+    for (let i = 0; i < dim; i++) if (v[vo + i]! > 0) bits[at + (i >> 3)]! |= 1 << (i & 7);
+  }
+
+  add(slot: number): void {
+    this.place(this.store.capacity);
+    this.encodeInto(this.store.vectors, slot * this.dim, this.stride * (slot + 1));
+  }
+
+  rebuild(): void {
+    const { store } = this;
+    this.place(store.capacity);
+    for (let slot = 0; slot < store.slotCount; slot++) if (store.hasVector[slot]) this.encodeInto(store.vectors, slot * this.dim, this.stride * (slot + 1));
+  }
+
+  setQuery(q: Float32Array): void {
+    this.encodeInto(q, 0, 0);
+  }
+}
