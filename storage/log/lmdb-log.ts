@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, truncateSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { encodeEvent } from '../events/codec.js';
 import type { DbEvent } from '../events/types.js';
@@ -39,13 +41,21 @@ interface OpenedEnvironment {
  * Opens the environment. A data file shorter than its last commit's pages is either cut (a
  * missing page would kill the process with SIGBUS when touched) or ends in pages LMDB allocated
  * and freed in one commit without writing them (seen after commits that drop many entries).
- * The file is then extended with zero pages and every page the trees still use is read: if
- * one of them was in the missing part, LMDB finds it damaged, the file gets its old length
- * back and opening is refused; otherwise the missing pages were free ones and the log opens.
+ * The file is then extended with zero pages and a child process reads every page the trees
+ * still use: if one of them was in the missing part, LMDB fails there, the file gets its old
+ * length back and opening is refused; otherwise the missing pages were free ones.
  */
 function openEnvironment(dir: string, mapSize: number): OpenedEnvironment {
   const short = lmdbShortfall(dir);
-  if (short) truncateSync(join(dir, 'data.mdb'), short.needed);
+  if (short) {
+    const file = join(dir, 'data.mdb');
+    truncateSync(file, short.needed);
+    const read = spawnSync(process.execPath, [fileURLToPath(new URL('./read-all-pages.js', import.meta.url)), dir], { stdio: 'ignore' });
+    if (read.status !== 0) {
+      truncateSync(file, short.size);
+      throw new DamagedLogFileError(short.message);
+    }
+  }
   // The path is a directory whatever its name: lmdb-js would take a name with a dot for a file.
   const env = open({ path: dir, noSubdir: false, overlappingSync: false, mapSize });
   try {
@@ -53,24 +63,12 @@ function openEnvironment(dir: string, mapSize: number): OpenedEnvironment {
     const meta = env.openDB<number, string>({ name: 'meta', encoding: 'msgpack' });
     const staged = env.openDB<Uint8Array, StagedKey>({ name: 'staged', encoding: 'binary' });
     const stages = env.openDB<[number, number], number>({ name: 'stages', encoding: 'msgpack' });
-    if (short) readEveryUsedPage(env);
     let last = meta.get(FLOOR) ?? 0;
     for (const key of entries.getKeys({ reverse: true, limit: 1 })) last = Math.max(last, key);
     return { env, entries, meta, staged, stages, last };
   } catch (err) {
     env.close().catch(() => undefined);
-    if (!short) throw err;
-    truncateSync(join(dir, 'data.mdb'), short.size);
-    throw isDamagedFile(err) ? new DamagedLogFileError(short.message) : err;
-  }
-}
-
-/** Reads every key and value of every database in the environment, so LMDB visits each page its trees use. */
-function readEveryUsedPage(env: RootDatabase): void {
-  for (const name of env.getKeys()) {
-    if (typeof name !== 'string') continue;
-    // Fetching each entry copies its value, which reads its pages (overflow pages included).
-    env.openDB<Uint8Array, Uint8Array>({ name, encoding: 'binary', keyEncoding: 'binary' }).getRange().forEach(() => undefined);
+    throw err;
   }
 }
 
