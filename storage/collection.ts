@@ -13,13 +13,15 @@ import { SparseVectors } from './views/sparse-vectors.js';
 import { quantizationOf } from './views/quantization-config.js';
 import { quantizedVectors, type QuantizedVectors } from './views/quantized-vectors.js';
 import { VectorSpace } from './views/vector-space.js';
+import { IndexBacklog } from './views/index-backlog.js';
 
 /**
  * The materialised views of one collection: points, the HNSW index of their unnamed vector, their
  * named dense vectors and sparse vectors (each with its own index), the payload and label
  * indexes, and the graph of edges between points.
- * New vectors are visible at once and wait in `pending` until the background indexer links
- * them into the graph; searches scan the pending ones exactly, so nothing fresh is missed.
+ * New vectors are visible at once and wait in a backlog (views/index-backlog.ts) until the
+ * background indexer links them into the graph; searches scan the pending ones exactly, so
+ * nothing fresh is missed.
  */
 export class Collection {
   readonly store: PointStore;
@@ -28,11 +30,8 @@ export class Collection {
   readonly payloadIndex = new PayloadIndex();
   readonly labelIndex = new LabelIndex();
   readonly graph = new GraphStore();
-  private pending: number[] = [];
-  /** Running exports: while any runs, no slot is freed for reuse, so their vectors stay put. */
-  private pins = 0;
-  private readonly heldSlots: number[] = [];
-  private pendingHead = 0;
+  /** The unnamed vector's backlog; running exports pin it, so no slot is freed for reuse under them. */
+  private readonly backlog: IndexBacklog;
   private readonly scratch: Float32Array;
   /** Above every point id ever used here, deleted ones included: Cypher CREATE takes ids from it. */
   nextNodeId = 0;
@@ -52,6 +51,7 @@ export class Collection {
     this.store = new PointStore(config.size, undefined, maxMemoryBytes);
     this.space = new VectorSpace(this.store, config.distance);
     this.index = new HnswIndex(this.space, config, seed);
+    this.backlog = new IndexBacklog(this.store, this.index);
     this.scratch = new Float32Array(config.size);
     for (const [vector, params] of Object.entries(config.named ?? {})) this.named.set(vector, new NamedDenseVectors(vector, params, seed, maxMemoryBytes));
     for (const [vector, params] of Object.entries(config.sparse ?? {})) this.sparse.set(vector, new SparseVectors(vector, params));
@@ -104,18 +104,14 @@ export class Collection {
 
   /** Vectors not yet linked into their HNSW graph, the named ones' included. */
   get pendingCount(): number {
-    let n = this.pending.length - this.pendingHead;
+    let n = this.backlog.count;
     for (const field of this.named.values()) n += field.pendingCount;
     return n;
   }
 
   /** Calls visit for each live slot not yet in the HNSW graph. */
   forEachPending(visit: (slot: number) => void): void {
-    const state = this.store.state;
-    for (let i = this.pendingHead; i < this.pending.length; i++) {
-      const slot = this.pending[i]!;
-      if (state[slot] === LIVE) visit(slot);
-    }
+    this.backlog.forEach(visit);
   }
 
   upsert(points: readonly PointRecord[]): void {
@@ -132,7 +128,7 @@ export class Collection {
       const slot = this.store.add(p.id, vector, p.payload, p.labels);
       this.payloadIndex.add(slot, p.payload);
       this.labelIndex.add(p.id, p.labels);
-      if (vector) this.pending.push(slot);
+      if (vector) this.backlog.push(slot);
     }
   }
 
@@ -162,23 +158,17 @@ export class Collection {
     const hadVector = this.store.hasVector[slot] === 1;
     this.store.remove(id);
     if (this.index.contains(slot)) this.index.noteRemoved();
-    else if (!hadVector) this.releaseSlot(slot);
-  }
-
-  private releaseSlot(slot: number): void {
-    if (this.pins > 0) this.heldSlots.push(slot);
-    else this.store.release(slot);
+    else if (!hadVector) this.backlog.release(slot);
   }
 
   pin(): void {
-    this.pins++;
+    this.backlog.pin();
     for (const field of this.named.values()) field.pin();
   }
 
   unpin(): void {
     for (const field of this.named.values()) field.unpin();
-    if (--this.pins > 0) return;
-    for (const slot of this.heldSlots.splice(0)) this.store.release(slot);
+    this.backlog.unpin();
   }
 
   /** Declares (or, with null, drops) a field's payload index; a text index is built at once. */
@@ -213,11 +203,7 @@ export class Collection {
     this.store.writeTo(w);
     this.index.writeTo(w);
     this.graph.writeTo(w);
-    const pending = this.pending.slice(this.pendingHead);
-    w.u32(pending.length);
-    for (const slot of pending) w.u32(slot);
-    w.u32(this.heldSlots.length);
-    for (const slot of this.heldSlots) w.u32(slot);
+    this.backlog.writeTo(w);
     w.f64(this.nextNodeId);
     writeFieldIndexes(w, Object.fromEntries(this.fieldIndexes));
     w.u32(this.aliases.size);
@@ -232,8 +218,7 @@ export class Collection {
     this.store.readFrom(r, version >= 3);
     this.index.readFrom(r);
     this.graph.readFrom(r, version);
-    for (let k = r.u32(), i = 0; i < k; i++) this.pending.push(r.u32());
-    for (let k = r.u32(), i = 0; i < k; i++) this.store.release(r.u32());
+    this.backlog.readFrom(r);
     // Version 1 did not keep the counter: the best it can know is one past the highest live id.
     this.nextNodeId = version >= 2 ? r.f64() : this.store.ids.reduce((n, id, slot) => (slot < this.store.slotCount && this.store.state[slot] === LIVE ? Math.max(n, id + 1) : n), 0);
     const { store } = this;
@@ -255,22 +240,7 @@ export class Collection {
 
   /** Links up to `budget` pending points into their graphs (the unnamed vector's first); answers whether work is left. */
   indexSome(budget: number): boolean {
-    const state = this.store.state;
-    while (budget-- > 0 && this.pendingHead < this.pending.length) {
-      const slot = this.pending[this.pendingHead++]!;
-      if (state[slot] === LIVE) {
-        this.index.insert(slot);
-        this.quantized?.add(slot);
-      } else this.releaseSlot(slot);
-    }
-    if (this.pendingHead === this.pending.length) {
-      this.pending = [];
-      this.pendingHead = 0;
-      const worthIt = this.index.removedCount > 0 && this.index.removedCount >= this.index.nodeCount * 0.01;
-      if (worthIt && this.pins === 0) this.index.repairRemoved();
-    }
-    // The loop above counts one past the budget it used.
-    let left = budget + 1;
+    let left = this.backlog.linkSome(budget, this.quantized);
     for (const field of this.named.values()) left = field.indexSome(left);
     return this.pendingCount > 0;
   }

@@ -3,7 +3,8 @@ import type { ByteWriter } from '../codec/byte-writer.js';
 import type { NamedVectorConfig, PointId } from '../events/types.js';
 import { normalizeInPlace } from './distance.js';
 import { HnswIndex } from './hnsw.js';
-import { LIVE, PointStore } from './point-store.js';
+import { IndexBacklog } from './index-backlog.js';
+import { PointStore } from './point-store.js';
 import { VectorSpace } from './vector-space.js';
 import type { Quantization } from './quantization-config.js';
 import { quantizedVectors, type QuantizedVectors } from './quantized-vectors.js';
@@ -21,10 +22,7 @@ export class NamedDenseVectors {
   readonly store: PointStore;
   readonly space: VectorSpace;
   readonly index: HnswIndex;
-  private pending: number[] = [];
-  private pendingHead = 0;
-  private pins = 0;
-  private readonly heldSlots: number[] = [];
+  private readonly backlog: IndexBacklog;
   private readonly scratch: Float32Array;
   /** The quantized codes while the collection asks for quantization. */
   quantized: QuantizedVectors | null = null;
@@ -33,6 +31,7 @@ export class NamedDenseVectors {
     this.store = new PointStore(config.size, undefined, maxMemoryBytes);
     this.space = new VectorSpace(this.store, config.distance);
     this.index = new HnswIndex(this.space, config, seed);
+    this.backlog = new IndexBacklog(this.store, this.index);
     this.scratch = new Float32Array(config.size);
   }
 
@@ -49,15 +48,12 @@ export class NamedDenseVectors {
   }
 
   get pendingCount(): number {
-    return this.pending.length - this.pendingHead;
+    return this.backlog.count;
   }
 
   /** Calls visit for each live slot not yet in the HNSW graph. */
   forEachPending(visit: (slot: number) => void): void {
-    for (let i = this.pendingHead; i < this.pending.length; i++) {
-      const slot = this.pending[i]!;
-      if (this.store.state[slot] === LIVE) visit(slot);
-    }
+    this.backlog.forEach(visit);
   }
 
   /** Gives a point this vector (prepared here), or takes it away with null. */
@@ -66,7 +62,7 @@ export class NamedDenseVectors {
     const existing = this.store.slotOf(id);
     if (existing >= 0 && prepared && this.store.sameVector(existing, prepared)) return;
     if (existing >= 0) this.drop(id, existing);
-    if (prepared) this.pending.push(this.store.add(id, prepared, NO_PAYLOAD, []));
+    if (prepared) this.backlog.push(this.store.add(id, prepared, NO_PAYLOAD, []));
   }
 
   remove(id: PointId): void {
@@ -86,55 +82,29 @@ export class NamedDenseVectors {
     if (this.index.contains(slot)) this.index.noteRemoved();
   }
 
-  private releaseSlot(slot: number): void {
-    if (this.pins > 0) this.heldSlots.push(slot);
-    else this.store.release(slot);
-  }
-
   pin(): void {
-    this.pins++;
+    this.backlog.pin();
   }
 
   unpin(): void {
-    if (--this.pins > 0) return;
-    for (const slot of this.heldSlots.splice(0)) this.store.release(slot);
+    this.backlog.unpin();
   }
 
   /** Links up to `budget` pending vectors into the graph; answers how much budget is left. */
   indexSome(budget: number): number {
-    const state = this.store.state;
-    while (budget > 0 && this.pendingHead < this.pending.length) {
-      budget--;
-      const slot = this.pending[this.pendingHead++]!;
-      if (state[slot] === LIVE) {
-        this.index.insert(slot);
-        this.quantized?.add(slot);
-      } else this.releaseSlot(slot);
-    }
-    if (this.pendingHead === this.pending.length) {
-      this.pending = [];
-      this.pendingHead = 0;
-      const worthIt = this.index.removedCount > 0 && this.index.removedCount >= this.index.nodeCount * 0.01;
-      if (worthIt && this.pins === 0) this.index.repairRemoved();
-    }
-    return budget;
+    return this.backlog.linkSome(budget, this.quantized);
   }
 
   /** The store, the graph and the backlog as they are (snapshots). */
   writeTo(w: ByteWriter): void {
     this.store.writeTo(w);
     this.index.writeTo(w);
-    const pending = this.pending.slice(this.pendingHead);
-    w.u32(pending.length);
-    for (const slot of pending) w.u32(slot);
-    w.u32(this.heldSlots.length);
-    for (const slot of this.heldSlots) w.u32(slot);
+    this.backlog.writeTo(w);
   }
 
   readFrom(r: ByteReader): void {
     this.store.readFrom(r, true);
     this.index.readFrom(r);
-    for (let k = r.u32(), i = 0; i < k; i++) this.pending.push(r.u32());
-    for (let k = r.u32(), i = 0; i < k; i++) this.store.release(r.u32());
+    this.backlog.readFrom(r);
   }
 }

@@ -1,0 +1,94 @@
+import type { ByteReader } from '../codec/byte-reader.js';
+import type { ByteWriter } from '../codec/byte-writer.js';
+import type { HnswIndex } from './hnsw.js';
+import { LIVE, type PointStore } from './point-store.js';
+import type { QuantizedVectors } from './quantized-vectors.js';
+
+/**
+ * The vectors of one store waiting to be linked into its HNSW index, and the slot lifecycle
+ * around them: a removed slot waits until the index lets it go, and while an export is pinned
+ * no slot is freed for reuse (its vectors stay put), so freed slots are held until the last unpin.
+ * The collection's unnamed vector and each named dense vector keep one each.
+ */
+export class IndexBacklog {
+  private pending: number[] = [];
+  private head = 0;
+  private pins = 0;
+  private readonly held: number[] = [];
+
+  constructor(
+    private readonly store: PointStore,
+    private readonly index: HnswIndex,
+  ) {}
+
+  get count(): number {
+    return this.pending.length - this.head;
+  }
+
+  /** A slot whose new vector waits to be linked. */
+  push(slot: number): void {
+    this.pending.push(slot);
+  }
+
+  /** Calls visit for each live slot not yet in the HNSW graph. */
+  forEach(visit: (slot: number) => void): void {
+    const state = this.store.state;
+    for (let i = this.head; i < this.pending.length; i++) {
+      const slot = this.pending[i]!;
+      if (state[slot] === LIVE) visit(slot);
+    }
+  }
+
+  /** Frees a slot the index does not hold, or holds it while an export is pinned. */
+  release(slot: number): void {
+    if (this.pins > 0) this.held.push(slot);
+    else this.store.release(slot);
+  }
+
+  pin(): void {
+    this.pins++;
+  }
+
+  unpin(): void {
+    if (--this.pins > 0) return;
+    for (const slot of this.held.splice(0)) this.store.release(slot);
+  }
+
+  /**
+   * Links up to `budget` pending vectors into the graph (adding each to `quantized`, when the
+   * vectors are quantized); answers how much budget is left. Once the backlog is empty, a graph
+   * with enough removed waypoints is repaired, unless an export is pinned.
+   */
+  linkSome(budget: number, quantized: QuantizedVectors | null): number {
+    const state = this.store.state;
+    while (budget > 0 && this.head < this.pending.length) {
+      budget--;
+      const slot = this.pending[this.head++]!;
+      if (state[slot] === LIVE) {
+        this.index.insert(slot);
+        quantized?.add(slot);
+      } else this.release(slot);
+    }
+    if (this.head === this.pending.length) {
+      this.pending = [];
+      this.head = 0;
+      const worthIt = this.index.removedCount > 0 && this.index.removedCount >= this.index.nodeCount * 0.01;
+      if (worthIt && this.pins === 0) this.index.repairRemoved();
+    }
+    return budget;
+  }
+
+  /** The pending and held slots (snapshots). */
+  writeTo(w: ByteWriter): void {
+    w.u32(this.count);
+    for (let i = this.head; i < this.pending.length; i++) w.u32(this.pending[i]!);
+    w.u32(this.held.length);
+    for (const slot of this.held) w.u32(slot);
+  }
+
+  /** writeTo's slots, into an empty backlog: the held ones are free again (no export runs after a load). */
+  readFrom(r: ByteReader): void {
+    for (let k = r.u32(), i = 0; i < k; i++) this.pending.push(r.u32());
+    for (let k = r.u32(), i = 0; i < k; i++) this.store.release(r.u32());
+  }
+}
