@@ -1,19 +1,10 @@
 import { expect } from 'chai';
-import { join } from 'node:path';
 import type { Collection } from '../../storage/collection.js';
-import { Engine } from '../../storage/engine/engine.js';
-import { LmdbLog } from '../../storage/log/lmdb-log.js';
-import { encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
-import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
-import { tempDir } from '../helpers/temp-dir.js';
-import { runToolProcess } from './tool-process.js';
-
-const verify = (dir: string) => runToolProcess('replay', ['verify', '--data-dir', dir]);
+import type { Engine } from '../../storage/engine/engine.js';
+import { itFindsDrift, useHistory, verify } from './replay-history.js';
 
 /** Operations 1..3 (a collection, two points), a snapshot at 3, then an alias, a payload index and a setting (4..6), a snapshot at 6. */
-async function history(dir: string): Promise<void> {
-  const engine = new Engine(LmdbLog.open(dir), { snapshots: new SnapshotFiles(join(dir, 'snapshots')), logRetention: 1000 });
-  await engine.start();
+async function history(engine: Engine): Promise<void> {
   await engine.submit({ type: 'create_collection', name: 'h', config: { size: 2, distance: 'Euclid', m: 4, m0: 8, efConstruct: 8, ml: 0.7 } });
   for (const id of [1, 2]) await engine.submit({ type: 'upsert_points', collection: 'h', points: [{ id, vector: Float32Array.of(id, 1), payload: { k: `v${id}` }, labels: [] }] });
   await engine.snapshot();
@@ -21,17 +12,11 @@ async function history(dir: string): Promise<void> {
   await engine.submit({ type: 'payload_index', collection: 'h', field: 'k', index: { type: 'keyword', params: {} } });
   await engine.submit({ type: 'collection_settings', collection: 'h', settings: { optimizers_config: { indexing_threshold: 100 } } });
   expect(await engine.snapshot()).to.equal(6);
-  await engine.log.close();
 }
 
 describe('tools/replay verify: aliases, payload indexes and settings', function () {
   this.timeout(60_000);
-  let dir: ReturnType<typeof tempDir>;
-  before(async () => {
-    dir = tempDir();
-    await history(dir.path);
-  });
-  after(() => dir.remove());
+  const dir = useHistory(history);
 
   it('finds a snapshot that matches the replay', () => {
     const v = verify(dir.path);
@@ -45,20 +30,5 @@ describe('tools/replay verify: aliases, payload indexes and settings', function 
     ['a payload index declaration', (c) => c.declareIndex('k', { type: 'integer', params: {} })],
     ['a collection setting', (c) => (c.settings = { optimizers_config: { indexing_threshold: 200 } })],
   ];
-  for (const [what, drift] of drifts) {
-    it(`finds a snapshot that differs from the replay in ${what}`, async () => {
-      const store = new SnapshotFiles(join(dir.path, 'snapshots'));
-      const good = encodeSnapshot(store.loadNewest()!.collections, 6);
-      const drifted = store.loadNewest()!;
-      drift(drifted.collections.get('h')!);
-      await store.save(6, encodeSnapshot(drifted.collections, 6));
-      try {
-        const v = verify(dir.path);
-        expect(v.code, v.out).to.equal(1);
-        expect(v.out).to.include('FAIL snapshot 6: collection h differs from the replay');
-      } finally {
-        await store.save(6, good);
-      }
-    });
-  }
+  for (const [what, drift] of drifts) itFindsDrift(dir, 6, 'h', what, drift);
 });

@@ -1,13 +1,11 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Engine } from '../../storage/engine/engine.js';
+import type { Engine } from '../../storage/engine/engine.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
 import { ImportReader } from '../../storage/export/import-reader.js';
-import { LmdbLog } from '../../storage/log/lmdb-log.js';
-import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
-import { tempDir } from '../helpers/temp-dir.js';
 import { randomVectors } from '../helpers/vectors.js';
+import { useHistory, verify } from './replay-history.js';
 import { runToolProcess } from './tool-process.js';
 
 const config: CollectionConfig = { size: 8, distance: 'Dot', m: 4, m0: 8, efConstruct: 8, ml: 0.7 };
@@ -15,28 +13,20 @@ const INT8 = { quantization_config: { scalar: { type: 'int8' }, binary: null, pr
 const BINARY = { quantization_config: { scalar: null, binary: { always_ram: true }, product: null } };
 
 /** A collection created quantized (1), points (2), a snapshot, then switched to binary (3), a snapshot at 3. */
-async function history(dir: string): Promise<void> {
-  const engine = new Engine(LmdbLog.open(dir), { snapshots: new SnapshotFiles(join(dir, 'snapshots')), logRetention: 1000 });
-  await engine.start();
+async function history(engine: Engine): Promise<void> {
   await engine.submit({ type: 'create_collection', name: 'q', config, settings: INT8 });
   await engine.submit({ type: 'upsert_points', collection: 'q', points: randomVectors(50, 8, 4).map((vector, id) => ({ id, vector, payload: {}, labels: [] })) });
   await engine.snapshot();
   await engine.submit({ type: 'collection_settings', collection: 'q', settings: BINARY });
   expect(await engine.snapshot()).to.equal(3);
-  await engine.log.close();
 }
 
 describe('tools/replay: quantization settings', function () {
   this.timeout(60_000);
-  let dir: ReturnType<typeof tempDir>;
-  before(async () => {
-    dir = tempDir();
-    await history(dir.path);
-  });
-  after(() => dir.remove());
+  const dir = useHistory(history);
 
   it('verifies a log that creates a quantized collection and switches its method, and rebuilds each state into an export file', () => {
-    const v = runToolProcess('replay', ['verify', '--data-dir', dir.path]);
+    const v = verify(dir.path);
     expect(v.code, v.out + v.err).to.equal(0);
     for (const [until, settings] of [[1, INT8], [3, BINARY]] as const) {
       const out = join(dir.path, `out-${until}`);
