@@ -2,67 +2,54 @@ import { expect } from 'chai';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import neo4j from 'neo4j-driver';
-import { tempDir } from '../helpers/temp-dir.js';
-import { NATS_SERVER, natsServerPresent, ReplicaSet } from '../helpers/replica-set.js';
-import { requirePrerequisite } from '../helpers/prerequisite.js';
-import { call, COLLECTION, createCollection, missing, pointIds, writePoint, writeUntil } from './writes.js';
+import { useReplicaSet } from './replica-suite.js';
+import { call, COLLECTION, missing, pointIds, writePoint, writeUntil } from './writes.js';
 
 describe('replication: a primary and two replicas over a 3-node JetStream cluster (sync)', function () {
   this.timeout(120_000);
-  requirePrerequisite({ what: `nats-server (${NATS_SERVER})`, present: natsServerPresent, install: 'apt-get install -y nats-server (as root; .ci/run does it), or set NATS_SERVER_PATH' });
-  const dir = tempDir('vgdb-repl-');
-  let set: ReplicaSet;
-
-  before(async () => {
-    set = await ReplicaSet.start(dir.path, 2);
-    await createCollection(set.url('primary'));
-  });
-  after(async () => {
-    await set?.stop();
-    dir.remove();
-  });
+  const suite = useReplicaSet('sync', 2);
 
   it('every write acknowledged under sync is readable on both replicas with min_operation_id', async () => {
     let count = 0;
-    const { acknowledged, maxOpId } = await writeUntil(() => set.url('primary'), 1, 4, () => count++ >= 200);
+    const { acknowledged, maxOpId } = await writeUntil(() => suite.set.url('primary'), 1, 4, () => count++ >= 200);
     expect(acknowledged.length).to.be.greaterThan(150);
-    for (const name of ['replica1', 'replica2']) expect(missing(acknowledged, await pointIds(set.url(name), maxOpId)), name).to.deep.equal([]);
+    for (const name of ['replica1', 'replica2']) expect(missing(acknowledged, await pointIds(suite.set.url(name), maxOpId)), name).to.deep.equal([]);
   });
 
   it('a replica refuses writes with 421 naming the primary, in our dialect, Qdrant\'s and Bolt\'s', async () => {
-    const ours = await call(set.url('replica1'), 'PUT', `/collections/${COLLECTION}/points`, { points: [{ id: 1, vector: [1, 1] }] });
+    const ours = await call(suite.set.url('replica1'), 'PUT', `/collections/${COLLECTION}/points`, { points: [{ id: 1, vector: [1, 1] }] });
     expect(ours.status).to.equal(421);
     expect(ours.body).to.include({ status: 'error', code: 421 });
-    expect(ours.body.message).to.include(set.primaryUrl);
-    const server = set.servers.get('replica1')!;
+    expect(ours.body.message).to.include(suite.set.primaryUrl);
+    const server = suite.set.servers.get('replica1')!;
     const qdrantPort = /"port":(\d+)[^\n]*"dialect":"qdrant"/.exec(server.output())![1];
     const qdrant = await call(`http://127.0.0.1:${qdrantPort}`, 'PUT', `/collections/${COLLECTION}/points`, { points: [{ id: 1, vector: [1, 1] }] });
     expect(qdrant.status).to.equal(421);
-    expect(qdrant.body.status.error).to.include(set.primaryUrl);
+    expect(qdrant.body.status.error).to.include(suite.set.primaryUrl);
     const boltUrl = /"url":"(bolt:\/\/[^"]+)"[^\n]*"msg":"listening \(Bolt\)"/.exec(server.output())![1]!;
     const driver = neo4j.driver(boltUrl, neo4j.auth.basic('neo4j', 'x'));
     try {
       const err = await driver.executeQuery(`CREATE (n {name: 'x'})`, {}, { database: COLLECTION }).catch((e: { code: string; message: string }) => e);
       expect((err as { code: string }).code).to.equal('Neo.ClientError.Cluster.NotALeader');
-      expect((err as { message: string }).message).to.include(set.primaryUrl);
+      expect((err as { message: string }).message).to.include(suite.set.primaryUrl);
     } finally {
       await driver.close();
     }
   });
 
   it('reports its lag on /readyz, GET /replication and the changefeed', async () => {
-    const opId = (await writePoint(set.url('primary'), 100_000))!;
-    await pointIds(set.url('replica2'), opId);
-    const ready = await call(set.url('replica2'), 'GET', '/readyz');
+    const opId = (await writePoint(suite.set.url('primary'), 100_000))!;
+    await pointIds(suite.set.url('replica2'), opId);
+    const ready = await call(suite.set.url('replica2'), 'GET', '/readyz');
     expect(ready.status).to.equal(200);
-    expect(ready.body.replication).to.include({ role: 'replica', mode: 'sync', primary: set.primaryUrl, stopped: null, fenced: null });
+    expect(ready.body.replication).to.include({ role: 'replica', mode: 'sync', primary: suite.set.primaryUrl, stopped: null, fenced: null });
     expect(ready.body.replication.applied_operation_id).to.be.at.least(opId);
-    const status = await call(set.url('replica2'), 'GET', '/replication');
+    const status = await call(suite.set.url('replica2'), 'GET', '/replication');
     expect(status.body.result.lag_entries).to.be.a('number');
-    const primary = await call(set.url('primary'), 'GET', '/replication');
+    const primary = await call(suite.set.url('primary'), 'GET', '/replication');
     expect(primary.body.result).to.include({ role: 'primary', unpublished_entries: 0 });
     expect(primary.body.result.published_operation_id).to.be.at.least(opId);
-    const feed = await fetch(`${set.url('replica2')}/changes?from=${opId}&wait_ms=0`);
+    const feed = await fetch(`${suite.set.url('replica2')}/changes?from=${opId}&wait_ms=0`);
     expect(Number(feed.headers.get('x-applied-operation-id'))).to.be.at.least(opId);
     expect(feed.headers.get('x-replication-lag-entries')).to.match(/^\d+$/);
     const lines = (await feed.text()).trim().split('\n').map((l) => JSON.parse(l));
@@ -70,37 +57,37 @@ describe('replication: a primary and two replicas over a 3-node JetStream cluste
   });
 
   it('a replica killed and restarted catches up on what was written while it was down', async () => {
-    await set.kill('replica1');
+    await suite.set.kill('replica1');
     let count = 0;
-    const { acknowledged, maxOpId } = await writeUntil(() => set.url('primary'), 200_000, 4, () => count++ >= 100);
-    await set.startServer('replica1', 'replica');
-    expect(missing(acknowledged, await pointIds(set.url('replica1'), maxOpId))).to.deep.equal([]);
+    const { acknowledged, maxOpId } = await writeUntil(() => suite.set.url('primary'), 200_000, 4, () => count++ >= 100);
+    await suite.set.startServer('replica1', 'replica');
+    expect(missing(acknowledged, await pointIds(suite.set.url('replica1'), maxOpId))).to.deep.equal([]);
   });
 
   it('a primary that keeps no log beyond its snapshots restarts as the primary: snapshots keep the newest published entry, to know the stream\'s head for its own', async () => {
-    await set.kill('primary');
-    await set.startServer('primary', 'primary', { SERVICE_LOG_RETENTION: '0', SERVICE_SNAPSHOT_EVERY: '5' });
+    await suite.set.kill('primary');
+    await suite.set.startServer('primary', 'primary', { SERVICE_LOG_RETENTION: '0', SERVICE_SNAPSHOT_EVERY: '5' });
     // The tenth write is followed by a snapshot at it, which drops the log through it but for what the stream does not hold.
-    for (let id = 400_000; id < 400_010; id++) await writePoint(set.url('primary'), id);
-    const snapshots = join(set.dataDir('primary'), 'snapshots');
-    const last = (await call(set.url('primary'), 'GET', '/replication')).body.result.published_operation_id as number;
+    for (let id = 400_000; id < 400_010; id++) await writePoint(suite.set.url('primary'), id);
+    const snapshots = join(suite.set.dataDir('primary'), 'snapshots');
+    const last = (await call(suite.set.url('primary'), 'GET', '/replication')).body.result.published_operation_id as number;
     while (!readdirSync(snapshots).includes(`snapshot-${String(last).padStart(16, '0')}.snap`)) await new Promise((r) => setTimeout(r, 20));
-    await set.kill('primary');
-    await set.startServer('primary', 'primary');
+    await suite.set.kill('primary');
+    await suite.set.startServer('primary', 'primary');
     // It listens on a new port: new replicas bootstrap from there.
-    set.primaryUrl = set.url('primary');
-    expect((await call(set.url('primary'), 'GET', '/readyz')).status).to.equal(200);
-    const opId = await writePoint(set.url('primary'), 400_010);
+    suite.set.primaryUrl = suite.set.url('primary');
+    expect((await call(suite.set.url('primary'), 'GET', '/readyz')).status).to.equal(200);
+    const opId = await writePoint(suite.set.url('primary'), 400_010);
     expect(opId, 'the restarted primary takes writes').to.be.a('number');
-    expect((await pointIds(set.url('replica2'), opId!)).has(400_010)).to.equal(true);
+    expect((await pointIds(suite.set.url('replica2'), opId!)).has(400_010)).to.equal(true);
   });
 
   it('a replica started on an empty data dir bootstraps from the primary\'s snapshot, then follows', async () => {
-    await set.startServer('replica3', 'replica');
-    const all = await pointIds(set.url('primary'), 0);
-    const opId = (await writePoint(set.url('primary'), 300_000))!;
-    const held = await pointIds(set.url('replica3'), opId);
+    await suite.set.startServer('replica3', 'replica');
+    const all = await pointIds(suite.set.url('primary'), 0);
+    const opId = (await writePoint(suite.set.url('primary'), 300_000))!;
+    const held = await pointIds(suite.set.url('replica3'), opId);
     expect(missing([...all, 300_000], held)).to.deep.equal([]);
-    expect(set.servers.get('replica3')!.output()).to.match(/bootstrapped from the primary/);
+    expect(suite.set.servers.get('replica3')!.output()).to.match(/bootstrapped from the primary/);
   });
 });
