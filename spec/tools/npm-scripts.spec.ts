@@ -9,6 +9,7 @@ import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
 import { call } from '../helpers/http.js';
 import { commandLine, environmentOf, isAlive, listeningPorts, processTree } from '../helpers/process-tree.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { freePort } from '../../tools/lib/child-processes.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -62,17 +63,6 @@ function portIsFree(port: number): Promise<boolean> {
     const probe = createServer();
     probe.once('error', () => done(false));
     probe.listen(port, '127.0.0.1', () => probe.close(() => done(true)));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
   });
 }
 

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { freePort, killOnExit } from './child-processes.js';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 
@@ -14,22 +14,6 @@ export function natsServerPresent(): boolean {
 
 const READY_TIMEOUT_MS = 30_000;
 
-/** Servers still running are killed when this process exits. */
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 interface Node {
   name: string;
@@ -77,14 +61,13 @@ export class NatsCluster {
     const child = spawn(NATS_SERVER, ['-js', '-sd', node.storeDir, '-a', '127.0.0.1', '-p', String(node.port), '-n', node.name, '--cluster_name', 'vgdb', '--cluster', `nats://127.0.0.1:${node.clusterPort}`, '--routes', routes], { stdio: ['ignore', 'pipe', 'pipe'] });
     node.child = child;
     node.output = '';
-    running.add(child);
+    killOnExit(child);
     const keep = (chunk: Buffer): void => {
       if (node.output.length < 1 << 16) node.output += chunk.toString();
     };
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     child.once('exit', () => {
-      running.delete(child);
       if (node.child === child) node.child = null;
     });
   }

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { exited, freePort, killOnExit } from './child-processes.js';
+
+export { exited };
 
 const MAIN = fileURLToPath(new URL('../../server/main.js', import.meta.url));
 
@@ -19,22 +21,6 @@ export interface SpawnOptions {
 const START_TIMEOUT_MS = 60_000;
 const KEPT_OUTPUT_CHARS = 1 << 20;
 
-/** Servers still running are killed when this process exits, so a crashed tool leaves none behind. */
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves once GET /readyz answers (for a server whose stdout this process cannot read). */
 async function healthy(url: string, child: ChildProcess): Promise<void> {
@@ -54,20 +40,6 @@ async function healthy(url: string, child: ChildProcess): Promise<void> {
 }
 
 /**
- * A tool stopped by SIGINT or SIGTERM (Ctrl-C, or `kill` on `npm run …`) passes the signal on,
- * so its servers shut down cleanly and release their ports and data dirs, then dies of it.
- */
-function stopServersOn(signal: NodeJS.Signals): void {
-  process.once(signal, () => {
-    const children = [...running];
-    for (const child of children) child.kill(signal);
-    void Promise.all(children.map(exited)).then(() => process.kill(process.pid, signal));
-  });
-}
-stopServersOn('SIGINT');
-stopServersOn('SIGTERM');
-
-/**
  * The real server as its own process; resolves once its "listening" log line appears (port 0
  * picks a free one), so SERVICE_LOG_LEVEL must be info or finer. With `stdout` given, a free
  * port is picked here and the server is ready once /readyz answers.
@@ -78,8 +50,7 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
     env: { ...process.env, SERVICE_HOST: '127.0.0.1', SERVICE_PORT: port, SERVICE_QDRANT_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'],
   });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
+  killOnExit(child);
   let out = '';
   const keep = (chunk: Buffer): void => {
     if (out.length < KEPT_OUTPUT_CHARS) out += chunk.toString();
@@ -113,7 +84,3 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
   });
 }
 
-export function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}

@@ -1,0 +1,46 @@
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** Children still running are killed when this process exits, so a crashed tool or test leaves none behind. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** Resolves with a child's exit code once it has exited (null when a signal ended it). */
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/**
+ * A tool stopped by SIGINT or SIGTERM (Ctrl-C, or `kill` on `npm run …`) passes the signal on,
+ * so its children shut down cleanly and release their ports and data dirs, then dies of it.
+ */
+function stopChildrenOn(signal: NodeJS.Signals): void {
+  process.once(signal, () => {
+    const children = [...running];
+    for (const child of children) child.kill(signal);
+    void Promise.all(children.map(exited)).then(() => process.kill(process.pid, signal));
+  });
+}
+stopChildrenOn('SIGINT');
+stopChildrenOn('SIGTERM');
+
+/** Registers a child to be killed if this process exits while it runs. */
+export function killOnExit(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+}
+
+/** A loopback TCP port nobody listens on now (the OS's pick). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
