@@ -5,48 +5,9 @@ import { int8KernelsFor } from '../../storage/views/int8-kernels.js';
 import { dotInt8, l2Int8 } from '../../storage/views/int8-scalar-kernels.js';
 import { binaryKernelsFor, hammingBits } from '../../storage/views/binary-kernels.js';
 import { searchCollection, type QuantizationParams } from '../../query/search/vector-search.js';
-import { recallAt10, seeded } from '../../tools/bench/dataset.js';
+import { quietDataset, recallAt10, seeded, type Dataset } from '../../tools/bench/dataset.js';
 import { decodeEvent, encodeEvent } from '../../storage/events/codec.js';
 import { decodeSnapshot, encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
-import { dotProduct, squaredEuclid } from '../../storage/views/distance.js';
-
-interface Dataset {
-  dim: number;
-  distance: Distance;
-  data: Float32Array;
-  queries: Float32Array;
-  count: number;
-  queryCount: number;
-  truth: Int32Array[];
-}
-
-/** Points and queries around 100 Gaussian centres (as the benchmark's), with each query's exact top 10 by brute force. */
-function makeDataset(count: number, dim: number, distance: Distance, queryCount: number, seed: number): Dataset {
-  const rnd = seeded(seed);
-  const gaussian = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
-  const centres = Array.from({ length: 100 }, () => Float32Array.from({ length: dim }, gaussian));
-  const clustered = (n: number) => {
-    const out = new Float32Array(n * dim);
-    for (let i = 0; i < n; i++) {
-      const centre = centres[Math.floor(rnd() * centres.length)]!;
-      for (let d = 0; d < dim; d++) out[i * dim + d] = centre[d]! + gaussian() * 0.35;
-    }
-    return out;
-  };
-  const data = clustered(count);
-  const queries = clustered(queryCount);
-  const norm = (v: Float32Array, o: number) => Math.sqrt(dotProduct(v, o, v, o, dim)) || 1;
-  const distanceTo = (q: number, i: number): number => {
-    if (distance === 'Euclid') return squaredEuclid(queries, q * dim, data, i * dim, dim);
-    const dot = dotProduct(queries, q * dim, data, i * dim, dim);
-    return distance === 'Dot' ? -dot : 1 - dot / (norm(queries, q * dim) * norm(data, i * dim));
-  };
-  const truth = Array.from({ length: queryCount }, (_, q) => {
-    const order = Array.from({ length: count }, (_, i) => [distanceTo(q, i), i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    return Int32Array.from(order.slice(0, 10), ([, i]) => i);
-  });
-  return { dim, distance, data, queries, count, queryCount, truth };
-}
 
 const BINARY = { quantization_config: { scalar: null, binary: {}, product: null } };
 const INT8 = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
@@ -95,7 +56,7 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
 
   for (const [dim, distance] of [[128, 'Cosine'], [128, 'Euclid'], [128, 'Dot'], [768, 'Cosine']] as [number, Distance][]) {
     it(`finds the float search's neighbours with recall@10 >= 0.95 walking int8 codes and rescoring: 5,000 x ${dim} ${distance}`, () => {
-      const ds = makeDataset(5_000, dim, distance, 40, dim + distance.length);
+      const ds = quietDataset(5_000, dim, distance, 40, dim + distance.length);
       const c = build(ds, INT8);
       expect(c.quantized, 'the codes are made').to.not.equal(null);
       expect(c.quantized!.byteLength, 'a byte a dimension (a row for the query besides)').to.equal((c.store.capacity + 1) * dim);
@@ -111,7 +72,7 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
   }
 
   it('answers ignore: true exactly as an unquantized collection does, and rescored hits with float scores', () => {
-    const ds = makeDataset(3_000, 64, 'Euclid', 20, 11);
+    const ds = quietDataset(3_000, 64, 'Euclid', 20, 11);
     const plain = build(ds, {});
     const quantized = build(ds, INT8);
     for (let q = 0; q < ds.queryCount; q++) {
@@ -123,7 +84,7 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
   });
 
   it('quantizes named dense vectors too, each with its own codes', () => {
-    const ds = makeDataset(2_000, 48, 'Cosine', 20, 13);
+    const ds = quietDataset(2_000, 48, 'Cosine', 20, 13);
     const named = { size: 48, distance: 'Cosine' as const, m: 16, m0: 32, efConstruct: 64, ml: 1 / Math.log(16), onDisk: false };
     const c = new Collection('n', { size: 0, distance: 'Cosine', m: 16, m0: 32, efConstruct: 64, ml: 1 / Math.log(16), named: { text: named } }, 3);
     c.settings = INT8;
@@ -141,7 +102,7 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
   });
 
   it('keeps the config through a snapshot, with the codes rebuilt from the restored floats', () => {
-    const ds = makeDataset(2_000, 40, 'Euclid', 10, 21);
+    const ds = quietDataset(2_000, 40, 'Euclid', 10, 21);
     const c = build(ds, INT8);
     const chunks = encodeSnapshot(new Map([['q', c]]), 5);
     const bytes = new Uint8Array(chunks.reduce((n, b) => n + b.length, 0));
@@ -163,7 +124,7 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
   });
 
   it('codes points as the indexer links them, re-places its range as the data grows, and drops the codes when turned off', () => {
-    const ds = makeDataset(2_000, 32, 'Dot', 20, 5);
+    const ds = quietDataset(2_000, 32, 'Dot', 20, 5);
     const c = build({ ...ds, count: 100 }, INT8);
     c.upsert(Array.from({ length: 1_900 }, (_, i) => ({ id: 100 + i, vector: ds.data.subarray((100 + i) * 32, (101 + i) * 32), payload: {}, labels: [] })));
     while (c.indexSome(1000));
@@ -192,7 +153,7 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
 
   for (const [distance, oversampling] of [['Cosine', 1], ['Dot', 4]] as [Distance, number][]) {
     it(`binary: walks 5,000 x 768 ${distance} on one bit a dimension and, rescored (oversampling ${oversampling}), keeps recall@10 >= 0.95`, () => {
-      const ds = makeDataset(5_000, 768, distance, 40, 768 + distance.length);
+      const ds = quietDataset(5_000, 768, distance, 40, 768 + distance.length);
       const c = build(ds, BINARY);
       expect(c.quantized!.byteLength, 'a bit a dimension (a row for the query besides)').to.equal((c.store.capacity + 1) * 96);
       expect(recall(c, ds, { ignore: false, rescore: true, oversampling })).to.be.at.least(0.95);

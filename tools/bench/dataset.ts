@@ -63,19 +63,28 @@ function exactTop10(data: Float32Array, count: number, q: Float32Array, qo: numb
 }
 
 export function makeDataset(count: number, dim: number, distance: Distance, queryCount: number, seed: number): Dataset {
+  const progress = startProgress(`bench dataset ${datasetName(count, dim, distance)}: exact top 10`, queryCount, 'queries');
+  const ds = buildDataset(count, dim, distance, queryCount, seed, () => progress.tick());
+  progress.end();
+  return ds;
+}
+
+/** makeDataset without its progress lines (for tests). */
+export const quietDataset = (count: number, dim: number, distance: Distance, queryCount: number, seed: number): Dataset => buildDataset(count, dim, distance, queryCount, seed, () => undefined);
+
+const datasetName = (count: number, dim: number, distance: Distance) => `${count.toLocaleString('en')} x ${dim} ${distance}`;
+
+function buildDataset(count: number, dim: number, distance: Distance, queryCount: number, seed: number, tick: () => void): Dataset {
   const rnd = seeded(seed);
   const centres = Array.from({ length: 100 }, () => Float32Array.from({ length: dim }, () => gaussian(rnd)));
   const data = clustered(count, dim, rnd, centres);
   const queries = clustered(queryCount, dim, rnd, centres);
-  const name = `${count.toLocaleString('en')} x ${dim} ${distance}`;
-  const progress = startProgress(`bench dataset ${name}: exact top 10`, queryCount, 'queries');
   const truth = Array.from({ length: queryCount }, (_, q) => {
     const top = exactTop10(data, count, queries, q * dim, dim, distance);
-    progress.tick();
+    tick();
     return top;
   });
-  progress.end();
-  return { name, dim, distance, data, queries, count, queryCount, truth };
+  return { name: datasetName(count, dim, distance), dim, distance, data, queries, count, queryCount, truth };
 }
 
 export function recallAt10(truth: Int32Array, got: ArrayLike<number>): number {
