@@ -1,19 +1,9 @@
 import { expect } from 'chai';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { useTestServer } from '../helpers/http.js';
+import { refusal } from '../helpers/qdrant-refusal.js';
 
 const U = '0f8fad5b-d9cb-469f-a165-70867728950e';
-
-/** The message the client shows for a refused call (Qdrant's error body, status.error). */
-async function refusal(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (err) {
-    const e = err as { status?: number; data?: { status?: { error?: string } } };
-    return `${e.status} ${e.data?.status?.error}`;
-  }
-  throw new Error('the call was not refused');
-}
 
 describe('clients: named and sparse vectors with @qdrant/js-client-rest 1.18', function () {
   this.timeout(30_000);

@@ -2,17 +2,7 @@ import { expect } from 'chai';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { useTestServer } from '../helpers/http.js';
 import { randomVectors } from '../helpers/vectors.js';
-
-/** The message the client shows for a refused call (Qdrant's error body, status.error). */
-async function refusal(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (err) {
-    const e = err as { status?: number; data?: { status?: { error?: string } } };
-    return `${e.status} ${e.data?.status?.error}`;
-  }
-  throw new Error('the call was not refused');
-}
+import { refusal } from '../helpers/qdrant-refusal.js';
 
 const DIM = 32;
 const vectors = randomVectors(1_500, DIM, 3);
