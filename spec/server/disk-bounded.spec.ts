@@ -1,22 +1,13 @@
 import { expect } from 'chai';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, startTestServer, type TestServer } from '../helpers/http.js';
+import { dirBytes } from '../../tools/lib/dir-bytes.js';
 
 const DIM = 128;
 const POINTS = 40_000;
 const BATCH = 1000;
 const CYCLES = 6;
-
-/** Bytes the files under `dir` take (their lengths). */
-function dirBytes(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    total += entry.isDirectory() ? dirBytes(path) : statSync(path).size;
-  }
-  return total;
-}
 
 /** The vector of point `id` after `cycle`: a tenth of the points take a new one each cycle. */
 const vectorOf = (id: number, cycle: number): number[] => {

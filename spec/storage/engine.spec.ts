@@ -8,18 +8,10 @@ import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { MemoryLog } from '../../storage/log/memory-log.js';
 import { searchCollection } from '../../query/search/vector-search.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { rejection } from '../helpers/rejection.js';
 
 const config: CollectionConfig = { size: 2, distance: 'Euclid', m: 8, m0: 16, efConstruct: 32, ml: 1 / Math.log(8) };
 const point = (id: number, x: number, y: number, payload = {}): PointRecord => ({ id, vector: Float32Array.of(x, y), payload, labels: [] });
-
-async function rejection(p: Promise<unknown>): Promise<DbError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as DbError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('storage/engine', () => {
   it('applies a request all or nothing: one bad point rejects the whole upsert and logs nothing', async () => {

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { Collection } from '../../storage/collection.js';
 import { joinChunks } from '../../storage/codec/join-chunks.js';
 import { Engine } from '../../storage/engine/engine.js';
-import { DbError } from '../../storage/errors.js';
 import { decodeEvent, encodeEvent } from '../../storage/events/codec.js';
 import type { CollectionConfig, DbEvent, PointRecord, SparseVector } from '../../storage/events/types.js';
 import { exportCollection } from '../../storage/export/export-writer.js';
@@ -15,6 +14,7 @@ import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
 import { searchCollection } from '../../query/search/vector-search.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { randomVectors } from '../helpers/vectors.js';
+import { rejection } from '../helpers/rejection.js';
 
 const hnsw = { m: 8, m0: 16, efConstruct: 40, ml: 1 / Math.log(8) };
 /** An unnamed 4-d vector, a named Cosine and a named Dot vector, and two sparse vectors. */
@@ -63,15 +63,6 @@ function stored(c: Collection): unknown {
     const sparseOut = Object.fromEntries(Object.entries(others.sparse ?? {}).map(([n, v]) => [n, [Array.from(v.indices), Array.from(v.values)]]));
     return [id, c.store.hasVector[slot] ? Array.from(c.store.vectorOf(slot)) : null, Object.fromEntries(Object.entries(others.named ?? {}).map(([n, v]) => [n, Array.from(v)])), sparseOut];
   });
-}
-
-async function rejection(p: Promise<unknown>): Promise<DbError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as DbError;
-  }
-  throw new Error('expected a rejection');
 }
 
 /** A history that uses each kind of named and sparse write. */

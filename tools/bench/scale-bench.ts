@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -8,19 +8,10 @@ import { startProgress } from '../lib/progress.js';
 import { exited, spawnServer, type ChildServer } from '../lib/spawn-server.js';
 import { recallAt10, type Dataset } from './dataset.js';
 import { fmt } from './table.js';
+import { dirBytes } from '../lib/dir-bytes.js';
 
 const BATCH = 1000;
 const MB = 2 ** 20;
-
-/** Bytes the files under `dir` take. */
-function dirBytes(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    total += entry.isDirectory() ? dirBytes(path) : statSync(path).size;
-  }
-  return total;
-}
 
 async function until(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((r) => setTimeout(r, 100));
