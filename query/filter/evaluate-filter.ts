@@ -15,7 +15,7 @@ function matchesValue(f: Filter, value: unknown): boolean {
 function hasVector(col: Collection, slot: number, name: string): boolean {
   if (name === '') return col.hasUnnamed && col.store.hasVector[slot] === 1;
   const id = col.store.idOf(slot);
-  return (col.named.get(name)?.vectorOf(id) ?? col.sparse.get(name)?.get(id) ?? null) !== null;
+  return col.named.get(name)?.store.has(id) ?? (col.sparse.get(name)?.get(id) ?? null) !== null;
 }
 
 function holds(c: Condition, payload: Record<string, unknown> | null, col: Collection | null, slot: number): boolean {
