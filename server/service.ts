@@ -17,6 +17,7 @@ import { lossAdvice, openLog } from './open-log.js';
 import type { LmdbLog } from '../storage/log/lmdb-log.js';
 import { Readiness } from './readiness.js';
 import { Replication } from '../replication/replication.js';
+import { acquireSearchPool, releaseSearchPool } from '../workers/process-pool.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How far the high-water mark may trail the writes: a log that loses its tail later loses at most this much unnoticed. */
@@ -154,6 +155,9 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   if (qdrantPort !== null) logger.info({ host: config.host, port: qdrantPort, scheme, dialect: 'qdrant' }, 'listening (Qdrant REST dialect)');
   if (bolt) logger.info({ host: config.host, port: bolt.port, url: bolt.url }, 'listening (Bolt)');
 
+  const searchPool = acquireSearchPool(config.workers);
+  metrics.watchSearchPool(searchPool);
+  logger.info({ workers: config.workers }, searchPool ? 'search workers started' : 'searches run on the request thread (SERVICE_WORKERS=0)');
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
@@ -165,6 +169,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
       await done;
       clearTimeout(force);
       await replication?.close().catch((err: unknown) => logger.warn({ err }, 'closing the NATS connection failed'));
+      await releaseSearchPool(searchPool);
       await engine.close();
     })());
   return { server, qdrantServer, engine, replication, url, qdrantUrl: qdrantPort === null ? null : `${scheme}://${host}:${qdrantPort}`, boltUrl: bolt?.url ?? null, boltPort: bolt?.port ?? null, close };

@@ -114,6 +114,11 @@ export class Collection {
     this.backlog.forEach(visit);
   }
 
+  /** The slots pending now, to visit later (IndexBacklog.capture). */
+  capturePending(): (visit: (slot: number) => void) => void {
+    return this.backlog.capture();
+  }
+
   upsert(points: readonly PointRecord[]): void {
     for (const p of points) {
       if (typeof p.id === 'number' && p.id >= this.nextNodeId) this.nextNodeId = p.id + 1;

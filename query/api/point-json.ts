@@ -3,7 +3,7 @@ import type { Collection } from '../../storage/collection.js';
 import type { Payload } from '../../storage/events/types.js';
 import { vectorNamesText } from '../../storage/engine/check-vectors.js';
 import { badRequest } from '../../storage/errors.js';
-import { searchCollection, type VectorQuery } from '../search/vector-search.js';
+import { searchCollection, searchCollectionPooled, type VectorQuery } from '../search/vector-search.js';
 import type { OutputOptions, PayloadSelector } from './output-options.js';
 
 /** Own keys only, built with fromEntries so that a key like `__proto__` stays an ordinary key. */
@@ -68,4 +68,9 @@ export function retrievedJson(c: Collection, ids: readonly PointId[], options: O
 /** A search's scored points, best first. */
 export function scoredJson(c: Collection, req: VectorQuery & OutputOptions): Record<string, unknown>[] {
   return searchCollection(c, req).map((hit) => pointJson(c, hit.slot, req, hit.score));
+}
+
+/** scoredJson with the graph walk perhaps on a search worker (the server's searches). */
+export async function pooledScoredJson(c: Collection, req: VectorQuery & OutputOptions): Promise<Record<string, unknown>[]> {
+  return (await searchCollectionPooled(c, req)).map((hit) => pointJson(c, hit.slot, req, hit.score));
 }

@@ -1,5 +1,5 @@
 import type { Collection } from '../../storage/collection.js';
-import { runPlan, type QueryHit } from '../search/universal/run.js';
+import { queryHits, type QueryHit } from '../search/universal/run.js';
 import type { OutputOptions } from './output-options.js';
 import { pointJson } from './point-json.js';
 import type { GroupsQuery, UniversalQuery } from './universal-body.js';
@@ -11,13 +11,13 @@ function hitJson(c: Collection, h: QueryHit, options: OutputOptions): Record<str
 }
 
 /** A universal query's points, best first. */
-export function queryJson(c: Collection, q: UniversalQuery): Record<string, unknown>[] {
-  return runPlan(c, q.plan).map((h) => hitJson(c, h, q));
+export async function queryJson(c: Collection, q: UniversalQuery): Promise<Record<string, unknown>[]> {
+  return (await queryHits(c, q.plan)).map((h) => hitJson(c, h, q));
 }
 
 /** Scroll with order_by: the points (no score) with the value they were ordered by. */
-export function orderedJson(c: Collection, q: UniversalQuery): Record<string, unknown>[] {
-  return runPlan(c, q.plan).map((h) => ({ ...pointJson(c, h.slot, q), order_value: h.orderValue }));
+export async function orderedJson(c: Collection, q: UniversalQuery): Promise<Record<string, unknown>[]> {
+  return (await queryHits(c, q.plan)).map((h) => ({ ...pointJson(c, h.slot, q), order_value: h.orderValue }));
 }
 
 /** The group values of a point: the key's value, or each element of an array there (strings and integers only). */
@@ -27,9 +27,9 @@ function groupValues(value: unknown): (string | number)[] {
 }
 
 /** Hits grouped by a payload key: groups in the order of their best hit, each with its best group_size hits. */
-export function groupsJson(c: Collection, q: GroupsQuery): { groups: { id: string | number; hits: Record<string, unknown>[] }[] } {
+export async function groupsJson(c: Collection, q: GroupsQuery): Promise<{ groups: { id: string | number; hits: Record<string, unknown>[] }[] }> {
   const groups = new Map<string | number, QueryHit[]>();
-  for (const hit of runPlan(c, q.plan)) {
+  for (const hit of await queryHits(c, q.plan)) {
     const payload = c.store.payloads[hit.slot] ?? {};
     const value = Object.hasOwn(payload, q.groupBy) ? payload[q.groupBy] : undefined;
     for (const key of groupValues(value)) {

@@ -2,8 +2,9 @@ import type { Collection } from '../../storage/collection.js';
 import { vectorNamesText } from '../../storage/engine/check-vectors.js';
 import { badRequest } from '../../storage/errors.js';
 import type { Distance } from '../../storage/events/types.js';
-import type { QueryDistance, SlotFilter } from '../../storage/views/hnsw.js';
+import type { HnswIndex, QueryDistance, SlotFilter } from '../../storage/views/hnsw.js';
 import type { NamedDenseVectors } from '../../storage/views/named-dense.js';
+import { LIVE } from '../../storage/views/point-store.js';
 
 /**
  * One dense vector of a collection seen from the collection's slots, so searches and scorers
@@ -27,6 +28,11 @@ export interface DenseView {
   /** The HNSW search: up to k admitted hits, nearest first, as collection slots (keys from `approx` when given). */
   search(prepared: Float32Array, k: number, ef: number, admit: SlotFilter, keys: Float64Array, slots: Int32Array, approx?: QueryDistance | null): number;
   forEachPending(visit: (slot: number) => void): void;
+  /** The vectors pending now, to visit later (a graph walk elsewhere meanwhile), as collection slots. */
+  capturePending(): (visit: (slot: number) => void) => void;
+  /** The graph itself, for a walk on another thread, and its slots as collection slots (-1: the point is gone). */
+  graph: HnswIndex;
+  fromGraphSlot(slot: number): number;
 }
 
 function unnamedView(c: Collection): DenseView {
@@ -44,6 +50,9 @@ function unnamedView(c: Collection): DenseView {
     quantized: c.quantized,
     search: (q, k, ef, admit, keys, slots, approx) => index.search(q, k, ef, admit, keys, slots, approx),
     forEachPending: (visit) => c.forEachPending(visit),
+    capturePending: () => c.capturePending(),
+    graph: index,
+    fromGraphSlot: (slot) => slot,
   };
 }
 
@@ -79,6 +88,12 @@ function namedView(c: Collection, field: NamedDenseVectors): DenseView {
       return n;
     },
     forEachPending: (visit) => field.forEachPending((s) => visit(mainSlot(s))),
+    capturePending: () => {
+      const captured = field.capturePending();
+      return (visit) => captured((s) => visit(mainSlot(s)));
+    },
+    graph: field.index,
+    fromGraphSlot: (slot) => (own.state[slot] === LIVE ? mainSlot(slot) : -1),
   };
 }
 

@@ -8,7 +8,10 @@ import { candidateSlots } from '../filter/candidates.js';
 import { matchesFilter } from '../filter/evaluate-filter.js';
 import type { Filter } from '../filter/types.js';
 import { forEachMatchingSlot } from './matching-slots.js';
-import { denseView } from './dense-view.js';
+import { denseView, type DenseView } from './dense-view.js';
+import { graphWalker } from './graph-walker.js';
+import type { QueryDistance, SlotFilter } from '../../storage/views/hnsw.js';
+import type { Distance } from '../../storage/events/types.js';
 import { sparseField, sparseSearch } from './sparse-search.js';
 import type { SparseVector } from '../../storage/events/types.js';
 
@@ -81,22 +84,24 @@ function estimateSelectivity(c: Collection, filter: Filter): number {
   return live === 0 ? 1 : matched / live;
 }
 
-/**
- * Exact top-k semantics over the HNSW index: best first, ties by smaller id. A filter is
- * answered by scanning its matches when they are few or rare (so recall holds), otherwise by
- * a filter-aware graph walk. Points not yet indexed are always scanned exactly.
- */
-export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
-  const { store } = c;
-  if (q.sparse) {
-    const hits = sparseSearch(c, sparseField(c, q.using, q.sparse), q.sparse, q.filter);
-    const kept = q.scoreThreshold === null ? hits : hits.filter((h) => h.score >= q.scoreThreshold!);
-    return kept.slice(q.offset, q.offset + q.limit).map((h) => ({ ...h, id: store.idOf(h.slot) }));
-  }
+/** What a dense search needs once its query is checked: the vector's view and how wide to walk. */
+interface DensePlan {
+  view: DenseView;
+  distance: Distance;
+  k: number;
+  wide: number;
+  ef: number;
+  approx: QueryDistance | null;
+  rescore: boolean;
+  admit: SlotFilter;
+  /** The filter's matches are few or rare: scan them exactly instead of walking the graph. */
+  scan: boolean;
+}
+
+function planDense(c: Collection, q: VectorQuery): DensePlan {
   const view = denseView(c, q.using);
-  const config = { size: view.size, distance: view.distance };
-  if (q.vector.length !== config.size) {
-    throw badRequest(`query vector has ${q.vector.length} dimensions, ${view.name === '' ? '' : `vector "${view.name}" of `}collection "${c.name}" expects ${config.size}`);
+  if (q.vector.length !== view.size) {
+    throw badRequest(`query vector has ${q.vector.length} dimensions, ${view.name === '' ? '' : `vector "${view.name}" of `}collection "${c.name}" expects ${view.size}`);
   }
   for (let i = 0; i < q.vector.length; i++) {
     if (!Number.isFinite(q.vector[i])) throw badRequest(`query vector element ${i} is not a finite number`);
@@ -105,43 +110,103 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
   const quantization = q.quantization ?? DEFAULT_QUANTIZATION;
   const approx = quantization.ignore ? null : view.quantized;
   const wide = approx ? Math.max(k, Math.ceil(k * quantization.oversampling), quantization.rescore ? q.ef : 0) : k;
-  const { heap, keys, slots, query } = scratchFor(wide, config.size);
-  view.prepare(q.vector, query);
-  heap.ids = store.ids;
-  heap.idOrder = store.uuidWords ? (a, b) => store.compareSlots(a, b) : null;
-  const offer = (slot: number): void => {
-    const d = view.toQuery(slot);
-    if (!Number.isNaN(d)) heap.offer(d, slot, k);
-  };
   const filter = q.filter;
-  const admit = filter ? (slot: number) => matchesFilter(filter, c, slot) : null;
-
-  view.setQuery(query);
-  let scanned = false;
+  let scan = false;
   if (filter) {
     const candidates = candidateSlots(filter, c);
     const few = candidates !== null && candidates.size <= SCAN_MATCHES;
     const selectivity = few ? 0 : estimateSelectivity(c, filter);
-    if (few || selectivity * store.liveCount <= SCAN_MATCHES || selectivity <= SCAN_SELECTIVITY) {
-      forEachMatchingSlot(c, filter, offer);
-      scanned = true;
-    }
+    scan = few || selectivity * c.store.liveCount <= SCAN_MATCHES || selectivity <= SCAN_SELECTIVITY;
   }
-  if (!scanned) {
-    const n = view.search(query, wide, Math.max(q.ef, wide), admit, keys, slots, approx);
-    const rescore = approx !== null && quantization.rescore;
-    for (let i = 0; i < n; i++) heap.offer(rescore ? view.toQuery(slots[i]!) : keys[i]!, slots[i]!, k);
+  const admit = filter ? (slot: number) => matchesFilter(filter, c, slot) : null;
+  return { view, distance: view.distance, k, wide, ef: Math.max(q.ef, wide), approx, rescore: approx !== null && quantization.rescore, admit, scan };
+}
+
+/** The hits after offset, best first, down to the score threshold. */
+function scored(c: Collection, q: VectorQuery, distance: Distance, keys: Float64Array, slots: Int32Array, count: number): ScoredSlot[] {
+  const out: ScoredSlot[] = [];
+  for (let i = q.offset; i < count; i++) {
+    const score = scoreOf(distance, keys[i]!);
+    if (q.scoreThreshold !== null && score < q.scoreThreshold) break;
+    out.push({ slot: slots[i]!, id: c.store.idOf(slots[i]!), score });
+  }
+  return out;
+}
+
+function sparseHits(c: Collection, q: VectorQuery & { sparse: SparseVector }): ScoredSlot[] {
+  const hits = sparseSearch(c, sparseField(c, q.using, q.sparse), q.sparse, q.filter);
+  const kept = q.scoreThreshold === null ? hits : hits.filter((h) => h.score >= q.scoreThreshold!);
+  return kept.slice(q.offset, q.offset + q.limit).map((h) => ({ ...h, id: c.store.idOf(h.slot) }));
+}
+
+/**
+ * Exact top-k semantics over the HNSW index: best first, ties by smaller id. A filter is
+ * answered by scanning its matches when they are few or rare (so recall holds), otherwise by
+ * a filter-aware graph walk. Points not yet indexed are always scanned exactly.
+ */
+export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
+  if (q.sparse) return sparseHits(c, { ...q, sparse: q.sparse });
+  const plan = planDense(c, q);
+  const { view, k, wide, admit } = plan;
+  const { heap, keys, slots, query } = scratchFor(wide, view.size);
+  view.prepare(q.vector, query);
+  const offer = offerTo(c, view, heap, k);
+  view.setQuery(query);
+  if (plan.scan) forEachMatchingSlot(c, q.filter!, offer);
+  else {
+    const n = view.search(query, wide, plan.ef, admit, keys, slots, plan.approx);
+    for (let i = 0; i < n; i++) heap.offer(plan.rescore ? view.toQuery(slots[i]!) : keys[i]!, slots[i]!, k);
     view.forEachPending((slot) => {
       if (!admit || admit(slot)) offer(slot);
     });
   }
+  return scored(c, q, plan.distance, keys, slots, heap.drainAscending(keys, slots));
+}
 
-  const count = heap.drainAscending(keys, slots);
-  const out: ScoredSlot[] = [];
-  for (let i = q.offset; i < count; i++) {
-    const score = scoreOf(config.distance, keys[i]!);
-    if (q.scoreThreshold !== null && score < q.scoreThreshold) break;
-    out.push({ slot: slots[i]!, id: store.idOf(slots[i]!), score });
+/**
+ * searchCollection, with the graph walk on a search worker when one is installed and can take
+ * it (an unfiltered walk on the float vectors of a store in shared memory); otherwise the same
+ * search in place. The vectors pending at the call are taken then and scanned when the walk
+ * returns, and the walk's slots are scored again against the vectors as they are then (a slot
+ * the walk found may have been deleted meanwhile, or freed and reused), so a write acknowledged
+ * before the call is always seen and every hit is a live point with its true score.
+ */
+export async function searchCollectionPooled(c: Collection, q: VectorQuery): Promise<ScoredSlot[]> {
+  const walker = graphWalker();
+  if (!walker || q.sparse) return searchCollection(c, q);
+  const plan = planDense(c, q);
+  if (plan.scan || plan.admit || plan.approx) return searchCollection(c, q);
+  const { view, k } = plan;
+  const prepared = view.prepare(q.vector);
+  const walking = walker.walk(view.graph, prepared, plan.wide, plan.ef);
+  if (!walking) return searchCollection(c, q);
+  const pending = view.capturePending();
+  const found = await walking;
+  const { heap, keys, slots } = scratchFor(plan.wide, view.size);
+  const offer = offerTo(c, view, heap, k);
+  view.setQuery(prepared);
+  const walked = new Set<number>();
+  for (let i = 0; i < found.length; i++) {
+    const slot = view.fromGraphSlot(found[i]!);
+    if (slot >= 0 && c.store.state[slot] === LIVE && !walked.has(slot)) {
+      walked.add(slot);
+      offer(slot);
+    }
   }
-  return out;
+  // A vector pending at the call may have been linked, and found, while the walk ran.
+  pending((slot) => {
+    if (!walked.has(slot)) offer(slot);
+  });
+  return scored(c, q, plan.distance, keys, slots, heap.drainAscending(keys, slots));
+}
+
+/** Offers a slot to the heap by its distance to the query set on the view (no vector: left out). */
+function offerTo(c: Collection, view: DenseView, heap: ResultHeap, k: number): (slot: number) => void {
+  const { store } = c;
+  heap.ids = store.ids;
+  heap.idOrder = store.uuidWords ? (a, b) => store.compareSlots(a, b) : null;
+  return (slot) => {
+    const d = view.toQuery(slot);
+    if (!Number.isNaN(d)) heap.offer(d, slot, k);
+  };
 }

@@ -8,6 +8,8 @@ import { httpMetrics } from './http-metrics.js';
 import { replayMetrics, type ReplayMetrics } from './replay-metrics.js';
 import { snapshotMetrics, type SnapshotMetrics } from './snapshot-metrics.js';
 import { writeMetrics } from './write-metrics.js';
+import { searchPoolMetrics } from './search-pool-metrics.js';
+import type { SearchPool } from '../../workers/search-pool.js';
 
 /** Everything one service instance reports, in its own registry (tests run several in one process). */
 export interface ServiceMetrics {
@@ -22,6 +24,8 @@ export interface ServiceMetrics {
   requests(routeOf: RouteOf): Middleware;
   /** Counts and times Bolt messages, and reads the open Bolt connections. */
   readonly bolt: BoltMetrics;
+  /** Reads the search workers on scrape (null: none run). */
+  watchSearchPool(pool: SearchPool | null): void;
 }
 
 export interface ServiceMetricsOptions {
@@ -51,5 +55,6 @@ export function createServiceMetrics({ droppedLogLines = () => 0 }: ServiceMetri
     watch: (engine) => collectionMetrics(registry, engine),
     requests: httpMetrics(registry),
     bolt: boltMetrics(registry),
+    watchSearchPool: (pool) => searchPoolMetrics(registry, pool),
   };
 }

@@ -49,11 +49,11 @@ export function pointRoutes(engine: Engine): Router {
     await commit(ctx, engine, { type: 'delete_points', collection: c.name, ids });
   });
 
-  router.post('/points/scroll', (ctx) => {
+  router.post('/points/scroll', async (ctx) => {
     const c = collectionOf(ctx);
     const req = parseScrollBody(ctx.request.body);
     if (req.orderBy) {
-      ok(ctx, { points: orderedJson(c, req.orderBy), next_page_offset: null });
+      ok(ctx, { points: await orderedJson(c, req.orderBy), next_page_offset: null });
       return;
     }
     const page = scrollCollection(c, req.offset, req.limit, req.filter);

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
-import { scoredJson } from '../../query/api/point-json.js';
+import { pooledScoredJson } from '../../query/api/point-json.js';
 import { parseBatchSearchBody, parseSearchBody } from '../../query/api/search-body.js';
 import { parseRecommend, parseRecommendBatch, parseSearchGroups, parseUniversalBatch, parseUniversalGroups, parseUniversalQuery } from '../../query/api/universal-body.js';
 import { groupsJson, queryJson } from '../../query/api/universal-json.js';
@@ -17,42 +17,43 @@ export function searchRoutes(engine: Engine): Router {
   const collectionOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!);
   const qdrant = (ctx: Context) => requestState(ctx).dialect === 'qdrant';
 
-  router.post('/query', (ctx) => {
-    const points = queryJson(collectionOf(ctx), parseUniversalQuery(ctx.request.body));
+  router.post('/query', async (ctx) => {
+    const points = await queryJson(collectionOf(ctx), parseUniversalQuery(ctx.request.body));
     ok(ctx, qdrant(ctx) ? { points } : points);
   });
 
-  router.post('/query/batch', (ctx) => {
+  router.post('/query/batch', async (ctx) => {
     const c = collectionOf(ctx);
-    const answers = parseUniversalBatch(ctx.request.body).map((q) => queryJson(c, q));
+    const answers = await Promise.all(parseUniversalBatch(ctx.request.body).map((q) => queryJson(c, q)));
     ok(ctx, qdrant(ctx) ? answers.map((points) => ({ points })) : answers);
   });
 
-  router.post('/query/groups', (ctx) => {
-    ok(ctx, groupsJson(collectionOf(ctx), parseUniversalGroups(ctx.request.body)));
+  router.post('/query/groups', async (ctx) => {
+    ok(ctx, await groupsJson(collectionOf(ctx), parseUniversalGroups(ctx.request.body)));
   });
 
-  router.post('/recommend', (ctx) => {
-    ok(ctx, queryJson(collectionOf(ctx), parseRecommend(ctx.request.body)));
+  router.post('/recommend', async (ctx) => {
+    ok(ctx, await queryJson(collectionOf(ctx), parseRecommend(ctx.request.body)));
   });
 
-  router.post('/recommend/batch', (ctx) => {
+  router.post('/recommend/batch', async (ctx) => {
     const c = collectionOf(ctx);
-    ok(ctx, parseRecommendBatch(ctx.request.body).map((q) => queryJson(c, q)));
+    ok(ctx, await Promise.all(parseRecommendBatch(ctx.request.body).map((q) => queryJson(c, q))));
   });
 
-  router.post('/search/groups', (ctx) => {
-    ok(ctx, groupsJson(collectionOf(ctx), parseSearchGroups(ctx.request.body)));
+  router.post('/search/groups', async (ctx) => {
+    ok(ctx, await groupsJson(collectionOf(ctx), parseSearchGroups(ctx.request.body)));
   });
 
-  router.post('/search', (ctx) => {
+  router.post('/search', async (ctx) => {
     const c = collectionOf(ctx);
-    ok(ctx, scoredJson(c, parseSearchBody(ctx.request.body)));
+    ok(ctx, await pooledScoredJson(c, parseSearchBody(ctx.request.body)));
   });
 
-  router.post('/search/batch', (ctx) => {
+  router.post('/search/batch', async (ctx) => {
     const c = collectionOf(ctx);
-    ok(ctx, parseBatchSearchBody(ctx.request.body).map((req) => scoredJson(c, req)));
+    // The searches of a batch walk side by side, one per worker.
+    ok(ctx, await Promise.all(parseBatchSearchBody(ctx.request.body).map((req) => pooledScoredJson(c, req))));
   });
 
   return router;

@@ -4,6 +4,8 @@ import { LIVE, REMOVED, type PointStore } from './point-store.js';
 import type { ByteReader } from '../codec/byte-reader.js';
 import type { ByteWriter } from '../codec/byte-writer.js';
 import { readRaw, writeRaw } from '../codec/raw-arrays.js';
+import { grownCopy, isShared } from './shared-arrays.js';
+import type { StoreLayout } from './point-store.js';
 import type { VectorSpace } from './vector-space.js';
 import { VisitedSet } from './visited-set.js';
 
@@ -12,6 +14,23 @@ export interface HnswParams {
   m0: number;
   efConstruct: number;
   ml: number;
+}
+
+/**
+ * The arrays a search worker reads, on shared buffers (see hnsw-sharing.md): replaced all
+ * together, never in part, when the graph outgrows them, so a reader holding one set sees one
+ * graph. `top` holds the entry point.
+ */
+export interface GraphLayout {
+  params: HnswParams;
+  metric: VectorSpace['metric'];
+  store: StoreLayout;
+  levels: Int8Array;
+  links0: Uint32Array;
+  versions: Int32Array;
+  upperAt: Int32Array;
+  upperLinks: Uint32Array;
+  top: Int32Array;
 }
 
 /** Decides whether a live slot may be a result (a payload filter); null admits all. */
@@ -51,15 +70,31 @@ function insertByDistance(keys: Float64Array, slots: Int32Array, count: number, 
 
 /**
  * Hierarchical navigable small world graph over the slots of a PointStore, after hnswlib's
- * hnswalg.h: layer-0 links in one flat Uint32Array (slot * (m0 + 1), count first), upper
- * layers per node, levels drawn from ml, the select-neighbours heuristic, and a visited set
- * and heaps reused between searches. Removed points stay as waypoints until repairRemoved()
- * relinks their neighbours and frees their slots.
+ * hnswalg.h: layer-0 links in one flat Uint32Array (slot * (m0 + 1), count first), each node's
+ * upper layers together in a second flat array (at upperAt[slot]), levels drawn from ml, the
+ * select-neighbours heuristic, and a visited set and heaps reused between searches. Removed
+ * points stay as waypoints until repairRemoved() relinks their neighbours and frees their slots.
+ * The thread that applies writes owns it; search workers read the same arrays through a reader
+ * made from its layout(), each node's lists under a sequence lock (hnsw-sharing.md).
  */
 export class HnswIndex {
   private levels: Int8Array;
   private links0: Uint32Array;
-  private upper: (Uint32Array | null)[] = [];
+  /** Per node, a sequence lock over its link lists: odd while the writer changes them. */
+  private versions: Int32Array;
+  /** Per node above layer 0, the word offset of its upper lists in upperLinks. */
+  private upperAt: Int32Array;
+  private upperLinks: Uint32Array;
+  /** Words of upperLinks handed out; freed runs wait for a node of the same level. */
+  private upperTop = 0;
+  private readonly upperFree = new Map<number, number[]>();
+  /** The entry point, for readers (they take maxLevel as its level). */
+  private top: Int32Array;
+  private layoutCache: GraphLayout | null = null;
+  /** A worker's read-only view: it takes the entry point from `top` at each search. */
+  private readonly reader: boolean;
+  /** Scratch for one node's links while they are read. */
+  private readonly linkScratch: Uint32Array;
   private entry = -1;
   private maxLevel = -1;
   /** Nodes in the graph, removed waypoints included. */
@@ -90,16 +125,27 @@ export class HnswIndex {
   /** The query's distances during a search: the float ones, or a QueryDistance's. */
   private queryDistance: (x: number) => number;
 
-  constructor(private readonly space: VectorSpace, private readonly params: HnswParams, seed: number) {
+  /** An index over `space`'s store; with `adopt`, a worker's reader of another thread's index. */
+  constructor(private readonly space: VectorSpace, private readonly params: HnswParams, seed: number, adopt?: GraphLayout) {
     const store = space.store;
     this.store = store;
     this.augmented = space.metric === 'Dot';
-    this.norms2 = new Float64Array(this.augmented ? store.capacity : 0);
+    this.norms2 = new Float64Array(this.augmented && !adopt ? store.capacity : 0);
     this.random = new LevelRandom(seed >>> 0);
-    this.levels = new Int8Array(store.capacity).fill(-1);
-    this.links0 = new Uint32Array(store.capacity * (params.m0 + 1));
-    this.visited = new VisitedSet(store.capacity);
+    this.reader = adopt !== undefined;
+    if (adopt) {
+      ({ levels: this.levels, links0: this.links0, versions: this.versions, upperAt: this.upperAt, upperLinks: this.upperLinks, top: this.top } = adopt);
+    } else {
+      this.levels = new Int8Array(store.capacity).fill(-1);
+      this.links0 = new Uint32Array(store.capacity * (params.m0 + 1));
+      this.versions = new Int32Array(store.capacity);
+      this.upperAt = new Int32Array(store.capacity);
+      this.upperLinks = new Uint32Array(2 * (params.m + 1));
+      this.top = new Int32Array(1).fill(-1);
+    }
+    this.visited = new VisitedSet(this.levels.length);
     const most = Math.max(params.m0, params.m) + 1;
+    this.linkScratch = new Uint32Array(most);
     this.selected = new Int32Array(most);
     this.chosen = new Int32Array(most);
     this.pairKeys = new Float64Array(most);
@@ -111,20 +157,76 @@ export class HnswIndex {
     return slot < this.levels.length && this.levels[slot]! >= 0;
   }
 
+  /** A reader of this index on another thread (workers/search-worker.ts). */
+  static reader(space: VectorSpace, layout: GraphLayout): HnswIndex {
+    return new HnswIndex(space, layout.params, 0, layout);
+  }
+
+  /**
+   * The arrays a reader on another thread needs (the same object until they are replaced), or
+   * null while the store's vectors are in a plain buffer (such a store is searched in place).
+   * The first call moves the arrays onto shared buffers, where they stay as they grow.
+   */
+  layout(): GraphLayout | null {
+    const store = this.store.layout();
+    if (!store) return null;
+    if (!isShared(this.links0)) this.replaceArrays(this.levels.length, this.upperLinks.length, true);
+    const cached = this.layoutCache;
+    if (cached && cached.store.ids === store.ids && cached.store.uuidWords === store.uuidWords && cached.store.memory === store.memory) return cached;
+    const { levels, links0, versions, upperAt, upperLinks, top, params } = this;
+    this.layoutCache = { params, metric: this.space.metric, store, levels, links0, versions, upperAt, upperLinks, top };
+    return this.layoutCache;
+  }
+
   private ensureCapacity(): void {
     const cap = this.store.capacity;
     if (this.levels.length >= cap) return;
-    const levels = new Int8Array(cap).fill(-1);
-    levels.set(this.levels);
-    this.levels = levels;
-    const links0 = new Uint32Array(cap * (this.params.m0 + 1));
-    links0.set(this.links0);
-    this.links0 = links0;
+    this.replaceArrays(cap, this.upperLinks.length);
     if (this.augmented) {
       const norms2 = new Float64Array(cap);
       norms2.set(this.norms2);
       this.norms2 = norms2;
     }
+  }
+
+  /**
+   * Copies every shared array into larger ones at once: a reader still on the old set keeps a
+   * whole graph, frozen as it was, which no write touches again.
+   */
+  private replaceArrays(cap: number, upperWords: number, shared = isShared(this.links0)): void {
+    const had = this.levels.length;
+    this.levels = grownCopy(this.levels, cap, shared).fill(-1, had);
+    this.links0 = grownCopy(this.links0, cap * (this.params.m0 + 1), shared);
+    this.versions = grownCopy(this.versions, cap, shared);
+    this.upperAt = grownCopy(this.upperAt, cap, shared);
+    this.upperLinks = grownCopy(this.upperLinks, upperWords, shared);
+    this.top = grownCopy(this.top, 1, shared);
+    this.layoutCache = null;
+  }
+
+  private setEntry(slot: number, level: number): void {
+    this.entry = slot;
+    this.maxLevel = level;
+    Atomics.store(this.top, 0, slot);
+  }
+
+  /** Room for a node's upper lists (`level` lists of m + 1 words): a freed run of its level, or new words. */
+  private allocateUpper(slot: number, level: number): void {
+    const words = level * (this.params.m + 1);
+    let at = this.upperFree.get(level)?.pop();
+    if (at === undefined) {
+      at = this.upperTop;
+      if (at + words > this.upperLinks.length) this.replaceArrays(this.levels.length, Math.max(this.upperLinks.length * 2, at + words));
+      this.upperTop += words;
+    }
+    this.upperLinks.fill(0, at, at + words);
+    this.upperAt[slot] = at;
+  }
+
+  private freeUpper(slot: number, level: number): void {
+    const runs = this.upperFree.get(level) ?? [];
+    runs.push(this.upperAt[slot]!);
+    this.upperFree.set(level, runs);
   }
 
   /** Distance between two nodes of the graph. */
@@ -150,12 +252,40 @@ export class HnswIndex {
     return Math.min(level, 100);
   }
 
-  private linkArray(slot: number, level: number): Uint32Array {
-    return level === 0 ? this.links0 : this.upper[slot]!;
+  private linkArray(level: number): Uint32Array {
+    return level === 0 ? this.links0 : this.upperLinks;
   }
 
   private linkOffset(slot: number, level: number): number {
-    return level === 0 ? slot * (this.params.m0 + 1) : (level - 1) * (this.params.m + 1);
+    return level === 0 ? slot * (this.params.m0 + 1) : this.upperAt[slot]! + (level - 1) * (this.params.m + 1);
+  }
+
+  /**
+   * A node's links at one layer, copied into linkScratch; answers how many. The reader side of
+   * the sequence lock: a copy taken while the version was odd or changed is taken again.
+   */
+  private readLinks(slot: number, level: number): number {
+    const versions = this.versions;
+    const out = this.linkScratch;
+    const arr = this.linkArray(level);
+    const off = this.linkOffset(slot, level);
+    for (;;) {
+      const before = Atomics.load(versions, slot);
+      if ((before & 1) === 0) {
+        const n = Math.min(arr[off]!, out.length);
+        for (let i = 0; i < n; i++) out[i] = arr[off + 1 + i]!;
+        if (Atomics.load(versions, slot) === before) return n;
+      }
+    }
+  }
+
+  /** The writer side: a node's version is odd from beginWrite to endWrite. */
+  private beginWrite(slot: number): void {
+    Atomics.add(this.versions, slot, 1);
+  }
+
+  private endWrite(slot: number): void {
+    Atomics.add(this.versions, slot, 1);
   }
 
   /** Walks down from the entry point to `stopLevel + 1`, one closest node per layer. */
@@ -166,11 +296,10 @@ export class HnswIndex {
       let changed = true;
       while (changed) {
         changed = false;
-        const arr = this.linkArray(cur, level);
-        const off = this.linkOffset(cur, level);
-        const n = arr[off]!;
-        for (let i = 1; i <= n; i++) {
-          const next = arr[off + i]!;
+        const links = this.linkScratch;
+        const n = this.readLinks(cur, level);
+        for (let i = 0; i < n; i++) {
+          const next = links[i]!;
           const d = this.distTo(from, next);
           if (d < curDist) {
             curDist = d;
@@ -201,11 +330,10 @@ export class HnswIndex {
       const c = candidates.topSlot();
       if (results.size >= ef && cd > results.topKey()) break;
       candidates.pop();
-      const arr = this.linkArray(c, level);
-      const off = this.linkOffset(c, level);
-      const n = arr[off]!;
-      for (let i = 1; i <= n; i++) {
-        const next = arr[off + i]!;
+      const links = this.linkScratch;
+      const n = this.readLinks(c, level);
+      for (let i = 0; i < n; i++) {
+        const next = links[i]!;
         if (this.visited.visit(next)) continue;
         const d = this.distTo(from, next);
         if (results.size < ef || d < results.topKey()) {
@@ -242,22 +370,26 @@ export class HnswIndex {
   }
 
   private writeLinks(slot: number, level: number, from: Int32Array, count: number): void {
-    const arr = this.linkArray(slot, level);
+    const arr = this.linkArray(level);
     const off = this.linkOffset(slot, level);
+    this.beginWrite(slot);
     arr[off] = count;
     for (let i = 0; i < count; i++) arr[off + 1 + i] = from[i]!;
+    this.endWrite(slot);
   }
 
   /** Adds a back link from `slot` to `added`, pruning with the heuristic when full. */
   private connect(slot: number, added: number, level: number): void {
     const most = level === 0 ? this.params.m0 : this.params.m;
-    const arr = this.linkArray(slot, level);
+    const arr = this.linkArray(level);
     const off = this.linkOffset(slot, level);
     const n = arr[off]!;
     for (let i = 1; i <= n; i++) if (arr[off + i] === added) return;
     if (n < most) {
+      this.beginWrite(slot);
       arr[off + 1 + n] = added;
       arr[off] = n + 1;
+      this.endWrite(slot);
       return;
     }
     const keys = this.pairKeys;
@@ -271,9 +403,10 @@ export class HnswIndex {
   insert(slot: number): void {
     this.ensureCapacity();
     const level = this.drawLevel();
+    // Not yet linked from anywhere, so no reader reaches it before its lists are written.
     this.levels[slot] = level;
     this.links0[slot * (this.params.m0 + 1)] = 0;
-    this.upper[slot] = level > 0 ? new Uint32Array(level * (this.params.m + 1)) : null;
+    if (level > 0) this.allocateUpper(slot, level);
     this.nodeCount++;
     if (this.augmented) {
       const dim = this.store.dim;
@@ -282,8 +415,7 @@ export class HnswIndex {
       if (n2 > this.maxNorm2) this.maxNorm2 = n2;
     }
     if (this.entry < 0) {
-      this.entry = slot;
-      this.maxLevel = level;
+      this.setEntry(slot, level);
       return;
     }
     let cur = this.descend(slot, level);
@@ -298,10 +430,7 @@ export class HnswIndex {
       for (let i = 0; i < count; i++) this.connect(this.chosen[i]!, slot, l);
       cur = this.slots[0]!;
     }
-    if (level > this.maxLevel) {
-      this.entry = slot;
-      this.maxLevel = level;
-    }
+    if (level > this.maxLevel) this.setEntry(slot, level);
   }
 
   /** Notes that an indexed slot's point was removed from the store. */
@@ -315,6 +444,10 @@ export class HnswIndex {
    * walk and the keys use its distances (quantized codes of every indexed slot) instead of the floats.
    */
   search(q: Float32Array, k: number, ef: number, admit: SlotFilter, outKeys: Float64Array, outSlots: Int32Array, approx: QueryDistance | null = null): number {
+    if (this.reader) {
+      this.entry = Atomics.load(this.top, 0);
+      this.maxLevel = this.entry >= 0 ? this.levels[this.entry]! : -1;
+    }
     if (this.entry < 0) return 0;
     const width = Math.max(ef, k);
     this.ensureScratch(width + 1);
@@ -346,7 +479,7 @@ export class HnswIndex {
     for (let s = 0; s < this.store.slotCount; s++) {
       if (state[s] !== LIVE || this.levels[s]! < 0) continue;
       for (let level = this.levels[s]!; level >= 0; level--) {
-        const arr = this.linkArray(s, level);
+        const arr = this.linkArray(level);
         const off = this.linkOffset(s, level);
         const n = arr[off]!;
         let touched = false;
@@ -375,7 +508,7 @@ export class HnswIndex {
             continue;
           }
           if (this.levels[t]! < level) continue;
-          const tArr = this.linkArray(t, level);
+          const tArr = this.linkArray(level);
           const tOff = this.linkOffset(t, level);
           for (let j = 1; j <= tArr[tOff]!; j++) consider(tArr[tOff + j]!);
         }
@@ -386,9 +519,11 @@ export class HnswIndex {
     if (this.entry >= 0 && isRemoved(this.entry)) this.chooseEntry();
     for (let s = 0; s < this.store.slotCount; s++) {
       if (!isRemoved(s)) continue;
+      if (this.levels[s]! > 0) this.freeUpper(s, this.levels[s]!);
+      this.beginWrite(s);
       this.levels[s] = -1;
-      this.upper[s] = null;
       this.links0[s * (this.params.m0 + 1)] = 0;
+      this.endWrite(s);
       this.nodeCount--;
       this.store.release(s);
     }
@@ -403,7 +538,8 @@ export class HnswIndex {
     w.u32(n).f64(this.entry).f64(this.maxLevel).u32(this.nodeCount).u32(this.removedCount).u32(this.random.state).f64(this.maxNorm2);
     writeRaw(w, this.levels, n);
     writeRaw(w, this.links0, n * (this.params.m0 + 1));
-    for (let s = 0; s < n; s++) if (this.levels[s]! > 0) writeRaw(w, this.upper[s]!, this.upper[s]!.length);
+    const words = this.params.m + 1;
+    for (let s = 0; s < n; s++) if (this.levels[s]! > 0) writeRaw(w, this.upperLinks.subarray(this.upperAt[s]!), this.levels[s]! * words);
     if (this.augmented) writeRaw(w, this.norms2, n);
   }
 
@@ -419,25 +555,30 @@ export class HnswIndex {
     this.maxNorm2 = r.f64();
     readRaw(r, this.levels, n);
     readRaw(r, this.links0, n * (this.params.m0 + 1));
+    const words = this.params.m + 1;
+    let total = 0;
+    for (let s = 0; s < n; s++) total += Math.max(0, this.levels[s]!) * words;
+    if (total > this.upperLinks.length) this.replaceArrays(this.levels.length, total);
     for (let s = 0; s < n; s++) {
       const level = this.levels[s]!;
       if (level <= 0) continue;
-      const links = new Uint32Array(level * (this.params.m + 1));
-      readRaw(r, links, links.length);
-      this.upper[s] = links;
+      this.allocateUpper(s, level);
+      readRaw(r, this.upperLinks.subarray(this.upperAt[s]!), level * words);
     }
+    Atomics.store(this.top, 0, this.entry);
     if (this.augmented) readRaw(r, this.norms2, n);
   }
 
   private chooseEntry(): void {
-    this.entry = -1;
-    this.maxLevel = -1;
+    let entry = -1;
+    let maxLevel = -1;
     const state = this.store.state;
     for (let s = 0; s < this.store.slotCount; s++) {
-      if (state[s] === LIVE && this.levels[s]! > this.maxLevel) {
-        this.entry = s;
-        this.maxLevel = this.levels[s]!;
+      if (state[s] === LIVE && this.levels[s]! > maxLevel) {
+        entry = s;
+        maxLevel = this.levels[s]!;
       }
     }
+    this.setEntry(entry, maxLevel);
   }
 }

@@ -32,11 +32,24 @@ export class IndexBacklog {
 
   /** Calls visit for each live slot not yet in the HNSW graph. */
   forEach(visit: (slot: number) => void): void {
-    const state = this.store.state;
-    for (let i = this.head; i < this.pending.length; i++) {
-      const slot = this.pending[i]!;
-      if (state[slot] === LIVE) visit(slot);
-    }
+    this.capture()(visit);
+  }
+
+  /**
+   * The slots pending now, to visit later (a search whose graph walk runs on another thread):
+   * the array is only appended to until it is replaced, so the range taken stays as it was.
+   * Visits only those still live then.
+   */
+  capture(): (visit: (slot: number) => void) => void {
+    const { pending, head, store } = this;
+    const end = pending.length;
+    return (visit) => {
+      const state = store.state;
+      for (let i = head; i < end; i++) {
+        const slot = pending[i]!;
+        if (state[slot] === LIVE) visit(slot);
+      }
+    };
   }
 
   /** Frees a slot the index does not hold, or holds it while an export is pinned. */

@@ -56,6 +56,11 @@ export class NamedDenseVectors {
     this.backlog.forEach(visit);
   }
 
+  /** The slots pending now, to visit later (IndexBacklog.capture). */
+  capturePending(): (visit: (slot: number) => void) => void {
+    return this.backlog.capture();
+  }
+
   /** Gives a point this vector (prepared here), or takes it away with null. */
   set(id: PointId, vector: ArrayLike<number> | null): void {
     const prepared = vector ? this.prepare(vector, this.scratch) : null;

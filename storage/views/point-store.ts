@@ -7,6 +7,7 @@ import type { Payload } from '../events/types.js';
 import { comparePointIds, uuidFromWords, uuidIntoWords, type PointId } from '../point-id.js';
 import { IdSlotMap } from './id-slot-map.js';
 import { kernelsFor, type Kernels } from './simd-kernels.js';
+import { CAN_SHARE, grownCopy, isShared } from './shared-arrays.js';
 
 /** What `ids` holds for a slot whose id is a UUID (its words are in `uuidWords`). */
 export const UUID_ID = -1;
@@ -29,14 +30,29 @@ export const MAX_MEMORY_BYTES = 65536 * PAGE;
  */
 export const SIMD_FROM_BYTES = 1 << 18;
 const INITIAL_CAPACITY = 16;
+/**
+ * Query scratch areas at the start of a memory: 0 for the thread that writes the store, 1 to
+ * READER_SLOTS - 1 for search workers, which read the same memory (workers/search-pool.ts).
+ */
+export const READER_SLOTS = 32;
 
-/** A memory for `bytes`, or null when the process can create no more (the caller stays scalar). */
+/** A memory for `bytes` (shared where threads can share), or null when the process can create no more (the caller stays scalar). */
 function tryMemory(bytes: number, maxBytes: number): WebAssembly.Memory | null {
   try {
-    return new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE), maximum: maxBytes / PAGE });
+    return new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE), maximum: maxBytes / PAGE, shared: CAN_SHARE });
   } catch {
     return null;
   }
+}
+
+/** What a search worker needs to read a store whose vectors are in a WebAssembly memory. */
+export interface StoreLayout {
+  dim: number;
+  memory: WebAssembly.Memory;
+  ids: Float64Array;
+  uuidWords: Uint32Array | null;
+  state: Uint8Array;
+  hasVector: Uint8Array;
 }
 
 /**
@@ -44,14 +60,16 @@ function tryMemory(bytes: number, maxBytes: number): WebAssembly.Memory | null {
  * (slot * dim), integer ids in a Float64Array (UUID ids as four words each in a second array made
  * when the first UUID arrives), payloads and labels beside them, freed slots reused.
  * Small stores keep the vectors in a plain ArrayBuffer; from SIMD_FROM_BYTES on they live in a
- * WebAssembly memory, after a scratch area for the query vector, so the SIMD distance kernels
+ * WebAssembly memory, after the query areas (READER_SLOTS), so the SIMD distance kernels
  * read them in place. The move happens as the store grows, and calls onRelocate.
  */
 export class PointStore {
   /** A view of the vectors; replaced when the store grows, so never hold on to it across writes. */
   vectors: Float32Array;
-  /** The query scratch area (byte offset 0 of the memory when there is one), dim floats. */
+  /** The query scratch area (at queryOffset in the memory when there is one), dim floats. */
   query: Float32Array;
+  /** Byte offset of this thread's query area in the memory. */
+  readonly queryOffset: number;
   /** Byte offset of slot 0's vector in the memory. */
   readonly base: number;
   /** The SIMD kernels over the memory; null while the vectors are in a plain ArrayBuffer. */
@@ -77,9 +95,27 @@ export class PointStore {
   /** The most slots the memory can hold. */
   readonly maxSlots: number;
 
-  constructor(readonly dim: number, capacity = INITIAL_CAPACITY, private readonly maxMemoryBytes = MAX_MEMORY_BYTES) {
-    this.base = Math.ceil((dim * 4) / 16) * 16;
+  /**
+   * A store of `dim`-dimensional vectors; with `reader`, a search worker's read-only view of
+   * another thread's store (its query area the reader's own), which is never written.
+   */
+  constructor(readonly dim: number, capacity = INITIAL_CAPACITY, private readonly maxMemoryBytes = MAX_MEMORY_BYTES, reader?: { layout: StoreLayout; slot: number }) {
+    const stride = Math.ceil((dim * 4) / 16) * 16;
+    this.base = stride * READER_SLOTS;
+    this.queryOffset = reader ? stride * reader.slot : 0;
     this.maxSlots = Math.floor((maxMemoryBytes - this.base) / (dim * 4));
+    if (reader) {
+      const { layout } = reader;
+      this.memory = layout.memory;
+      this.ids = layout.ids;
+      this.uuidWords = layout.uuidWords;
+      this.state = layout.state;
+      this.hasVector = layout.hasVector;
+      this.vectors = new Float32Array(layout.memory.buffer, this.base, layout.ids.length * dim);
+      this.query = new Float32Array(layout.memory.buffer, this.queryOffset, dim);
+      this.kernels = kernelsFor(layout.memory);
+      return;
+    }
     capacity = Math.min(capacity, this.maxSlots);
     this.query = new Float32Array(dim);
     this.vectors = new Float32Array(0);
@@ -87,6 +123,22 @@ export class PointStore {
     this.ids = new Float64Array(capacity);
     this.state = new Uint8Array(capacity);
     this.hasVector = new Uint8Array(capacity);
+  }
+
+  /**
+   * The arrays a search worker reads, or null while the vectors are in a plain buffer (such
+   * stores are searched in place). The first call moves the arrays onto shared buffers, where
+   * they stay as they grow.
+   */
+  layout(): StoreLayout | null {
+    if (!this.memory || !CAN_SHARE) return null;
+    if (!isShared(this.ids)) {
+      this.ids = grownCopy(this.ids, this.ids.length, true);
+      this.state = grownCopy(this.state, this.state.length, true);
+      this.hasVector = grownCopy(this.hasVector, this.hasVector.length, true);
+      if (this.uuidWords) this.uuidWords = grownCopy(this.uuidWords, this.uuidWords.length, true);
+    }
+    return { dim: this.dim, memory: this.memory, ids: this.ids, uuidWords: this.uuidWords, state: this.state, hasVector: this.hasVector };
   }
 
   get capacity(): number {
@@ -145,7 +197,7 @@ export class PointStore {
     const needed = Math.ceil(bytes / PAGE) - this.memory.buffer.byteLength / PAGE;
     if (needed > 0) this.memory.grow(needed);
     this.vectors = new Float32Array(this.memory.buffer, this.base, cap * this.dim);
-    this.query = new Float32Array(this.memory.buffer, 0, this.dim);
+    this.query = new Float32Array(this.memory.buffer, this.queryOffset, this.dim);
     if (!moved) return;
     this.vectors.set(old);
     this.query.set(oldQuery);
@@ -157,22 +209,14 @@ export class PointStore {
   private grow(atLeast = 0): void {
     const cap = Math.min(Math.max(this.capacity * 2, atLeast), this.maxSlots);
     this.placeVectors(cap);
-    const ids = new Float64Array(cap);
-    ids.set(this.ids);
-    this.ids = ids;
+    this.ids = grownCopy(this.ids, cap);
     if (this.uuidWords) this.growUuidWords(cap);
-    const state = new Uint8Array(cap);
-    state.set(this.state);
-    this.state = state;
-    const hasVector = new Uint8Array(cap);
-    hasVector.set(this.hasVector);
-    this.hasVector = hasVector;
+    this.state = grownCopy(this.state, cap);
+    this.hasVector = grownCopy(this.hasVector, cap);
   }
 
   private growUuidWords(cap: number): void {
-    const words = new Uint32Array(cap * 4);
-    if (this.uuidWords) words.set(this.uuidWords);
-    this.uuidWords = words;
+    this.uuidWords = grownCopy(this.uuidWords ?? new Uint32Array(0), cap * 4, isShared(this.ids));
   }
 
   private placeId(slot: number, id: PointId): void {

@@ -1,3 +1,5 @@
+import { CAN_SHARE } from './shared-arrays.js';
+
 /**
  * Distance kernels in WebAssembly SIMD (f32x4), assembled here from opcodes, so no toolchain or
  * binary file is needed. Both take two byte offsets into the module's memory and a dimension,
@@ -91,11 +93,13 @@ function kernelBody(squaredDifference: boolean): number[] {
   return [...uleb(body.length), ...body];
 }
 
-function moduleBytes(): Uint8Array<ArrayBuffer> {
+/** The module; a shared memory must be imported as shared (limits flag 3, with its maximum). */
+function moduleBytes(shared: boolean): Uint8Array<ArrayBuffer> {
+  const limits = shared ? [0x03, 0x01, ...uleb(65536)] : [0x00, 0x01];
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec([[0x60, 3, I32, I32, I32, 1, F32]])),
-    ...section(2, vec([[...str('env'), ...str('memory'), 0x02, 0x00, 0x01]])),
+    ...section(2, vec([[...str('env'), ...str('memory'), 0x02, ...limits]])),
     ...section(3, vec([[0], [0]])),
     ...section(7, vec([[...str('l2'), 0x00, 0], [...str('dot'), 0x00, 1]])),
     ...section(10, vec([kernelBody(true), kernelBody(false)])),
@@ -103,11 +107,14 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 }
 
 let compiled: WebAssembly.Module | null = null;
+let compiledShared: WebAssembly.Module | null = null;
 
-/** Kernels over `memory`; one small module, compiled once and instantiated per memory. */
+const isShared = (memory: WebAssembly.Memory): boolean => typeof SharedArrayBuffer === 'function' && memory.buffer instanceof SharedArrayBuffer;
+
+/** Kernels over `memory`; one small module (per kind of memory), compiled once and instantiated per memory. */
 export function kernelsFor(memory: WebAssembly.Memory): Kernels {
-  compiled ??= new WebAssembly.Module(moduleBytes());
-  const instance = new WebAssembly.Instance(compiled, { env: { memory } });
+  const module = isShared(memory) ? (compiledShared ??= new WebAssembly.Module(moduleBytes(true))) : (compiled ??= new WebAssembly.Module(moduleBytes(false)));
+  const instance = new WebAssembly.Instance(module, { env: { memory } });
   return instance.exports as unknown as Kernels;
 }
 
@@ -116,5 +123,6 @@ export function kernelsFor(memory: WebAssembly.Memory): Kernels {
  * library's asynchronous initialisation. Rejects where WebAssembly SIMD is not available.
  */
 export async function precompileKernels(): Promise<void> {
-  compiled ??= await WebAssembly.compile(moduleBytes());
+  if (CAN_SHARE) compiledShared ??= await WebAssembly.compile(moduleBytes(true));
+  else compiled ??= await WebAssembly.compile(moduleBytes(false));
 }

@@ -22,7 +22,7 @@ export class VectorSpace {
 
   private bind(): void {
     const { store, metric } = this;
-    const { kernels, base, dim } = store;
+    const { kernels, base, dim, queryOffset } = store;
     if (!kernels) {
       this.l2Between = (a, b) => l2Scalar(store.vectors, a * dim, store.vectors, b * dim, dim);
       if (metric === 'Euclid') {
@@ -41,13 +41,13 @@ export class VectorSpace {
     const { l2, dot } = kernels;
     this.l2Between = (a, b) => l2(base + a * stride, base + b * stride, dim);
     if (metric === 'Euclid') {
-      this.toQuery = (x) => l2(0, base + x * stride, dim);
+      this.toQuery = (x) => l2(queryOffset, base + x * stride, dim);
       this.between = this.l2Between;
     } else if (metric === 'Cosine') {
-      this.toQuery = (x) => 1 - dot(0, base + x * stride, dim);
+      this.toQuery = (x) => 1 - dot(queryOffset, base + x * stride, dim);
       this.between = (a, b) => 1 - dot(base + a * stride, base + b * stride, dim);
     } else {
-      this.toQuery = (x) => -dot(0, base + x * stride, dim);
+      this.toQuery = (x) => -dot(queryOffset, base + x * stride, dim);
       this.between = (a, b) => -dot(base + a * stride, base + b * stride, dim);
     }
   }

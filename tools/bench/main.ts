@@ -14,9 +14,10 @@ import { benchQuantization } from './quantization-bench.js';
 import { benchReplication } from './replication-bench.js';
 import { benchRequestPathVsBare } from './request-path-bench.js';
 import { benchScale } from './scale-bench.js';
+import { benchWorkers } from './workers-bench.js';
 import { table } from './table.js';
 
-const PARTS = ['ann', 'filtered', 'quantization', 'http', 'graph', 'cypher-load', 'browser', 'durability', 'console', 'replication', 'scale'] as const;
+const PARTS = ['ann', 'filtered', 'quantization', 'http', 'workers', 'graph', 'cypher-load', 'browser', 'durability', 'console', 'replication', 'scale'] as const;
 /** `scale` runs on its own: its default is a million points. */
 const BY_DEFAULT: readonly string[] = PARTS.filter((p) => p !== 'scale');
 
@@ -26,7 +27,8 @@ hnswlib-node, of filtered search at 1% selectivity (a keyword match from the pay
 a range scanned), of int8 and binary quantization next to float search (N x 128 and N / 5 x 768:
 code bytes, recall and QPS at ef 64 and 128), of the real server over loopback HTTP (and its
 request path next to a bare node:http server running the same search and durable write on a
-copy of its data), of Cypher queries on a graph of N nodes and
+copy of its data), of searches with the default pool of search workers next to one worker and
+none (1 to 16 clients, and batch searches), of Cypher queries on a graph of N nodes and
 ten times as many edges, of loading a knowledge graph with UNWIND/MERGE over REST and Bolt (N
 nodes, 5 x N relationship rows) and Bolt next to REST, of the browser library in headless Chromium next to Node (N / 5 points),
 of durability (snapshots, start-up, export/import on 2 x N points), of the web console's
@@ -108,6 +110,19 @@ runTool(SPEC, async ({ values: { points, queries, only, 'scale-points': scalePoi
       rows.push(...(await benchRequestPathVsBare(ds, join(dir, 'request-path'))));
       console.log('## Over HTTP on loopback (real server, LMDB, every write durable before it is acknowledged)\n');
       console.log(table(['what', 'rate', 'latency'], rows));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  if (runs('workers')) {
+    const dir = mkdtempSync(join(tmpdir(), 'vgdb-bench-'));
+    try {
+      log(`workers: generating ${points} x 128 Euclid and loading the real server...`);
+      const rows = await benchWorkers(makeDataset(points, 128, 'Euclid', queries, 7), dir);
+      console.log('## Search workers: the default pool next to one worker and none (real server over loopback, ef 64, top 10, alternating rounds)\n');
+      console.log(table(['what', 'searches/s', 'latency'], rows));
+      console.log();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

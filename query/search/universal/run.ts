@@ -6,7 +6,7 @@ import { sparseField, sparseScorer, sparseSearch } from '../sparse-search.js';
 import { LIVE } from '../../../storage/views/point-store.js';
 import { matchesFilter } from '../../filter/evaluate-filter.js';
 import { forEachMatchingSlot } from '../matching-slots.js';
-import { searchCollection } from '../vector-search.js';
+import { searchCollectionPooled } from '../vector-search.js';
 import type { QueryKind, QueryPlan, VectorInput } from './plan.js';
 import { scorerFor, slotSimilarity, vectorOf } from './similarity.js';
 import { orderValue } from './order-value.js';
@@ -20,10 +20,10 @@ export interface QueryHit {
 
 const byScore = (a: QueryHit, b: QueryHit): number => b.score - a.score || a.slot - b.slot;
 
-/** The candidate slots: the prefetches' results (deduplicated), or null for the whole collection. */
-function candidatesOf(c: Collection, plan: QueryPlan): { lists: QueryHit[][]; slots: number[] } | null {
+/** The candidate slots: the prefetches' results (deduplicated, run side by side), or null for the whole collection. */
+async function candidatesOf(c: Collection, plan: QueryPlan): Promise<{ lists: QueryHit[][]; slots: number[] } | null> {
   if (plan.prefetch.length === 0) return null;
-  const lists = plan.prefetch.map((p) => runPlan(c, { ...p, filter: p.filter ?? plan.filter }, true));
+  const lists = await Promise.all(plan.prefetch.map((p) => runPlan(c, { ...p, filter: p.filter ?? plan.filter }, true)));
   const slots = [...new Set(lists.flat().map((h) => h.slot))];
   return { lists, slots };
 }
@@ -58,7 +58,7 @@ function sparseTarget(c: Collection, using: string, target: VectorInput): Sparse
   return stored;
 }
 
-function nearest(c: Collection, plan: QueryPlan, target: VectorInput, slots: number[] | null, want: number): QueryHit[] {
+async function nearest(c: Collection, plan: QueryPlan, target: VectorInput, slots: number[] | null, want: number): Promise<QueryHit[]> {
   const exclude = 'id' in target ? c.store.slotOf(target.id) : -1;
   const sparse = sparseTarget(c, plan.using, target);
   if (sparse) {
@@ -72,7 +72,7 @@ function nearest(c: Collection, plan: QueryPlan, target: VectorInput, slots: num
   const vector = vectorOf(c, view, target);
   if (slots === null && !plan.exact) {
     const extra = exclude >= 0 ? 1 : 0;
-    return searchCollection(c, { vector, using: plan.using, limit: want + extra, offset: 0, ef: Math.max(plan.ef, want + extra), filter: plan.filter, scoreThreshold: null, quantization: plan.quantization })
+    return (await searchCollectionPooled(c, { vector, using: plan.using, limit: want + extra, offset: 0, ef: Math.max(plan.ef, want + extra), filter: plan.filter, scoreThreshold: null, quantization: plan.quantization }))
       .filter((h) => h.slot !== exclude)
       .slice(0, want)
       .map((h) => ({ slot: h.slot, score: h.score }));
@@ -101,7 +101,7 @@ function mmr(view: DenseView, candidates: QueryHit[], want: number, diversity: n
   return chosen;
 }
 
-function recommend(c: Collection, plan: QueryPlan, q: Extract<QueryKind, { kind: 'recommend' }>, slots: number[] | null, want: number): QueryHit[] {
+async function recommend(c: Collection, plan: QueryPlan, q: Extract<QueryKind, { kind: 'recommend' }>, slots: number[] | null, want: number): Promise<QueryHit[]> {
   if (q.positive.length === 0 && (q.strategy === 'average_vector' || q.negative.length === 0)) throw badRequest('recommend needs at least one positive example');
   const excluded = new Set([...q.positive, ...q.negative].flatMap((e) => ('id' in e ? [c.store.slotOf(e.id)] : [])));
   const view = denseView(c, plan.using);
@@ -118,7 +118,7 @@ function recommend(c: Collection, plan: QueryPlan, q: Extract<QueryKind, { kind:
       mean(negatives, neg);
       for (let i = 0; i < target.length; i++) target[i] = 2 * target[i]! - neg[i]!;
     }
-    return keep(nearest(c, plan, { vector: target }, slots, want + excluded.size));
+    return keep(await nearest(c, plan, { vector: target }, slots, want + excluded.size));
   }
   const pos = positives.map((v) => scorerFor(view, v));
   const neg = negatives.map((v) => scorerFor(view, v));
@@ -180,10 +180,14 @@ function sample(c: Collection, plan: QueryPlan, slots: number[] | null, want: nu
   return all.slice(0, want).map((slot) => ({ slot, score: 0 }));
 }
 
-/** Runs a plan: the hits best first, after offset, at most limit (a prefetch keeps its own limit). */
-export function runPlan(c: Collection, plan: QueryPlan, asPrefetch = false): QueryHit[] {
+/**
+ * Runs a plan: the hits best first, after offset, at most limit (a prefetch keeps its own limit).
+ * Its graph walks may run on search workers (searchCollectionPooled), so other requests and
+ * writes go on between its steps; see queryHits for what keeps its slots meaning the same points.
+ */
+export async function runPlan(c: Collection, plan: QueryPlan, asPrefetch = false): Promise<QueryHit[]> {
   const want = plan.offset + plan.limit;
-  const candidates = candidatesOf(c, plan);
+  const candidates = await candidatesOf(c, plan);
   const slots = candidates?.slots ?? null;
   const q = plan.query;
   let hits: QueryHit[];
@@ -191,12 +195,12 @@ export function runPlan(c: Collection, plan: QueryPlan, asPrefetch = false): Que
     case 'nearest':
       if (q.mmr) {
         const view = denseView(c, plan.using);
-        const pool = nearest(c, plan, q.target, slots, Math.max(q.mmr.candidates, want));
+        const pool = await nearest(c, plan, q.target, slots, Math.max(q.mmr.candidates, want));
         hits = mmr(view, pool, want, q.mmr.diversity);
-      } else hits = nearest(c, plan, q.target, slots, want);
+      } else hits = await nearest(c, plan, q.target, slots, want);
       break;
     case 'recommend':
-      hits = recommend(c, plan, q, slots, want);
+      hits = await recommend(c, plan, q, slots, want);
       break;
     case 'fusion':
       if (!candidates) throw badRequest('fusion ranks the results of prefetch queries: send prefetch');
@@ -220,4 +224,20 @@ export function runPlan(c: Collection, plan: QueryPlan, asPrefetch = false): Que
   }
   if (plan.scoreThreshold !== null && q.kind !== 'order_by' && q.kind !== 'sample') hits = hits.filter((h) => h.score >= plan.scoreThreshold!);
   return asPrefetch ? hits.slice(0, plan.limit) : hits.slice(plan.offset, want);
+}
+
+/**
+ * A whole query's hits, every one a live point. A plan with prefetches takes several steps with
+ * writes between them, so the collection is pinned meanwhile (no slot is freed and reused under
+ * it: a slot keeps meaning one point) and points deleted meanwhile are left out at the end.
+ */
+export async function queryHits(c: Collection, plan: QueryPlan): Promise<QueryHit[]> {
+  if (plan.prefetch.length === 0) return runPlan(c, plan);
+  c.pin();
+  try {
+    const hits = await runPlan(c, plan);
+    return hits.filter((h) => c.store.state[h.slot] === LIVE);
+  } finally {
+    c.unpin();
+  }
 }

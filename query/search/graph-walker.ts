@@ -1,0 +1,22 @@
+import type { HnswIndex } from '../../storage/views/hnsw.js';
+
+/**
+ * Graph walks run elsewhere: the server's search workers (workers/search-pool.ts) read the
+ * graph's shared arrays on their own threads. A walk answers the slots of the graph's `k`
+ * nearest live points to a prepared query, nearest first; null means "walk it in place" (a
+ * small store, or no worker free to take it), which the search then does itself.
+ */
+export interface GraphWalker {
+  walk(index: HnswIndex, query: Float32Array, k: number, ef: number): Promise<Int32Array> | null;
+}
+
+let current: GraphWalker | null = null;
+
+/** Installs the process's walker (the server does, at start); null walks every graph in place. */
+export function useGraphWalker(walker: GraphWalker | null): void {
+  current = walker;
+}
+
+export function graphWalker(): GraphWalker | null {
+  return current;
+}

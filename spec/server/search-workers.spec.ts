@@ -1,0 +1,110 @@
+import { expect } from 'chai';
+import { call, useTestServer } from '../helpers/http.js';
+import { randomVectors } from '../helpers/vectors.js';
+import { processSearchPool } from '../../workers/process-pool.js';
+
+const DIM = 32;
+/** Enough points that the vectors move into a shared WebAssembly memory, which the workers search. */
+const BASE = 3000;
+
+const vectors = randomVectors(BASE + 2000, DIM, 31);
+const asList = (v: Float32Array): number[] => Array.from(v);
+
+async function metric(url: string, name: string): Promise<number> {
+  const res = await fetch(`${url}/metrics`);
+  const line = (await res.text()).split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.split(' ')[1]) : NaN;
+}
+
+describe('server: searches walk the graph on the search workers (SERVICE_WORKERS)', function () {
+  this.timeout(120_000);
+  const srv = useTestServer({ SERVICE_WORKERS: '2' });
+
+  before(async () => {
+    const { url } = srv;
+    expect((await call(url, 'PUT', '/collections/w', { vectors: { size: DIM, distance: 'Euclid' } })).status).to.equal(200);
+    for (let from = 0; from < BASE; from += 500) {
+      const points = vectors.slice(from, from + 500).map((v, i) => ({ id: from + i, vector: asList(v), payload: { n: from + i } }));
+      expect((await call(url, 'PUT', '/collections/w/points?wait=true', { points })).status).to.equal(200);
+    }
+  });
+
+  it('answers search, batch search, query and recommend from the workers, each finding a point by its own vector', async () => {
+    const { url } = srv;
+    const before = await metric(url, 'vgdb_search_worker_walks_total');
+    expect(await metric(url, 'vgdb_search_workers')).to.equal(2);
+    for (const id of [5, 777, 2999]) {
+      const search = await call(url, 'POST', '/collections/w/points/search', { vector: asList(vectors[id]!), limit: 3 });
+      expect(search.status).to.equal(200);
+      expect(search.body.result[0].id).to.equal(id);
+      const query = await call(url, 'POST', '/collections/w/points/query', { query: asList(vectors[id]!), limit: 3, with_payload: true });
+      expect(query.body.result[0]).to.include({ id });
+      expect(query.body.result[0].payload).to.deep.equal({ n: id });
+      const rec = await call(url, 'POST', '/collections/w/points/recommend', { positive: [id], limit: 3 });
+      expect(rec.status).to.equal(200);
+      expect(rec.body.result.map((p: { id: number }) => p.id)).to.not.include(id);
+    }
+    const batch = await call(url, 'POST', '/collections/w/points/search/batch', { searches: [10, 20, 30, 40].map((id) => ({ vector: asList(vectors[id]!), limit: 1 })) });
+    expect(batch.body.result.map((r: { id: number }[]) => r[0]!.id)).to.deep.equal([10, 20, 30, 40]);
+    expect(await metric(url, 'vgdb_search_worker_walks_total')).to.be.greaterThan(before + 10);
+  });
+
+  it('under concurrent writers and searchers, answers only points that were written and always finds an acknowledged write', async () => {
+    const { url } = srv;
+    const written = new Set<number>(Array.from({ length: BASE }, (_, i) => i));
+    let next = BASE;
+    let searches = 0;
+    let stop = false;
+    const writer = async (): Promise<void> => {
+      const mine: number[] = [];
+      while (!stop && next < vectors.length) {
+        const id = next++;
+        written.add(id);
+        mine.push(id);
+        const put = await call(url, 'PUT', '/collections/w/points?wait=true', { points: [{ id, vector: asList(vectors[id]!), payload: { n: id } }] });
+        expect(put.status).to.equal(200);
+        // Read your write: the search comes after the acknowledgement, so it must find the point.
+        const found = await call(url, 'POST', '/collections/w/points/search', { vector: asList(vectors[id]!), limit: 1 });
+        expect(found.status, JSON.stringify(found.body)).to.equal(200);
+        expect(found.body.result[0]?.id, JSON.stringify(found.body)).to.equal(id);
+        // Deletes one of its own earlier points (the other writer's may still be searched for).
+        if (mine.length % 5 === 0) expect((await call(url, 'POST', '/collections/w/points/delete?wait=true', { points: [mine[mine.length - 2]] })).status).to.equal(200);
+      }
+    };
+    const searcher = async (seed: number): Promise<void> => {
+      const qs = randomVectors(50, DIM, seed);
+      for (let i = 0; !stop; i++) {
+        const q = asList(qs[i % qs.length]!);
+        const res = i % 3 === 0
+          ? await call(url, 'POST', '/collections/w/points/search/batch', { searches: [{ vector: q, limit: 10 }, { vector: q, limit: 5, params: { hnsw_ef: 200 } }] })
+          : await call(url, 'POST', '/collections/w/points/query', { query: q, limit: 10 });
+        expect(res.status).to.equal(200);
+        const ids: number[] = i % 3 === 0 ? res.body.result.flat().map((p: { id: number }) => p.id) : res.body.result.map((p: { id: number }) => p.id);
+        for (const id of ids) expect(written.has(id), `id ${id} was never written`).to.equal(true);
+        searches++;
+      }
+    };
+    const running = [writer(), writer(), searcher(1), searcher(2), searcher(3)];
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    stop = true;
+    await Promise.all(running);
+    expect(searches).to.be.greaterThan(50);
+    expect(next - BASE).to.be.greaterThan(50);
+  });
+
+  it('replaces a worker that stops under a search, which answers 500 naming its request id, and goes on', async () => {
+    const { url } = srv;
+    const pool = processSearchPool()!;
+    const restarts = await metric(url, 'vgdb_search_worker_restarts_total');
+    pool.onDispatch = (thread) => {
+      pool.onDispatch = null;
+      void thread.terminate();
+    };
+    const failed = await call(url, 'POST', '/collections/w/points/search', { vector: asList(vectors[1]!), limit: 1 });
+    expect(failed.status).to.equal(500);
+    expect(JSON.stringify(failed.body)).to.include(`request id ${failed.headers.get('x-request-id')}`);
+    expect(await metric(url, 'vgdb_search_worker_restarts_total')).to.equal(restarts + 1);
+    const again = await call(url, 'POST', '/collections/w/points/search', { vector: asList(vectors[1]!), limit: 1 });
+    expect(again.body.result[0].id).to.equal(1);
+  });
+});

@@ -1,0 +1,115 @@
+import { expect } from 'chai';
+import { Collection } from '../../storage/collection.js';
+import type { CollectionConfig, Distance } from '../../storage/events/types.js';
+import { searchCollection, searchCollectionPooled, type VectorQuery } from '../../query/search/vector-search.js';
+import { useGraphWalker } from '../../query/search/graph-walker.js';
+import { SearchPool, SearchWorkerError } from '../../workers/search-pool.js';
+import { randomVectors } from '../helpers/vectors.js';
+
+const DIM = 32;
+
+function config(distance: Distance): CollectionConfig {
+  return { size: DIM, distance, m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16) };
+}
+
+function filled(distance: Distance, n: number, seed: number): Collection {
+  const c = new Collection('t', config(distance), 42);
+  c.upsert(randomVectors(n, DIM, seed).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+  while (c.indexSome(10_000));
+  return c;
+}
+
+const query = (vector: Float32Array, ef = 64): VectorQuery => ({ vector, limit: 10, offset: 0, ef, filter: null, scoreThreshold: null });
+
+describe('workers: the search pool walks graphs on worker threads over shared memory', function () {
+  this.timeout(120_000);
+  let pool: SearchPool;
+
+  before(() => {
+    pool = new SearchPool(2);
+    useGraphWalker(pool);
+  });
+
+  after(async () => {
+    useGraphWalker(null);
+    await pool.close();
+  });
+
+  for (const distance of ['Cosine', 'Euclid', 'Dot'] as Distance[]) {
+    it(`answers exactly what the same search in place answers (${distance}, 1 and 2 workers)`, async () => {
+      const c = filled(distance, 6000, 3);
+      const single = new SearchPool(1);
+      try {
+        for (const [i, q] of randomVectors(40, DIM, 11).entries()) {
+          const inPlace = searchCollection(c, query(q));
+          useGraphWalker(i % 2 === 0 ? pool : single);
+          const pooled = await searchCollectionPooled(c, query(q));
+          expect(pooled).to.deep.equal(inPlace);
+        }
+      } finally {
+        useGraphWalker(pool);
+        await single.close();
+      }
+      expect(pool.walks).to.be.greaterThan(0);
+      expect(single.walks).to.equal(20);
+    });
+  }
+
+  it('finds a point written just before the search, pending or linked while the walk runs (read your write)', async () => {
+    const c = filled('Euclid', 5000, 5);
+    const fresh = randomVectors(200, DIM, 77);
+    for (const [i, v] of fresh.entries()) {
+      const id = 100_000 + i;
+      c.upsert([{ id, vector: v, payload: {}, labels: [] }]);
+      const searching = searchCollectionPooled(c, { ...query(v), limit: 1 });
+      // Half the time the indexer links it while the walk is out.
+      if (i % 2 === 0) while (c.indexSome(50));
+      const [hit] = await searching;
+      expect(hit?.id).to.equal(id);
+    }
+  });
+
+  it('keeps walking whole graphs while the main thread inserts, grows and deletes, never answering a slot that was never live', async () => {
+    const c = filled('Cosine', 2000, 9);
+    const vectors = randomVectors(12_000, DIM, 21);
+    const queries = randomVectors(50, DIM, 22);
+    let next = 2000;
+    let walks = 0;
+    const everLive = new Set<number>(Array.from({ length: 2000 }, (_, i) => i));
+    while (next < 2000 + vectors.length) {
+      const batch = vectors.slice(next - 2000, next - 2000 + 400).map((vector, i) => ({ id: next + i, vector, payload: {}, labels: [] }));
+      for (const p of batch) everLive.add(p.id);
+      c.upsert(batch);
+      next += batch.length;
+      for (let id = next - 400; id < next - 300; id++) c.remove(id);
+      const inFlight = queries.slice(0, 8).map((q) => searchCollectionPooled(c, query(q, 32)));
+      // The writer goes on while the walks are out: links, repairs and growth of every array.
+      while (c.indexSome(200));
+      for (const hits of await Promise.all(inFlight)) {
+        walks++;
+        expect(hits).to.have.length(10);
+        for (const h of hits) {
+          expect(everLive.has(h.id as number)).to.equal(true);
+          expect(c.store.slotOf(h.id)).to.equal(h.slot);
+        }
+      }
+    }
+    expect(walks).to.be.greaterThan(200);
+  });
+
+  it('replaces a worker that dies under a walk, failing only that walk', async () => {
+    const c = filled('Euclid', 3000, 13);
+    const q = randomVectors(1, DIM, 14)[0]!;
+    const before = pool.replaced;
+    pool.onDispatch = (thread) => {
+      pool.onDispatch = null;
+      void thread.terminate();
+    };
+    let failure: unknown = null;
+    await searchCollectionPooled(c, query(q)).catch((err: unknown) => (failure = err));
+    expect(failure).to.be.instanceOf(SearchWorkerError);
+    expect(pool.replaced).to.equal(before + 1);
+    const again = await searchCollectionPooled(c, query(q));
+    expect(again).to.deep.equal(searchCollection(c, query(q)));
+  });
+});

@@ -1,0 +1,115 @@
+import { cpSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { exited, spawnServer, type ChildServer } from '../lib/spawn-server.js';
+import { HttpClient, runConcurrent } from '../lib/http-client.js';
+import type { Dataset } from './dataset.js';
+import { fmt, percentile } from './table.js';
+
+const COLLECTION = 'w';
+/** Searches in one batch request, as the issue measures. */
+const BATCH = 64;
+
+interface Setup {
+  what: string;
+  env: Record<string, string>;
+  server?: ChildServer;
+}
+
+interface Phase {
+  what: string;
+  clients: number;
+  requests: number;
+  searchesPerRequest: number;
+  path: string;
+  body: (i: number) => string;
+}
+
+async function green(client: HttpClient): Promise<void> {
+  const status = async () => ((await client.json('GET', `/collections/${COLLECTION}`)) as { result: { status: string } }).result.status;
+  while ((await status()) !== 'green') await new Promise((r) => setTimeout(r, 200));
+}
+
+/** Runs one phase against one server; answers seconds taken and the requests' latencies. */
+async function run(url: string, p: Phase): Promise<{ seconds: number; latencies: Float64Array }> {
+  const client = new HttpClient(url, p.clients);
+  const start = performance.now();
+  const latencies = await runConcurrent(p.requests, p.clients, async (i) => {
+    const res = await client.send('POST', p.path, p.body(i));
+    if (res.status !== 200) throw new Error(`${p.path} answered ${res.status}: ${res.text.slice(0, 300)}`);
+  });
+  const seconds = (performance.now() - start) / 1000;
+  client.close();
+  return { seconds, latencies };
+}
+
+/**
+ * Searches with the default pool of search workers next to SERVICE_WORKERS=1 and 0 (searches
+ * on the request thread), on copies of one data dir, all running at once and measured in
+ * alternating rounds so that load from elsewhere falls on each alike. The load generator runs
+ * in this process, on the same cores.
+ */
+export async function benchWorkers(ds: Dataset, dir: string, rounds = 3): Promise<(string | number)[][]> {
+  const loadDir = join(dir, 'load');
+  mkdirSync(loadDir, { recursive: true });
+  let server = await spawnServer(loadDir, { SERVICE_LOG_LEVEL: 'info' });
+  const loader = new HttpClient(server.url, 4);
+  await loader.json('PUT', `/collections/${COLLECTION}`, JSON.stringify({ vectors: { size: ds.dim, distance: ds.distance } }));
+  const bodies: string[] = [];
+  for (let from = 0; from < ds.count; from += 1_000) {
+    const points = [];
+    for (let i = from; i < Math.min(ds.count, from + 1_000); i++) points.push({ id: i, vector: Array.from(ds.data.subarray(i * ds.dim, (i + 1) * ds.dim)) });
+    bodies.push(JSON.stringify({ points }));
+  }
+  await runConcurrent(bodies.length, 4, async (b) => void (await loader.json('PUT', `/collections/${COLLECTION}/points`, bodies[b])));
+  await green(loader);
+  loader.close();
+  server.child.kill('SIGTERM');
+  await exited(server.child);
+
+  const setups: Setup[] = [
+    { what: 'default pool', env: {} },
+    { what: 'SERVICE_WORKERS=1', env: { SERVICE_WORKERS: '1' } },
+    { what: 'SERVICE_WORKERS=0', env: { SERVICE_WORKERS: '0' } },
+  ];
+  const queries = Array.from({ length: ds.queryCount }, (_, q) => Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)));
+  const single = (i: number) => JSON.stringify({ vector: queries[i % queries.length], limit: 10, params: { hnsw_ef: 64 } });
+  const batch = (i: number) => JSON.stringify({ searches: Array.from({ length: BATCH }, (_, k) => ({ vector: queries[(i * BATCH + k) % queries.length], limit: 10, params: { hnsw_ef: 64 } })) });
+  const phases: Phase[] = [
+    { what: `batch search (${BATCH} searches a request), 2 clients`, clients: 2, requests: 30, searchesPerRequest: BATCH, path: `/collections/${COLLECTION}/points/search/batch`, body: batch },
+    ...[1, 4, 16].map((clients) => ({ what: `single searches, ${clients} client${clients > 1 ? 's' : ''}`, clients, requests: 600, searchesPerRequest: 1, path: `/collections/${COLLECTION}/points/search`, body: single })),
+  ];
+  const totals = phases.map(() => setups.map(() => ({ seconds: 0, latencies: [] as number[] })));
+  try {
+    for (const [i, s] of setups.entries()) {
+      const copy = join(dir, `server-${i}`);
+      cpSync(loadDir, copy, { recursive: true });
+      s.server = await spawnServer(copy, { SERVICE_LOG_LEVEL: 'info', ...s.env });
+      const client = new HttpClient(s.server.url, 1);
+      await green(client);
+      client.close();
+    }
+    // Round -1 warms every server up (JIT, sockets, the workers' first layouts) and is not counted.
+    for (let round = -1; round < rounds; round++) {
+      for (const [p, phase] of phases.entries()) {
+        for (const [i, s] of setups.entries()) {
+          const { seconds, latencies } = await run(s.server!.url, phase);
+          if (round < 0) continue;
+          totals[p]![i]!.seconds += seconds;
+          totals[p]![i]!.latencies.push(...latencies);
+        }
+      }
+    }
+  } finally {
+    for (const s of setups) s.server?.child.kill('SIGTERM');
+    await Promise.all(setups.map((s) => (s.server ? exited(s.server.child) : undefined)));
+  }
+  return phases.map((phase, p) => {
+    const rates = totals[p]!.map((t) => (rounds * phase.requests * phase.searchesPerRequest) / t.seconds);
+    const sorted = Float64Array.from(totals[p]![0]!.latencies).sort();
+    return [
+      `${fmt(ds.count)} x ${ds.dim}, ${phase.what}`,
+      `${setups.map((s, i) => `${fmt(rates[i]!)} (${s.what})`).join(' vs ')} searches/s: ${fmt(rates[0]! / rates[1]!, 2)}x of one worker`,
+      `default pool p50 ${fmt(percentile(sorted, 50), 2)} ms, p99 ${fmt(percentile(sorted, 99), 2)} ms a request`,
+    ];
+  });
+}

@@ -1,0 +1,28 @@
+import type { GraphLayout } from '../storage/views/hnsw.js';
+
+/** One graph walk; `layout` comes along when the worker's copy of it is out of date. */
+export interface Walk {
+  id: number;
+  /** The pool's number for the graph (one per HnswIndex object). */
+  graph: number;
+  layout?: GraphLayout;
+  query: Float32Array;
+  k: number;
+  ef: number;
+}
+
+/** The walks given to one worker in one turn of the main thread (a batch search's share), sent as one message. */
+export interface WalksRequest {
+  type: 'walks';
+  walks: Walk[];
+}
+
+/** Drops a graph the main thread no longer has (its collection was deleted or replaced). */
+export interface ForgetRequest {
+  type: 'forget';
+  graph: number;
+}
+
+export type WorkerRequest = WalksRequest | ForgetRequest;
+
+export type WalkAnswer = { id: number; slots: Int32Array } | { id: number; error: string };
