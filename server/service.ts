@@ -169,8 +169,9 @@ export async function startService(config: ServiceConfig, logger: Logger, option
       await done;
       clearTimeout(force);
       await replication?.close().catch((err: unknown) => logger.warn({ err }, 'closing the NATS connection failed'));
-      await releaseSearchPool(searchPool);
+      // The engine first: its last snapshot waits for batches the workers are linking.
       await engine.close();
+      await releaseSearchPool(searchPool);
     })());
   return { server, qdrantServer, engine, replication, url, qdrantUrl: qdrantPort === null ? null : `${scheme}://${host}:${qdrantPort}`, boltUrl: bolt?.url ?? null, boltPort: bolt?.port ?? null, close };
 }

@@ -14,6 +14,7 @@ import { quantizationOf } from './views/quantization-config.js';
 import { quantizedVectors, type QuantizedVectors } from './views/quantized-vectors.js';
 import { VectorSpace } from './views/vector-space.js';
 import { IndexBacklog } from './views/index-backlog.js';
+import type { GraphBuilder } from './views/graph-builder.js';
 
 /**
  * The materialised views of one collection: points, the HNSW index of their unnamed vector, their
@@ -241,6 +242,27 @@ export class Collection {
       this.payloadIndex.add(slot, store.payloads[slot]!);
       this.labelIndex.add(store.idOf(slot), store.labels[slot]!);
     }
+  }
+
+  /**
+   * Sends batches of pending vectors (the unnamed vector's and each named one's) to be linked on
+   * other threads; answers those started (none: nothing to send, batches already out, or graphs
+   * that are linked in place).
+   */
+  indexElsewhere(builder: GraphBuilder, most: number): Promise<void>[] {
+    const started = [this.backlog.linkElsewhere(builder, most, this.quantized), ...[...this.named.values()].map((field) => field.indexElsewhere(builder, most))];
+    return started.filter((b): b is Promise<void> => b !== null);
+  }
+
+  /** Whether a batch of this collection's vectors is being linked on other threads (its graphs are then written by nothing else). */
+  get building(): boolean {
+    return this.backlog.building || [...this.named.values()].some((field) => field.building);
+  }
+
+  /** Resolves once no batch of this collection is out. */
+  async settled(): Promise<void> {
+    await this.backlog.settled();
+    for (const field of this.named.values()) await field.settled();
   }
 
   /** Links up to `budget` pending points into their graphs (the unnamed vector's first); answers whether work is left. */

@@ -1,8 +1,9 @@
 import { useGraphWalker } from '../query/search/graph-walker.js';
+import { useGraphBuilder } from '../storage/views/graph-builder.js';
 import { SearchPool } from './search-pool.js';
 
 /**
- * One search pool per process, installed as the graph walker, shared by every service running
+ * One search pool per process, installed as the graph walker and builder, shared by every service running
  * in it (tests start several) and stopped with the last. Its size is the first service's.
  */
 let pool: SearchPool | null = null;
@@ -15,6 +16,7 @@ export function acquireSearchPool(size: number): SearchPool | null {
   if (!pool) {
     pool = new SearchPool(size);
     useGraphWalker(pool);
+    useGraphBuilder(pool);
   }
   return pool;
 }
@@ -25,6 +27,7 @@ export async function releaseSearchPool(taken: SearchPool | null): Promise<void>
   if (--users > 0) return;
   pool = null;
   useGraphWalker(null);
+  useGraphBuilder(null);
   await taken.close();
 }
 

@@ -1,26 +1,33 @@
 import { Worker } from 'node:worker_threads';
 import type { GraphWalker } from '../query/search/graph-walker.js';
-import type { GraphLayout, HnswIndex } from '../storage/views/hnsw.js';
+import type { GraphBuilder } from '../storage/views/graph-builder.js';
+import { HnswIndex, type GraphLayout } from '../storage/views/hnsw.js';
 import { READER_SLOTS } from '../storage/views/point-store.js';
-import type { Walk, WalkAnswer, WorkerRequest } from './walk-messages.js';
+import type { Walk, WorkerAnswer, WorkerRequest } from './walk-messages.js';
 
 /** The most workers: each reads in a query area of its own (READER_SLOTS, the main thread's is 0). */
 export const MAX_SEARCH_WORKERS = READER_SLOTS - 1;
+
+/** Prepared nodes in one link message: small enough that walks queued behind it wait little. */
+const LINK_CHUNK = 32;
 
 /** A worker that stopped while walking (or refused a walk); the request answers a 500 with its request id. */
 export class SearchWorkerError extends Error {}
 
 interface Waiting {
-  resolve(slots: Int32Array): void;
+  resolve(answer: WorkerAnswer): void;
   reject(err: Error): void;
 }
 
-/** One worker thread, the walks it owes and the layouts it holds. */
+/** One worker thread, the answers it owes and the layouts it holds. */
 class PoolWorker {
   thread!: Worker;
   readonly waiting = new Map<number, Waiting>();
   /** The layout this worker last received for each graph. */
   readonly sent = new Map<number, GraphLayout>();
+  /** The node it holds while linking (-1: none), and the graph it links: let go of if it dies. */
+  readonly holding = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
+  linking: GraphLayout | null = null;
   /** Walks given to it in this turn of the main thread, sent together at its end. */
   private outbox: Walk[] = [];
 
@@ -30,15 +37,16 @@ class PoolWorker {
 
   start(): void {
     this.sent.clear();
-    const thread = new Worker(new URL('./search-worker.js', import.meta.url), { workerData: { readerSlot: this.readerSlot } });
+    this.linking = null;
+    Atomics.store(this.holding, 0, -1);
+    const thread = new Worker(new URL('./search-worker.js', import.meta.url), { workerData: { readerSlot: this.readerSlot, holding: this.holding } });
     thread.unref();
-    thread.on('message', (answers: WalkAnswer[]) => {
+    thread.on('message', (answers: WorkerAnswer[]) => {
       for (const a of answers) {
         const w = this.waiting.get(a.id);
         if (!w) continue;
         this.waiting.delete(a.id);
-        if ('slots' in a) w.resolve(a.slots);
-        else w.reject(new SearchWorkerError(`a search worker could not walk the graph: ${a.error}`));
+        w.resolve(a);
       }
     });
     // A crash fires 'error' and then 'exit': the first replaces the thread, the second finds it replaced.
@@ -47,38 +55,46 @@ class PoolWorker {
     this.thread = thread;
   }
 
-  post(m: WorkerRequest): void {
-    this.thread.postMessage(m);
+  /** Sends a message and answers its answer. */
+  ask(id: number, m: WorkerRequest | Walk): Promise<WorkerAnswer> {
+    return new Promise<WorkerAnswer>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      if ('type' in m) this.thread.postMessage(m);
+      else this.queue(m);
+    });
   }
 
   /** Queues a walk; the turn's walks go out in one message (one wake-up of the worker, one answer). */
-  send(walk: Walk): void {
+  private queue(walk: Walk): void {
     if (this.outbox.push(walk) > 1) return;
     queueMicrotask(() => {
       const walks = this.outbox;
       this.outbox = [];
-      this.post({ type: 'walks', walks });
+      this.thread.postMessage({ type: 'walks', walks } satisfies WorkerRequest);
     });
   }
 }
 
 /**
  * The search workers (SERVICE_WORKERS): graph walks go to the worker with the fewest in
- * flight. A worker that dies fails the walks it owed (their requests answer 500 naming the
- * request id) and is replaced at once. Graphs are known to workers by a number; one the main
- * thread lets go of is forgotten by every worker, so its shared arrays can be freed.
+ * flight; batches of nodes to link are shared out between all of them, a chunk at a time. A
+ * worker that dies fails what it owed (a search answers 500 naming its request id; a batch is
+ * linked on the main thread), has the node it held let go of, and is replaced at once. Graphs
+ * are known to workers by a number; one the main thread lets go of is forgotten by every
+ * worker, so its shared arrays can be freed.
  */
-export class SearchPool implements GraphWalker {
+export class SearchPool implements GraphWalker, GraphBuilder {
   private readonly workers: PoolWorker[] = [];
   private readonly graphIds = new WeakMap<HnswIndex, number>();
   private readonly released = new FinalizationRegistry<number>((graph) => this.forget(graph));
   private nextGraph = 1;
   private nextRequest = 1;
   private closed = false;
-  /** Walks answered by a worker, and workers replaced after stopping (metrics, tests). */
+  /** Walks answered, nodes linked, and workers replaced after stopping (metrics, tests). */
   walks = 0;
+  linked = 0;
   replaced = 0;
-  /** Tests: called with a walk's worker right before the walk is sent to it. */
+  /** Tests: called with a worker right before a walk or a link is sent to it. */
   onDispatch: ((thread: Worker) => void) | null = null;
 
   constructor(readonly size: number) {
@@ -90,24 +106,40 @@ export class SearchPool implements GraphWalker {
     if (this.closed) return null;
     const layout = index.layout();
     if (!layout) return null;
-    const graph = this.graphId(index);
     let worker = this.workers[0]!;
     for (const w of this.workers) if (w.waiting.size < worker.waiting.size) worker = w;
-    const message: Walk = { id: this.nextRequest++, graph, query, k, ef };
-    if (worker.sent.get(graph) !== layout) {
-      message.layout = layout;
-      worker.sent.set(graph, layout);
-    }
-    return new Promise<Int32Array>((resolve, reject) => {
-      worker.waiting.set(message.id, {
-        resolve: (slots) => {
-          this.walks++;
-          resolve(slots);
-        },
-        reject,
-      });
-      this.onDispatch?.(worker.thread);
-      worker.send(message);
+    const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef };
+    walk.layout = this.layoutFor(worker, walk.graph, layout);
+    this.onDispatch?.(worker.thread);
+    return worker.ask(walk.id, walk).then((a) => {
+      if (!('slots' in a)) throw new SearchWorkerError(`a search worker could not walk the graph: ${'error' in a ? a.error : 'no answer'}`);
+      this.walks++;
+      return a.slots;
+    });
+  }
+
+  link(index: HnswIndex, slots: Int32Array): Promise<void> | null {
+    if (this.closed) return null;
+    if (!index.layout()) return null;
+    const graph = this.graphId(index);
+    let next = 0;
+    const share = async (worker: PoolWorker): Promise<void> => {
+      while (next < slots.length) {
+        const chunk = slots.slice(next, (next += LINK_CHUNK));
+        const id = this.nextRequest++;
+        // The store may have grown since the last chunk: its arrays, not the graph's, are then new.
+        const current = index.layout()!;
+        worker.linking = current;
+        this.onDispatch?.(worker.thread);
+        const a = await worker.ask(id, { type: 'link', id, graph, layout: this.layoutFor(worker, graph, current), slots: chunk });
+        worker.linking = null;
+        if ('error' in a) throw new SearchWorkerError(`a search worker could not link nodes into the graph: ${a.error}`);
+        this.linked += chunk.length;
+      }
+    };
+    return Promise.allSettled(this.workers.map(share)).then((results) => {
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
     });
   }
 
@@ -119,6 +151,13 @@ export class SearchPool implements GraphWalker {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.workers.map((w) => w.thread.terminate()));
+  }
+
+  /** The layout to send along, when the worker's copy of this graph's is not it. */
+  private layoutFor(worker: PoolWorker, graph: number, layout: GraphLayout): GraphLayout | undefined {
+    if (worker.sent.get(graph) === layout) return undefined;
+    worker.sent.set(graph, layout);
+    return layout;
   }
 
   private graphId(index: HnswIndex): number {
@@ -133,15 +172,17 @@ export class SearchPool implements GraphWalker {
 
   private forget(graph: number): void {
     for (const w of this.workers) {
-      if (w.sent.delete(graph)) w.post({ type: 'forget', graph });
+      if (w.sent.delete(graph)) w.thread.postMessage({ type: 'forget', graph } satisfies WorkerRequest);
     }
   }
 
   private stopped(w: PoolWorker, thread: Worker, err: Error): void {
     if (thread !== w.thread) return;
+    const held = Atomics.load(w.holding, 0);
+    if (w.linking && held >= 0) HnswIndex.release(w.linking, held);
     const owed = [...w.waiting.values()];
     w.waiting.clear();
-    for (const walk of owed) walk.reject(new SearchWorkerError(`the search worker stopped while walking the graph: ${err.message}`));
+    for (const walk of owed) walk.reject(new SearchWorkerError(`the search worker stopped: ${err.message}`));
     if (this.closed) return;
     this.replaced++;
     w.start();

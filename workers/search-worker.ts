@@ -2,30 +2,34 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { HnswIndex, type GraphLayout } from '../storage/views/hnsw.js';
 import { PointStore } from '../storage/views/point-store.js';
 import { VectorSpace } from '../storage/views/vector-space.js';
-import type { Walk, WalkAnswer, WorkerRequest } from './walk-messages.js';
+import type { Walk, WorkerAnswer, WorkerRequest } from './walk-messages.js';
 
 /**
- * A search worker: walks HNSW graphs that the main thread writes, reading their shared arrays
- * through readers made from each graph's layout (hnsw-sharing.md), in its own query area.
+ * A search worker: walks HNSW graphs that the main thread writes, and links batches of prepared
+ * nodes into them beside the other workers, through readers made from each graph's layout
+ * (hnsw-sharing.md), in its own query area. `holding` names the node it holds while linking.
  */
-const { readerSlot } = workerData as { readerSlot: number };
+const { readerSlot, holding } = workerData as { readerSlot: number; holding: Int32Array };
 const port = parentPort!;
 const readers = new Map<number, HnswIndex>();
 let keys = new Float64Array(64);
 let slots = new Int32Array(64);
 
-function attach(layout: GraphLayout): HnswIndex {
-  const store = new PointStore(layout.store.dim, 0, undefined, { layout: layout.store, slot: readerSlot });
-  return HnswIndex.reader(new VectorSpace(store, layout.metric), layout);
+/** The reader of a graph, made anew when a layout comes along. */
+function readerOf(graph: number, layout: GraphLayout | undefined): HnswIndex {
+  if (layout) {
+    const store = new PointStore(layout.store.dim, 0, undefined, { layout: layout.store, slot: readerSlot });
+    const reader = HnswIndex.reader(new VectorSpace(store, layout.metric), layout, holding);
+    readers.set(graph, reader);
+    return reader;
+  }
+  const reader = readers.get(graph);
+  if (!reader) throw new Error(`graph ${graph} was never sent to this worker`);
+  return reader;
 }
 
 function walk(m: Walk): Int32Array<ArrayBuffer> {
-  let reader = readers.get(m.graph);
-  if (m.layout) {
-    reader = attach(m.layout);
-    readers.set(m.graph, reader);
-  }
-  if (!reader) throw new Error(`graph ${m.graph} was never sent to this worker`);
+  const reader = readerOf(m.graph, m.layout);
   if (keys.length < m.k) {
     keys = new Float64Array(m.k);
     slots = new Int32Array(m.k);
@@ -34,12 +38,25 @@ function walk(m: Walk): Int32Array<ArrayBuffer> {
   return slots.slice(0, n);
 }
 
+const failure = (id: number, err: unknown): WorkerAnswer => ({ id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+
 port.on('message', (m: WorkerRequest) => {
   if (m.type === 'forget') {
     readers.delete(m.graph);
     return;
   }
-  const answers: WalkAnswer[] = [];
+  if (m.type === 'link') {
+    let answer: WorkerAnswer = { id: m.id, linked: true };
+    try {
+      const reader = readerOf(m.graph, m.layout);
+      for (const slot of m.slots) reader.linkPrepared(slot);
+    } catch (err) {
+      answer = failure(m.id, err);
+    }
+    port.postMessage([answer]);
+    return;
+  }
+  const answers: WorkerAnswer[] = [];
   const moved: ArrayBuffer[] = [];
   for (const w of m.walks) {
     try {
@@ -47,7 +64,7 @@ port.on('message', (m: WorkerRequest) => {
       answers.push({ id: w.id, slots: found });
       moved.push(found.buffer);
     } catch (err) {
-      answers.push({ id: w.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      answers.push(failure(w.id, err));
     }
   }
   port.postMessage(answers, moved);

@@ -17,12 +17,22 @@ export interface WalksRequest {
   walks: Walk[];
 }
 
+/** Prepared nodes of a graph for a worker to link (HnswIndex.linkPrepared), beside the other workers. */
+export interface LinkRequest {
+  type: 'link';
+  id: number;
+  graph: number;
+  layout?: GraphLayout;
+  slots: Int32Array;
+}
+
 /** Drops a graph the main thread no longer has (its collection was deleted or replaced). */
 export interface ForgetRequest {
   type: 'forget';
   graph: number;
 }
 
-export type WorkerRequest = WalksRequest | ForgetRequest;
+export type WorkerRequest = WalksRequest | LinkRequest | ForgetRequest;
 
-export type WalkAnswer = { id: number; slots: Int32Array } | { id: number; error: string };
+/** Each walk's slots, a link's end, or what failed; a worker answers a message with a list of them. */
+export type WorkerAnswer = { id: number; slots: Int32Array } | { id: number; linked: true } | { id: number; error: string };

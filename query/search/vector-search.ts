@@ -156,8 +156,10 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
   else {
     const n = view.search(query, wide, plan.ef, admit, keys, slots, plan.approx);
     for (let i = 0; i < n; i++) heap.offer(plan.rescore ? view.toQuery(slots[i]!) : keys[i]!, slots[i]!, k);
+    // Vectors being linked on other threads are scanned too, and the walk may have met them.
+    const walked = lazySet(slots, n);
     view.forEachPending((slot) => {
-      if (!admit || admit(slot)) offer(slot);
+      if ((!admit || admit(slot)) && !walked(slot)) offer(slot);
     });
   }
   return scored(c, q, plan.distance, keys, slots, heap.drainAscending(keys, slots));
@@ -198,6 +200,12 @@ export async function searchCollectionPooled(c: Collection, q: VectorQuery): Pro
     if (!walked.has(slot)) offer(slot);
   });
   return scored(c, q, plan.distance, keys, slots, heap.drainAscending(keys, slots));
+}
+
+/** Whether a slot is among the first `n` of `slots`, with the set made at the first question. */
+function lazySet(slots: Int32Array, n: number): (slot: number) => boolean {
+  let set: Set<number> | null = null;
+  return (slot) => (set ??= new Set(slots.subarray(0, n))).has(slot);
 }
 
 /** Offers a slot to the heap by its distance to the query set on the view (no vector: left out). */

@@ -83,7 +83,7 @@ describe('server: GET /metrics', () => {
       expect(fresh.value('vgdb_collection_index_backlog', { collection: 'v' })).to.be.within(1, 3000);
       expect(fresh.sample('vgdb_collection_points', { collection: 'empty' })?.value).to.equal('0');
 
-      s.service.engine.flushIndex();
+      await s.service.engine.indexed();
       const node = await call(s.url, 'POST', '/collections/v/graph/query', { query: "CREATE (:Doc {name: 'no vector'})" });
       expect(node.status).to.equal(200);
       await call(s.url, 'POST', '/collections/v/points/delete', { points: [0, 1] });

@@ -95,6 +95,8 @@ describe('server: searches walk the graph on the search workers (SERVICE_WORKERS
   it('replaces a worker that stops under a search, which answers 500 naming its request id, and goes on', async () => {
     const { url } = srv;
     const pool = processSearchPool()!;
+    // No batch is being linked, so the next message to a worker is the search's walk.
+    await srv.service.engine.indexed();
     const restarts = await metric(url, 'vgdb_search_worker_restarts_total');
     pool.onDispatch = (thread) => {
       pool.onDispatch = null;
@@ -106,5 +108,30 @@ describe('server: searches walk the graph on the search workers (SERVICE_WORKERS
     expect(await metric(url, 'vgdb_search_worker_restarts_total')).to.equal(restarts + 1);
     const again = await call(url, 'POST', '/collections/w/points/search', { vector: asList(vectors[1]!), limit: 1 });
     expect(again.body.result[0].id).to.equal(1);
+  });
+});
+
+describe('server: the search workers link new vectors into the graph in the background', function () {
+  this.timeout(120_000);
+  const srv = useTestServer({ SERVICE_WORKERS: '2', SERVICE_SNAPSHOT_EVERY: '4' });
+
+  it('links on the workers, takes snapshots that wait for their batches, and restarts with every graph whole', async () => {
+    const { url } = srv;
+    const before = await metric(url, 'vgdb_search_worker_linked_total');
+    expect((await call(url, 'PUT', '/collections/b', { vectors: { size: DIM, distance: 'Cosine' } })).status).to.equal(200);
+    for (let from = 0; from < BASE; from += 250) {
+      const points = vectors.slice(from, from + 250).map((v, i) => ({ id: from + i, vector: asList(v) }));
+      expect((await call(url, 'PUT', '/collections/b/points?wait=true', { points })).status).to.equal(200);
+    }
+    // The background indexer, as a user waits for it: until the collection is green.
+    while ((await call(url, 'GET', '/collections/b')).body.result.status !== 'green') await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await metric(url, 'vgdb_search_worker_linked_total')).to.be.greaterThan(before + BASE / 2);
+    await srv.restart();
+    const info = await call(srv.url, 'GET', '/collections/b');
+    expect(info.body.result.points_count).to.equal(BASE);
+    for (const id of [0, 1234, BASE - 1]) {
+      const found = await call(srv.url, 'POST', '/collections/b/points/search', { vector: asList(vectors[id]!), limit: 1 });
+      expect(found.body.result[0].id).to.equal(id);
+    }
   });
 });

@@ -13,6 +13,7 @@ import { AppliedWatch } from './applied-watch.js';
 import { throughAliases, touchAliases } from '../aliases.js';
 import { ApplyFailedError } from './apply-failure.js';
 import { validateEvent } from './validate-event.js';
+import { graphBuilder } from '../views/graph-builder.js';
 import { DEFAULT_WRITE_LIMITS, type WriteLimits } from './write-limits.js';
 
 /** Runs a task after `delayMs`, or as soon as the event loop is free when 0. */
@@ -26,10 +27,13 @@ const defaultScheduler: Scheduler = (task, delayMs) => {
   else setTimeout(task, delayMs);
 };
 
+/** Vectors of one graph sent to the builder's threads at once (about 50 ms of linking on two threads at 128 dimensions). */
+const BUILD_BATCH = 256;
 /**
- * Background indexing shares the thread with requests. While requests come in (one within
- * BUSY_WINDOW_MS) it runs short slices with gaps, taking about a third of the CPU so writes and
- * searches keep their latency; when the service is quiet it takes longer slices back to back.
+ * Background indexing done on this thread (no graph builder, or a graph it cannot take) shares
+ * it with requests. While requests come in (one within BUSY_WINDOW_MS) it runs short slices with
+ * gaps, taking about a third of the CPU so writes and searches keep their latency; when the
+ * service is quiet it takes longer slices back to back.
  */
 const BUSY_WINDOW_MS = 50;
 const BUSY_SLICE_MS = 2;
@@ -150,6 +154,8 @@ export class Engine {
   private partialMerge: number | null = null;
   private snapshotOpId = 0;
   private snapshotting: Promise<number> | null = null;
+  /** A snapshot waits for the batches out on other threads (snapshotAfterBatches). */
+  private snapshotWaiting = false;
   private markPending = false;
   private reservedThrough = 0;
   private readonly reserveIds: number;
@@ -503,6 +509,25 @@ export class Engine {
     if (this.snapshotDue() && !this.snapshotting) void this.snapshot().catch(() => undefined);
   }
 
+  /**
+   * A snapshot once the batches being linked on other threads are done (their graphs are not
+   * whole until then); no batch starts meanwhile. It holds the state as it is then.
+   */
+  private snapshotAfterBatches(): Promise<number> {
+    this.snapshotWaiting = true;
+    const waiting = (async () => {
+      try {
+        await Promise.all([...this.collections.values()].map((c) => c.settled()));
+      } finally {
+        this.snapshotWaiting = false;
+        this.snapshotting = null;
+      }
+      return this.snapshot();
+    })();
+    this.snapshotting = waiting;
+    return waiting;
+  }
+
   /** SERVICE_SNAPSHOT_EVERY operations, or SERVICE_SNAPSHOT_EVERY_BYTES of log, since the last snapshot. */
   private snapshotDue(): boolean {
     const every = this.options.snapshotEvery ?? 0;
@@ -523,6 +548,7 @@ export class Engine {
     // Taken once the merge is whole (afterApply), or never for this run when shutdown cut it short: it replays at the next start.
     if (this.partialMerge !== null) return Promise.reject(new Error(`no snapshot while merge import ${this.partialMerge} is applied in part`));
     if (this.snapshotting) return this.snapshotting;
+    if ([...this.collections.values()].some((c) => c.building)) return this.snapshotAfterBatches();
     const started = performance.now();
     const opId = this.appliedUpTo;
     this.sinceSnapshot = 0;
@@ -634,11 +660,22 @@ export class Engine {
     this.schedule(() => this.indexSlice(), this.busy() ? BUSY_GAP_MS : 0);
   }
 
+  /**
+   * One slice of background indexing: batches of pending vectors go to the graph builder's
+   * threads when one is installed (the server's workers), each collection's next batch once its
+   * last is done; graphs it cannot take (Dot, small stores) are linked here, a few at a time
+   * until the slice's deadline. No batch starts while a snapshot waits for those out.
+   */
   private indexSlice(): void {
     if (this.closed) return;
+    const builder = this.snapshotWaiting ? null : graphBuilder();
     const deadline = performance.now() + (this.busy() ? BUSY_SLICE_MS : IDLE_SLICE_MS);
     let more = false;
     for (const c of this.collections.values()) {
+      if (builder) {
+        for (const batch of c.indexElsewhere(builder, BUILD_BATCH)) void batch.then(() => this.scheduleIndexing());
+      }
+      if (c.building) continue;
       while (c.indexSome(2)) {
         if (performance.now() > deadline) {
           more = true;
@@ -651,9 +688,23 @@ export class Engine {
     if (more) this.scheduleIndexing();
   }
 
-  /** Links every pending point into its index now (tests, benchmarks, snapshots). */
+  /** Links every pending point into its index now (tests, benchmarks, tools: engines without a graph builder). */
   flushIndex(): void {
-    for (const c of this.collections.values()) while (c.indexSome(1024));
+    for (const c of this.collections.values()) {
+      if (c.building) throw new Error(`collection "${c.name}" has a batch being linked on other threads: await indexed() instead`);
+      while (c.indexSome(1024));
+    }
+  }
+
+  /** Resolves once every pending point is linked into its index, batches out on other threads included. */
+  async indexed(): Promise<void> {
+    for (const c of this.collections.values()) {
+      for (;;) {
+        await c.settled();
+        while (!c.building && c.indexSome(1024));
+        if (!c.building && c.pendingCount === 0) break;
+      }
+    }
   }
 
   /** Stops indexing, writes a last snapshot when there is news since the previous one and the high-water mark, closes the log. */

@@ -56,6 +56,9 @@ class LevelRandom {
   }
 }
 
+/** Tries at a node's sequence lock before a reader stops waiting for its holder (readLinks). */
+const SPIN_LIMIT = 1 << 22;
+
 /** Puts (d, slot) into the first `count` sorted pairs, keeping them nearest first. */
 function insertByDistance(keys: Float64Array, slots: Int32Array, count: number, d: number, slot: number): void {
   let j = count;
@@ -91,10 +94,10 @@ export class HnswIndex {
   /** The entry point, for readers (they take maxLevel as its level). */
   private top: Int32Array;
   private layoutCache: GraphLayout | null = null;
-  /** A worker's read-only view: it takes the entry point from `top` at each search. */
-  private readonly reader: boolean;
   /** Scratch for one node's links while they are read. */
   private readonly linkScratch: Uint32Array;
+  /** On a builder thread: the node it holds (-1: none), so that its pool can let go of it if the thread dies. */
+  private readonly holding: Int32Array | null;
   private entry = -1;
   private maxLevel = -1;
   /** Nodes in the graph, removed waypoints included. */
@@ -126,13 +129,13 @@ export class HnswIndex {
   private queryDistance: (x: number) => number;
 
   /** An index over `space`'s store; with `adopt`, a worker's reader of another thread's index. */
-  constructor(private readonly space: VectorSpace, private readonly params: HnswParams, seed: number, adopt?: GraphLayout) {
+  constructor(private readonly space: VectorSpace, private readonly params: HnswParams, seed: number, adopt?: GraphLayout, holding: Int32Array | null = null) {
     const store = space.store;
     this.store = store;
     this.augmented = space.metric === 'Dot';
     this.norms2 = new Float64Array(this.augmented && !adopt ? store.capacity : 0);
     this.random = new LevelRandom(seed >>> 0);
-    this.reader = adopt !== undefined;
+    this.holding = holding;
     if (adopt) {
       ({ levels: this.levels, links0: this.links0, versions: this.versions, upperAt: this.upperAt, upperLinks: this.upperLinks, top: this.top } = adopt);
     } else {
@@ -157,9 +160,14 @@ export class HnswIndex {
     return slot < this.levels.length && this.levels[slot]! >= 0;
   }
 
-  /** A reader of this index on another thread (workers/search-worker.ts). */
-  static reader(space: VectorSpace, layout: GraphLayout): HnswIndex {
-    return new HnswIndex(space, layout.params, 0, layout);
+  /** A reader (and builder: linkPrepared) of this index on another thread (workers/search-worker.ts); `holding` as the field says. */
+  static reader(space: VectorSpace, layout: GraphLayout, holding: Int32Array | null = null): HnswIndex {
+    return new HnswIndex(space, layout.params, 0, layout, holding);
+  }
+
+  /** Lets go of a node that a dead builder thread held (`holding`), over a layout's arrays. */
+  static release(layout: GraphLayout, slot: number): void {
+    if ((Atomics.load(layout.versions, slot) & 1) === 1) Atomics.add(layout.versions, slot, 1);
   }
 
   /**
@@ -262,16 +270,18 @@ export class HnswIndex {
 
   /**
    * A node's links at one layer, copied into linkScratch; answers how many. The reader side of
-   * the sequence lock: a copy taken while the version was odd or changed is taken again.
+   * the sequence lock: a copy taken while the version was odd or changed is taken again. A lock
+   * held past SPIN_LIMIT tries (a builder thread that died holding it) no longer blocks: the
+   * copy is then taken as it is, valid slot numbers all the same.
    */
   private readLinks(slot: number, level: number): number {
     const versions = this.versions;
     const out = this.linkScratch;
     const arr = this.linkArray(level);
     const off = this.linkOffset(slot, level);
-    for (;;) {
+    for (let tries = 0; ; tries++) {
       const before = Atomics.load(versions, slot);
-      if ((before & 1) === 0) {
+      if ((before & 1) === 0 || tries > SPIN_LIMIT) {
         const n = Math.min(arr[off]!, out.length);
         for (let i = 0; i < n; i++) out[i] = arr[off + 1 + i]!;
         if (Atomics.load(versions, slot) === before) return n;
@@ -279,13 +289,30 @@ export class HnswIndex {
     }
   }
 
-  /** The writer side: a node's version is odd from beginWrite to endWrite. */
-  private beginWrite(slot: number): void {
+  /**
+   * The writer side: a node's version is odd while one thread holds it (taken from even by
+   * compare-and-swap, so builders on several threads take turns at a node, as hnswlib's
+   * per-node mutexes), even again once its lists are whole.
+   */
+  private lockNode(slot: number): void {
+    const versions = this.versions;
+    // Named before it is taken: a thread that dies in between leaves nothing held that its pool cannot find.
+    if (this.holding) Atomics.store(this.holding, 0, slot);
+    for (;;) {
+      const v = Atomics.load(versions, slot);
+      if ((v & 1) === 0 && Atomics.compareExchange(versions, slot, v, v + 1) === v) return;
+    }
+  }
+
+  private unlockNode(slot: number): void {
+    if (this.holding) Atomics.store(this.holding, 0, -1);
     Atomics.add(this.versions, slot, 1);
   }
 
-  private endWrite(slot: number): void {
-    Atomics.add(this.versions, slot, 1);
+  /** Takes the entry point (and the top level, its level) as other threads may have moved it. */
+  private syncEntry(): void {
+    this.entry = Atomics.load(this.top, 0);
+    this.maxLevel = this.entry >= 0 ? this.levels[this.entry]! : -1;
   }
 
   /** Walks down from the entry point to `stopLevel + 1`, one closest node per layer. */
@@ -369,38 +396,52 @@ export class HnswIndex {
     return count;
   }
 
+  /** Writes a node's list at one layer; the caller holds the node (lockNode). */
   private writeLinks(slot: number, level: number, from: Int32Array, count: number): void {
     const arr = this.linkArray(level);
     const off = this.linkOffset(slot, level);
-    this.beginWrite(slot);
     arr[off] = count;
     for (let i = 0; i < count; i++) arr[off + 1 + i] = from[i]!;
-    this.endWrite(slot);
   }
 
-  /** Adds a back link from `slot` to `added`, pruning with the heuristic when full. */
+  /** Adds a back link from `slot` to `added`, pruning with the heuristic when full, holding `slot` meanwhile. */
   private connect(slot: number, added: number, level: number): void {
     const most = level === 0 ? this.params.m0 : this.params.m;
     const arr = this.linkArray(level);
     const off = this.linkOffset(slot, level);
+    this.lockNode(slot);
     const n = arr[off]!;
-    for (let i = 1; i <= n; i++) if (arr[off + i] === added) return;
-    if (n < most) {
-      this.beginWrite(slot);
+    let present = false;
+    for (let i = 1; i <= n && !present; i++) present = arr[off + i] === added;
+    if (!present && n < most) {
       arr[off + 1 + n] = added;
       arr[off] = n + 1;
-      this.endWrite(slot);
-      return;
+    } else if (!present) {
+      const keys = this.pairKeys;
+      const slots = this.pairSlots;
+      for (let i = 1; i <= n; i++) insertByDistance(keys, slots, i - 1, this.nodeDist(slot, arr[off + i]!), arr[off + i]!);
+      insertByDistance(keys, slots, n, this.nodeDist(slot, added), added);
+      this.writeLinks(slot, level, this.selected, this.selectNeighbours(keys, slots, n + 1, most));
     }
-    const keys = this.pairKeys;
-    const slots = this.pairSlots;
-    for (let i = 1; i <= n; i++) insertByDistance(keys, slots, i - 1, this.nodeDist(slot, arr[off + i]!), arr[off + i]!);
-    insertByDistance(keys, slots, n, this.nodeDist(slot, added), added);
-    this.writeLinks(slot, level, this.selected, this.selectNeighbours(keys, slots, n + 1, most));
+    this.unlockNode(slot);
   }
 
   /** Links a live slot of the store into the graph. */
   insert(slot: number): void {
+    if (this.prepareInsert(slot)) this.linkPrepared(slot);
+  }
+
+  /** Whether other threads may link prepared nodes (linkPrepared): not for Dot, whose augmented space moves as norms arrive. */
+  get buildsElsewhere(): boolean {
+    return !this.augmented;
+  }
+
+  /**
+   * The writing thread's part of an insert: draws the node's level, makes room for its lists
+   * and clears them. Answers false when the node needs no linking (the first of the graph,
+   * which becomes the entry point at once).
+   */
+  prepareInsert(slot: number): boolean {
     this.ensureCapacity();
     const level = this.drawLevel();
     // Not yet linked from anywhere, so no reader reaches it before its lists are written.
@@ -414,23 +455,42 @@ export class HnswIndex {
       this.norms2[slot] = n2;
       if (n2 > this.maxNorm2) this.maxNorm2 = n2;
     }
-    if (this.entry < 0) {
-      this.setEntry(slot, level);
-      return;
-    }
+    this.syncEntry();
+    if (this.entry >= 0) return true;
+    this.setEntry(slot, level);
+    return false;
+  }
+
+  /**
+   * Links a prepared node into the graph: on the writing thread, or on a builder thread
+   * (workers/search-worker.ts) beside others, each node's lists changed only while held.
+   */
+  linkPrepared(slot: number): void {
+    this.syncEntry();
+    const level = this.levels[slot]!;
+    const top = this.maxLevel;
     let cur = this.descend(slot, level);
     this.ensureScratch(this.params.efConstruct + 1);
-    for (let l = Math.min(level, this.maxLevel); l >= 0; l--) {
+    for (let l = Math.min(level, top); l >= 0; l--) {
       this.searchLayer(slot, cur, this.params.efConstruct, l, null);
       const n = this.results.drainAscending(this.keys, this.slots);
       if (n === 0) continue;
       const count = this.selectNeighbours(this.keys, this.slots, n, this.params.m);
+      this.lockNode(slot);
       this.writeLinks(slot, l, this.selected, count);
+      this.unlockNode(slot);
       this.chosen.set(this.selected.subarray(0, count));
       for (let i = 0; i < count; i++) this.connect(this.chosen[i]!, slot, l);
       cur = this.slots[0]!;
     }
-    if (level > this.maxLevel) this.setEntry(slot, level);
+    if (level <= top) return;
+    // A new top level: the entry point moves here, unless another thread has put it higher meanwhile.
+    for (;;) {
+      const entry = Atomics.load(this.top, 0);
+      if (this.levels[entry]! >= level) break;
+      if (Atomics.compareExchange(this.top, 0, entry, slot) === entry) break;
+    }
+    this.syncEntry();
   }
 
   /** Notes that an indexed slot's point was removed from the store. */
@@ -444,10 +504,7 @@ export class HnswIndex {
    * walk and the keys use its distances (quantized codes of every indexed slot) instead of the floats.
    */
   search(q: Float32Array, k: number, ef: number, admit: SlotFilter, outKeys: Float64Array, outSlots: Int32Array, approx: QueryDistance | null = null): number {
-    if (this.reader) {
-      this.entry = Atomics.load(this.top, 0);
-      this.maxLevel = this.entry >= 0 ? this.levels[this.entry]! : -1;
-    }
+    this.syncEntry();
     if (this.entry < 0) return 0;
     const width = Math.max(ef, k);
     this.ensureScratch(width + 1);
@@ -470,6 +527,7 @@ export class HnswIndex {
    * the removed neighbours' live links with the heuristic, then frees the removed slots.
    */
   repairRemoved(): void {
+    this.syncEntry();
     if (this.removedCount === 0) return;
     const state = this.store.state;
     const isRemoved = (s: number): boolean => state[s] === REMOVED && this.levels[s]! >= 0;
@@ -513,17 +571,20 @@ export class HnswIndex {
           for (let j = 1; j <= tArr[tOff]!; j++) consider(tArr[tOff + j]!);
         }
         const most = level === 0 ? this.params.m0 : this.params.m;
-        this.writeLinks(s, level, this.selected, this.selectNeighbours(keys, slots, count, most));
+        const kept = this.selectNeighbours(keys, slots, count, most);
+        this.lockNode(s);
+        this.writeLinks(s, level, this.selected, kept);
+        this.unlockNode(s);
       }
     }
     if (this.entry >= 0 && isRemoved(this.entry)) this.chooseEntry();
     for (let s = 0; s < this.store.slotCount; s++) {
       if (!isRemoved(s)) continue;
       if (this.levels[s]! > 0) this.freeUpper(s, this.levels[s]!);
-      this.beginWrite(s);
+      this.lockNode(s);
       this.levels[s] = -1;
       this.links0[s * (this.params.m0 + 1)] = 0;
-      this.endWrite(s);
+      this.unlockNode(s);
       this.nodeCount--;
       this.store.release(s);
     }
@@ -532,6 +593,7 @@ export class HnswIndex {
 
   /** The whole graph (snapshots): levels, the flat layer-0 links, upper links, entry and generator state. */
   writeTo(w: ByteWriter): void {
+    this.syncEntry();
     // The store may have grown past the graph's arrays while new points wait to be linked.
     this.ensureCapacity();
     const n = this.store.slotCount;

@@ -1,5 +1,6 @@
 import type { ByteReader } from '../codec/byte-reader.js';
 import type { ByteWriter } from '../codec/byte-writer.js';
+import type { GraphBuilder } from './graph-builder.js';
 import type { HnswIndex } from './hnsw.js';
 import { LIVE, type PointStore } from './point-store.js';
 import type { QuantizedVectors } from './quantized-vectors.js';
@@ -9,20 +10,36 @@ import type { QuantizedVectors } from './quantized-vectors.js';
  * around them: a removed slot waits until the index lets it go, and while an export is pinned
  * no slot is freed for reuse (its vectors stay put), so freed slots are held until the last unpin.
  * The collection's unnamed vector and each named dense vector keep one each.
+ * Vectors are linked in place (linkSome) or, a batch at a time, by a GraphBuilder on other
+ * threads (linkElsewhere); while a batch is out, nothing else writes the graph.
  */
 export class IndexBacklog {
   private pending: number[] = [];
   private head = 0;
   private pins = 0;
   private readonly held: number[] = [];
+  /** The batch being linked on other threads, and its slots (still scanned by searches until it is done). */
+  private batch: Promise<void> | null = null;
+  private linking: Int32Array | null = null;
 
   constructor(
     private readonly store: PointStore,
     private readonly index: HnswIndex,
   ) {}
 
+  /** Vectors not yet linked, a batch out included. */
   get count(): number {
-    return this.pending.length - this.head;
+    return this.pending.length - this.head + (this.linking?.length ?? 0);
+  }
+
+  /** Whether a batch is being linked on other threads. */
+  get building(): boolean {
+    return this.batch !== null;
+  }
+
+  /** Resolves once no batch is out. */
+  async settled(): Promise<void> {
+    while (this.batch) await this.batch;
   }
 
   /** A slot whose new vector waits to be linked. */
@@ -41,7 +58,7 @@ export class IndexBacklog {
    * Visits only those still live then.
    */
   capture(): (visit: (slot: number) => void) => void {
-    const { pending, head, store } = this;
+    const { pending, head, store, linking } = this;
     const end = pending.length;
     return (visit) => {
       const state = store.state;
@@ -49,6 +66,7 @@ export class IndexBacklog {
         const slot = pending[i]!;
         if (state[slot] === LIVE) visit(slot);
       }
+      if (linking) for (const slot of linking) if (state[slot] === LIVE) visit(slot);
     };
   }
 
@@ -73,6 +91,7 @@ export class IndexBacklog {
    * with enough removed waypoints is repaired, unless an export is pinned.
    */
   linkSome(budget: number, quantized: QuantizedVectors | null): number {
+    if (this.batch) return budget;
     const state = this.store.state;
     while (budget > 0 && this.head < this.pending.length) {
       budget--;
@@ -91,8 +110,51 @@ export class IndexBacklog {
     return budget;
   }
 
-  /** The pending and held slots (snapshots). */
+  /**
+   * Sends up to `most` pending vectors to `builder` to be linked on other threads, after
+   * preparing each here (its level and room for its lists); the quantized codes follow once the
+   * batch is done. Answers the batch, or null when none was started: one is out already, there
+   * is nothing to link, or the graph cannot be built elsewhere (then linkSome links it). A batch
+   * that fails is linked here, the nodes the builder linked in part included.
+   */
+  linkElsewhere(builder: GraphBuilder, most: number, quantized: QuantizedVectors | null): Promise<void> | null {
+    if (this.batch || this.head === this.pending.length || !this.index.buildsElsewhere || this.index.layout() === null) return null;
+    const state = this.store.state;
+    const taken: number[] = [];
+    while (taken.length < most && this.head < this.pending.length) {
+      const slot = this.pending[this.head++]!;
+      if (state[slot] !== LIVE) this.release(slot);
+      else if (this.index.prepareInsert(slot)) taken.push(slot);
+      else quantized?.add(slot);
+    }
+    if (this.head === this.pending.length) {
+      this.pending = [];
+      this.head = 0;
+    }
+    if (taken.length === 0) return null;
+    const slots = Int32Array.from(taken);
+    const finish = (): void => {
+      for (const slot of slots) if (this.store.state[slot] === LIVE) quantized?.add(slot);
+      this.linking = null;
+      this.batch = null;
+    };
+    const linked = builder.link(this.index, slots);
+    if (!linked) {
+      for (const slot of slots) this.index.linkPrepared(slot);
+      finish();
+      return null;
+    }
+    this.linking = slots;
+    this.batch = linked.then(finish, () => {
+      for (const slot of slots) this.index.linkPrepared(slot);
+      finish();
+    });
+    return this.batch;
+  }
+
+  /** The pending and held slots (snapshots; never while a batch is out). */
   writeTo(w: ByteWriter): void {
+    if (this.batch) throw new Error('a snapshot of a graph while a batch is linked elsewhere');
     w.u32(this.count);
     for (let i = this.head; i < this.pending.length; i++) w.u32(this.pending[i]!);
     w.u32(this.held.length);

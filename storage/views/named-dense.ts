@@ -4,6 +4,7 @@ import type { NamedVectorConfig, PointId } from '../events/types.js';
 import { normalizeInPlace } from './distance.js';
 import { HnswIndex } from './hnsw.js';
 import { IndexBacklog } from './index-backlog.js';
+import type { GraphBuilder } from './graph-builder.js';
 import { PointStore } from './point-store.js';
 import { VectorSpace } from './vector-space.js';
 import type { Quantization } from './quantization-config.js';
@@ -98,6 +99,19 @@ export class NamedDenseVectors {
   /** Links up to `budget` pending vectors into the graph; answers how much budget is left. */
   indexSome(budget: number): number {
     return this.backlog.linkSome(budget, this.quantized);
+  }
+
+  /** Sends a batch of pending vectors to be linked on other threads (IndexBacklog.linkElsewhere). */
+  indexElsewhere(builder: GraphBuilder, most: number): Promise<void> | null {
+    return this.backlog.linkElsewhere(builder, most, this.quantized);
+  }
+
+  get building(): boolean {
+    return this.backlog.building;
+  }
+
+  settled(): Promise<void> {
+    return this.backlog.settled();
   }
 
   /** The store, the graph and the backlog as they are (snapshots). */

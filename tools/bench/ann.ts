@@ -2,6 +2,7 @@ import hnswlib from 'hnswlib-node';
 import { Collection } from '../../storage/collection.js';
 import { searchCollection } from '../../query/search/vector-search.js';
 import { startProgress } from '../lib/progress.js';
+import { SearchPool } from '../../workers/search-pool.js';
 import { recallAt10, type Dataset } from './dataset.js';
 import { fmt } from './table.js';
 
@@ -32,19 +33,49 @@ function sweep(ds: Dataset, engine: string, search: (q: Float32Array, ef: number
   return rows;
 }
 
+function filled(ds: Dataset): Collection {
+  const c = new Collection('bench', { size: ds.dim, distance: ds.distance, m: M, m0: 2 * M, efConstruct: EF_CONSTRUCT, ml: 1 / Math.log(M) }, 1);
+  c.upsert(Array.from({ length: ds.count }, (_, id) => ({ id, vector: ds.data.subarray(id * ds.dim, (id + 1) * ds.dim), payload: {}, labels: [] })));
+  return c;
+}
+
+const searchOf = (c: Collection) => (q: Float32Array, ef: number) => searchCollection(c, { vector: q, limit: 10, offset: 0, ef, filter: null, scoreThreshold: null }).map((h) => h.id as number);
+
+/**
+ * Our HNSW built by the server's search workers (as its background indexer sends them batches
+ * of 256), then searched on this thread: the build rate with `workers` threads linking.
+ */
+export async function benchOursBuiltByWorkers(ds: Dataset, workers: number): Promise<AnnRow> {
+  const engine = `vectorgraphdb, built by ${workers} worker${workers > 1 ? 's' : ''}`;
+  const c = filled(ds);
+  const pool = new SearchPool(workers);
+  const progress = startProgress(`bench ${engine} ${ds.name}: index build`, ds.count, 'points');
+  try {
+    const start = performance.now();
+    for (let batches = c.indexElsewhere(pool, 256); batches.length > 0; batches = c.indexElsewhere(pool, 256)) {
+      await Promise.all(batches);
+      progress.update(ds.count - c.pendingCount);
+    }
+    while (c.indexSome(1000));
+    const buildRate = ds.count / ((performance.now() - start) / 1000);
+    progress.update(ds.count);
+    progress.end();
+    return { engine, dataset: ds.name, buildRate, sweep: sweep(ds, engine, searchOf(c)) };
+  } finally {
+    await pool.close();
+  }
+}
+
 /** Our HNSW in process: the same Collection the server uses, built and searched on one thread. */
 export function benchOurs(ds: Dataset): AnnRow {
-  const c = new Collection('bench', { size: ds.dim, distance: ds.distance, m: M, m0: 2 * M, efConstruct: EF_CONSTRUCT, ml: 1 / Math.log(M) }, 1);
-  const points = Array.from({ length: ds.count }, (_, id) => ({ id, vector: ds.data.subarray(id * ds.dim, (id + 1) * ds.dim), payload: {}, labels: [] }));
-  c.upsert(points);
+  const c = filled(ds);
   const progress = startProgress(`bench vectorgraphdb ${ds.name}: index build`, ds.count, 'points');
   const start = performance.now();
   while (c.indexSome(1000)) progress.update(ds.count - c.pendingCount);
   const buildRate = ds.count / ((performance.now() - start) / 1000);
   progress.update(ds.count);
   progress.end();
-  const rows = sweep(ds, 'vectorgraphdb', (q, ef) => searchCollection(c, { vector: q, limit: 10, offset: 0, ef, filter: null, scoreThreshold: null }).map((h) => h.id as number));
-  return { engine: 'vectorgraphdb', dataset: ds.name, buildRate, sweep: rows };
+  return { engine: 'vectorgraphdb', dataset: ds.name, buildRate, sweep: sweep(ds, 'vectorgraphdb', searchOf(c)) };
 }
 
 /** hnswlib-node at the same m and ef_construct. */

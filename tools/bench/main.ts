@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { oneOf, wholeNumber } from '../lib/args.js';
 import { runTool } from '../lib/run-tool.js';
-import { annTableRows, benchHnswlib, benchOurs, type AnnRow } from './ann.js';
+import { annTableRows, benchHnswlib, benchOurs, benchOursBuiltByWorkers, type AnnRow } from './ann.js';
 import { makeDataset } from './dataset.js';
 import { benchCypherLoad } from './cypher-load-bench.js';
 import { benchDurability } from './durability-bench.js';
@@ -68,6 +68,7 @@ runTool(SPEC, async ({ values: { points, queries, only, 'scale-points': scalePoi
       log(`generating ${points} x ${dim} ${distance} and exact answers for ${queries} queries...`);
       const ds = makeDataset(points, dim, distance, queries, dim);
       rows.push(benchOurs(ds));
+      for (const workers of [1, 2]) rows.push(await benchOursBuiltByWorkers(ds, workers));
       rows.push(benchHnswlib(ds));
     }
     console.log('## In-process HNSW (m = 16, ef_construct = 200), recall@10 and single-thread QPS\n');
@@ -120,7 +121,7 @@ runTool(SPEC, async ({ values: { points, queries, only, 'scale-points': scalePoi
     try {
       log(`workers: generating ${points} x 128 Euclid and loading the real server...`);
       const rows = await benchWorkers(makeDataset(points, 128, 'Euclid', queries, 7), dir);
-      console.log('## Search workers: the default pool next to one worker and none (real server over loopback, ef 64, top 10, alternating rounds)\n');
+      console.log('## Search workers: the default pool next to one worker and none (real server over loopback; searches at ef 64, top 10, in alternating rounds)\n');
       console.log(table(['what', 'searches/s', 'latency'], rows));
       console.log();
     } finally {

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { exited, spawnServer, type ChildServer } from '../lib/spawn-server.js';
 import { HttpClient, runConcurrent } from '../lib/http-client.js';
@@ -51,7 +51,8 @@ async function run(url: string, p: Phase): Promise<{ seconds: number; latencies:
 export async function benchWorkers(ds: Dataset, dir: string, rounds = 3): Promise<(string | number)[][]> {
   const loadDir = join(dir, 'load');
   mkdirSync(loadDir, { recursive: true });
-  let server = await spawnServer(loadDir, { SERVICE_LOG_LEVEL: 'info' });
+  // The whole log is kept, so that a copy without its snapshots replays every point.
+  const server = await spawnServer(loadDir, { SERVICE_LOG_LEVEL: 'info', SERVICE_LOG_RETENTION_BYTES: '0' });
   const loader = new HttpClient(server.url, 4);
   await loader.json('PUT', `/collections/${COLLECTION}`, JSON.stringify({ vectors: { size: ds.dim, distance: ds.distance } }));
   const bodies: string[] = [];
@@ -79,14 +80,21 @@ export async function benchWorkers(ds: Dataset, dir: string, rounds = 3): Promis
     ...[1, 4, 16].map((clients) => ({ what: `single searches, ${clients} client${clients > 1 ? 's' : ''}`, clients, requests: 600, searchesPerRequest: 1, path: `/collections/${COLLECTION}/points/search`, body: single })),
   ];
   const totals = phases.map(() => setups.map(() => ({ seconds: 0, latencies: [] as number[] })));
+  const rows: (string | number)[][] = [];
   try {
+    // Each server starts from a copy without snapshots: it replays the whole log and links every
+    // vector again, one server at a time so that each has the machine to itself.
     for (const [i, s] of setups.entries()) {
       const copy = join(dir, `server-${i}`);
       cpSync(loadDir, copy, { recursive: true });
+      rmSync(join(copy, 'snapshots'), { recursive: true, force: true });
+      const start = performance.now();
       s.server = await spawnServer(copy, { SERVICE_LOG_LEVEL: 'info', ...s.env });
+      const ready = (performance.now() - start) / 1000;
       const client = new HttpClient(s.server.url, 1);
       await green(client);
       client.close();
+      rows.push([`${fmt(ds.count)} x ${ds.dim}, full replay of the log and index rebuild, ${s.what}`, `${fmt((performance.now() - start) / 1000, 1)} s to green`, `ready (log replayed) after ${fmt(ready, 1)} s`]);
     }
     // Round -1 warms every server up (JIT, sockets, the workers' first layouts) and is not counted.
     for (let round = -1; round < rounds; round++) {
@@ -103,7 +111,7 @@ export async function benchWorkers(ds: Dataset, dir: string, rounds = 3): Promis
     for (const s of setups) s.server?.child.kill('SIGTERM');
     await Promise.all(setups.map((s) => (s.server ? exited(s.server.child) : undefined)));
   }
-  return phases.map((phase, p) => {
+  return rows.concat(phases.map((phase, p) => {
     const rates = totals[p]!.map((t) => (rounds * phase.requests * phase.searchesPerRequest) / t.seconds);
     const sorted = Float64Array.from(totals[p]![0]!.latencies).sort();
     return [
@@ -111,5 +119,5 @@ export async function benchWorkers(ds: Dataset, dir: string, rounds = 3): Promis
       `${setups.map((s, i) => `${fmt(rates[i]!)} (${s.what})`).join(' vs ')} searches/s: ${fmt(rates[0]! / rates[1]!, 2)}x of one worker`,
       `default pool p50 ${fmt(percentile(sorted, 50), 2)} ms, p99 ${fmt(percentile(sorted, 99), 2)} ms a request`,
     ];
-  });
+  }));
 }
