@@ -3,6 +3,7 @@ import type { GraphWalker } from '../query/search/graph-walker.js';
 import type { GraphBuilder } from '../storage/views/graph-builder.js';
 import { HnswIndex, type GraphLayout } from '../storage/views/hnsw.js';
 import { READER_SLOTS } from '../storage/views/point-store.js';
+import type { QuantizedLayout, QuantizedVectors } from '../storage/views/quantized-vectors.js';
 import type { Walk, WorkerAnswer, WorkerRequest } from './walk-messages.js';
 
 /** The most workers: each reads in a query area of its own (READER_SLOTS, the main thread's is 0). */
@@ -23,8 +24,9 @@ interface Waiting {
 class PoolWorker {
   thread!: Worker;
   readonly waiting = new Map<number, Waiting>();
-  /** The layout this worker last received for each graph. */
+  /** The layout this worker last received for each graph, and for its quantized codes. */
   readonly sent = new Map<number, GraphLayout>();
+  readonly sentCodes = new Map<number, QuantizedLayout>();
   /** The node it holds while linking (-1: none), and the graph it links: let go of if it dies. */
   readonly holding = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
   linking: GraphLayout | null = null;
@@ -37,6 +39,7 @@ class PoolWorker {
 
   start(): void {
     this.sent.clear();
+    this.sentCodes.clear();
     this.linking = null;
     Atomics.store(this.holding, 0, -1);
     const thread = new Worker(new URL('./search-worker.js', import.meta.url), { workerData: { readerSlot: this.readerSlot, holding: this.holding } });
@@ -102,14 +105,19 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     for (let i = 0; i < size; i++) this.workers.push(new PoolWorker(i + 1, (w, thread, err) => this.stopped(w, thread, err)));
   }
 
-  walk(index: HnswIndex, query: Float32Array, k: number, ef: number): Promise<Int32Array> | null {
+  walk(index: HnswIndex, query: Float32Array, k: number, ef: number, codes: QuantizedVectors | null): Promise<Int32Array> | null {
     if (this.closed) return null;
     const layout = index.layout();
-    if (!layout) return null;
+    const codesLayout = codes?.layout() ?? null;
+    if (!layout || (codes && !codesLayout)) return null;
     let worker = this.workers[0]!;
     for (const w of this.workers) if (w.waiting.size < worker.waiting.size) worker = w;
-    const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef };
+    const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: codesLayout !== null };
     walk.layout = this.layoutFor(worker, walk.graph, layout);
+    if (codesLayout && worker.sentCodes.get(walk.graph) !== codesLayout) {
+      walk.codes = codesLayout;
+      worker.sentCodes.set(walk.graph, codesLayout);
+    }
     this.onDispatch?.(worker.thread);
     return worker.ask(walk.id, walk).then((a) => {
       if (!('slots' in a)) throw new SearchWorkerError(`a search worker could not walk the graph: ${'error' in a ? a.error : 'no answer'}`);
@@ -157,6 +165,8 @@ export class SearchPool implements GraphWalker, GraphBuilder {
   private layoutFor(worker: PoolWorker, graph: number, layout: GraphLayout): GraphLayout | undefined {
     if (worker.sent.get(graph) === layout) return undefined;
     worker.sent.set(graph, layout);
+    // A new layout makes the worker a new reader, which needs the codes again.
+    worker.sentCodes.delete(graph);
     return layout;
   }
 
@@ -172,6 +182,7 @@ export class SearchPool implements GraphWalker, GraphBuilder {
 
   private forget(graph: number): void {
     for (const w of this.workers) {
+      w.sentCodes.delete(graph);
       if (w.sent.delete(graph)) w.thread.postMessage({ type: 'forget', graph } satisfies WorkerRequest);
     }
   }

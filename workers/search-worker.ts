@@ -2,6 +2,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { HnswIndex, type GraphLayout } from '../storage/views/hnsw.js';
 import { PointStore } from '../storage/views/point-store.js';
 import { VectorSpace } from '../storage/views/vector-space.js';
+import { quantizedReader, type QuantizedLayout } from '../storage/views/quantized-vectors.js';
+import type { QueryDistance } from '../storage/views/hnsw.js';
 import type { Walk, WorkerAnswer, WorkerRequest } from './walk-messages.js';
 
 /**
@@ -11,15 +13,20 @@ import type { Walk, WorkerAnswer, WorkerRequest } from './walk-messages.js';
  */
 const { readerSlot, holding } = workerData as { readerSlot: number; holding: Int32Array };
 const port = parentPort!;
-const readers = new Map<number, HnswIndex>();
+interface Reader {
+  index: HnswIndex;
+  store: PointStore;
+  codes: QueryDistance | null;
+}
+const readers = new Map<number, Reader>();
 let keys = new Float64Array(64);
 let slots = new Int32Array(64);
 
-/** The reader of a graph, made anew when a layout comes along. */
-function readerOf(graph: number, layout: GraphLayout | undefined): HnswIndex {
+/** The reader of a graph, made anew when a layout comes along (its codes' reader then too). */
+function readerOf(graph: number, layout: GraphLayout | undefined): Reader {
   if (layout) {
     const store = new PointStore(layout.store.dim, 0, undefined, { layout: layout.store, slot: readerSlot });
-    const reader = HnswIndex.reader(new VectorSpace(store, layout.metric), layout, holding);
+    const reader = { index: HnswIndex.reader(new VectorSpace(store, layout.metric), layout, holding), store, codes: null };
     readers.set(graph, reader);
     return reader;
   }
@@ -28,13 +35,20 @@ function readerOf(graph: number, layout: GraphLayout | undefined): HnswIndex {
   return reader;
 }
 
+function codesOf(reader: Reader, layout: QuantizedLayout | undefined): QueryDistance {
+  if (layout) reader.codes = quantizedReader(reader.store, layout, readerSlot);
+  if (!reader.codes) throw new Error('the quantized codes of this graph were never sent to this worker');
+  return reader.codes;
+}
+
 function walk(m: Walk): Int32Array<ArrayBuffer> {
   const reader = readerOf(m.graph, m.layout);
+  const codes = m.quantized ? codesOf(reader, m.codes) : null;
   if (keys.length < m.k) {
     keys = new Float64Array(m.k);
     slots = new Int32Array(m.k);
   }
-  const n = reader.search(m.query, m.k, m.ef, null, keys, slots, null);
+  const n = reader.index.search(m.query, m.k, m.ef, null, keys, slots, codes);
   return slots.slice(0, n);
 }
 
@@ -48,8 +62,8 @@ port.on('message', (m: WorkerRequest) => {
   if (m.type === 'link') {
     let answer: WorkerAnswer = { id: m.id, linked: true };
     try {
-      const reader = readerOf(m.graph, m.layout);
-      for (const slot of m.slots) reader.linkPrepared(slot);
+      const { index } = readerOf(m.graph, m.layout);
+      for (const slot of m.slots) index.linkPrepared(slot);
     } catch (err) {
       answer = failure(m.id, err);
     }

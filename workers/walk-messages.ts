@@ -1,4 +1,5 @@
 import type { GraphLayout } from '../storage/views/hnsw.js';
+import type { QuantizedLayout } from '../storage/views/quantized-vectors.js';
 
 /** One graph walk; `layout` comes along when the worker's copy of it is out of date. */
 export interface Walk {
@@ -9,6 +10,9 @@ export interface Walk {
   query: Float32Array;
   k: number;
   ef: number;
+  /** Walk on the quantized codes: true, with their layout when the worker's copy is out of date. */
+  quantized: boolean;
+  codes?: QuantizedLayout;
 }
 
 /** The walks given to one worker in one turn of the main thread (a batch search's share), sent as one message. */

@@ -3,6 +3,7 @@ import { vectorNamesText } from '../../storage/engine/check-vectors.js';
 import { badRequest } from '../../storage/errors.js';
 import type { Distance } from '../../storage/events/types.js';
 import type { HnswIndex, QueryDistance, SlotFilter } from '../../storage/views/hnsw.js';
+import type { QuantizedVectors } from '../../storage/views/quantized-vectors.js';
 import type { NamedDenseVectors } from '../../storage/views/named-dense.js';
 import { LIVE } from '../../storage/views/point-store.js';
 
@@ -23,8 +24,8 @@ export interface DenseView {
   setQuery(prepared: Float32Array): void;
   toQuery(slot: number): number;
   between(a: number, b: number): number;
-  /** The quantized codes' distances while the collection quantizes its vectors, else null. */
-  quantized: QueryDistance | null;
+  /** The quantized codes while the collection quantizes its vectors, else null. */
+  quantized: QuantizedVectors | null;
   /** The HNSW search: up to k admitted hits, nearest first, as collection slots (keys from `approx` when given). */
   search(prepared: Float32Array, k: number, ef: number, admit: SlotFilter, keys: Float64Array, slots: Int32Array, approx?: QueryDistance | null): number;
   forEachPending(visit: (slot: number) => void): void;

@@ -1,13 +1,15 @@
 import type { HnswIndex } from '../../storage/views/hnsw.js';
+import type { QuantizedVectors } from '../../storage/views/quantized-vectors.js';
 
 /**
  * Graph walks run elsewhere: the server's search workers (workers/search-pool.ts) read the
  * graph's shared arrays on their own threads. A walk answers the slots of the graph's `k`
- * nearest live points to a prepared query, nearest first; null means "walk it in place" (a
- * small store, or no worker free to take it), which the search then does itself.
+ * nearest live points to a prepared query, nearest first, by the float distances or, with
+ * `codes`, by the quantized codes' ones; null means "walk it in place" (a small store, or codes
+ * in a plain buffer), which the search then does itself.
  */
 export interface GraphWalker {
-  walk(index: HnswIndex, query: Float32Array, k: number, ef: number): Promise<Int32Array> | null;
+  walk(index: HnswIndex, query: Float32Array, k: number, ef: number, codes: QuantizedVectors | null): Promise<Int32Array> | null;
 }
 
 let current: GraphWalker | null = null;

@@ -10,7 +10,8 @@ import type { Filter } from '../filter/types.js';
 import { forEachMatchingSlot } from './matching-slots.js';
 import { denseView, type DenseView } from './dense-view.js';
 import { graphWalker } from './graph-walker.js';
-import type { QueryDistance, SlotFilter } from '../../storage/views/hnsw.js';
+import type { SlotFilter } from '../../storage/views/hnsw.js';
+import type { QuantizedVectors } from '../../storage/views/quantized-vectors.js';
 import type { Distance } from '../../storage/events/types.js';
 import { sparseField, sparseSearch } from './sparse-search.js';
 import type { SparseVector } from '../../storage/events/types.js';
@@ -91,7 +92,7 @@ interface DensePlan {
   k: number;
   wide: number;
   ef: number;
-  approx: QueryDistance | null;
+  approx: QuantizedVectors | null;
   rescore: boolean;
   admit: SlotFilter;
   /** The filter's matches are few or rare: scan them exactly instead of walking the graph. */
@@ -167,8 +168,8 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
 
 /**
  * searchCollection, with the graph walk on a search worker when one is installed and can take
- * it (an unfiltered walk on the float vectors of a store in shared memory); otherwise the same
- * search in place. The vectors pending at the call are taken then and scanned when the walk
+ * it (an unfiltered walk of a store in shared memory, on its float vectors or on its quantized
+ * codes with rescoring); otherwise the same search in place. The vectors pending at the call are taken then and scanned when the walk
  * returns, and the walk's slots are scored again against the vectors as they are then (a slot
  * the walk found may have been deleted meanwhile, or freed and reused), so a write acknowledged
  * before the call is always seen and every hit is a live point with its true score.
@@ -177,10 +178,11 @@ export async function searchCollectionPooled(c: Collection, q: VectorQuery): Pro
   const walker = graphWalker();
   if (!walker || q.sparse) return searchCollection(c, q);
   const plan = planDense(c, q);
-  if (plan.scan || plan.admit || plan.approx) return searchCollection(c, q);
+  // Unrescored codes' scores would have to come back from the walk: such searches stay here.
+  if (plan.scan || plan.admit || (plan.approx && !plan.rescore)) return searchCollection(c, q);
   const { view, k } = plan;
   const prepared = view.prepare(q.vector);
-  const walking = walker.walk(view.graph, prepared, plan.wide, plan.ef);
+  const walking = walker.walk(view.graph, prepared, plan.wide, plan.ef, plan.approx);
   if (!walking) return searchCollection(c, q);
   const pending = view.capturePending();
   const found = await walking;

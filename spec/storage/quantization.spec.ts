@@ -8,6 +8,7 @@ import { searchCollection, type QuantizationParams } from '../../query/search/ve
 import { quietDataset, recallAt10, seeded, type Dataset } from '../../tools/bench/dataset.js';
 import { decodeEvent, encodeEvent } from '../../storage/events/codec.js';
 import { decodeSnapshot, encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
+import { READER_SLOTS } from '../../storage/views/point-store.js';
 
 const BINARY = { quantization_config: { scalar: null, binary: {}, product: null } };
 const INT8 = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
@@ -59,7 +60,7 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
       const ds = quietDataset(5_000, dim, distance, 40, dim + distance.length);
       const c = build(ds, INT8);
       expect(c.quantized, 'the codes are made').to.not.equal(null);
-      expect(c.quantized!.byteLength, 'a byte a dimension (a row for the query besides)').to.equal((c.store.capacity + 1) * dim);
+      expect(c.quantized!.byteLength, 'a byte a dimension (a query row for each searching thread besides)').to.equal((c.store.capacity + READER_SLOTS) * dim);
       expect(c.quantized!.byteLength / c.store.vectors.byteLength).to.be.below(0.26);
       const r = recall(c, ds);
       expect(r).to.be.at.least(0.95);
@@ -155,7 +156,7 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
     it(`binary: walks 5,000 x 768 ${distance} on one bit a dimension and, rescored (oversampling ${oversampling}), keeps recall@10 >= 0.95`, () => {
       const ds = quietDataset(5_000, 768, distance, 40, 768 + distance.length);
       const c = build(ds, BINARY);
-      expect(c.quantized!.byteLength, 'a bit a dimension (a row for the query besides)').to.equal((c.store.capacity + 1) * 96);
+      expect(c.quantized!.byteLength, 'a bit a dimension (a query row for each searching thread besides)').to.equal((c.store.capacity + READER_SLOTS) * 96);
       expect(recall(c, ds, { ignore: false, rescore: true, oversampling })).to.be.at.least(0.95);
       // The bits alone rank far worse: the walk really ran on them.
       expect(recall(c, ds, { ignore: false, rescore: false, oversampling })).to.be.below(0.8);

@@ -46,7 +46,7 @@ const TOOLS: ToolCase[] = [
     flags: ['--points', '--queries', '--only'],
     badValues: [
       { args: ['--points', '1e5'], says: /--points must be a whole number from 10 to 10000000, got "1e5"/ },
-      { args: ['--only', 'everything'], says: /--only must be one of ann, filtered, quantization, http, graph, cypher-load, browser, durability, console, replication, scale, got "everything"/ },
+      { args: ['--only', 'everything'], says: /--only must be one of ann, filtered, quantization, http, workers, graph, cypher-load, browser, durability, console, replication, scale, got "everything"/ },
       { args: ['--queries='], says: /--queries needs a value/ },
     ],
   },

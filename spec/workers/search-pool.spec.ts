@@ -8,13 +8,13 @@ import { randomVectors } from '../helpers/vectors.js';
 
 const DIM = 32;
 
-function config(distance: Distance): CollectionConfig {
-  return { size: DIM, distance, m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16) };
+function config(distance: Distance, dim = DIM): CollectionConfig {
+  return { size: dim, distance, m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16) };
 }
 
-function filled(distance: Distance, n: number, seed: number): Collection {
-  const c = new Collection('t', config(distance), 42);
-  c.upsert(randomVectors(n, DIM, seed).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+function filled(distance: Distance, n: number, seed: number, dim = DIM): Collection {
+  const c = new Collection('t', config(distance, dim), 42);
+  c.upsert(randomVectors(n, dim, seed).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
   while (c.indexSome(10_000));
   return c;
 }
@@ -54,6 +54,43 @@ describe('workers: the search pool walks graphs on worker threads over shared me
       expect(single.walks).to.equal(20);
     });
   }
+
+  // Enough points for each kind of code to move into a shared memory (256 KiB): 32 bytes a point for int8 at 32 dimensions, 16 for bits at 128.
+  for (const [method, settings, n, dim] of [
+    ['int8', { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } }, 9000, DIM],
+    ['binary', { quantization_config: { scalar: null, binary: {}, product: null } }, 17_000, 128],
+  ] as const) {
+    it(`walks on the ${method} codes in the worker and rescores here, answering as in place`, async () => {
+      const c = filled('Cosine', n, 19, dim);
+      c.settings = settings;
+      const walks = pool.walks;
+      for (const q of randomVectors(20, dim, 23)) {
+        const asked: VectorQuery = { ...query(q), quantization: { ignore: false, rescore: true, oversampling: 2 } };
+        expect(await searchCollectionPooled(c, asked)).to.deep.equal(searchCollection(c, asked));
+      }
+      expect(pool.walks).to.equal(walks + 20);
+      // Without rescoring the codes' own scores are the answer: that search stays on this thread.
+      const unrescored: VectorQuery = { ...query(randomVectors(1, dim, 29)[0]!), quantization: { ignore: false, rescore: false, oversampling: 1 } };
+      expect(await searchCollectionPooled(c, unrescored)).to.deep.equal(searchCollection(c, unrescored));
+      expect(pool.walks).to.equal(walks + 20);
+    });
+  }
+
+  it('walks a named vector\'s own graph and answers collection points, as in place', async () => {
+    const c = new Collection('t', { size: 0, distance: 'Cosine', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16), named: { text: { size: DIM, distance: 'Euclid', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16), onDisk: false } } }, 42);
+    const vectors = randomVectors(4000, DIM, 17);
+    // Every third point lacks the vector, so the named store's slots are not the collection's.
+    c.upsert(vectors.map((v, id) => ({ id, vector: null, ...(id % 3 === 0 ? {} : { named: { text: v } }), payload: {}, labels: [] })));
+    while (c.indexSome(10_000));
+    const walks = pool.walks;
+    for (const id of [1, 2, 3998]) {
+      const q: VectorQuery = { ...query(vectors[id]!), using: 'text' };
+      const pooled = await searchCollectionPooled(c, q);
+      expect(pooled).to.deep.equal(searchCollection(c, q));
+      expect(pooled[0]!.id).to.equal(id);
+    }
+    expect(pool.walks).to.equal(walks + 3);
+  });
 
   it('finds a point written just before the search, pending or linked while the walk runs (read your write)', async () => {
     const c = filled('Euclid', 5000, 5);

@@ -1,4 +1,4 @@
-import { A, ACC, B, blockKernelBody, blockKernelModule, get, I32X4_ADD, set, SIMD, V128_LOAD } from './block-kernels.js';
+import { A, ACC, B, blockKernelBody, blockKernelsFactory, get, I32X4_ADD, set, SIMD, V128_LOAD } from './block-kernels.js';
 
 /**
  * The Hamming distance between two bit rows (binary quantization) in WebAssembly SIMD: two byte
@@ -22,13 +22,8 @@ const HAMMING_FOLD = [
   ...get(ACC), SIMD, ...I32X4_ADD, ...set(ACC),
 ];
 
-let compiled: WebAssembly.Module | null = null;
-
-export function binaryKernelsFor(memory: WebAssembly.Memory): BinaryKernels {
-  compiled ??= blockKernelModule([['hamming', blockKernelBody(HAMMING_FOLD, 0)]]);
-  const instance = new WebAssembly.Instance(compiled, { env: { memory } });
-  return instance.exports as unknown as BinaryKernels;
-}
+/** The Hamming kernel over `memory`; compiled once, instantiated per memory. */
+export const binaryKernelsFor = blockKernelsFactory<BinaryKernels>(() => [['hamming', blockKernelBody(HAMMING_FOLD, 0)]]);
 
 const POPCOUNT = Uint8Array.from({ length: 256 }, (_, b) => {
   let n = 0;

@@ -1,7 +1,15 @@
 import type { Distance } from '../events/types.js';
 import { binaryKernelsFor, hammingBits, type BinaryKernels } from './binary-kernels.js';
 import { placeCodes } from './code-memory.js';
-import type { PointStore } from './point-store.js';
+import { READER_SLOTS, type PointStore } from './point-store.js';
+import { isShared } from './shared-arrays.js';
+
+/** What a search worker needs to walk a graph on a store's bit codes (BinaryQuantized.reader). */
+export interface BinaryLayout {
+  kind: 'binary';
+  memory: WebAssembly.Memory;
+  metric: Distance;
+}
 
 /**
  * One bit per dimension of a store's vectors (binary quantization, as Qdrant's: the bit is set
@@ -9,7 +17,9 @@ import type { PointStore } from './point-store.js';
  * Hamming distance h between two rows estimates the angle between the vectors as π h / dim
  * (sign random projections), so the internal distances are those of unit vectors at that angle:
  * Cosine 1 − cos, Dot −cos, Euclid 2 − 2 cos. Coarse by design: it suits centred embeddings of
- * many dimensions (512 and more), searched with oversampling and float rescoring.
+ * many dimensions (512 and more), searched with oversampling and float rescoring. A query row
+ * for each thread that searches (READER_SLOTS) comes before the slots' rows; search workers read
+ * a shared memory of codes through a reader (BinaryQuantized.reader).
  */
 export class BinaryQuantized {
   readonly stride: number;
@@ -21,14 +31,35 @@ export class BinaryQuantized {
   private readonly dim: number;
   toQuery: (x: number) => number = () => 0;
 
-  constructor(private readonly store: PointStore, metric: Distance) {
+  private readonly queryAt: number;
+  private layoutCache: BinaryLayout | null = null;
+
+  /** Codes of `store`'s vectors; with `reader`, a search worker's view of another thread's codes, in its own query row. */
+  constructor(private readonly store: PointStore, private readonly metric: Distance, reader?: { layout: BinaryLayout; row: number }) {
     this.dim = store.dim;
     this.stride = Math.ceil(this.dim / 128) * 16;
+    this.queryAt = this.stride * (reader?.row ?? 0);
     this.byHamming = Float64Array.from({ length: this.dim + 1 }, (_, h) => {
       const cos = Math.cos((Math.PI * h) / this.dim);
       return metric === 'Cosine' ? 1 - cos : metric === 'Dot' ? -cos : 2 - 2 * cos;
     });
-    this.place(store.capacity);
+    if (reader) {
+      this.memory = reader.layout.memory;
+      this.kernels = binaryKernelsFor(this.memory);
+      this.bits = new Uint8Array(this.memory.buffer);
+      this.bind();
+    } else this.place(store.capacity);
+  }
+
+  static reader(store: PointStore, layout: BinaryLayout, row: number): BinaryQuantized {
+    return new BinaryQuantized(store, layout.metric, { layout, row });
+  }
+
+  /** What a search worker needs to read the codes, or null while they are in a plain buffer. */
+  layout(): BinaryLayout | null {
+    if (!this.memory || !isShared(this.bits)) return null;
+    this.layoutCache ??= { kind: 'binary', memory: this.memory, metric: this.metric };
+    return this.layoutCache;
   }
 
   get byteLength(): number {
@@ -36,14 +67,19 @@ export class BinaryQuantized {
   }
 
   private place(cap: number): void {
-    const length = this.stride * (cap + 1);
+    const length = this.stride * (cap + READER_SLOTS);
     if (this.bits.length >= length) return;
     const placed = placeCodes({ bytes: this.bits, memory: this.memory }, length);
     if (placed.memory && placed.memory !== this.memory) this.kernels = binaryKernelsFor(placed.memory);
     this.memory = placed.memory;
     this.bits = placed.bytes;
-    const { stride, byHamming, kernels, bits } = this;
-    this.toQuery = kernels ? (x) => byHamming[kernels.hamming(0, stride * (x + 1), stride)]! : (x) => byHamming[hammingBits(bits, 0, bits, stride * (x + 1), stride)]!;
+    this.bind();
+  }
+
+  private bind(): void {
+    const { stride, byHamming, kernels, bits, queryAt } = this;
+    const base = stride * READER_SLOTS;
+    this.toQuery = kernels ? (x) => byHamming[kernels.hamming(queryAt, base + stride * x, stride)]! : (x) => byHamming[hammingBits(bits, queryAt, bits, base + stride * x, stride)]!;
   }
 
   private encodeInto(v: Float32Array, vo: number, at: number): void {
@@ -54,16 +90,16 @@ export class BinaryQuantized {
 
   add(slot: number): void {
     this.place(this.store.capacity);
-    this.encodeInto(this.store.vectors, slot * this.dim, this.stride * (slot + 1));
+    this.encodeInto(this.store.vectors, slot * this.dim, this.stride * (slot + READER_SLOTS));
   }
 
   rebuild(): void {
     const { store } = this;
     this.place(store.capacity);
-    for (let slot = 0; slot < store.slotCount; slot++) if (store.hasVector[slot]) this.encodeInto(store.vectors, slot * this.dim, this.stride * (slot + 1));
+    for (let slot = 0; slot < store.slotCount; slot++) if (store.hasVector[slot]) this.encodeInto(store.vectors, slot * this.dim, this.stride * (slot + READER_SLOTS));
   }
 
   setQuery(q: Float32Array): void {
-    this.encodeInto(q, 0, 0);
+    this.encodeInto(q, 0, this.queryAt);
   }
 }

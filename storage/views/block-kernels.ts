@@ -1,4 +1,4 @@
-import { section, sleb, str, uleb, vec } from './simd-kernels.js';
+import { memoryIsShared, memoryLimits, section, sleb, str, uleb, vec } from './simd-kernels.js';
 
 /**
  * Assembles WebAssembly SIMD kernels of one shape: (a, b, bytes) -> i32 over two rows of the
@@ -49,15 +49,28 @@ export function blockKernelBody(fold: number[], scratch: number): number[] {
   return [...uleb(body.length), ...body];
 }
 
-/** A module importing env.memory and exporting these kernels by name, all of type (i32, i32, i32) -> i32. */
-export function blockKernelModule(kernels: readonly (readonly [name: string, body: number[]])[]): WebAssembly.Module {
+/** A module importing env.memory (shared or not) and exporting these kernels by name, all of type (i32, i32, i32) -> i32. */
+function blockKernelModule(kernels: readonly (readonly [name: string, body: number[]])[], shared: boolean): WebAssembly.Module {
   const bytes = Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec([[0x60, 3, I32, I32, I32, 1, I32]])),
-    ...section(2, vec([[...str('env'), ...str('memory'), 0x02, 0x00, 0x01]])),
+    ...section(2, vec([[...str('env'), ...str('memory'), 0x02, ...memoryLimits(shared)]])),
     ...section(3, vec(kernels.map(() => [0]))),
     ...section(7, vec(kernels.map(([name], i) => [...str(name), 0x00, i]))),
     ...section(10, vec(kernels.map(([, body]) => body))),
   ]);
   return new WebAssembly.Module(bytes);
+}
+
+/**
+ * Instantiates kernels over a memory: `kernels` is asked for the bodies once, and each module
+ * (one for shared memories, one for others) is compiled once.
+ */
+export function blockKernelsFactory<T>(kernels: () => readonly (readonly [name: string, body: number[]])[]): (memory: WebAssembly.Memory) => T {
+  const compiled: [WebAssembly.Module | null, WebAssembly.Module | null] = [null, null];
+  return (memory) => {
+    const shared = memoryIsShared(memory) ? 1 : 0;
+    const module = (compiled[shared] ??= blockKernelModule(kernels(), shared === 1));
+    return new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as T;
+  };
 }

@@ -1,4 +1,5 @@
 import { MAX_MEMORY_BYTES, SIMD_FROM_BYTES } from './point-store.js';
+import { CAN_SHARE } from './shared-arrays.js';
 
 const PAGE = 65536;
 
@@ -11,14 +12,15 @@ export interface PlacedCodes {
 /**
  * Room for `length` bytes of quantized codes, `old` copied in: a plain buffer while small (a
  * process can make only so many memories, point-store.ts), a WebAssembly memory from
- * SIMD_FROM_BYTES on, where the SIMD kernels read them (grown in place after that).
+ * SIMD_FROM_BYTES on, where the SIMD kernels read them (grown in place after that), shared where
+ * threads can share, so search workers read the codes too.
  */
 export function placeCodes(old: PlacedCodes, length: number): PlacedCodes {
   if (old.bytes.length >= length) return old;
   let memory = old.memory;
   if (!memory && length >= SIMD_FROM_BYTES) {
     try {
-      memory = new WebAssembly.Memory({ initial: Math.ceil(length / PAGE), maximum: MAX_MEMORY_BYTES / PAGE });
+      memory = new WebAssembly.Memory({ initial: Math.ceil(length / PAGE), maximum: MAX_MEMORY_BYTES / PAGE, shared: CAN_SHARE });
     } catch {
       memory = null;
     }

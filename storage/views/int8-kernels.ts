@@ -1,4 +1,4 @@
-import { A, ACC, B, blockKernelBody, blockKernelModule, get, I32X4_ADD, SCRATCH, set, SIMD, V128_LOAD } from './block-kernels.js';
+import { A, ACC, B, blockKernelBody, blockKernelsFactory, get, I32X4_ADD, SCRATCH, set, SIMD, V128_LOAD } from './block-kernels.js';
 
 /**
  * Distance kernels over int8 codes (scalar quantization) in WebAssembly SIMD, assembled from
@@ -39,14 +39,8 @@ function int8Fold(squaredDifference: boolean): number[] {
   ];
 }
 
-let compiled: WebAssembly.Module | null = null;
-
 /** Int8 kernels over `memory`; compiled once, instantiated per memory. */
-export function int8KernelsFor(memory: WebAssembly.Memory): Int8Kernels {
-  compiled ??= blockKernelModule([
-    ['l2', blockKernelBody(int8Fold(true), 3)],
-    ['dot', blockKernelBody(int8Fold(false), 3)],
-  ]);
-  const instance = new WebAssembly.Instance(compiled, { env: { memory } });
-  return instance.exports as unknown as Int8Kernels;
-}
+export const int8KernelsFor = blockKernelsFactory<Int8Kernels>(() => [
+  ['l2', blockKernelBody(int8Fold(true), 3)],
+  ['dot', blockKernelBody(int8Fold(false), 3)],
+]);

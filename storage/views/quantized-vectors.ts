@@ -1,9 +1,12 @@
 import type { Distance } from '../events/types.js';
-import { BinaryQuantized } from './binary-quantized.js';
+import { BinaryQuantized, type BinaryLayout } from './binary-quantized.js';
 import type { QueryDistance } from './hnsw.js';
 import type { PointStore } from './point-store.js';
 import type { Quantization } from './quantization-config.js';
-import { ScalarQuantized } from './scalar-quantized.js';
+import { ScalarQuantized, type ScalarLayout } from './scalar-quantized.js';
+
+/** What a search worker needs to walk a graph on the codes (quantizedReader). */
+export type QuantizedLayout = ScalarLayout | BinaryLayout;
 
 /** Quantized codes of a store's vectors, derived from the floats: what a search walks the graph on. */
 export interface QuantizedVectors extends QueryDistance {
@@ -13,6 +16,8 @@ export interface QuantizedVectors extends QueryDistance {
   add(slot: number): void;
   /** Codes every slot from the store's vectors as they are. */
   rebuild(): void;
+  /** What a search worker needs to read the codes, or null while they are in a plain buffer. */
+  layout(): QuantizedLayout | null;
 }
 
 /** The codes `quantization` asks for over `store`, made from its vectors now. */
@@ -20,4 +25,9 @@ export function quantizedVectors(store: PointStore, metric: Distance, quantizati
   const codes = quantization.method === 'scalar' ? new ScalarQuantized(store, metric, quantization.quantile) : new BinaryQuantized(store, metric);
   codes.rebuild();
   return codes;
+}
+
+/** A search worker's reader of the codes a layout names, over its reader of the same store, in its own query row. */
+export function quantizedReader(store: PointStore, layout: QuantizedLayout, row: number): QueryDistance {
+  return layout.kind === 'scalar' ? ScalarQuantized.reader(store, layout, row) : BinaryQuantized.reader(store, layout, row);
 }

@@ -2,15 +2,28 @@ import type { Distance } from '../events/types.js';
 import { int8KernelsFor, type Int8Kernels } from './int8-kernels.js';
 import { dotInt8, l2Int8 } from './int8-scalar-kernels.js';
 import { placeCodes } from './code-memory.js';
-import type { PointStore } from './point-store.js';
+import { READER_SLOTS, type PointStore } from './point-store.js';
+import { grownCopy, isShared } from './shared-arrays.js';
+
+/** What a search worker needs to walk a graph on a store's int8 codes (ScalarQuantized.reader). */
+export interface ScalarLayout {
+  kind: 'scalar';
+  memory: WebAssembly.Memory;
+  sums: Int32Array;
+  dim: number;
+  metric: Distance;
+  mid: number;
+  step: number;
+}
 
 /** Values sampled to place a quantile: enough for a stable estimate, few enough to sort at once. */
 const QUANTILE_SAMPLE = 65_536;
 const LEVELS = 127;
 
 /**
- * Int8 codes of a store's vectors (scalar quantization), one contiguous byte array: the query's
- * codes first, then each slot's, every row padded with zeros to a multiple of 16 bytes. A value
+ * Int8 codes of a store's vectors (scalar quantization), one contiguous byte array: a query row
+ * for each thread that searches (READER_SLOTS: the writing thread's first, then the search
+ * workers'), then each slot's codes, every row padded with zeros to a multiple of 16 bytes. A value
  * x is coded round((x - mid) / step) clamped to ±127, with one mid and step for the whole store,
  * placed so [mid - 127 step, mid + 127 step] covers the quantile of the values (all of them by
  * default). Distances then come from integer sums:
@@ -20,14 +33,17 @@ const LEVELS = 127;
  * The codes are derived: made as points are linked into the HNSW graph (the indexer), all of
  * them again whenever the live count has doubled since the range was placed (so it follows the
  * data), and on load. Searches walk the graph with these distances and rescore with the floats.
- * Large code arrays live in a WebAssembly memory searched by the SIMD kernels; small ones in a
- * plain Int8Array searched by the scalar twins (same integers, so the same ranking).
+ * Large code arrays live in a WebAssembly memory searched by the SIMD kernels (shared: search
+ * workers read it through a reader, ScalarQuantized.reader); small ones in a plain Int8Array
+ * searched by the scalar twins (same integers, so the same ranking).
  */
 export class ScalarQuantized {
   /** Bytes per row: dim rounded up to 16. */
   readonly stride: number;
-  /** The query row at 0, slot s at stride * (s + 1). */
+  /** This thread's query row at stride * queryRow, slot s at stride * (s + READER_SLOTS). */
   codes: Int8Array;
+  private readonly queryAt: number;
+  private layoutCache: ScalarLayout | null = null;
   private memory: WebAssembly.Memory | null = null;
   private kernels: Int8Kernels | null = null;
   /** Σ codes per slot (the Dot correction). */
@@ -41,13 +57,45 @@ export class ScalarQuantized {
   /** Distance from the query (setQuery) to slot x, internal (smaller is closer); rebound as the codes move. */
   toQuery: (x: number) => number = () => 0;
 
-  constructor(private readonly store: PointStore, private readonly metric: Distance, private readonly quantile: number | null) {
+  /** Codes of `store`'s vectors; with `reader`, a search worker's view of another thread's codes, in its own query row. */
+  constructor(private readonly store: PointStore, private readonly metric: Distance, private readonly quantile: number | null, reader?: { layout: ScalarLayout; row: number }) {
     this.dim = store.dim;
     this.stride = Math.ceil(this.dim / 16) * 16;
-    this.codes = new Int8Array(0);
-    this.sums = new Int32Array(0);
-    this.place(store.capacity);
+    this.queryAt = this.stride * (reader?.row ?? 0);
+    if (reader) {
+      const { memory, sums, mid, step } = reader.layout;
+      this.memory = memory;
+      this.kernels = int8KernelsFor(memory);
+      this.codes = new Int8Array(memory.buffer);
+      this.sums = sums;
+      this.mid = mid;
+      this.step = step;
+    } else {
+      this.codes = new Int8Array(0);
+      this.sums = new Int32Array(0);
+      this.place(store.capacity);
+    }
     this.bind();
+  }
+
+  /** A search worker's reader of the codes a layout names, for `store` (the worker's reader of the same store). */
+  static reader(store: PointStore, layout: ScalarLayout, row: number): ScalarQuantized {
+    return new ScalarQuantized(store, layout.metric, null, { layout, row });
+  }
+
+  /**
+   * What a search worker needs to read the codes (the same object until the range or the arrays
+   * change), or null while they are in a plain buffer. The first call moves the sums onto a
+   * shared buffer.
+   */
+  layout(): ScalarLayout | null {
+    if (!this.memory || !isShared(this.codes)) return null;
+    if (!isShared(this.sums)) {
+      this.sums = grownCopy(this.sums, this.sums.length, true);
+      this.bind();
+    }
+    this.layoutCache ??= { kind: 'scalar', memory: this.memory, sums: this.sums, dim: this.dim, metric: this.metric, mid: this.mid, step: this.step };
+    return this.layoutCache;
   }
 
   /** Bytes the codes take (the query row included). */
@@ -57,35 +105,35 @@ export class ScalarQuantized {
 
   /** Room for `cap` slots, in a WebAssembly memory once large (code-memory.ts). */
   private place(cap: number): void {
-    const length = this.stride * (cap + 1);
+    const length = this.stride * (cap + READER_SLOTS);
     if (this.codes.length >= length) return;
     const placed = placeCodes({ bytes: new Uint8Array(this.codes.buffer, this.codes.byteOffset, this.codes.length), memory: this.memory }, length);
     if (placed.memory && placed.memory !== this.memory) this.kernels = int8KernelsFor(placed.memory);
     this.memory = placed.memory;
     this.codes = new Int8Array(placed.bytes.buffer, placed.bytes.byteOffset, placed.bytes.length);
-    const sums = new Int32Array(cap);
-    sums.set(this.sums.subarray(0, Math.min(this.sums.length, cap)));
-    this.sums = sums;
+    this.sums = grownCopy(this.sums.subarray(0, Math.min(this.sums.length, cap)), cap);
+    this.layoutCache = null;
     this.bind();
   }
 
   /** Binds toQuery to the kernels, the range and the sums as they are now (after each move or new range). */
   private bind(): void {
-    const { stride, kernels, metric, dim, sums } = this;
+    const { stride, kernels, metric, dim, sums, queryAt } = this;
+    const base = stride * READER_SLOTS;
     const step2 = this.step * this.step;
     const cross = this.step * this.mid;
     const constant = dim * this.mid * this.mid;
     if (kernels) {
       const { l2, dot } = kernels;
-      if (metric === 'Euclid') this.toQuery = (x) => step2 * l2(0, stride * (x + 1), stride);
-      else if (metric === 'Cosine') this.toQuery = (x) => 1 - (step2 * dot(0, stride * (x + 1), stride) + cross * (this.querySum + sums[x]!) + constant);
-      else this.toQuery = (x) => -(step2 * dot(0, stride * (x + 1), stride) + cross * (this.querySum + sums[x]!) + constant);
+      if (metric === 'Euclid') this.toQuery = (x) => step2 * l2(queryAt, base + stride * x, stride);
+      else if (metric === 'Cosine') this.toQuery = (x) => 1 - (step2 * dot(queryAt, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
+      else this.toQuery = (x) => -(step2 * dot(queryAt, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
       return;
     }
     const codes = this.codes;
-    if (metric === 'Euclid') this.toQuery = (x) => step2 * l2Int8(codes, 0, codes, stride * (x + 1), stride);
-    else if (metric === 'Cosine') this.toQuery = (x) => 1 - (step2 * dotInt8(codes, 0, codes, stride * (x + 1), stride) + cross * (this.querySum + sums[x]!) + constant);
-    else this.toQuery = (x) => -(step2 * dotInt8(codes, 0, codes, stride * (x + 1), stride) + cross * (this.querySum + sums[x]!) + constant);
+    if (metric === 'Euclid') this.toQuery = (x) => step2 * l2Int8(codes, queryAt, codes, base + stride * x, stride);
+    else if (metric === 'Cosine') this.toQuery = (x) => 1 - (step2 * dotInt8(codes, queryAt, codes, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
+    else this.toQuery = (x) => -(step2 * dotInt8(codes, queryAt, codes, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
   }
 
   /** Codes `dim` floats of `v` at `vo` into row `at` (a byte offset); answers their sum. */
@@ -108,7 +156,7 @@ export class ScalarQuantized {
       return;
     }
     this.place(this.store.capacity);
-    this.sums[slot] = this.encodeInto(this.store.vectors, slot * this.dim, this.stride * (slot + 1));
+    this.sums[slot] = this.encodeInto(this.store.vectors, slot * this.dim, this.stride * (slot + READER_SLOTS));
   }
 
   /** Places the range on the store's vectors as they are, and codes every slot. */
@@ -116,10 +164,11 @@ export class ScalarQuantized {
     const { store, dim } = this;
     this.place(store.capacity);
     this.placeRange();
+    this.layoutCache = null;
     this.bind();
     this.placedFor = Math.max(1, store.liveCount);
     for (let slot = 0; slot < store.slotCount; slot++) {
-      this.sums[slot] = store.hasVector[slot] ? this.encodeInto(store.vectors, slot * dim, this.stride * (slot + 1)) : 0;
+      this.sums[slot] = store.hasVector[slot] ? this.encodeInto(store.vectors, slot * dim, this.stride * (slot + READER_SLOTS)) : 0;
     }
   }
 
@@ -157,8 +206,8 @@ export class ScalarQuantized {
     this.step = hi > lo ? (hi - lo) / (2 * LEVELS) : 1;
   }
 
-  /** Codes a prepared query (unit length for Cosine) into the query row. */
+  /** Codes a prepared query (unit length for Cosine) into this thread's query row. */
   setQuery(q: Float32Array): void {
-    this.querySum = this.encodeInto(q, 0, 0);
+    this.querySum = this.encodeInto(q, 0, this.queryAt);
   }
 }

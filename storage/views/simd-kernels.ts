@@ -93,9 +93,11 @@ function kernelBody(squaredDifference: boolean): number[] {
   return [...uleb(body.length), ...body];
 }
 
-/** The module; a shared memory must be imported as shared (limits flag 3, with its maximum). */
+/** The limits of an imported memory: a shared memory must be imported as shared (flag 3, with its maximum). */
+export const memoryLimits = (shared: boolean): number[] => (shared ? [0x03, 0x01, ...uleb(65536)] : [0x00, 0x01]);
+
 function moduleBytes(shared: boolean): Uint8Array<ArrayBuffer> {
-  const limits = shared ? [0x03, 0x01, ...uleb(65536)] : [0x00, 0x01];
+  const limits = memoryLimits(shared);
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec([[0x60, 3, I32, I32, I32, 1, F32]])),
@@ -109,11 +111,11 @@ function moduleBytes(shared: boolean): Uint8Array<ArrayBuffer> {
 let compiled: WebAssembly.Module | null = null;
 let compiledShared: WebAssembly.Module | null = null;
 
-const isShared = (memory: WebAssembly.Memory): boolean => typeof SharedArrayBuffer === 'function' && memory.buffer instanceof SharedArrayBuffer;
+export const memoryIsShared = (memory: WebAssembly.Memory): boolean => CAN_SHARE && memory.buffer instanceof SharedArrayBuffer;
 
 /** Kernels over `memory`; one small module (per kind of memory), compiled once and instantiated per memory. */
 export function kernelsFor(memory: WebAssembly.Memory): Kernels {
-  const module = isShared(memory) ? (compiledShared ??= new WebAssembly.Module(moduleBytes(true))) : (compiled ??= new WebAssembly.Module(moduleBytes(false)));
+  const module = memoryIsShared(memory) ? (compiledShared ??= new WebAssembly.Module(moduleBytes(true))) : (compiled ??= new WebAssembly.Module(moduleBytes(false)));
   const instance = new WebAssembly.Instance(module, { env: { memory } });
   return instance.exports as unknown as Kernels;
 }
