@@ -1,4 +1,6 @@
 const encoder = new TextEncoder();
+/** Strings up to this many UTF-16 units are encoded straight into the buffer. */
+const IN_PLACE_UNITS = 4096;
 
 /** Little-endian binary writer into a buffer that doubles as it fills. */
 export class ByteWriter {
@@ -72,11 +74,23 @@ export class ByteWriter {
     return this.bytes(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
   }
 
-  /** UTF-8 with a u32 byte-length prefix. */
+  /**
+   * UTF-8 with a u32 byte-length prefix. A short string is encoded in place, room made for its
+   * worst case (3 bytes a UTF-16 unit): a temporary array for each of a write's strings cost more
+   * than the rest of its encoding. A long one is encoded apart first, so the buffer grows only by
+   * what it takes.
+   */
   str(s: string): this {
-    const b = encoder.encode(s);
-    this.u32(b.length);
-    return this.bytes(b);
+    if (s.length > IN_PLACE_UNITS) {
+      const b = encoder.encode(s);
+      this.u32(b.length);
+      return this.bytes(b);
+    }
+    this.ensure(4 + s.length * 3);
+    const { written } = encoder.encodeInto(s, this.buf.subarray(this.pos + 4));
+    this.view.setUint32(this.pos, written, true);
+    this.pos += 4 + written;
+    return this;
   }
 
   /** Overwrites a u32 written earlier, at an absolute position. */

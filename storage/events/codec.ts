@@ -47,7 +47,7 @@ const STAGED_IMPORT = 12;
 
 export function encodeEvent(event: DbEvent): Uint8Array {
   if (event.type === 'import_collection' && event.staged) return encodeStagedImport(event);
-  const w = new ByteWriter(event.type === 'upsert_points' ? 64 + event.points.length * 64 : 64);
+  const w = new ByteWriter(event.type === 'upsert_points' ? 64 + event.points.reduce((n, p) => n + pointSizeHint(p), 0) : 64);
   w.u8(EVENT_FORMAT_VERSION).u8(TYPE_CODES[event.type]);
   switch (event.type) {
     case 'create_collection':
@@ -240,6 +240,14 @@ function readChange(r: ByteReader, version: number): GraphChange {
     default:
       throw new CorruptDataError(`unknown graph change code ${code}`);
   }
+}
+
+/** About what writePoint takes for a point with a small payload, so that the writer seldom has to grow. */
+function pointSizeHint(p: PointRecord): number {
+  let bytes = 64 + (p.vector?.byteLength ?? 0);
+  for (const v of Object.values(p.named ?? {})) bytes += 32 + v.byteLength;
+  for (const v of Object.values(p.sparse ?? {})) bytes += 32 + v.indices.byteLength + v.values.byteLength;
+  return bytes;
 }
 
 export function writePoint(w: ByteWriter, p: PointRecord): void {
