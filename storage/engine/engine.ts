@@ -149,6 +149,8 @@ export class Engine {
    */
   private partialMerge: number | null = null;
   private snapshotOpId = 0;
+  /** Entries a start-up that accepts loss passes over: there, but not applicable (onLoss was told why). */
+  private lostEntries: ReadonlySet<number> = new Set();
   private snapshotting: Promise<number> | null = null;
   private markPending = false;
   private reservedThrough = 0;
@@ -190,6 +192,7 @@ export class Engine {
     const { problems, reservedThrough } = auditLog(this.log, store, this.appliedUpTo);
     if (problems.length > 0 && !this.options.acceptLoss) throw new LogLossError(problems);
     for (const problem of problems) this.options.onLoss?.(problem);
+    this.lostEntries = new Set(problems.flatMap((p) => (p.unapplicable === undefined ? [] : [p.unapplicable])));
     const count = await this.applyLogInSlices();
     if (problems.length > 0) {
       // Above every id that may have been acknowledged, not only those the mark saw durable.
@@ -265,7 +268,7 @@ export class Engine {
       if (count === limit) break;
       const skip = skipped.get(opId);
       if (skip) this.options.onSkipped?.(opId, skip);
-      else {
+      else if (!this.lostEntries.has(opId)) {
         try {
           applyEvent(this.collections, opId, event);
         } catch (err) {
