@@ -4,7 +4,7 @@ import type { DbEvent } from '../events/types.js';
 import type { EventLog, SkipNote } from '../log/event-log.js';
 import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log/log-audit.js';
 import { idsInUse } from '../log/passed-over.js';
-import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
+import { writeSnapshot } from '../snapshot/snapshot-codec.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { decodeEntry } from '../log/record.js';
 import type { AckGate } from './ack-gate.js';
@@ -515,7 +515,8 @@ export class Engine {
 
   /**
    * Writes a snapshot of the current state and drops the log entries it makes unneeded (beyond
-   * the retention). The state is encoded at once, at one operation_id; the file is written after.
+   * the retention). The state is encoded at once, at one operation_id, straight into the file a
+   * few MiB at a time; it is made durable and checked after.
    */
   snapshot(): Promise<number> {
     const store = this.options.snapshots;
@@ -530,18 +531,25 @@ export class Engine {
     const opId = this.appliedUpTo;
     this.sinceSnapshot = 0;
     this.bytesSinceSnapshot = 0;
-    let chunks: Uint8Array[];
-    try {
-      chunks = encodeSnapshot(this.collections, opId);
-    } catch (err) {
+    const encoded: { bytes: number; error?: Error } = { bytes: 0 };
+    // Encoded straight into the file, now, at one operation_id: memory holds no copy of the state.
+    const written = store.write(opId, (out) => {
+      try {
+        encoded.bytes = writeSnapshot(this.collections, opId, out);
+      } catch (err) {
+        encoded.error = err as Error;
+        throw err;
+      }
+    });
+    if (encoded.error) {
       // Reported, and not retried until another SERVICE_SNAPSHOT_EVERY operations have passed.
-      this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes: 0, error: err as Error });
-      return Promise.reject(err);
+      this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes: 0, error: encoded.error });
+      return written.then(() => opId);
     }
-    const bytes = chunks.reduce((n, c) => n + c.length, 0);
+    const bytes = encoded.bytes;
     this.snapshotting = (async () => {
       try {
-        await store.save(opId, chunks);
+        await written;
         this.snapshotOpId = opId;
         await this.markDurable();
         const drop = Math.min(this.retentionCut(opId), this.options.gate?.truncatableThrough() ?? Number.MAX_SAFE_INTEGER);

@@ -1,7 +1,7 @@
 import { close, fsync, openSync, write } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { createHash, type Hash } from 'node:crypto';
 import { dirname } from 'node:path';
+import { syncDirectory } from '../snapshot/durable-file.js';
 import type { StageFiles } from './stage-files.js';
 
 /** Block bytes handed to the file and not yet written, at most: what a stream holds in memory. */
@@ -17,15 +17,6 @@ const writeAt = (fd: number, bytes: Uint8Array, position: number): Promise<void>
   });
 const syncFd = (fd: number): Promise<void> => new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
 const closeFd = (fd: number): Promise<void> => new Promise((resolve, reject) => close(fd, (err) => (err ? reject(err) : resolve())));
-
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /**
  * A streamed import, staged: the file's POINTS and EDGES blocks, checked, are written to a file
@@ -103,8 +94,8 @@ export class ImportStage {
       await closeFd(fd);
     }
     // The file's name in imports/, and imports/ itself in the data dir, durable before the entry that names it.
-    await syncDir(this.files.dir);
-    await syncDir(dirname(this.files.dir));
+    await syncDirectory(this.files.dir);
+    await syncDirectory(dirname(this.files.dir));
     return { blocks: this.seq, bytes: this.bytes, digest: new Uint8Array(this.hash.digest()) };
   }
 
