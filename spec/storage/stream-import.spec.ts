@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { changePieces } from '../../query/changes/change-json.js';
 import { Engine } from '../../storage/engine/engine.js';
 import { importStream } from '../../storage/engine/stream-import.js';
 import type { CollectionConfig, PointRecord } from '../../storage/events/types.js';
@@ -179,6 +180,22 @@ describe('storage: streamed imports', function () {
     expect(serving, seen).to.be.at.most(2 * fileBytes);
     expect(atRest, seen).to.be.at.most(2 * fileBytes);
     expect(stageFiles(dir.path)).to.deep.equal([]);
+  });
+
+  it('lets a changefeed line of an import finish when a snapshot drops the entry and deletes its stage file halfway', async () => {
+    const engine = new Engine(LmdbLog.open(dir.path));
+    await engine.start();
+    const { opId } = await importStream(engine, 'c', 'create', fileOf(2_500));
+    const [entry] = [...engine.log.read(opId, opId)];
+    const pieces = changePieces(entry!);
+    const line = [pieces.next().value, pieces.next().value, pieces.next().value];
+    // Between its passes over the blocks (the ids, then the points and edges), the entry goes.
+    await engine.log.truncateThrough(opId);
+    expect(stageFiles(dir.path)).to.deep.equal([]);
+    for (const piece of pieces) line.push(piece);
+    const change = JSON.parse(line.join('')) as { ids: number[]; data: { points: unknown[]; edges: unknown[] } };
+    expect([change.ids.length, change.data.points.length, change.data.edges.length]).to.deep.equal([2_500, 2_500, 1]);
+    await engine.close();
   });
 
   it('keeps at most the retention in bytes of the log before a snapshot', async () => {

@@ -353,6 +353,7 @@ export class LmdbLog implements EventLog {
       if (event.type === 'import_collection' && event.staged) {
         const { stage, blocks, digest } = event.staged;
         event.staged.read = () => this.stagedBlocks(stage, blocks, digest);
+        event.staged.open = () => this.stageFiles.open(stage, blocks, digest);
       }
       yield { opId, event };
     }

@@ -72,40 +72,57 @@ export class StageFiles {
    * A stage's blocks in order, each checked against its CRC, and all of them against the digest
    * its entry holds; a missing file, a damaged, cut or missing block throws CorruptDataError. The
    * file stays open while it is read, so a snapshot that drops its entry meanwhile (and deletes
-   * it) does not cut short a reader that started before (the changefeed, a past state).
+   * it) does not cut short a pass that started before.
    */
   *blocks(stage: number, blocks: number, digest: Uint8Array): Generator<Uint8Array> {
-    let fd: number;
+    const fd = this.openFile(stage);
     try {
-      fd = openSync(this.fileOf(stage), 'r');
+      yield* this.blocksIn(fd, stage, blocks, digest);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * The stage's file, opened now and held until close(): every pass over its blocks reads from it,
+   * even after a snapshot drops its entry and deletes it (the changefeed reads an import in three
+   * passes: its ids, its points, its edges).
+   */
+  open(stage: number, blocks: number, digest: Uint8Array): { read(): Iterable<Uint8Array>; close(): void } {
+    const fd = this.openFile(stage);
+    return { read: () => this.blocksIn(fd, stage, blocks, digest), close: () => closeSync(fd) };
+  }
+
+  private openFile(stage: number): number {
+    try {
+      return openSync(this.fileOf(stage), 'r');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CorruptDataError(`staged import ${stage}: its file ${this.nameOf(stage)} is missing`);
       throw err;
     }
-    try {
-      const size = fstatSync(fd).size;
-      const hash = createHash('sha256');
-      const header = new Uint8Array(BLOCK_HEADER);
-      const view = new DataView(header.buffer);
-      let at = 0;
-      let seen = 0;
-      while (at < size) {
-        if (size - at < BLOCK_HEADER || readSync(fd, header, 0, BLOCK_HEADER, at) !== BLOCK_HEADER) throw new CorruptDataError(`staged import ${stage}: block ${seen + 1} is cut short`);
-        const length = view.getUint32(1, true);
-        if (length > size - at - BLOCK_HEADER) throw new CorruptDataError(`staged import ${stage}: block ${seen + 1} is cut short`);
-        const value = new Uint8Array(BLOCK_HEADER + length);
-        value.set(header);
-        if (readSync(fd, value, BLOCK_HEADER, length, at + BLOCK_HEADER) !== length) throw new CorruptDataError(`staged import ${stage}: block ${seen + 1} is cut short`);
-        if (crc32(value.subarray(BLOCK_HEADER)) !== view.getUint32(5, true)) throw new CorruptDataError(`staged import ${stage}: block ${seen + 1} fails its checksum`);
-        hash.update(value);
-        at += value.length;
-        seen++;
-        yield value;
-      }
-      if (seen !== blocks) throw new CorruptDataError(`staged import ${stage} holds ${seen} blocks, its entry names ${blocks}`);
-      if (!Buffer.from(hash.digest()).equals(digest)) throw new CorruptDataError(`staged import ${stage}: its blocks do not match the digest in its entry`);
-    } finally {
-      closeSync(fd);
+  }
+
+  private *blocksIn(fd: number, stage: number, blocks: number, digest: Uint8Array): Generator<Uint8Array> {
+    const size = fstatSync(fd).size;
+    const hash = createHash('sha256');
+    const header = new Uint8Array(BLOCK_HEADER);
+    const view = new DataView(header.buffer);
+    let at = 0;
+    let seen = 0;
+    while (at < size) {
+      if (size - at < BLOCK_HEADER || readSync(fd, header, 0, BLOCK_HEADER, at) !== BLOCK_HEADER) throw new CorruptDataError(`staged import ${stage}: block ${seen + 1} is cut short`);
+      const length = view.getUint32(1, true);
+      if (length > size - at - BLOCK_HEADER) throw new CorruptDataError(`staged import ${stage}: block ${seen + 1} is cut short`);
+      const value = new Uint8Array(BLOCK_HEADER + length);
+      value.set(header);
+      if (readSync(fd, value, BLOCK_HEADER, length, at + BLOCK_HEADER) !== length) throw new CorruptDataError(`staged import ${stage}: block ${seen + 1} is cut short`);
+      if (crc32(value.subarray(BLOCK_HEADER)) !== view.getUint32(5, true)) throw new CorruptDataError(`staged import ${stage}: block ${seen + 1} fails its checksum`);
+      hash.update(value);
+      at += value.length;
+      seen++;
+      yield value;
     }
+    if (seen !== blocks) throw new CorruptDataError(`staged import ${stage} holds ${seen} blocks, its entry names ${blocks}`);
+    if (!Buffer.from(hash.digest()).equals(digest)) throw new CorruptDataError(`staged import ${stage}: its blocks do not match the digest in its entry`);
   }
 }
