@@ -144,6 +144,33 @@ describe('storage/snapshot', () => {
     }
   });
 
+  it('holds no more than its encode buffer while it writes a state much larger than it', async () => {
+    const dir = tempDir();
+    try {
+      const wide = new Collection('wide', { size: 512, distance: 'Euclid', m: 4, m0: 8, efConstruct: 8, ml: 1 / Math.log(4) }, 3);
+      wide.upsert(randomVectors(24_000, 512, 6).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+      const state = new Map([['wide', wide]]);
+      const base = process.memoryUsage().arrayBuffers;
+      let most = 0;
+      let bytes = 0;
+      await new SnapshotFiles(dir.path).write(4, (out) => {
+        bytes = writeSnapshot(state, 4, {
+          append: (b) => {
+            most = Math.max(most, process.memoryUsage().arrayBuffers - base);
+            out.append(b);
+          },
+          reserve: (n) => out.reserve(n),
+        });
+      });
+      const seen = `${(most / 2 ** 20).toFixed(1)} MiB held while writing ${(bytes / 2 ** 20).toFixed(1)} MiB`;
+      expect(bytes, seen).to.be.above(45 * 2 ** 20);
+      expect(most, seen).to.be.below(9 * 2 ** 20);
+      expect(new SnapshotFiles(dir.path).loadNewest()!.collections.get('wide')!.store.liveCount).to.equal(24_000);
+    } finally {
+      dir.remove();
+    }
+  });
+
   it('skips a damaged newest file for the one before it, ignores a half-written one, and keeps only the newest once it reads back', async () => {
     const dir = tempDir();
     try {
