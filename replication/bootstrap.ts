@@ -47,7 +47,7 @@ export async function bootstrapFromPrimary(source: BootstrapSource, log: EventLo
     const bytes = new Uint8Array(await res.arrayBuffer());
     // Checked before it is kept: a snapshot that does not decode would be skipped at start-up.
     decodeSnapshot(bytes);
-    await snapshots.save(opId, [bytes]);
+    await snapshots.write(opId, (out) => out.append(bytes));
     log.reserveThrough(opId);
     return opId;
   }

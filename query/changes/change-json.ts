@@ -63,11 +63,18 @@ export function* changePieces({ opId, event }: LogEntry): Generator<string> {
     yield `${head}${JSON.stringify(idsOf(event))},"data":${JSON.stringify(data, plain)}}`;
     return;
   }
-  yield head;
-  yield* listPieces(importItems(event, 'points'), (p) => JSON.stringify(p.id));
-  yield `,"data":{"mode":${JSON.stringify(event.mode)},"config":${JSON.stringify(event.config)},"points":`;
-  yield* listPieces(importItems(event, 'points'), pointJson);
-  yield ',"edges":';
-  yield* listPieces(importItems(event, 'edges'), (e) => JSON.stringify(e));
-  yield `,"indexes":${JSON.stringify(event.indexes ?? {})},"settings":${JSON.stringify(event.settings ?? {})},"exportedAt":${event.exportedAt ?? 0}}}`;
+  // Three passes over a streamed import's blocks: held open for all of them, so a snapshot that drops the entry meanwhile does not cut the line short.
+  const held = event.staged?.open?.();
+  const source = held ? { ...event, staged: { ...event.staged!, read: () => held.read() } } : event;
+  try {
+    yield head;
+    yield* listPieces(importItems(source, 'points'), (p) => JSON.stringify(p.id));
+    yield `,"data":{"mode":${JSON.stringify(event.mode)},"config":${JSON.stringify(event.config)},"points":`;
+    yield* listPieces(importItems(source, 'points'), pointJson);
+    yield ',"edges":';
+    yield* listPieces(importItems(source, 'edges'), (e) => JSON.stringify(e));
+    yield `,"indexes":${JSON.stringify(event.indexes ?? {})},"settings":${JSON.stringify(event.settings ?? {})},"exportedAt":${event.exportedAt ?? 0}}}`;
+  } finally {
+    held?.close();
+  }
 }

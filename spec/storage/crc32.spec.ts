@@ -14,4 +14,11 @@ describe('storage/codec: CRC-32', () => {
       expect(crc32(bytes, start, end), `length ${bytes.length}, ${start}..${end}`).to.equal(zlibCrc32(bytes.subarray(start, end)));
     }
   });
+
+  it('goes on from the CRC of the bytes before, so a stream fed in pieces gets the CRC of the whole', () => {
+    const bytes = randomBytes(10_000);
+    let crc = 0;
+    for (let at = 0; at < bytes.length; at += 997) crc = crc32(bytes, at, Math.min(bytes.length, at + 997), crc);
+    expect(crc).to.equal(zlibCrc32(bytes));
+  });
 });

@@ -7,6 +7,7 @@ import type { CollectionConfig } from '../../storage/events/types.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { LogLossError, type LogProblem } from '../../storage/log/log-audit.js';
 import type { HighWaterMark } from '../../storage/snapshot/high-water-mark.js';
+import type { SnapshotOutput } from '../../storage/snapshot/snapshot-codec.js';
 import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -151,7 +152,7 @@ describe('storage/log audit at start-up', function () {
     const pending: Promise<void>[] = [];
     const store = {
       loadNewest: (atMost?: number) => files.loadNewest(atMost),
-      save: (opId: number, chunks: readonly Uint8Array[]) => files.save(opId, chunks),
+      write: (opId: number, fill: (out: SnapshotOutput) => void) => files.write(opId, fill),
       list: () => files.list(),
       readMark: () => files.readMark(),
       writeMark: (mark: HighWaterMark) => {

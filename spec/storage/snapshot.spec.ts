@@ -7,7 +7,7 @@ import { CorruptDataError } from '../../storage/errors.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { MemoryLog } from '../../storage/log/memory-log.js';
-import { decodeSnapshot, encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
+import { decodeSnapshot, encodeSnapshot, writeSnapshot, type SnapshotOutput } from '../../storage/snapshot/snapshot-codec.js';
 import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
 import { searchCollection } from '../../query/search/vector-search.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -83,7 +83,7 @@ describe('storage/snapshot', () => {
 
   it('reports a snapshot that cannot be encoded once, without retrying on every write', async () => {
     const reports: { error?: Error }[] = [];
-    const failing = { loadNewest: () => null, save: async () => undefined, list: () => [], readMark: () => null, writeMark: async () => undefined };
+    const failing = { loadNewest: () => null, write: async (_: number, fill: (out: SnapshotOutput) => void) => fill({ append: () => undefined, reserve: () => () => undefined }), list: () => [], readMark: () => null, writeMark: async () => undefined };
     const engine = new Engine(new MemoryLog(), { snapshots: failing, snapshotEvery: 2, onSnapshot: (r) => reports.push(r) });
     engine.replay();
     await engine.submit({ type: 'create_collection', name: 'c', config: config('Euclid') });
@@ -121,6 +121,54 @@ describe('storage/snapshot', () => {
       expect(() => decodeSnapshot(bad), `byte ${at}`).to.throw(CorruptDataError);
     }
     expect(() => decodeSnapshot(bytes.subarray(0, bytes.length - 7))).to.throw(CorruptDataError);
+  });
+
+  it('writes a snapshot larger than its encode buffer straight into the file, the same bytes as encoded in memory, and checks it back', async () => {
+    const dir = tempDir();
+    try {
+      const wide = new Collection('wide', { size: 256, distance: 'Dot', m: 8, m0: 16, efConstruct: 16, ml: 1 / Math.log(8) }, 3);
+      wide.upsert(randomVectors(6_000, 256, 5).map((vector, id) => ({ id, vector, payload: { id }, labels: [] })));
+      while (wide.indexSome(10_000));
+      const state = new Map([['wide', wide], ['busy', busyCollection('Cosine')]]);
+      const inMemory = Buffer.concat(encodeSnapshot(state, 8));
+      expect(inMemory.length, 'more than the 4 MiB encode buffer').to.be.above(5 * 2 ** 20);
+      const files = new SnapshotFiles(dir.path);
+      let bytes = 0;
+      await files.write(8, (out) => (bytes = writeSnapshot(state, 8, out)));
+      const onDisk = readFileSync(join(dir.path, 'snapshot-0000000000000008.snap'));
+      expect(bytes).to.equal(onDisk.length);
+      expect(onDisk.equals(inMemory)).to.equal(true);
+      expect(answers(files.loadNewest()!.collections.get('busy')!)).to.deep.equal(answers(state.get('busy')!));
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('holds no more than its encode buffer while it writes a state much larger than it', async () => {
+    const dir = tempDir();
+    try {
+      const wide = new Collection('wide', { size: 512, distance: 'Euclid', m: 4, m0: 8, efConstruct: 8, ml: 1 / Math.log(4) }, 3);
+      wide.upsert(randomVectors(24_000, 512, 6).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+      const state = new Map([['wide', wide]]);
+      const base = process.memoryUsage().arrayBuffers;
+      let most = 0;
+      let bytes = 0;
+      await new SnapshotFiles(dir.path).write(4, (out) => {
+        bytes = writeSnapshot(state, 4, {
+          append: (b) => {
+            most = Math.max(most, process.memoryUsage().arrayBuffers - base);
+            out.append(b);
+          },
+          reserve: (n) => out.reserve(n),
+        });
+      });
+      const seen = `${(most / 2 ** 20).toFixed(1)} MiB held while writing ${(bytes / 2 ** 20).toFixed(1)} MiB`;
+      expect(bytes, seen).to.be.above(45 * 2 ** 20);
+      expect(most, seen).to.be.below(9 * 2 ** 20);
+      expect(new SnapshotFiles(dir.path).loadNewest()!.collections.get('wide')!.store.liveCount).to.equal(24_000);
+    } finally {
+      dir.remove();
+    }
   });
 
   it('skips a damaged newest file for the one before it, ignores a half-written one, and keeps only the newest once it reads back', async () => {

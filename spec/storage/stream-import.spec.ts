@@ -1,11 +1,14 @@
 import { expect } from 'chai';
+import { readdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { open } from 'lmdb';
+import { changePieces } from '../../query/changes/change-json.js';
 import { Engine } from '../../storage/engine/engine.js';
 import { importStream } from '../../storage/engine/stream-import.js';
 import type { CollectionConfig, PointRecord } from '../../storage/events/types.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
+import { LogLossError, type LogProblem } from '../../storage/log/log-audit.js';
 import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
+import { dirBytes } from '../../tools/lib/dir-bytes.js';
 import { exportFileChunks } from '../../tools/lib/export-file.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -13,12 +16,12 @@ const CONFIG: CollectionConfig = { size: 4, distance: 'Euclid', m: 4, m0: 8, efC
 const pointAt = (i: number): PointRecord => ({ id: i, vector: Float32Array.of(i, 1, 2, 3), payload: { i }, labels: [] });
 const fileOf = (points: number, from = 0) => [...exportFileChunks({ name: 'c', config: CONFIG, points, pointAt: (i) => pointAt(i + from), edges: [{ from: from, to: from + 1, relation: 'R', weight: 2 }] })];
 
-function stagedKeys(dir: string): number {
-  const env = open({ path: dir, noSubdir: false, readOnly: true });
+/** The stage files in the data dir's imports/ (none when it was never made). */
+function stageFiles(dir: string): string[] {
   try {
-    return env.openDB({ name: 'staged', encoding: 'binary' }).getKeysCount();
-  } finally {
-    void env.close();
+    return readdirSync(join(dir, 'imports')).sort();
+  } catch {
+    return [];
   }
 }
 
@@ -75,15 +78,17 @@ describe('storage: streamed imports', function () {
     await engine.start();
     await importStream(engine, 'c', 'create', fileOf(2_500));
     await engine.log.close();
-    // Three POINTS blocks and one EDGES block.
-    expect(stagedKeys(dir.path)).to.equal(4);
+    // Three POINTS blocks and one EDGES block, in the stage file, byte for byte as in the export file (past its header block).
+    expect(stageFiles(dir.path)).to.deep.equal(['1.stage']);
+    const file = fileOf(2_500);
+    expect(statSync(join(dir.path, 'imports', '1.stage')).size).to.equal(file.slice(3, 7).reduce((n, c) => n + c.length, 0));
 
     const again = new Engine(LmdbLog.open(dir.path), { snapshots: snapshots(), logRetention: 0 });
     await again.start();
     await again.submit({ type: 'upsert_points', collection: 'c', points: [pointAt(9_999)] });
     await again.snapshot();
     await again.log.close();
-    expect(stagedKeys(dir.path)).to.equal(0);
+    expect(stageFiles(dir.path)).to.deep.equal([]);
 
     const third = new Engine(LmdbLog.open(dir.path), { snapshots: snapshots() });
     await third.start();
@@ -105,12 +110,92 @@ describe('storage: streamed imports', function () {
     for (const chunk of fileOf(1_500).slice(3, 5)) orphan.add(chunk);
     await orphan.finish();
     await log.close();
-    // The first import's points and edges blocks, and the orphan's two.
-    expect(stagedKeys(dir.path)).to.equal(2 + 2);
+    // The first import's stage, and the orphan's; the refused import's went at once.
+    expect(stageFiles(dir.path)).to.deep.equal(['1.stage', '3.stage']);
 
     const reopened = LmdbLog.open(dir.path);
+    const fresh = reopened.stageImport();
+    expect(fresh.id, 'a stage number is not handed out again').to.equal(4);
+    await fresh.discard();
     await reopened.close();
-    expect(stagedKeys(dir.path)).to.equal(2);
+    expect(stageFiles(dir.path)).to.deep.equal(['1.stage']);
+  });
+
+  it('refuses to start on an import whose stage file is missing or cut, naming it; accepting the loss passes over that import', async () => {
+    const snapshots = () => new SnapshotFiles(join(dir.path, 'snapshots'));
+    const engine = new Engine(LmdbLog.open(dir.path), { snapshots: snapshots() });
+    await engine.start();
+    await importStream(engine, 'c', 'create', fileOf(10));
+    await engine.snapshot();
+    await importStream(engine, 'd', 'create', fileOf(2_500));
+    await engine.submit({ type: 'upsert_points', collection: 'c', points: [pointAt(77)] });
+    await engine.markDurable();
+    await engine.log.close();
+    const stage = join(dir.path, 'imports', '2.stage');
+
+    const startsWith = async (options: ConstructorParameters<typeof Engine>[1]) => {
+      const again = new Engine(LmdbLog.open(dir.path), { snapshots: snapshots(), ...options });
+      try {
+        await again.start();
+        return again;
+      } catch (err) {
+        await again.log.close();
+        throw err;
+      }
+    };
+    truncateSync(stage, statSync(stage).size - 1);
+    const cut = await startsWith({}).catch((err: Error) => err);
+    expect(cut).to.be.instanceOf(LogLossError);
+    expect((cut as Error).message).to.match(/^operation 2 \(an import into "d"\) cannot be applied: its staged blocks, imports\/2\.stage in the data dir, holds \d+ bytes, not the \d+ staged$/);
+
+    unlinkSync(stage);
+    const missing = await startsWith({}).catch((err: Error) => err);
+    expect((missing as Error).message).to.equal('operation 2 (an import into "d") cannot be applied: its staged blocks, imports/2.stage in the data dir, is missing');
+
+    const losses: LogProblem[] = [];
+    const accepted = await startsWith({ acceptLoss: true, onLoss: (p) => losses.push(p) });
+    expect(losses.map((p) => p.message)).to.deep.equal([(missing as Error).message]);
+    expect(accepted.collections.has('d'), 'the import is passed over').to.equal(false);
+    expect(accepted.collections.get('c')!.store.liveCount, 'the writes after it apply').to.equal(11);
+    await accepted.close();
+    const later = await startsWith({});
+    expect(later.collections.get('c')!.store.liveCount, 'later starts need no flag').to.equal(11);
+    await later.close();
+  });
+
+  it('keeps the data dir within twice the export file after an import and its snapshot: data.mdb does not grow by the file', async () => {
+    const wide: CollectionConfig = { size: 128, distance: 'Euclid', m: 16, m0: 32, efConstruct: 16, ml: 1 / Math.log(16) };
+    const wideAt = (i: number): PointRecord => ({ id: i, vector: Float32Array.from({ length: 128 }, (_, d) => Math.sin(i * 0.37 + d)), payload: { i }, labels: [] });
+    const file = [...exportFileChunks({ name: 'w', config: wide, points: 20_000, pointAt: wideAt })];
+    const fileBytes = file.reduce((n, c) => n + c.length, 0);
+    const engine = new Engine(LmdbLog.open(dir.path), { snapshots: new SnapshotFiles(join(dir.path, 'snapshots')), logRetention: 0 });
+    await engine.start();
+    await importStream(engine, 'w', 'create', file);
+    expect(statSync(join(dir.path, 'data.mdb')).size, 'the blocks are staged outside data.mdb').to.be.below(fileBytes / 4);
+    await engine.snapshot();
+    const serving = dirBytes(dir.path);
+    await engine.close();
+    const atRest = dirBytes(dir.path);
+    const seen = `data dir ${(serving / 2 ** 20).toFixed(1)} MiB serving, ${(atRest / 2 ** 20).toFixed(1)} MiB at rest, export ${(fileBytes / 2 ** 20).toFixed(1)} MiB`;
+    expect(serving, seen).to.be.at.most(2 * fileBytes);
+    expect(atRest, seen).to.be.at.most(2 * fileBytes);
+    expect(stageFiles(dir.path)).to.deep.equal([]);
+  });
+
+  it('lets a changefeed line of an import finish when a snapshot drops the entry and deletes its stage file halfway', async () => {
+    const engine = new Engine(LmdbLog.open(dir.path));
+    await engine.start();
+    const { opId } = await importStream(engine, 'c', 'create', fileOf(2_500));
+    const [entry] = [...engine.log.read(opId, opId)];
+    const pieces = changePieces(entry!);
+    const line = [pieces.next().value, pieces.next().value, pieces.next().value];
+    // Between its passes over the blocks (the ids, then the points and edges), the entry goes.
+    await engine.log.truncateThrough(opId);
+    expect(stageFiles(dir.path)).to.deep.equal([]);
+    for (const piece of pieces) line.push(piece);
+    const change = JSON.parse(line.join('')) as { ids: number[]; data: { points: unknown[]; edges: unknown[] } };
+    expect([change.ids.length, change.data.points.length, change.data.edges.length]).to.deep.equal([2_500, 2_500, 1]);
+    await engine.close();
   });
 
   it('keeps at most the retention in bytes of the log before a snapshot', async () => {

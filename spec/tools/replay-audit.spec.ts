@@ -1,11 +1,14 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { open } from 'lmdb';
 import { Engine } from '../../storage/engine/engine.js';
+import { importStream } from '../../storage/engine/stream-import.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
+import { exportFileChunks } from '../../tools/lib/export-file.js';
 import { repair } from '../../tools/replay/commands.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -88,5 +91,35 @@ describe('tools/replay verify and repair against a log that lost entries', funct
     const done = replay('repair', '--data-dir', dir.path, '--accept-loss', '--yes');
     expect(done.code, done.out).to.equal(0);
     expect(verify(dir.path).code).to.equal(0);
+  });
+
+  it('verify names a streamed import whose stage file is damaged or missing; repair --accept-loss passes over a missing one', async () => {
+    const engine = new Engine(LmdbLog.open(dir.path), { snapshots: new SnapshotFiles(join(dir.path, 'snapshots')), logRetention: 1000 });
+    await engine.start();
+    const config = { size: 2, distance: 'Euclid' as const, m: 4, m0: 8, efConstruct: 8, ml: 0.7 };
+    const file = [...exportFileChunks({ name: 'i', config, points: 1_500, pointAt: (id) => ({ id, vector: Float32Array.of(id, 2), payload: {}, labels: [] }) })];
+    expect((await importStream(engine, 'i', 'create', file)).opId).to.equal(14);
+    await engine.submit({ type: 'upsert_points', collection: 'h', points: [{ id: 99, vector: Float32Array.of(9, 9), payload: {}, labels: [] }] });
+    await engine.markDurable();
+    await engine.log.close();
+    expect(verify(dir.path).code).to.equal(0);
+
+    const stage = join(dir.path, 'imports', '1.stage');
+    const bytes = readFileSync(stage);
+    bytes[bytes.length - 3]! ^= 0xff;
+    writeFileSync(stage, bytes);
+    const damaged = verify(dir.path);
+    expect(damaged.code).to.equal(1);
+    expect(damaged.out).to.include('staged import 1: block 2 fails its checksum; the server will not start: run repair --skip 14 --yes');
+
+    unlinkSync(stage);
+    const missing = verify(dir.path);
+    expect(missing.code).to.equal(1);
+    expect(missing.out).to.include('FAIL operation 14 (an import into "i") cannot be applied: its staged blocks, imports/1.stage in the data dir, is missing');
+    const accepted = replay('repair', '--data-dir', dir.path, '--accept-loss', '--yes');
+    expect(accepted.code, accepted.out).to.equal(0);
+    expect(accepted.out).to.include('accepted loss: operation 14 (an import into "i") cannot be applied');
+    const again = verify(dir.path);
+    expect(again.code, again.out).to.equal(0);
   });
 });

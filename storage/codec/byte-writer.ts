@@ -2,24 +2,44 @@ const encoder = new TextEncoder();
 /** Strings up to this many UTF-16 units are encoded straight into the buffer. */
 const IN_PLACE_UNITS = 4096;
 
-/** Little-endian binary writer into a buffer that doubles as it fills. */
+/**
+ * Little-endian binary writer into a buffer that doubles as it fills. Given a `sink`, it writes
+ * through instead: a full buffer is handed to the sink (which must use the bytes before it
+ * returns: the buffer is reused) and a large array goes to it without a copy, so memory stays
+ * at the buffer's size however much is written; call flush() at the end.
+ */
 export class ByteWriter {
   private buf: Uint8Array;
   private view: DataView;
   private pos = 0;
+  /** Bytes handed to the sink so far. */
+  private flushed = 0;
 
-  constructor(initialSize = 256) {
+  constructor(initialSize = 256, private readonly sink?: (bytes: Uint8Array) => void) {
     this.buf = new Uint8Array(initialSize);
     this.view = new DataView(this.buf.buffer);
   }
 
+  /** Bytes written so far (handed to the sink included). */
   get length(): number {
-    return this.pos;
+    return this.flushed + this.pos;
+  }
+
+  /** Hands what the buffer holds to the sink. */
+  flush(): void {
+    if (!this.sink || this.pos === 0) return;
+    this.sink(this.buf.subarray(0, this.pos));
+    this.flushed += this.pos;
+    this.pos = 0;
   }
 
   private ensure(extra: number): void {
     const need = this.pos + extra;
     if (need <= this.buf.length) return;
+    if (this.sink) {
+      this.flush();
+      if (extra <= this.buf.length) return;
+    }
     let size = this.buf.length * 2;
     while (size < need) size *= 2;
     const next = new Uint8Array(size);
@@ -63,6 +83,14 @@ export class ByteWriter {
   }
 
   bytes(b: Uint8Array): this {
+    if (this.sink && b.length > this.buf.length - this.pos) {
+      this.flush();
+      if (b.length > this.buf.length) {
+        this.sink(b);
+        this.flushed += b.length;
+        return this;
+      }
+    }
     this.ensure(b.length);
     this.buf.set(b, this.pos);
     this.pos += b.length;
@@ -95,7 +123,8 @@ export class ByteWriter {
 
   /** Overwrites a u32 written earlier, at an absolute position. */
   patchU32(at: number, v: number): void {
-    this.view.setUint32(at, v, true);
+    if (at < this.flushed) throw new Error(`byte ${at} was handed to the sink already`);
+    this.view.setUint32(at - this.flushed, v, true);
   }
 
   finish(): Uint8Array {

@@ -15,9 +15,10 @@ const TABLES = (() => {
   return t;
 })();
 
-export function crc32(bytes: Uint8Array, start = 0, end = bytes.length): number {
+export function crc32(bytes: Uint8Array, start = 0, end = bytes.length, previous = 0): number {
   const t = TABLES;
-  let c = 0xffffffff;
+  // Going on from `previous`, the CRC of the bytes before: the CRC of a stream fed in pieces.
+  let c = (previous ^ 0xffffffff) >>> 0;
   let i = start;
   for (const last = end - 8; i <= last; i += 8) {
     const lo = (c ^ (bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24))) >>> 0;

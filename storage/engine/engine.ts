@@ -4,7 +4,7 @@ import type { DbEvent } from '../events/types.js';
 import type { EventLog, SkipNote } from '../log/event-log.js';
 import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log/log-audit.js';
 import { idsInUse } from '../log/passed-over.js';
-import { encodeSnapshot } from '../snapshot/snapshot-codec.js';
+import { writeSnapshot } from '../snapshot/snapshot-codec.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { decodeEntry } from '../log/record.js';
 import type { AckGate } from './ack-gate.js';
@@ -153,6 +153,8 @@ export class Engine {
    */
   private partialMerge: number | null = null;
   private snapshotOpId = 0;
+  /** Entries a start-up that accepts loss passes over: there, but not applicable (onLoss was told why). */
+  private lostEntries: ReadonlySet<number> = new Set();
   private snapshotting: Promise<number> | null = null;
   /** A snapshot waits for the batches out on other threads (snapshotAfterBatches). */
   private snapshotWaiting = false;
@@ -196,6 +198,7 @@ export class Engine {
     const { problems, reservedThrough } = auditLog(this.log, store, this.appliedUpTo);
     if (problems.length > 0 && !this.options.acceptLoss) throw new LogLossError(problems);
     for (const problem of problems) this.options.onLoss?.(problem);
+    this.lostEntries = new Set(problems.flatMap((p) => (p.unapplicable === undefined ? [] : [p.unapplicable])));
     const count = await this.applyLogInSlices();
     if (problems.length > 0) {
       // Above every id that may have been acknowledged, not only those the mark saw durable.
@@ -271,7 +274,7 @@ export class Engine {
       if (count === limit) break;
       const skip = skipped.get(opId);
       if (skip) this.options.onSkipped?.(opId, skip);
-      else {
+      else if (!this.lostEntries.has(opId)) {
         try {
           applyEvent(this.collections, opId, event);
         } catch (err) {
@@ -537,7 +540,8 @@ export class Engine {
 
   /**
    * Writes a snapshot of the current state and drops the log entries it makes unneeded (beyond
-   * the retention). The state is encoded at once, at one operation_id; the file is written after.
+   * the retention). The state is encoded at once, at one operation_id, straight into the file a
+   * few MiB at a time; it is made durable and checked after.
    */
   snapshot(): Promise<number> {
     const store = this.options.snapshots;
@@ -553,18 +557,25 @@ export class Engine {
     const opId = this.appliedUpTo;
     this.sinceSnapshot = 0;
     this.bytesSinceSnapshot = 0;
-    let chunks: Uint8Array[];
-    try {
-      chunks = encodeSnapshot(this.collections, opId);
-    } catch (err) {
+    const encoded: { bytes: number; error?: Error } = { bytes: 0 };
+    // Encoded straight into the file, now, at one operation_id: memory holds no copy of the state.
+    const written = store.write(opId, (out) => {
+      try {
+        encoded.bytes = writeSnapshot(this.collections, opId, out);
+      } catch (err) {
+        encoded.error = err as Error;
+        throw err;
+      }
+    });
+    if (encoded.error) {
       // Reported, and not retried until another SERVICE_SNAPSHOT_EVERY operations have passed.
-      this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes: 0, error: err as Error });
-      return Promise.reject(err);
+      this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes: 0, error: encoded.error });
+      return written.then(() => opId);
     }
-    const bytes = chunks.reduce((n, c) => n + c.length, 0);
+    const bytes = encoded.bytes;
     this.snapshotting = (async () => {
       try {
-        await store.save(opId, chunks);
+        await written;
         this.snapshotOpId = opId;
         await this.markDurable();
         const drop = Math.min(this.retentionCut(opId), this.options.gate?.truncatableThrough() ?? Number.MAX_SAFE_INTEGER);

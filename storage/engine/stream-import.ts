@@ -21,20 +21,22 @@ function readingFile<T>(read: () => T): T {
  *
  * 1. The body is read a chunk at a time. Each block is checked as it completes (CRC, structure,
  *    the write limits, every point as an upsert checks it, every edge's endpoints; ImportCheck)
- *    and its bytes, as framed in the file, are staged in the log's LMDB environment
- *    (LmdbLog.stageImport), a few MiB in flight at most. Memory holds one block, the in-flight
- *    writes and a typed-array set of the file's ids, whatever the file's size.
+ *    and its bytes, as framed in the file, are staged in a file of their own beside the log
+ *    (`imports/<stage>.stage`, LmdbLog.stageImport), a few MiB in flight at most. Memory holds
+ *    one block, the in-flight writes and a typed-array set of the file's ids, whatever the
+ *    file's size; `data.mdb` does not grow by the file.
  * 2. Only once the trailer checks out is the import submitted: one small log entry (an
  *    import_collection event whose points and edges are StagedContent: the stage, the block
- *    count and a SHA-256 over the blocks, which the entry's chain hash covers). Its commit
- *    makes the stage the entry's in the same LMDB transaction.
+ *    count and a SHA-256 over the blocks, which the entry's chain hash covers), once the stage
+ *    file is fsynced. Its commit makes the stage the entry's in the same LMDB transaction.
  * 3. It applies through the same apply code at runtime and at replay (apply-event.ts), which
  *    reads the staged blocks back a block at a time (import-chunks.ts), checking each.
  *
  * Any failure before the entry is written (a damaged block, a bad CRC, a truncated body, a limit,
- * a lost connection) discards the stage: nothing was applied and nothing is logged. A crash
- * leaves at most an orphan stage, dropped when the log next opens. Staged blocks go when their
- * entry is dropped after a snapshot (LmdbLog.truncateThrough).
+ * a lost connection) deletes the stage file: nothing was applied and nothing is logged. A crash
+ * leaves at most an orphan stage file, deleted when the log next opens. A stage file goes when
+ * its entry is dropped after a snapshot (LmdbLog.truncateThrough); start-up refuses an entry
+ * whose stage file is missing or cut, naming it (LmdbLog.stageProblems).
  *
  * A log that cannot stage (the in-memory log), or a replicated one (Engine.stagesImports), reads
  * the file whole, as before.

@@ -142,6 +142,8 @@ export interface StagedContent {
   digest: Uint8Array;
   /** Reads the framed blocks back in order, checking each one and the digest; set by the log that holds them. */
   read?: () => Iterable<Uint8Array>;
+  /** Holds the blocks open until close() for several passes over them (read as above), however the log changes meanwhile. */
+  open?: () => { read(): Iterable<Uint8Array>; close(): void };
 }
 
 /** A collection's settings by group (Qdrant's optimizers_config and HNSW extras, Cypher's schema), kept as given. */

@@ -21,7 +21,7 @@ export interface Appended {
   bytes: number;
 }
 
-/** A streamed import's blocks being staged beside the log (storage/log/import-stage.ts). */
+/** A streamed import's blocks being staged in a file beside the log (storage/log/import-stage.ts). */
 export interface ImportStaging {
   readonly id: number;
   /** Bytes staged so far. */
@@ -30,7 +30,7 @@ export interface ImportStaging {
   add(framed: Uint8Array): void;
   /** Resolves once few enough bytes are in flight to take more; rejects after a write failed. */
   room(): Promise<void>;
-  /** Waits until every block is committed; the count and the SHA-256 over them. */
+  /** Waits until every block is durable; the count and the SHA-256 over them. */
   finish(): Promise<{ blocks: number; digest: Uint8Array }>;
   /** Drops the blocks, unless an entry naming the stage was appended. */
   discard(): Promise<void>;
@@ -93,6 +93,8 @@ export interface EventLog {
   stageImport?(): ImportStaging;
   /** A stage's framed blocks, checked (CRC each, the digest at the end). */
   stagedBlocks?(stage: number, blocks: number, digest: Uint8Array): Iterable<Uint8Array>;
+  /** The streamed imports among the entries from..to whose staged blocks are missing or cut, each with a message naming its file. */
+  stageProblems?(from: number, to: number): { opId: number; message: string }[];
   /** Drops the entries up to and including opId (a snapshot holds their effect). */
   truncateThrough(opId: number): Promise<void>;
   close(): Promise<void>;

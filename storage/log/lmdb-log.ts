@@ -11,7 +11,8 @@ import { DamagedLogFileError, isDamagedFile, lmdbShortfall } from './lmdb-file-c
 import type { Appended, EventLog, LogEntry, RawEntry, SkipNote } from './event-log.js';
 import { chainHash, GENESIS, hex } from './chain.js';
 import { chainHashOf, decodeEntry, frameChained } from './record.js';
-import { ImportStage, removeStage, stagedBlocks, type StagedKey } from './import-stage.js';
+import { ImportStage } from './import-stage.js';
+import { StageFiles } from './stage-files.js';
 
 /** The meta key holding the highest dropped operation_id, so the counter survives truncation. */
 const FLOOR = 'floor';
@@ -30,8 +31,7 @@ interface OpenedEnvironment {
   env: RootDatabase;
   entries: Database<Uint8Array, number>;
   meta: Database<number, string>;
-  /** Streamed imports' blocks (import-stage.ts), and which entry each committed stage belongs to: stage → [opId, bytes]. */
-  staged: Database<Uint8Array, StagedKey>;
+  /** Which entry each committed stage of a streamed import belongs to (its blocks are a file, stage-files.ts): stage → [opId, bytes]. */
   stages: Database<[number, number], number>;
   /** The highest operation_id ever assigned: the newest key, or the floor when higher. */
   last: number;
@@ -61,11 +61,10 @@ function openEnvironment(dir: string, mapSize: number): OpenedEnvironment {
   try {
     const entries = env.openDB<Uint8Array, number>({ name: 'log', encoding: 'binary' });
     const meta = env.openDB<number, string>({ name: 'meta', encoding: 'msgpack' });
-    const staged = env.openDB<Uint8Array, StagedKey>({ name: 'staged', encoding: 'binary' });
     const stages = env.openDB<[number, number], number>({ name: 'stages', encoding: 'msgpack' });
     let last = meta.get(FLOOR) ?? 0;
     for (const key of entries.getKeys({ reverse: true, limit: 1 })) last = Math.max(last, key);
-    return { env, entries, meta, staged, stages, last };
+    return { env, entries, meta, stages, last };
   } catch (err) {
     env.close().catch(() => undefined);
     throw err;
@@ -90,35 +89,39 @@ export class LmdbLog implements EventLog {
   private failure: Error | null = null;
   private skipsDb: Database<SkipNote, number> | null = null;
   private passedDb: Database<number, number> | null = null;
-  private readonly staged: Database<Uint8Array, StagedKey>;
+  private readonly stageFiles: StageFiles;
   private readonly stages: Database<[number, number], number>;
   private nextStage = 1;
   /** Stages being written, not yet committed by an entry. */
   private readonly openStages = new Map<number, ImportStage>();
 
-  private constructor(opened: OpenedEnvironment, private readonly lock: DataDirLock) {
+  private constructor(opened: OpenedEnvironment, dir: string, private readonly lock: DataDirLock) {
     this.env = opened.env;
     this.entries = opened.entries;
     this.meta = opened.meta;
-    this.staged = opened.staged;
+    this.stageFiles = new StageFiles(join(dir, 'imports'));
     this.stages = opened.stages;
     this.last = opened.last;
     this.head = this.newestHash();
     this.dropOrphanStages();
   }
 
-  /** Stages no entry committed (a crash mid-import): nothing refers to them. Runs at open, before any import. */
+  /**
+   * Stage files no entry committed (a crash mid-import, or after a failure before the file could
+   * be deleted), and those of entries dropped in a truncation whose deletes a crash cut short:
+   * nothing refers to them. Runs at open, before any import. New stages are numbered above every
+   * stage recorded or on disk.
+   */
   private dropOrphanStages(): void {
-    let stage = 0;
-    const orphans: number[] = [];
-    for (const [id] of this.staged.getKeys()) {
-      if (id === stage) continue;
-      stage = id;
-      if (this.stages.get(id) === undefined) orphans.push(id);
+    const owned = new Set<number>();
+    for (const id of this.stages.getKeys()) {
+      owned.add(id);
+      this.nextStage = Math.max(this.nextStage, id + 1);
     }
-    for (const id of this.stages.getKeys({ reverse: true, limit: 1 })) this.nextStage = id + 1;
-    this.nextStage = Math.max(this.nextStage, stage + 1);
-    if (orphans.length > 0) this.env.transactionSync(() => orphans.forEach((id) => removeStage(this.staged, id)));
+    for (const id of this.stageFiles.present()) {
+      this.nextStage = Math.max(this.nextStage, id + 1);
+      if (!owned.has(id)) this.stageFiles.remove(id);
+    }
   }
 
   /**
@@ -126,14 +129,45 @@ export class LmdbLog implements EventLog {
    * stage (StagedContent.stage), and append() commits the two together.
    */
   stageImport(): ImportStage {
-    const stage = new ImportStage(this.nextStage++, this.staged, (id) => this.openStages.delete(id));
+    const stage = new ImportStage(this.nextStage++, this.stageFiles, (id) => this.openStages.delete(id));
     this.openStages.set(stage.id, stage);
     return stage;
   }
 
   /** Reads a stage's blocks back (before its entry is written, or from its entry after). */
   stagedBlocks(stage: number, blocks: number, digest: Uint8Array): Iterable<Uint8Array> {
-    return stagedBlocks(this.staged, stage, blocks, digest);
+    return this.stageFiles.blocks(stage, blocks, digest);
+  }
+
+  /**
+   * The streamed imports among the entries from..to whose staged file is missing or not the size
+   * its entry wrote (a file deleted or cut by hand, a restore that left `imports/` behind): such an
+   * entry cannot be applied. The check start-up and `replay verify` make beside the log's own; a
+   * damaged byte in a whole file is found when the entry is applied (each block's CRC, the digest).
+   */
+  stageProblems(from: number, to: number): { opId: number; message: string }[] {
+    const out: { opId: number; message: string }[] = [];
+    for (const { key: stage, value } of this.stages.getRange()) {
+      const [opId, bytes] = value;
+      if (opId < from || opId > to) continue;
+      const size = this.stageFiles.sizeOf(stage);
+      if (size === bytes) continue;
+      const what = size === undefined ? 'is missing' : `holds ${size} bytes, not the ${bytes} staged`;
+      out.push({ opId, message: `operation ${opId} (${this.describeImport(opId)}) cannot be applied: its staged blocks, ${this.stageFiles.nameOf(stage)} in the data dir, ${what}` });
+    }
+    return out.sort((a, b) => a.opId - b.opId);
+  }
+
+  /** "an import into "c"", or less when the entry itself does not decode. */
+  private describeImport(opId: number): string {
+    const record = this.entries.get(opId);
+    if (!record) return 'a streamed import whose entry is gone';
+    try {
+      const event = decodeEntry(opId, record);
+      return event.type === 'import_collection' ? `an import into "${event.name}"` : event.type;
+    } catch {
+      return 'a streamed import';
+    }
   }
 
   /** The newest entry's chain hash: where the next append links (GENESIS after an unchained entry, or none). */
@@ -162,7 +196,7 @@ export class LmdbLog implements EventLog {
         options.onDamagedFile((err as Error).message, movedTo);
         opened = openEnvironment(dir, mapSize);
       }
-      return new LmdbLog(opened, lock);
+      return new LmdbLog(opened, dir, lock);
     } catch (err) {
       lock.release();
       throw err;
@@ -199,17 +233,30 @@ export class LmdbLog implements EventLog {
     return (this.passedDb ??= this.env.openDB<number, number>({ name: 'passed', encoding: 'msgpack' }));
   }
 
-  /** Records the new floor and drops the entries at or below it, and the stages of the imports among them, in one transaction. */
+  /**
+   * Records the new floor and drops the entries at or below it, and the records of the stages of
+   * the imports among them, in one transaction; then deletes those stages' files (a crash before
+   * that leaves them orphans, deleted at the next open).
+   */
   async truncateThrough(opId: number): Promise<void> {
+    const dropped: number[] = [];
     await this.env.transaction(() => {
       void this.meta.put(FLOOR, Math.max(opId, this.meta.get(FLOOR) ?? 0));
       for (const key of this.entries.getKeys({ end: opId + 1 })) void this.entries.remove(key);
-      for (const { key, value } of [...this.stages.getRange()]) {
-        if (value[0] > opId) continue;
-        removeStage(this.staged, key);
-        void this.stages.remove(key);
-      }
+      dropped.push(...this.removeStages((owner) => owner <= opId));
     });
+    dropped.forEach((stage) => this.stageFiles.remove(stage));
+  }
+
+  /** Removes the records of the stages whose entry `drops` picks; called inside a write transaction. Answers those stages. */
+  private removeStages(drops: (opId: number) => boolean): number[] {
+    const out: number[] = [];
+    for (const { key, value } of [...this.stages.getRange()]) {
+      if (!drops(value[0])) continue;
+      void this.stages.remove(key);
+      out.push(key);
+    }
+    return out;
   }
 
   /**
@@ -306,6 +353,7 @@ export class LmdbLog implements EventLog {
       if (event.type === 'import_collection' && event.staged) {
         const { stage, blocks, digest } = event.staged;
         event.staged.read = () => this.stagedBlocks(stage, blocks, digest);
+        event.staged.open = () => this.stageFiles.open(stage, blocks, digest);
       }
       yield { opId, event };
     }
@@ -314,13 +362,16 @@ export class LmdbLog implements EventLog {
   /** Drops the entries from opId on (repair of a damaged tail); the counter stays where it was. */
   async truncateFrom(opId: number): Promise<number> {
     let dropped = 0;
+    const stages: number[] = [];
     await this.env.transaction(() => {
       void this.meta.put(FLOOR, Math.max(this.last, this.meta.get(FLOOR) ?? 0));
       for (const key of this.entries.getKeys({ start: opId })) {
         void this.entries.remove(key);
         dropped++;
       }
+      stages.push(...this.removeStages((owner) => owner >= opId));
     });
+    stages.forEach((stage) => this.stageFiles.remove(stage));
     this.head = this.newestHash();
     return dropped;
   }

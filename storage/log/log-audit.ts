@@ -7,6 +7,8 @@ export interface LogProblem {
   from: number;
   to: number;
   message: string;
+  /** The entry is there but cannot be applied (a streamed import whose staged file is missing or cut): accepting the loss passes over it. */
+  unapplicable?: number;
 }
 
 /** Something outside the log that proves an operation was durable. */
@@ -37,8 +39,8 @@ const span = (from: number, to: number): string => `operations ${from} to ${to} 
 
 /**
  * Proves the log whole: its entries follow each other with no hole from `scanFrom` on (ids an
- * import passed over are no hole), it holds every entry after `base`, and it reaches every
- * operation that `known` says was durable.
+ * import passed over are no hole), it holds every entry after `base`, the streamed imports among
+ * them have their staged files, and it reaches every operation that `known` says was durable.
  * LMDB keeps no checksums, so a damaged file can lose entries without an error; this is what
  * notices. Answers what is missing (empty: nothing).
  */
@@ -46,8 +48,9 @@ export function findLogProblems(log: EventLog, input: LogAuditInput): LogProblem
   const { base, until = Number.MAX_SAFE_INTEGER } = input;
   const problems: LogProblem[] = [];
   const passed = log.passedOver();
+  const scanFrom = Math.min(input.scanFrom ?? base + 1, base + 1);
   let next: number | null = null;
-  for (const key of log.keys(Math.min(input.scanFrom ?? base + 1, base + 1), until)) {
+  for (const key of log.keys(scanFrom, until)) {
     const want = skipPassedOver(passed, next ?? Math.min(key, base + 1));
     if (key > want) {
       const why = next === null ? `the log starts at operation ${key} but the state ends at ${base}` : `the log jumps from operation ${want - 1} to ${key}`;
@@ -55,6 +58,7 @@ export function findLogProblems(log: EventLog, input: LogAuditInput): LogProblem
     }
     next = key + 1;
   }
+  for (const { opId, message } of log.stageProblems?.(scanFrom, until) ?? []) problems.push({ from: opId, to: opId, message, unapplicable: opId });
   if (until !== Number.MAX_SAFE_INTEGER) return problems;
   const end = Math.max(next === null ? 0 : next - 1, log.lastOperationId);
   const newest = [...(input.known ?? [])].sort((a, b) => b.opId - a.opId)[0];

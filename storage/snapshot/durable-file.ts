@@ -22,6 +22,11 @@ export async function writeFileDurably(dir: string, name: string, chunks: readon
     await unlink(temp).catch(() => undefined);
     throw err;
   }
+  await syncDirectory(dir);
+}
+
+/** Makes the names in `dir` durable (a file created, renamed or deleted there). */
+export async function syncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
   try {
     await handle.sync();

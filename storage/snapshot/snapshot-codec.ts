@@ -34,18 +34,58 @@ export interface Snapshot {
   collections: Map<string, Collection>;
 }
 
-/** Encodes the state as chunks (one per collection), at the current operation_id. */
-export function encodeSnapshot(collections: ReadonlyMap<string, Collection>, opId: number): Uint8Array[] {
+/**
+ * Where a snapshot is written as it is encoded: `append` takes bytes in order (and must use them
+ * before it returns: the encoder reuses its buffer); `reserve` keeps room for bytes known only
+ * later (a block's length and CRC), answering what fills it in.
+ */
+export interface SnapshotOutput {
+  append(bytes: Uint8Array): void;
+  reserve(length: number): (bytes: Uint8Array) => void;
+}
+
+/** What a collection's block is encoded through on its way to the output: a few MiB, whatever the state's size. */
+const ENCODE_BUFFER_BYTES = 4 * 2 ** 20;
+
+/**
+ * Writes the state at operation `opId` to `out`, a collection block at a time and each block a
+ * buffer at a time, synchronously (so the state cannot change meanwhile), without holding it
+ * encoded in memory. Answers the bytes written.
+ */
+export function writeSnapshot(collections: ReadonlyMap<string, Collection>, opId: number, out: SnapshotOutput): number {
   const head = new ByteWriter(24).bytes(MAGIC).u16(SNAPSHOT_FORMAT_VERSION).u16(0).f64(opId).u32(collections.size).finish();
-  const chunks = [head];
+  out.append(head);
+  let total = head.length;
   for (const c of collections.values()) {
-    const w = new ByteWriter(1024 + c.store.slotCount * (c.config.size * 4 + 200)).str(c.name);
+    const header = out.reserve(BLOCK_HEADER);
+    let crc = 0;
+    const w = new ByteWriter(ENCODE_BUFFER_BYTES, (bytes) => {
+      crc = crc32(bytes, 0, bytes.length, crc);
+      out.append(bytes);
+    }).str(c.name);
     writeConfig(w, c.config);
     w.f64(c.seed);
     c.writeTo(w);
-    chunks.push(block(COLLECTION_BLOCK, w.finish()));
+    w.flush();
+    header(new ByteWriter(BLOCK_HEADER).u8(COLLECTION_BLOCK).u32(w.length).u32(crc).finish());
+    total += BLOCK_HEADER + w.length;
   }
-  chunks.push(block(TRAILER_BLOCK, new ByteWriter(12).f64(opId).u32(collections.size).finish()));
+  const trailer = block(TRAILER_BLOCK, new ByteWriter(12).f64(opId).u32(collections.size).finish());
+  out.append(trailer);
+  return total + trailer.length;
+}
+
+/** The state as chunks in memory, at the current operation_id (tests; the server writes snapshots with writeSnapshot). */
+export function encodeSnapshot(collections: ReadonlyMap<string, Collection>, opId: number): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  writeSnapshot(collections, opId, {
+    append: (bytes) => void chunks.push(bytes.slice()),
+    reserve: (length) => {
+      const room = new Uint8Array(length);
+      chunks.push(room);
+      return (bytes) => room.set(bytes);
+    },
+  });
   return chunks;
 }
 

@@ -1,17 +1,17 @@
-import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, fsync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { CorruptDataError } from '../errors.js';
-import { writeFileDurably } from './durable-file.js';
+import { syncDirectory, writeFileDurably } from './durable-file.js';
+import { checkReadsBack, FileOutput, type WrittenFile } from './file-output.js';
 import { decodeMark, encodeMark, type HighWaterMark } from './high-water-mark.js';
-import { decodeSnapshot, type Snapshot } from './snapshot-codec.js';
+import { decodeSnapshot, type Snapshot, type SnapshotOutput } from './snapshot-codec.js';
 import type { SnapshotStore } from './snapshot-store.js';
 
 const NAME = /^snapshot-(\d{16})\.snap$/;
 const TEMP = /^snapshot-\d{16}\.snap\.tmp$/;
 const MARK = 'high-water-mark';
-/** How much of a new snapshot is read back at a time to check it. */
-const READ_BACK_BYTES = 4 * 2 ** 20;
 export const snapshotFileName = (opId: number): string => `snapshot-${String(opId).padStart(16, '0')}.snap`;
 
 /**
@@ -56,10 +56,57 @@ export class SnapshotFiles implements SnapshotStore {
     return null;
   }
 
-  async save(opId: number, chunks: readonly Uint8Array[]): Promise<void> {
+  /** Writes a snapshot held as chunks (replication's bootstrap, tests). */
+  save(opId: number, chunks: readonly Uint8Array[]): Promise<void> {
+    return this.write(opId, (out) => chunks.forEach((c) => out.append(c)));
+  }
+
+  /**
+   * Writes snapshot `opId` through `fill`, which runs now, synchronously, straight into the
+   * temporary file (so memory holds no copy of the state); then, asynchronously, fsyncs it,
+   * renames it into place, fsyncs the directory, checks it reads back as written and deletes
+   * the older snapshots. On a failure the temporary file goes.
+   */
+  write(opId: number, fill: (out: SnapshotOutput) => void): Promise<void> {
     const name = snapshotFileName(opId);
-    await writeFileDurably(this.dir, name, chunks);
-    await checkReadsBack(join(this.dir, name), chunks);
+    const temp = join(this.dir, `${name}.tmp`);
+    let fd: number;
+    let written: WrittenFile;
+    try {
+      fd = openSync(temp, 'w');
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    try {
+      const out = new FileOutput(fd);
+      fill(out);
+      written = out.finish();
+    } catch (err) {
+      closeSync(fd);
+      return unlink(temp).then(
+        () => Promise.reject(err as Error),
+        () => Promise.reject(err as Error),
+      );
+    }
+    return this.settle(fd, name, written);
+  }
+
+  private async settle(fd: number, name: string, written: WrittenFile): Promise<void> {
+    const final = join(this.dir, name);
+    const temp = `${final}.tmp`;
+    try {
+      try {
+        await promisify(fsync)(fd);
+      } finally {
+        closeSync(fd);
+      }
+      await rename(temp, final);
+    } catch (err) {
+      await unlink(temp).catch(() => undefined);
+      throw err;
+    }
+    await syncDirectory(this.dir);
+    await checkReadsBack(final, written);
     for (const old of this.names().filter((n) => n < name)) unlinkSync(join(this.dir, old));
     for (const stray of readdirSync(this.dir).filter((f) => TEMP.test(f) && f !== `${name}.tmp`)) unlinkSync(join(this.dir, stray));
   }
@@ -102,22 +149,3 @@ export class SnapshotFiles implements SnapshotStore {
   }
 }
 
-/** Reads a file written from `chunks` back a chunk at a time; throws CorruptDataError unless it holds exactly them. */
-async function checkReadsBack(path: string, chunks: readonly Uint8Array[]): Promise<void> {
-  const file = await open(path, 'r');
-  try {
-    let at = 0;
-    for (const chunk of chunks) {
-      for (let from = 0; from < chunk.length; from += READ_BACK_BYTES) {
-        const want = chunk.subarray(from, Math.min(chunk.length, from + READ_BACK_BYTES));
-        const got = Buffer.alloc(want.length);
-        const { bytesRead } = await file.read(got, 0, want.length, at);
-        if (bytesRead !== want.length || !got.equals(want)) throw new CorruptDataError(`snapshot ${path} does not read back as written (at byte ${at})`);
-        at += want.length;
-      }
-    }
-    if ((await file.stat()).size !== at) throw new CorruptDataError(`snapshot ${path} is not the length written`);
-  } finally {
-    await file.close();
-  }
-}

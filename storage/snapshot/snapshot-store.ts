@@ -1,11 +1,16 @@
 import type { HighWaterMark } from './high-water-mark.js';
-import type { Snapshot } from './snapshot-codec.js';
+import type { Snapshot, SnapshotOutput } from './snapshot-codec.js';
 
 /** Where the engine keeps snapshots and the high-water mark (files on the server; none in the browser). */
 export interface SnapshotStore {
   /** The newest snapshot at or before `atMost` that reads back whole, or null. */
   loadNewest(atMost?: number): Snapshot | null;
-  save(opId: number, chunks: readonly Uint8Array[]): Promise<void>;
+  /**
+   * Writes snapshot `opId`: `fill` runs before this returns, synchronously (the state is encoded
+   * as it is at this moment), writing through `out`; the answer resolves once the snapshot is
+   * durable and reads back as written.
+   */
+  write(opId: number, fill: (out: SnapshotOutput) => void): Promise<void>;
   /** The operation_ids of the snapshots held (damaged ones too), newest first. */
   list(): number[];
   /** The mark as last written, null when there is none; throws CorruptDataError when it is damaged. */

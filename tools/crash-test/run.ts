@@ -8,6 +8,7 @@ import { HttpClient } from '../lib/http-client.js';
 import { exited, spawnServer, type ChildServer } from '../lib/spawn-server.js';
 import { checkAgainstModel, checkIdsGoOn } from './check.js';
 import { Model } from './model.js';
+import { orphanStageFiles } from './orphan-stages.js';
 import { MAX_COLLECTIONS, MAX_POINTS, poisoner, PoisonTally, QUERY_MEMORY_MB } from './poison.js';
 import { truncatedUnderServer } from './truncated-log.js';
 import { COLLECTION, DIM, worker, type InFlight } from './workload.js';
@@ -47,7 +48,8 @@ async function kill(server: ChildServer, client: HttpClient): Promise<void> {
 /**
  * Kills the real server at random moments under concurrent acknowledged writes, over many
  * cycles, and checks after each restart that nothing acknowledged is lost, nothing in flight
- * is half applied and operation_ids go on upward; then that search after recovery equals a
+ * is half applied, no import's stage file is left that no log entry names, and operation_ids go
+ * on upward; then that search after recovery equals a
  * rebuild from the log, that a damaged log tail stops start-up until it is repaired, and that
  * a data file cut short stops start-up with a message instead of a crash.
  */
@@ -85,6 +87,7 @@ export async function runCrashTest(dataDir: string, cycles: number, say: (line: 
     problems.push(...check.problems.map((p) => `cycle ${cycle}: ${p}`));
     lost += check.lost;
     problems.push(...(await checkIdsGoOn(client, model)).map((p) => `cycle ${cycle}: ${p}`));
+    problems.push(...(await orphanStageFiles(dataDir)).map((p) => `cycle ${cycle}: ${p}`));
     cycleDone(cycle);
     say(`cycle ${cycle}: ${model.points.size} points, ${model.edges.size} edges, ${inflight.length} in flight at the kill, ${check.lost} lost`);
   }
