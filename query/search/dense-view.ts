@@ -48,7 +48,9 @@ function unnamedView(c: Collection): DenseView {
     setQuery: (q) => space.setQuery(q),
     toQuery: (slot) => (store.hasVector[slot] ? space.toQuery(slot) : NaN),
     between: (a, b) => space.between(a, b),
-    quantized: c.quantized,
+    get quantized() {
+      return c.quantized;
+    },
     search: (q, k, ef, admit, keys, slots, approx) => index.search(q, k, ef, admit, keys, slots, approx),
     forEachPending: (visit) => c.forEachPending(visit),
     capturePending: () => c.capturePending(),
@@ -82,7 +84,9 @@ function namedView(c: Collection, field: NamedDenseVectors): DenseView {
       const sb = ownSlot(b);
       return sa < 0 || sb < 0 ? NaN : field.space.between(sa, sb);
     },
-    quantized: field.quantized,
+    get quantized() {
+      return field.quantized;
+    },
     search: (q, k, ef, admit, keys, slots, approx) => {
       const n = field.index.search(q, k, ef, admit ? (s) => admit(mainSlot(s)) : null, keys, slots, approx);
       for (let i = 0; i < n; i++) slots[i] = mainSlot(slots[i]!);
@@ -98,15 +102,24 @@ function namedView(c: Collection, field: NamedDenseVectors): DenseView {
   };
 }
 
+/** Views are made once per vector (every function of one reads what it needs when called), not per search. */
+const views = new WeakMap<object, DenseView>();
+
+function cachedView(of: object, make: () => DenseView): DenseView {
+  let view = views.get(of);
+  if (!view) views.set(of, (view = make()));
+  return view;
+}
+
 /** The dense vector `using` names ("" or absent: the unnamed one), or a 400 naming it. */
 export function denseView(c: Collection, using: string | null | undefined): DenseView {
   const name = using ?? '';
   if (name === '') {
-    if (c.hasUnnamed) return unnamedView(c);
+    if (c.hasUnnamed) return cachedView(c, () => unnamedView(c));
     throw badRequest(`collection "${c.name}" has no unnamed vector: name the vector to search with using (its vectors: ${vectorNamesText(c.config)})`);
   }
   const field = c.named.get(name);
-  if (field) return namedView(c, field);
+  if (field) return cachedView(field, () => namedView(c, field));
   if (c.sparse.has(name)) throw badRequest(`vector "${name}" is a sparse vector: query it with a sparse vector {indices, values}`);
   throw badRequest(`collection "${c.name}" has no vector named "${name}" (its vectors: ${vectorNamesText(c.config)})`);
 }

@@ -189,25 +189,22 @@ export async function searchCollectionPooled(c: Collection, q: VectorQuery): Pro
   const { heap, keys, slots } = scratchFor(plan.wide, view.size);
   const offer = offerTo(c, view, heap, k);
   view.setQuery(prepared);
-  const walked = new Set<number>();
   for (let i = 0; i < found.length; i++) {
     const slot = view.fromGraphSlot(found[i]!);
-    if (slot >= 0 && c.store.state[slot] === LIVE && !walked.has(slot)) {
-      walked.add(slot);
-      offer(slot);
-    }
+    if (slot >= 0 && c.store.state[slot] === LIVE) offer(slot);
   }
   // A vector pending at the call may have been linked, and found, while the walk ran.
+  const walked = lazySet(found, found.length, view.fromGraphSlot);
   pending((slot) => {
-    if (!walked.has(slot)) offer(slot);
+    if (!walked(slot)) offer(slot);
   });
   return scored(c, q, plan.distance, keys, slots, heap.drainAscending(keys, slots));
 }
 
-/** Whether a slot is among the first `n` of `slots`, with the set made at the first question. */
-function lazySet(slots: Int32Array, n: number): (slot: number) => boolean {
+/** Whether a slot is among the first `n` of `slots` (as `as` maps them), with the set made at the first question. */
+function lazySet(slots: Int32Array, n: number, as: (slot: number) => number = (slot) => slot): (slot: number) => boolean {
   let set: Set<number> | null = null;
-  return (slot) => (set ??= new Set(slots.subarray(0, n))).has(slot);
+  return (slot) => (set ??= new Set(Array.from(slots.subarray(0, n), as))).has(slot);
 }
 
 /** Offers a slot to the heap by its distance to the query set on the view (no vector: left out). */
