@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { GraphWalker } from '../query/search/graph-walker.js';
 import type { GraphBuilder } from '../storage/views/graph-builder.js';
 import { HnswIndex, type GraphLayout } from '../storage/views/hnsw.js';
@@ -37,14 +37,25 @@ class PoolWorker {
     this.start();
   }
 
+  /** Where requests go, each followed by a ring of the doorbell the worker waits on (search-worker.ts). */
+  private port!: MessagePort;
+  private readonly doorbell = new Int32Array(new SharedArrayBuffer(4));
+
   start(): void {
     this.sent.clear();
     this.sentCodes.clear();
     this.linking = null;
     Atomics.store(this.holding, 0, -1);
-    const thread = new Worker(new URL('./search-worker.js', import.meta.url), { workerData: { readerSlot: this.readerSlot, holding: this.holding } });
+    this.port?.close();
+    const { port1, port2 } = new MessageChannel();
+    const thread = new Worker(new URL('./search-worker.js', import.meta.url), {
+      workerData: { readerSlot: this.readerSlot, holding: this.holding, doorbell: this.doorbell, port: port2 },
+      transferList: [port2],
+    });
     thread.unref();
-    thread.on('message', (answers: WorkerAnswer[]) => {
+    port1.unref();
+    this.port = port1;
+    port1.on('message', (answers: WorkerAnswer[]) => {
       for (const a of answers) {
         const w = this.waiting.get(a.id);
         if (!w) continue;
@@ -58,11 +69,17 @@ class PoolWorker {
     this.thread = thread;
   }
 
+  post(m: WorkerRequest): void {
+    this.port.postMessage(m);
+    Atomics.add(this.doorbell, 0, 1);
+    Atomics.notify(this.doorbell, 0);
+  }
+
   /** Sends a message and answers its answer. */
   ask(id: number, m: WorkerRequest | Walk): Promise<WorkerAnswer> {
     return new Promise<WorkerAnswer>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      if ('type' in m) this.thread.postMessage(m);
+      if ('type' in m) this.post(m);
       else this.queue(m);
     });
   }
@@ -73,7 +90,7 @@ class PoolWorker {
     queueMicrotask(() => {
       const walks = this.outbox;
       this.outbox = [];
-      this.thread.postMessage({ type: 'walks', walks } satisfies WorkerRequest);
+      this.post({ type: 'walks', walks });
     });
   }
 }
@@ -183,7 +200,7 @@ export class SearchPool implements GraphWalker, GraphBuilder {
   private forget(graph: number): void {
     for (const w of this.workers) {
       w.sentCodes.delete(graph);
-      if (w.sent.delete(graph)) w.thread.postMessage({ type: 'forget', graph } satisfies WorkerRequest);
+      if (w.sent.delete(graph)) w.post({ type: 'forget', graph });
     }
   }
 

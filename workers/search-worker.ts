@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { HnswIndex, type GraphLayout } from '../storage/views/hnsw.js';
 import { PointStore } from '../storage/views/point-store.js';
 import { VectorSpace } from '../storage/views/vector-space.js';
@@ -10,9 +10,13 @@ import type { Walk, WorkerAnswer, WorkerRequest } from './walk-messages.js';
  * A search worker: walks HNSW graphs that the main thread writes, and links batches of prepared
  * nodes into them beside the other workers, through readers made from each graph's layout
  * (hnsw-sharing.md), in its own query area. `holding` names the node it holds while linking.
+ * Requests come on `port`, each announced by a ring of `doorbell` (search-pool.ts): the worker
+ * waits on the doorbell rather than in an event loop, and spins a moment before it sleeps, so a
+ * request that follows soon is taken at once. This halves the round trip of a walk.
  */
-const { readerSlot, holding } = workerData as { readerSlot: number; holding: Int32Array };
-const port = parentPort!;
+const { readerSlot, holding, doorbell, port } = workerData as { readerSlot: number; holding: Int32Array; doorbell: Int32Array; port: MessagePort };
+/** Checks of the doorbell before the worker sleeps on it: a few microseconds (spinning longer takes the cores the request thread needs). */
+const SPINS = 1_000;
 interface Reader {
   index: HnswIndex;
   store: PointStore;
@@ -54,7 +58,7 @@ function walk(m: Walk): Int32Array<ArrayBuffer> {
 
 const failure = (id: number, err: unknown): WorkerAnswer => ({ id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
 
-port.on('message', (m: WorkerRequest) => {
+function handle(m: WorkerRequest): void {
   if (m.type === 'forget') {
     readers.delete(m.graph);
     return;
@@ -82,4 +86,11 @@ port.on('message', (m: WorkerRequest) => {
     }
   }
   port.postMessage(answers, moved);
-});
+}
+
+for (;;) {
+  const rung = Atomics.load(doorbell, 0);
+  for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) handle(m.message as WorkerRequest);
+  for (let i = 0; i < SPINS && Atomics.load(doorbell, 0) === rung; i++);
+  Atomics.wait(doorbell, 0, rung);
+}
