@@ -32,14 +32,13 @@ class PoolWorker {
   linking: GraphLayout | null = null;
   /** Walks given to it in this turn of the main thread, sent together at its end. */
   private outbox: Walk[] = [];
+  /** Where requests go, each followed by a ring of the doorbell the worker waits on (search-worker.ts). */
+  private port!: MessagePort;
+  private readonly doorbell = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(readonly readerSlot: number, private readonly onStopped: (w: PoolWorker, thread: Worker, err: Error) => void) {
     this.start();
   }
-
-  /** Where requests go, each followed by a ring of the doorbell the worker waits on (search-worker.ts). */
-  private port!: MessagePort;
-  private readonly doorbell = new Int32Array(new SharedArrayBuffer(4));
 
   start(): void {
     this.sent.clear();
