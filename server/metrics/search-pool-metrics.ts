@@ -1,36 +1,26 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { SearchPool } from '../../workers/search-pool.js';
 
+/** A counter that follows a running total kept elsewhere, read on scrape. */
+function followTotal(registry: Registry, name: string, help: string, total: () => number): void {
+  let counted = 0;
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const now = total();
+      this.inc(now - counted);
+      counted = now;
+    },
+  });
+}
+
 /** The search workers, read on scrape: how many, the graph walks they answered, the vectors they linked, and how many were replaced after stopping. */
 export function searchPoolMetrics(registry: Registry, pool: SearchPool | null): void {
   new Gauge({ name: 'vgdb_search_workers', help: 'Search worker threads (SERVICE_WORKERS; 0: searches run on the request thread)', registers: [registry] }).set(pool?.size ?? 0);
   if (!pool) return;
-  const counted = { walks: 0, linked: 0, replaced: 0 };
-  new Counter({
-    name: 'vgdb_search_worker_walks_total',
-    help: 'HNSW graph walks answered by the search workers',
-    registers: [registry],
-    collect() {
-      this.inc(pool.walks - counted.walks);
-      counted.walks = pool.walks;
-    },
-  });
-  new Counter({
-    name: 'vgdb_search_worker_linked_total',
-    help: 'Vectors linked into HNSW graphs by the search workers (background indexing)',
-    registers: [registry],
-    collect() {
-      this.inc(pool.linked - counted.linked);
-      counted.linked = pool.linked;
-    },
-  });
-  new Counter({
-    name: 'vgdb_search_worker_restarts_total',
-    help: 'Search workers replaced after stopping (their walks answered 500)',
-    registers: [registry],
-    collect() {
-      this.inc(pool.replaced - counted.replaced);
-      counted.replaced = pool.replaced;
-    },
-  });
+  followTotal(registry, 'vgdb_search_worker_walks_total', 'HNSW graph walks answered by the search workers', () => pool.walks);
+  followTotal(registry, 'vgdb_search_worker_linked_total', 'Vectors linked into HNSW graphs by the search workers (background indexing)', () => pool.linked);
+  followTotal(registry, 'vgdb_search_worker_restarts_total', 'Search workers replaced after stopping (their walks answered 500)', () => pool.replaced);
 }
