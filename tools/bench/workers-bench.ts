@@ -42,6 +42,55 @@ async function run(url: string, p: Phase): Promise<{ seconds: number; latencies:
   return { seconds, latencies };
 }
 
+/** Single searches from one client until `busy` settles (at least `least` of them); their latencies in ms, sorted. */
+async function latenciesDuring(url: string, body: (i: number) => string, least: number, busy: Promise<unknown>): Promise<Float64Array> {
+  let settled = false;
+  void busy.finally(() => (settled = true));
+  const client = new HttpClient(url, 1);
+  const out: number[] = [];
+  for (let i = 0; i < least || !settled; i++) {
+    const start = performance.now();
+    const res = await client.send('POST', `/collections/${COLLECTION}/points/search`, body(i));
+    if (res.status !== 200) throw new Error(`search answered ${res.status}: ${res.text.slice(0, 300)}`);
+    out.push(performance.now() - start);
+  }
+  client.close();
+  return Float64Array.from(out).sort();
+}
+
+/**
+ * One client's search latency idle, and while a long Cypher query, a collection snapshot and an
+ * export run on the same server (each on the request thread, in slices or streams): each alone,
+ * then the three at once.
+ */
+async function searchesUnderLoad(url: string, body: (i: number) => string): Promise<(string | number)[][]> {
+  const idle = await latenciesDuring(url, body, 600, Promise.resolve());
+  const background: [string, string, string, string?][] = [
+    ['a long Cypher query', 'POST', `/collections/${COLLECTION}/graph/query`, JSON.stringify({ query: 'UNWIND range(1, 3000000) AS x WITH x WHERE x % 7 = 0 RETURN count(*) AS n' })],
+    ['a collection snapshot', 'POST', `/collections/${COLLECTION}/snapshots`],
+    ['an export', 'GET', `/collections/${COLLECTION}/export`],
+  ];
+  const p = (l: Float64Array, q: number) => fmt(percentile(l, q), 2);
+  const rows: (string | number)[][] = [];
+  for (const chosen of [...background.map((b) => [b]), background]) {
+    const other = new HttpClient(url, chosen.length);
+    const started = performance.now();
+    const busy = Promise.all(chosen.map(([, method, path, sent]) => other.send(method, path, sent))).then((answers) => {
+      for (const a of answers) if (a.status !== 200) throw new Error(`background request answered ${a.status}: ${a.text.slice(0, 300)}`);
+      return (performance.now() - started) / 1000;
+    });
+    const during = await latenciesDuring(url, body, 300, busy);
+    const seconds = await busy;
+    other.close();
+    rows.push([
+      `single searches, 1 client, while ${chosen.length > 1 ? 'all three' : chosen[0]![0]} run${chosen.length > 1 ? '' : 's'} (default pool)`,
+      `p99 ${p(during, 99)} ms vs ${p(idle, 99)} ms idle: ${fmt(percentile(during, 99) / percentile(idle, 99), 1)}x`,
+      `p50 ${p(during, 50)} vs ${p(idle, 50)} ms; the background work took ${fmt(seconds, 1)} s`,
+    ]);
+  }
+  return rows;
+}
+
 /**
  * Searches with the default pool of search workers next to SERVICE_WORKERS=1 and 0 (searches
  * on the request thread), on copies of one data dir, all running at once and measured in
@@ -81,6 +130,7 @@ export async function benchWorkers(ds: Dataset, dir: string, rounds = 3): Promis
   ];
   const totals = phases.map(() => setups.map(() => ({ seconds: 0, latencies: [] as number[] })));
   const rows: (string | number)[][] = [];
+  let underLoad: (string | number)[][] = [];
   try {
     // Each server starts from a copy without snapshots: it replays the whole log and links every
     // vector again, one server at a time so that each has the machine to itself.
@@ -107,11 +157,12 @@ export async function benchWorkers(ds: Dataset, dir: string, rounds = 3): Promis
         }
       }
     }
+    underLoad = await searchesUnderLoad(setups[0]!.server!.url, single);
   } finally {
     for (const s of setups) s.server?.child.kill('SIGTERM');
     await Promise.all(setups.map((s) => (s.server ? exited(s.server.child) : undefined)));
   }
-  return rows.concat(phases.map((phase, p) => {
+  const searchRows = phases.map((phase, p) => {
     const rates = totals[p]!.map((t) => (rounds * phase.requests * phase.searchesPerRequest) / t.seconds);
     const sorted = Float64Array.from(totals[p]![0]!.latencies).sort();
     return [
@@ -119,5 +170,6 @@ export async function benchWorkers(ds: Dataset, dir: string, rounds = 3): Promis
       `${setups.map((s, i) => `${fmt(rates[i]!)} (${s.what})`).join(' vs ')} searches/s: ${fmt(rates[0]! / rates[1]!, 2)}x of one worker`,
       `default pool p50 ${fmt(percentile(sorted, 50), 2)} ms, p99 ${fmt(percentile(sorted, 99), 2)} ms a request`,
     ];
-  }));
+  });
+  return [...rows, ...searchRows, ...underLoad];
 }
