@@ -169,17 +169,18 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
 /**
  * searchCollection, with the graph walk on a search worker when one is installed and can take
  * it (an unfiltered walk of a store in shared memory, on its float vectors or on its quantized
- * codes with rescoring); otherwise the same search in place. The vectors pending at the call are taken then and scanned when the walk
- * returns, and the walk's slots are scored again against the vectors as they are then (a slot
+ * codes with rescoring); otherwise the same search in place. The vectors pending at the call
+ * are taken then and scanned when the walk returns, and the walk's slots are scored again against the vectors as they are then (a slot
  * the walk found may have been deleted meanwhile, or freed and reused), so a write acknowledged
  * before the call is always seen and every hit is a live point with its true score.
  */
 export async function searchCollectionPooled(c: Collection, q: VectorQuery): Promise<ScoredSlot[]> {
   const walker = graphWalker();
-  if (!walker || q.sparse) return searchCollection(c, q);
+  // A filter is evaluated on this thread, over payloads the workers do not share.
+  if (!walker || q.sparse || q.filter) return searchCollection(c, q);
   const plan = planDense(c, q);
   // Unrescored codes' scores would have to come back from the walk: such searches stay here.
-  if (plan.scan || plan.admit || (plan.approx && !plan.rescore)) return searchCollection(c, q);
+  if (plan.approx && !plan.rescore) return searchCollection(c, q);
   const { view, k } = plan;
   const prepared = view.prepare(q.vector);
   const walking = walker.walk(view.graph, prepared, plan.wide, plan.ef, plan.approx);
