@@ -34,13 +34,27 @@ export function killOnExit(child: ChildProcess): void {
 }
 
 /** A loopback TCP port nobody listens on now (the OS's pick). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0]!;
+}
+
+/**
+ * `n` distinct ports free now: all probed at once, since one port probed and closed may be handed
+ * out again by the next probe (two NATS nodes on one port).
+ */
+export async function freePorts(n: number): Promise<number[]> {
+  const probes = Array.from({ length: n }, () => createServer());
+  try {
+    return await Promise.all(
+      probes.map(
+        (probe) =>
+          new Promise<number>((resolve, reject) => {
+            probe.once('error', reject);
+            probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port));
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(probes.map((probe) => new Promise<void>((resolve) => (probe.listening ? probe.close(() => resolve()) : resolve()))));
+  }
 }

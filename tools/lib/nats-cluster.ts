@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, killOnExit } from './child-processes.js';
+import { freePorts, killOnExit } from './child-processes.js';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 
@@ -34,7 +34,8 @@ export class NatsCluster {
 
   static async start(dir: string, size = 3): Promise<NatsCluster> {
     const nodes: Node[] = [];
-    for (let i = 0; i < size; i++) nodes.push({ name: `n${i + 1}`, port: await freePort(), clusterPort: await freePort(), storeDir: join(dir, `nats-n${i + 1}`), child: null, output: '' });
+    const ports = await freePorts(2 * size);
+    for (let i = 0; i < size; i++) nodes.push({ name: `n${i + 1}`, port: ports[2 * i]!, clusterPort: ports[2 * i + 1]!, storeDir: join(dir, `nats-n${i + 1}`), child: null, output: '' });
     const cluster = new NatsCluster(nodes);
     for (let i = 0; i < size; i++) cluster.launch(i);
     await cluster.ready();
