@@ -47,9 +47,9 @@ export class IndexBacklog {
     this.pending.push(slot);
   }
 
-  /** Calls visit for each live slot not yet in the HNSW graph. */
+  /** Calls visit for each live slot not yet in the HNSW graph (every search: no closure made). */
   forEach(visit: (slot: number) => void): void {
-    this.capture()(visit);
+    this.visitLive(this.pending, this.head, this.pending.length, this.linking, visit);
   }
 
   /**
@@ -58,16 +58,18 @@ export class IndexBacklog {
    * Visits only those still live then.
    */
   capture(): (visit: (slot: number) => void) => void {
-    const { pending, head, store, linking } = this;
+    const { pending, head, linking } = this;
     const end = pending.length;
-    return (visit) => {
-      const state = store.state;
-      for (let i = head; i < end; i++) {
-        const slot = pending[i]!;
-        if (state[slot] === LIVE) visit(slot);
-      }
-      if (linking) for (const slot of linking) if (state[slot] === LIVE) visit(slot);
-    };
+    return (visit) => this.visitLive(pending, head, end, linking, visit);
+  }
+
+  private visitLive(pending: number[], from: number, to: number, linking: Int32Array | null, visit: (slot: number) => void): void {
+    const state = this.store.state;
+    for (let i = from; i < to; i++) {
+      const slot = pending[i]!;
+      if (state[slot] === LIVE) visit(slot);
+    }
+    if (linking) for (const slot of linking) if (state[slot] === LIVE) visit(slot);
   }
 
   /** Frees a slot the index does not hold, or holds it while an export is pinned. */

@@ -54,20 +54,20 @@ export class ReplicaSet {
   }
 
   /** Stops a server cleanly (SIGTERM: the shutdown snapshot is written). */
-  async stopServer(name: string): Promise<void> {
-    const s = this.servers.get(name);
-    if (!s) return;
-    this.servers.delete(name);
-    s.child.kill('SIGTERM');
-    await exited(s.child);
+  stopServer(name: string): Promise<void> {
+    return this.signal(name, 'SIGTERM');
   }
 
   /** SIGKILLs a server. */
-  async kill(name: string): Promise<void> {
+  kill(name: string): Promise<void> {
+    return this.signal(name, 'SIGKILL');
+  }
+
+  private async signal(name: string, signal: NodeJS.Signals): Promise<void> {
     const s = this.servers.get(name);
     if (!s) return;
     this.servers.delete(name);
-    s.child.kill('SIGKILL');
+    s.child.kill(signal);
     await exited(s.child);
   }
 
