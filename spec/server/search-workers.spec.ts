@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { call, useTestServer } from '../helpers/http.js';
 import { randomVectors } from '../helpers/vectors.js';
+import { availableParallelism } from 'node:os';
+import { readConfig } from '../../server/config.js';
 import { processSearchPool } from '../../workers/process-pool.js';
+import { MAX_SEARCH_WORKERS } from '../../workers/search-pool.js';
 
 const DIM = 32;
 /** Enough points that the vectors move into a shared WebAssembly memory, which the workers search. */
@@ -133,5 +136,32 @@ describe('server: the search workers link new vectors into the graph in the back
       const found = await call(srv.url, 'POST', '/collections/b/points/search', { vector: asList(vectors[id]!), limit: 1 });
       expect(found.body.result[0].id).to.equal(id);
     }
+  });
+});
+
+describe('server: SERVICE_WORKERS', function () {
+  this.timeout(120_000);
+
+  it('takes 0 to 31 workers, one per core by default, and refuses anything else naming the variable', () => {
+    expect(readConfig({}).workers).to.equal(Math.min(availableParallelism(), MAX_SEARCH_WORKERS));
+    expect(readConfig({ SERVICE_WORKERS: '0' }).workers).to.equal(0);
+    expect(readConfig({ SERVICE_WORKERS: '31' }).workers).to.equal(31);
+    for (const bad of ['32', '-1', '1.5', 'two']) expect(() => readConfig({ SERVICE_WORKERS: bad })).to.throw(/SERVICE_WORKERS must be an integer from 0 to 31/);
+  });
+
+  describe('with 0', () => {
+    const srv = useTestServer({ SERVICE_WORKERS: '0' });
+
+    it('starts no worker and answers every search on the request thread', async () => {
+      const { url } = srv;
+      expect(processSearchPool()).to.equal(null);
+      expect(await metric(url, 'vgdb_search_workers')).to.equal(0);
+      expect(Number.isNaN(await metric(url, 'vgdb_search_worker_walks_total'))).to.equal(true);
+      expect((await call(url, 'PUT', '/collections/z', { vectors: { size: DIM, distance: 'Euclid' } })).status).to.equal(200);
+      const points = vectors.slice(0, BASE).map((v, id) => ({ id, vector: asList(v) }));
+      expect((await call(url, 'PUT', '/collections/z/points?wait=true', { points })).status).to.equal(200);
+      const batch = await call(url, 'POST', '/collections/z/points/search/batch', { searches: [8, 9].map((id) => ({ vector: asList(vectors[id]!), limit: 1 })) });
+      expect(batch.body.result.map((r: { id: number }[]) => r[0]!.id)).to.deep.equal([8, 9]);
+    });
   });
 });
