@@ -98,6 +98,7 @@ export function tokenize(text: string): Token[] {
       continue;
     }
     if (isDigit(ch) || (ch === '.' && isDigit(text[i + 1]))) {
+      if (startsMapKey(tokens, text, i)) throw compileError('UnexpectedSyntax', `${JSON.stringify(/^[\p{L}\p{N}_]*/u.exec(text.slice(i))![0])} cannot be a map key: a key starts with a letter or _ (or is written in backquotes)`, pos(start));
       i = scanNumber(text, i, pos(start));
       const raw = text.slice(start, i);
       const radix = raw.startsWith('0x') ? 16 : raw.startsWith('0o') ? 8 : 10;
@@ -146,6 +147,13 @@ export function tokenize(text: string): Token[] {
   }
   tokens.push({ kind: 'eof', text: '', value: '', num: 0, quoted: false, offset: i, end: i, ...pos(i) });
   return tokens;
+}
+
+/** Whether the digits at `i` stand where a map literal's key goes: after `{` or `,`, as a name followed by `:`. */
+function startsMapKey(tokens: readonly Token[], text: string, i: number): boolean {
+  const before = tokens[tokens.length - 1];
+  if (!before || before.kind !== 'op' || (before.value !== '{' && before.value !== ',')) return false;
+  return /^[\p{L}\p{N}_]+\s*:/u.test(text.slice(i, i + 256));
 }
 
 function scanNumber(text: string, i: number, p: Position): number {

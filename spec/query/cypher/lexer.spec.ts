@@ -42,6 +42,9 @@ describe('query/cypher lexer', () => {
     fails("RETURN '\\uH'", 'InvalidUnicodeLiteral', 8);
     fails('RETURN 1.34E999', 'FloatingPointOverflow', 8);
     fails('RETURN 9223372h54775808', 'InvalidNumberLiteral', 8);
+    fails('RETURN {1B2c3e67:1}', 'UnexpectedSyntax', 9);
+    fails('RETURN {a: 1, 2: 3}', 'UnexpectedSyntax', 15);
+    fails('RETURN [1, 2B]', 'InvalidNumberLiteral', 12);
     fails('RETURN 9223372036854775809', 'IntegerOverflow', 8);
     fails('RETURN 42 — 41', 'InvalidUnicodeCharacter', 11);
     fails("RETURN 'open", 'UnexpectedSyntax', 8);
