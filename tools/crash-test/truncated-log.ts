@@ -26,6 +26,30 @@ async function refusal(dataDir: string): Promise<string | null> {
   }
 }
 
+/** The points of `ids` that a server on `dataDir` holds. */
+async function presentIn(dataDir: string, env: Record<string, string>, ids: number[]): Promise<Set<number>> {
+  const server = await spawnServer(dataDir, env);
+  try {
+    const res = await fetch(`${server.url}/collections/loss/points`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids }) });
+    return new Set(((await res.json()) as { result: { id: number }[] }).result.map((p) => p.id));
+  } finally {
+    await kill(server);
+  }
+}
+
+/**
+ * Start-up may rightly find the log whole after the cut: LMDB reuses freed pages, so the live
+ * pages can all lie in the half kept, and the cut took only free ones. Then every acknowledged
+ * write must be there.
+ */
+async function startedWhole(dataDir: string, acknowledged: ReadonlyMap<number, number>, say: (line: string) => void): Promise<string[]> {
+  const present = await presentIn(dataDir, ENV, [...acknowledged.keys()]);
+  const lost = [...acknowledged].filter(([id]) => !present.has(id));
+  if (lost.length > 0) return [`the server started on a data.mdb truncated under it, and ${lost.length} acknowledged writes are gone, e.g. point ${lost[0]![0]} (operation ${lost[0]![1]})`];
+  say(`data.mdb cut short under the server: the cut took only free pages; start-up found the log whole and all ${acknowledged.size} acknowledged writes are there`);
+  return [];
+}
+
 /**
  * Cuts data.mdb in half under a running server that is taking acknowledged writes, once its
  * high-water mark has passed them, then SIGKILLs it. Start-up must refuse, naming the operations
@@ -67,7 +91,7 @@ export async function truncatedUnderServer(parent: string, say: (line: string) =
 
   const mark = readMark(dataDir)!;
   const message = await refusal(dataDir);
-  if (message === null) return ['the server started on a data.mdb truncated under it'];
+  if (message === null) return startedWhole(dataDir, acknowledged, say);
   const range = /operations (\d+) to (\d+) (?:were durable in it and are in no snapshot|are lost)/.exec(message);
   // The cut may come after a snapshot that already holds every durable operation: then none is lost, and start-up says so.
   const covered = /the newest snapshot \((\d+)\) holds every operation known durable/.exec(message);
@@ -77,19 +101,13 @@ export async function truncatedUnderServer(parent: string, say: (line: string) =
   if (range && to < mark.opId) problems.push(`start-up named operations ${from} to ${to} lost, but the high-water mark shows ${mark.opId} was durable`);
   if (covered && Number(covered[1]) < mark.opId) problems.push(`start-up said snapshot ${covered[1]} holds every durable operation, but the high-water mark shows ${mark.opId}`);
 
-  const accepting = await spawnServer(dataDir, { ...ENV, SERVICE_ACCEPT_LOSS: '1' });
-  try {
-    const below = [...acknowledged].filter(([, op]) => op <= mark.opId);
-    const res = await fetch(`${accepting.url}/collections/loss/points`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids: below.map(([id]) => id) }) });
-    const present = new Set(((await res.json()) as { result: { id: number }[] }).result.map((p) => p.id));
-    const silentlyLost = below.filter(([id, op]) => !present.has(id) && (op < from || op > to));
-    if (silentlyLost.length > 0) problems.push(`${silentlyLost.length} writes acknowledged before the high-water mark are gone without being named, e.g. point ${silentlyLost[0]![0]} (operation ${silentlyLost[0]![1]}); named ${from} to ${to}`);
-    if (below.length < ACKNOWLEDGED_BEFORE_CUT) problems.push(`only ${below.length} acknowledged writes were below the high-water mark`);
-    const named = below.filter(([id]) => !present.has(id)).length;
-    const what = range ? `naming operations ${from} to ${to}` : `saying snapshot ${to} holds every durable operation`;
-    say(`data.mdb cut short under the server: start-up refused ${what}; accepting the loss kept ${below.length - named} of the ${below.length} writes acknowledged below the high-water mark (${mark.opId}) and ${named} were among those named`);
-  } finally {
-    await kill(accepting);
-  }
+  const below = [...acknowledged].filter(([, op]) => op <= mark.opId);
+  const present = await presentIn(dataDir, { ...ENV, SERVICE_ACCEPT_LOSS: '1' }, below.map(([id]) => id));
+  const silentlyLost = below.filter(([id, op]) => !present.has(id) && (op < from || op > to));
+  if (silentlyLost.length > 0) problems.push(`${silentlyLost.length} writes acknowledged before the high-water mark are gone without being named, e.g. point ${silentlyLost[0]![0]} (operation ${silentlyLost[0]![1]}); named ${from} to ${to}`);
+  if (below.length < ACKNOWLEDGED_BEFORE_CUT) problems.push(`only ${below.length} acknowledged writes were below the high-water mark`);
+  const named = below.filter(([id]) => !present.has(id)).length;
+  const what = range ? `naming operations ${from} to ${to}` : `saying snapshot ${to} holds every durable operation`;
+  say(`data.mdb cut short under the server: start-up refused ${what}; accepting the loss kept ${below.length - named} of the ${below.length} writes acknowledged below the high-water mark (${mark.opId}) and ${named} were among those named`);
   return problems;
 }
