@@ -1,0 +1,82 @@
+import { parentPort } from 'node:worker_threads';
+import type { Collection } from '../storage/collection.js';
+import { applyEvent } from '../storage/engine/apply-event.js';
+import { DbError } from '../storage/errors.js';
+import { decodeEntry } from '../storage/log/record.js';
+import { decodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
+import { jsonText } from '../query/api/json-text.js';
+import { CypherError } from '../query/cypher/errors.js';
+import { toTypedJson } from '../query/cypher/present.js';
+import { compileQuery, executeQueryInSlices } from '../query/cypher/run-query.js';
+import type { QueryMessage, ReplicaAnswer, ReplicaRequest } from './replica-messages.js';
+
+/**
+ * A Cypher read replica (cypher-replica.md): its own copy of the views, loaded from a snapshot
+ * the main thread encoded, then kept current by applying the main thread's log entries with the
+ * same apply code, in operation_id order. Read-only queries run here through the unchanged
+ * pipeline, in slices, so entries and other queries are taken between two slices. An entry that
+ * fails to apply throws out of the message handler: the worker stops and the pool replaces it
+ * with a fresh copy.
+ */
+const port = parentPort!;
+const collections = new Map<string, Collection>();
+/** The newest operation_id applied here; -1 until the state has come. */
+let applied = -1;
+/** Set once an entry could not be applied here: the pool replaces this replica, and nothing more is applied. */
+let stale = false;
+/** Queries waiting for an operation to be applied here, by that operation. */
+let waiting: { after: number; run: () => void }[] = [];
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const send = (answer: ReplicaAnswer): void => port.postMessage(answer);
+
+function refusal(id: number, err: unknown): ReplicaAnswer {
+  if (err instanceof CypherError) return { type: 'refused', id, code: err.code, message: err.message, cypher: { kind: err.kind, detail: err.detail, ...(err.position ? { position: err.position } : {}) } };
+  if (err instanceof DbError) return { type: 'refused', id, code: err.code, message: err.message };
+  return { type: 'failed', id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+}
+
+async function run(m: QueryMessage): Promise<void> {
+  try {
+    const c = collections.get(m.collection);
+    if (!c) throw new DbError(404, `collection "${m.collection}" not found`);
+    const result = await executeQueryInSlices(c, compileQuery(m.text), m.parameters, m.limits, { present: toTypedJson }, nextTurn);
+    send({ type: 'result', id: m.id, columns: result.columns, rowsJson: jsonText(result.rows), rowCount: result.rows.length, nodesScanned: result.nodesScanned });
+  } catch (err) {
+    send(refusal(m.id, err));
+  }
+}
+
+function applyEntries(entries: [number, Uint8Array][]): void {
+  // Entries sent before the state are in it.
+  if (applied < 0) return;
+  for (const [opId, record] of entries) {
+    if (stale) return;
+    if (opId <= applied) continue;
+    const event = decodeEntry(opId, record);
+    if (event.type === 'import_collection' && event.staged) {
+      stale = true;
+      send({ type: 'reload', opId });
+      return;
+    }
+    applyEvent(collections, opId, event);
+    applied = opId;
+  }
+  const ready = waiting.filter((w) => w.after <= applied);
+  waiting = waiting.filter((w) => w.after > applied);
+  for (const w of ready) w.run();
+}
+
+port.on('message', (m: ReplicaRequest) => {
+  if (m.type === 'state') {
+    for (const [name, c] of decodeSnapshot(m.snapshot).collections) collections.set(name, c);
+    applied = m.opId;
+    applyEntries([]);
+  } else if (m.type === 'entries') {
+    applyEntries(m.entries);
+  } else if (m.after <= applied) {
+    void run(m);
+  } else {
+    waiting.push({ after: m.after, run: () => void run(m) });
+  }
+});

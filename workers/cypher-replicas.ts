@@ -1,0 +1,211 @@
+import { Worker } from 'node:worker_threads';
+import type { Query } from '../query/cypher/ast.js';
+import { CypherError } from '../query/cypher/errors.js';
+import type { GuardOptions } from '../query/cypher/guard.js';
+import { searchesVectors } from '../query/cypher/query-kind.js';
+import type { CypherResultText } from '../query/api/graph-json.js';
+import type { Engine } from '../storage/engine/engine.js';
+import { DbError } from '../storage/errors.js';
+import { encodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
+import type { QueryMessage, ReplicaAnswer, ReplicaRequest } from './replica-messages.js';
+
+/** The most Cypher replicas (SERVICE_CYPHER_WORKERS): each holds a whole copy of the views. */
+export const MAX_CYPHER_WORKERS = 16;
+
+/** A replica that stopped (crashed, ran out of memory, was replaced) while it owed an answer: the request answers 500 with its request id. */
+export class CypherReplicaError extends Error {}
+
+interface Owed {
+  resolve(result: CypherResultText): void;
+  reject(err: Error): void;
+}
+
+/** One replica thread and the answers it owes. */
+class Replica {
+  thread!: Worker;
+  readonly owed = new Map<number, Owed>();
+
+  constructor(private readonly onAnswer: (r: Replica, a: ReplicaAnswer) => void, private readonly onStopped: (r: Replica, thread: Worker, err: Error) => void) {}
+
+  start(): void {
+    const thread = new Worker(new URL('./cypher-replica-worker.js', import.meta.url));
+    thread.unref();
+    thread.on('message', (a: ReplicaAnswer) => this.onAnswer(this, a));
+    // A crash fires 'error' and then 'exit': the first replaces the thread, the second finds it replaced.
+    thread.on('error', (err) => this.onStopped(this, thread, err));
+    thread.on('exit', (code) => this.onStopped(this, thread, new Error(`exited with code ${code}`)));
+    this.thread = thread;
+  }
+
+  post(m: ReplicaRequest, transfer: ArrayBuffer[] = []): void {
+    this.thread.postMessage(m, transfer);
+  }
+}
+
+/**
+ * The Cypher read replicas (cypher-replica.md): worker threads that each hold a copy of the
+ * views, built from a snapshot the main thread encodes and kept current with every log entry the
+ * main thread applies, forwarded in operation_id order. A read-only query goes to the replica
+ * with the fewest queries in flight, with the operation_id applied when it arrived, which the
+ * replica waits for (read your own writes). When every replica is busy and the request thread
+ * runs no Cypher query, the query runs there instead (in slices), so two long queries use two
+ * cores even with one replica. The replicas start with the first query sent to them; a replica
+ * that stops fails the queries it owed and is replaced by a new copy.
+ */
+export class CypherReplicas {
+  private readonly replicas: Replica[] = [];
+  private nextQuery = 1;
+  /** The newest operation_id sent to the replicas. */
+  private forwarded = 0;
+  private started = false;
+  private closed = false;
+  /** Queries answered by the replicas, replicas replaced after stopping (metrics, tests). */
+  answered = 0;
+  replaced = 0;
+  /** Read queries running on the request thread now. */
+  inPlace = 0;
+
+  constructor(private readonly engine: Engine, readonly size: number) {
+    if (!Number.isInteger(size) || size < 0 || size > MAX_CYPHER_WORKERS) throw new RangeError(`Cypher replicas number 0 to ${MAX_CYPHER_WORKERS}, not ${size}`);
+  }
+
+  /** Queries sent to the replicas and not answered yet. */
+  get inFlight(): number {
+    return this.replicas.reduce((n, r) => n + r.owed.size, 0);
+  }
+
+  /**
+   * Runs a compiled read-only query on a replica; null when it runs on the request thread
+   * instead (no replicas, a query that searches the HNSW index, or the overflow rule above).
+   */
+  run(collection: string, query: Query, text: string, parameters: Record<string, unknown>, limits: GuardOptions): Promise<CypherResultText> | null {
+    if (this.size === 0 || this.closed || searchesVectors(query)) return null;
+    if (!this.started) this.start();
+    let replica = this.replicas[0]!;
+    for (const r of this.replicas) if (r.owed.size < replica.owed.size) replica = r;
+    if (replica.owed.size > 0 && this.inPlace === 0) return null;
+    const id = this.nextQuery++;
+    const m: QueryMessage = { type: 'query', id, collection, text, parameters, after: this.engine.lastAppliedOperationId, limits: { timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryBytes } };
+    return new Promise<CypherResultText>((resolve, reject) => {
+      replica.owed.set(id, { resolve, reject });
+      replica.post(m);
+    });
+  }
+
+  /** Runs a read query on the request thread, counted in `inPlace`. */
+  async inPlaceRun<T>(work: () => Promise<T>): Promise<T> {
+    this.inPlace++;
+    try {
+      return await work();
+    } finally {
+      this.inPlace--;
+    }
+  }
+
+  /** The replica threads (tests stop one to see it replaced); empty until the first query. */
+  threads(): Worker[] {
+    return this.replicas.map((r) => r.thread);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.replicas.map((r) => r.thread.terminate()));
+  }
+
+  private start(): void {
+    this.started = true;
+    this.forwarded = this.engine.lastAppliedOperationId;
+    for (let i = 0; i < this.size; i++) {
+      const r = new Replica(
+        (replica, a) => this.answer(replica, a),
+        (replica, thread, err) => this.stopped(replica, thread, err),
+      );
+      this.replicas.push(r);
+      this.launch(r);
+    }
+    void this.forward();
+  }
+
+  /** Starts a replica's thread and sends it the state, once the views can be encoded whole. */
+  private launch(r: Replica): void {
+    r.start();
+    const thread = r.thread;
+    void this.whole().then(() => {
+      if (this.closed || r.thread !== thread) return;
+      const opId = this.engine.lastAppliedOperationId;
+      const snapshot = concat(encodeSnapshot(this.engine.collections, opId));
+      r.post({ type: 'state', opId, snapshot }, [snapshot.buffer as ArrayBuffer]);
+    });
+  }
+
+  /**
+   * Resolves at a moment the views are whole: no import applied in slices half way, no HNSW batch
+   * being linked on the search workers (as the engine's own snapshots wait). The caller encodes
+   * them in the same turn.
+   */
+  private async whole(): Promise<void> {
+    for (;;) {
+      const building = [...this.engine.collections.values()].filter((c) => c.building);
+      if (building.length === 0 && !this.engine.applyingInSlices) return;
+      await Promise.all(building.map((c) => c.settled()));
+      if (this.engine.applyingInSlices) await this.engine.applied.waitFor(this.engine.lastAppliedOperationId + 1, null);
+    }
+  }
+
+  /**
+   * Sends every entry the engine applies to the replicas, as its stored record, in the turn it
+   * was applied (batched: the entries applied together go in one message). The log keeps every
+   * entry until a snapshot well after it lets it go, so each is still there when read here.
+   */
+  private async forward(): Promise<void> {
+    while (!this.closed) {
+      const reached = await this.engine.applied.waitFor(this.forwarded + 1, null);
+      if (!reached || this.closed) return;
+      const upTo = this.engine.lastAppliedOperationId;
+      const entries: [number, Uint8Array][] = [];
+      for (const { opId, record } of this.engine.log.readRaw(this.forwarded + 1, upTo)) entries.push([opId, record]);
+      this.forwarded = upTo;
+      if (entries.length > 0) for (const r of this.replicas) r.post({ type: 'entries', entries });
+    }
+  }
+
+  private answer(r: Replica, a: ReplicaAnswer): void {
+    if (a.type === 'reload') {
+      // An entry it cannot apply from its record: a new copy replaces it (see stopped()).
+      void r.thread.terminate();
+      return;
+    }
+    const owed = r.owed.get(a.id);
+    if (!owed) return;
+    r.owed.delete(a.id);
+    if (a.type === 'result') {
+      this.answered++;
+      owed.resolve({ columns: a.columns, rowsJson: a.rowsJson, rowCount: a.rowCount, nodesScanned: a.nodesScanned });
+    } else if (a.type === 'refused') {
+      const c = a.cypher;
+      owed.reject(c ? new CypherError(c.kind, c.detail, a.message, c.position) : new DbError(a.code, a.message));
+    } else {
+      owed.reject(new CypherReplicaError(`a Cypher replica failed to run the query: ${a.error}`));
+    }
+  }
+
+  private stopped(r: Replica, thread: Worker, err: Error): void {
+    if (thread !== r.thread) return;
+    const owed = [...r.owed.values()];
+    r.owed.clear();
+    for (const o of owed) o.reject(new CypherReplicaError(`the Cypher replica stopped: ${err.message}`));
+    if (this.closed) return;
+    this.replaced++;
+    this.launch(r);
+  }
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
