@@ -4,17 +4,19 @@ import { applyEvent } from '../storage/engine/apply-event.js';
 import { DbError } from '../storage/errors.js';
 import { decodeEntry } from '../storage/log/record.js';
 import { decodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
+import { traverseJson } from '../query/api/graph-json.js';
 import { jsonText } from '../query/api/json-text.js';
 import { CypherError } from '../query/cypher/errors.js';
 import { toTypedJson } from '../query/cypher/present.js';
 import { compileQuery, executeQueryInSlices } from '../query/cypher/run-query.js';
-import type { QueryMessage, ReplicaAnswer, ReplicaRequest } from './replica-messages.js';
+import type { QueryMessage, ReplicaAnswer, ReplicaRequest, TraverseMessage } from './replica-messages.js';
 
 /**
  * A Cypher read replica (cypher-replica.md): its own copy of the views, loaded from a snapshot
  * the main thread encoded, then kept current by applying the main thread's log entries with the
  * same apply code, in operation_id order. Read-only queries run here through the unchanged
- * pipeline, in slices, so entries and other queries are taken between two slices. An entry that
+ * pipeline, in slices, so entries and other queries are taken between two slices; walks
+ * (the traverse route) run here in one go. An entry that
  * fails to apply throws out of the message handler: the worker stops and the pool replaces it
  * with a fresh copy.
  */
@@ -36,10 +38,23 @@ function refusal(id: number, err: unknown): ReplicaAnswer {
   return { type: 'failed', id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
 }
 
+function collection(name: string): Collection {
+  const c = collections.get(name);
+  if (!c) throw new DbError(404, `collection "${name}" not found`);
+  return c;
+}
+
+function traverse(m: TraverseMessage): void {
+  try {
+    send({ type: 'traversed', id: m.id, json: jsonText(traverseJson(collection(m.collection), m.request)) });
+  } catch (err) {
+    send(refusal(m.id, err));
+  }
+}
+
 async function run(m: QueryMessage): Promise<void> {
   try {
-    const c = collections.get(m.collection);
-    if (!c) throw new DbError(404, `collection "${m.collection}" not found`);
+    const c = collection(m.collection);
     const result = await executeQueryInSlices(c, compileQuery(m.text), m.parameters, m.limits, { present: toTypedJson }, nextTurn);
     send({ type: 'result', id: m.id, columns: result.columns, rowsJson: jsonText(result.rows), rowCount: result.rows.length, nodesScanned: result.nodesScanned });
   } catch (err) {
@@ -74,9 +89,9 @@ port.on('message', (m: ReplicaRequest) => {
     applyEntries([]);
   } else if (m.type === 'entries') {
     applyEntries(m.entries);
-  } else if (m.after <= applied) {
-    void run(m);
   } else {
-    waiting.push({ after: m.after, run: () => void run(m) });
+    const start = m.type === 'query' ? () => void run(m) : () => traverse(m);
+    if (m.after <= applied) start();
+    else waiting.push({ after: m.after, run: start });
   }
 });

@@ -3,11 +3,12 @@ import type { Query } from '../query/cypher/ast.js';
 import { CypherError } from '../query/cypher/errors.js';
 import type { GuardOptions } from '../query/cypher/guard.js';
 import { searchesVectors } from '../query/cypher/query-kind.js';
+import type { TraverseRequest } from '../query/api/graph-body.js';
 import type { CypherResultText } from '../query/api/graph-json.js';
 import type { Engine } from '../storage/engine/engine.js';
 import { DbError } from '../storage/errors.js';
 import { encodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
-import type { QueryMessage, ReplicaAnswer, ReplicaRequest } from './replica-messages.js';
+import type { ReplicaAnswer, ReplicaRequest, ResultAnswer, TraverseAnswer } from './replica-messages.js';
 
 /** The most Cypher replicas (SERVICE_CYPHER_WORKERS): each holds a whole copy of the views. */
 export const MAX_CYPHER_WORKERS = 16;
@@ -16,7 +17,7 @@ export const MAX_CYPHER_WORKERS = 16;
 export class CypherReplicaError extends Error {}
 
 interface Owed {
-  resolve(result: CypherResultText): void;
+  resolve(answer: ResultAnswer | TraverseAnswer): void;
   reject(err: Error): void;
 }
 
@@ -59,7 +60,7 @@ export class CypherReplicas {
   private forwarded = 0;
   private started = false;
   private closed = false;
-  /** Queries answered by the replicas, replicas replaced after stopping (metrics, tests). */
+  /** Queries and walks answered by the replicas, replicas replaced after stopping (metrics, tests). */
   answered = 0;
   replaced = 0;
   /** Read queries running on the request thread now. */
@@ -69,7 +70,7 @@ export class CypherReplicas {
     if (!Number.isInteger(size) || size < 0 || size > MAX_CYPHER_WORKERS) throw new RangeError(`Cypher replicas number 0 to ${MAX_CYPHER_WORKERS}, not ${size}`);
   }
 
-  /** Queries sent to the replicas and not answered yet. */
+  /** Queries and walks sent to the replicas and not answered yet. */
   get inFlight(): number {
     return this.replicas.reduce((n, r) => n + r.owed.size, 0);
   }
@@ -80,13 +81,38 @@ export class CypherReplicas {
    */
   run(collection: string, query: Query, text: string, parameters: Record<string, unknown>, limits: GuardOptions): Promise<CypherResultText> | null {
     if (this.size === 0 || this.closed || searchesVectors(query)) return null;
+    const replica = this.leastBusy();
+    if (replica.owed.size > 0 && this.inPlace === 0) return null;
+    const limited = { timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryBytes };
+    return this.ask(replica, (id, after) => ({ type: 'query', id, collection, text, parameters, after, limits: limited })).then((a) => {
+      const { columns, rowsJson, rowCount, nodesScanned } = a as ResultAnswer;
+      return { columns, rowsJson, rowCount, nodesScanned };
+    });
+  }
+
+  /**
+   * A breadth-first walk on a replica, answered as JSON text (traverseJson's); null without
+   * replicas. A walk runs in one go, so it always goes to a replica, which takes it between two
+   * slices of whatever query it runs.
+   */
+  traverse(collection: string, request: TraverseRequest): Promise<string> | null {
+    if (this.size === 0 || this.closed) return null;
+    return this.ask(this.leastBusy(), (id, after) => ({ type: 'traverse', id, collection, request, after })).then((a) => (a as TraverseAnswer).json);
+  }
+
+  /** The replica with the fewest requests in flight (starting the replicas with the first). */
+  private leastBusy(): Replica {
     if (!this.started) this.start();
     let replica = this.replicas[0]!;
     for (const r of this.replicas) if (r.owed.size < replica.owed.size) replica = r;
-    if (replica.owed.size > 0 && this.inPlace === 0) return null;
+    return replica;
+  }
+
+  /** Sends a request made with its id and the operation_id applied now; answers its answer. */
+  private ask(replica: Replica, make: (id: number, after: number) => ReplicaRequest): Promise<ResultAnswer | TraverseAnswer> {
     const id = this.nextQuery++;
-    const m: QueryMessage = { type: 'query', id, collection, text, parameters, after: this.engine.lastAppliedOperationId, limits: { timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryBytes } };
-    return new Promise<CypherResultText>((resolve, reject) => {
+    const m = make(id, this.engine.lastAppliedOperationId);
+    return new Promise((resolve, reject) => {
       replica.owed.set(id, { resolve, reject });
       replica.post(m);
     });
@@ -178,9 +204,9 @@ export class CypherReplicas {
     const owed = r.owed.get(a.id);
     if (!owed) return;
     r.owed.delete(a.id);
-    if (a.type === 'result') {
+    if (a.type === 'result' || a.type === 'traversed') {
       this.answered++;
-      owed.resolve({ columns: a.columns, rowsJson: a.rowsJson, rowCount: a.rowCount, nodesScanned: a.nodesScanned });
+      owed.resolve(a);
     } else if (a.type === 'refused') {
       const c = a.cypher;
       owed.reject(c ? new CypherError(c.kind, c.detail, a.message, c.position) : new DbError(a.code, a.message));

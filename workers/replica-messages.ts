@@ -1,3 +1,4 @@
+import type { TraverseRequest } from '../query/api/graph-body.js';
 import type { CypherResultText } from '../query/api/graph-json.js';
 import type { GuardOptions } from '../query/cypher/guard.js';
 
@@ -26,12 +27,28 @@ export interface QueryMessage {
   limits: Pick<GuardOptions, 'timeoutMs' | 'memoryBytes'>;
 }
 
-export type ReplicaRequest = StateMessage | EntriesMessage | QueryMessage;
+/** A breadth-first walk (the traverse route), run once the replica has applied operation `after`. */
+export interface TraverseMessage {
+  type: 'traverse';
+  id: number;
+  collection: string;
+  request: TraverseRequest;
+  after: number;
+}
+
+export type ReplicaRequest = StateMessage | EntriesMessage | QueryMessage | TraverseMessage;
 
 /** A query's result: its rows already written as JSON text (query/api/json-text.ts), so only a string crosses threads. */
 export interface ResultAnswer extends CypherResultText {
   type: 'result';
   id: number;
+}
+
+/** A walk's answer, written as JSON text. */
+export interface TraverseAnswer {
+  type: 'traversed';
+  id: number;
+  json: string;
 }
 
 /** A query the pipeline refused (a DbError, or a CypherError with its classification), to be thrown again as such. */
@@ -56,4 +73,4 @@ export interface ReloadAnswer {
   opId: number;
 }
 
-export type ReplicaAnswer = ResultAnswer | RefusalAnswer | FailureAnswer | ReloadAnswer;
+export type ReplicaAnswer = ResultAnswer | TraverseAnswer | RefusalAnswer | FailureAnswer | ReloadAnswer;

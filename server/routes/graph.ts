@@ -12,13 +12,15 @@ import { logQueryResult } from '../../query/cypher/log-result.js';
 import { serialWrite } from '../../query/cypher/write-queue.js';
 import { ok, okText } from '../state.js';
 import { toTypedJson } from '../../query/cypher/present.js';
+import { JsonText } from '../../query/api/json-text.js';
 import type { CypherReplicas } from '../../workers/cypher-replicas.js';
 import { parseDirection, parseEdgeBody, parseGraphQueryBody, parsePointIdParam, parseTraverseBody } from '../../query/api/graph-body.js';
 
 /**
  * Add Edge, Get Neighbors, Traverse and Graph Query; each Cypher query runs within `limits`
  * (memory and time). A read-only query runs on a Cypher replica when `replicas` takes it, else
- * here in slices; a write query always runs here, as it logs its changes.
+ * here in slices; a write query always runs here, as it logs its changes. With replicas, a
+ * traverse walks on one too.
  */
 export function graphRoutes(engine: Engine, limits: GuardOptions, replicas: CypherReplicas | null = null): Router {
   const router = new Router({ prefix: '/collections/:name/graph' });
@@ -43,9 +45,12 @@ export function graphRoutes(engine: Engine, limits: GuardOptions, replicas: Cyph
     ok(ctx, { neighbors });
   });
 
-  router.post('/traverse', (ctx) => {
+  router.post('/traverse', async (ctx) => {
     const c = collectionOf(ctx);
-    ok(ctx, traverseJson(c, parseTraverseBody(ctx.request.body)));
+    const req = parseTraverseBody(ctx.request.body);
+    const elsewhere = replicas?.traverse(c.name, req);
+    if (elsewhere) okText(ctx, new JsonText(await elsewhere));
+    else ok(ctx, traverseJson(c, req));
   });
 
   router.post('/query', async (ctx) => {

@@ -86,6 +86,18 @@ describe('server: read-only Cypher on the Cypher replicas (SERVICE_CYPHER_WORKER
       expect((await scrape(inPlace.url)).value('vgdb_cypher_workers')).to.equal(0);
     });
 
+    it('walks a traverse on a replica, with the same answer, and the same 404 for a missing start', async () => {
+      const before = await answered(replicas.url);
+      for (const body of [{ start_id: 1, max_depth: 3 }, { start_id: 5, max_depth: 10, relations: ['KNOWS'] }, { start_id: 999, max_depth: 2 }]) {
+        const there = await call(replicas.url, 'POST', '/collections/g/graph/traverse', body);
+        const here = await call(inPlace.url, 'POST', '/collections/g/graph/traverse', body);
+        expect(there.status).to.equal(here.status);
+        expect(there.body.result ?? there.body.message).to.deep.equal(here.body.result ?? here.body.message);
+      }
+      expect((await call(replicas.url, 'POST', '/collections/g/graph/traverse', { start_id: 1, max_depth: 3 })).body.result.visited).to.have.length(4);
+      expect(await answered(replicas.url)).to.equal(before + 3);
+    });
+
     it('keeps a vector predicate on the request thread, with the same answer', async () => {
       const before = await answered(replicas.url);
       const query = 'MATCH (n) WHERE n.embedding <-> $q < 2.5 RETURN n.name ORDER BY n.name';
