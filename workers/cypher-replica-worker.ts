@@ -15,19 +15,18 @@ import type { QueryMessage, ReplicaAnswer, ReplicaRequest, TraverseMessage } fro
  * A Cypher read replica (cypher-replica.md): its own copy of the views, loaded from a snapshot
  * the main thread encoded, then kept current by applying the main thread's log entries with the
  * same apply code, in operation_id order. Read-only queries run here through the unchanged
- * pipeline, in slices, so entries and other queries are taken between two slices; walks
- * (the traverse route) run here in one go. An entry that
- * fails to apply throws out of the message handler: the worker stops and the pool replaces it
- * with a fresh copy.
+ * pipeline, in slices, so entries and other queries are taken between two slices; walks (the
+ * traverse route) run in one go. An entry that fails to apply throws out of the message
+ * handler: the worker stops and the pool replaces it with a fresh copy.
  */
 const port = parentPort!;
 const collections = new Map<string, Collection>();
 /** The newest operation_id applied here; -1 until the state has come. */
 let applied = -1;
-/** Set once an entry could not be applied here: the pool replaces this replica, and nothing more is applied. */
+/** Set once an entry could not be applied here: the pool replaces this replica; nothing more is applied or begun. */
 let stale = false;
-/** Queries waiting for an operation to be applied here, by that operation. */
-let waiting: { after: number; run: () => void }[] = [];
+/** Requests waiting for operation `after` to be applied here. */
+let waiting: { id: number; after: number; run: () => void }[] = [];
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const send = (answer: ReplicaAnswer): void => port.postMessage(answer);
@@ -72,6 +71,8 @@ function applyEntries(entries: [number, Uint8Array][]): void {
     if (event.type === 'import_collection' && event.staged) {
       stale = true;
       send({ type: 'reload', opId });
+      for (const w of waiting) send({ type: 'retry', id: w.id });
+      waiting = [];
       return;
     }
     applyEvent(collections, opId, event);
@@ -91,7 +92,8 @@ port.on('message', (m: ReplicaRequest) => {
     applyEntries(m.entries);
   } else {
     const start = m.type === 'query' ? () => void run(m) : () => traverse(m);
-    if (m.after <= applied) start();
-    else waiting.push({ after: m.after, run: start });
+    if (stale) send({ type: 'retry', id: m.id });
+    else if (m.after <= applied) start();
+    else waiting.push({ id: m.id, after: m.after, run: start });
   }
 });

@@ -8,7 +8,7 @@ import type { CypherResultText } from '../query/api/graph-json.js';
 import type { Engine } from '../storage/engine/engine.js';
 import { DbError } from '../storage/errors.js';
 import { encodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
-import type { ReplicaAnswer, ReplicaRequest, ResultAnswer, TraverseAnswer } from './replica-messages.js';
+import type { QueryMessage, ReplicaAnswer, ReplicaRequest, ResultAnswer, TraverseAnswer, TraverseMessage } from './replica-messages.js';
 
 /** The most Cypher replicas (SERVICE_CYPHER_WORKERS): each holds a whole copy of the views. */
 export const MAX_CYPHER_WORKERS = 16;
@@ -17,6 +17,7 @@ export const MAX_CYPHER_WORKERS = 16;
 export class CypherReplicaError extends Error {}
 
 interface Owed {
+  request: QueryMessage | TraverseMessage;
   resolve(answer: ResultAnswer | TraverseAnswer): void;
   reject(err: Error): void;
 }
@@ -55,6 +56,8 @@ class Replica {
  */
 export class CypherReplicas {
   private readonly replicas: Replica[] = [];
+  /** Replicas a new copy has replaced (after a staged import): they finish what they have begun, then stop. */
+  private readonly retiring = new Set<Replica>();
   private nextQuery = 1;
   /** The newest operation_id sent to the replicas. */
   private forwarded = 0;
@@ -72,7 +75,7 @@ export class CypherReplicas {
 
   /** Queries and walks sent to the replicas and not answered yet. */
   get inFlight(): number {
-    return this.replicas.reduce((n, r) => n + r.owed.size, 0);
+    return [...this.replicas, ...this.retiring].reduce((n, r) => n + r.owed.size, 0);
   }
 
   /**
@@ -109,12 +112,12 @@ export class CypherReplicas {
   }
 
   /** Sends a request made with its id and the operation_id applied now; answers its answer. */
-  private ask(replica: Replica, make: (id: number, after: number) => ReplicaRequest): Promise<ResultAnswer | TraverseAnswer> {
+  private ask(replica: Replica, make: (id: number, after: number) => QueryMessage | TraverseMessage): Promise<ResultAnswer | TraverseAnswer> {
     const id = this.nextQuery++;
-    const m = make(id, this.engine.lastAppliedOperationId);
+    const request = make(id, this.engine.lastAppliedOperationId);
     return new Promise((resolve, reject) => {
-      replica.owed.set(id, { resolve, reject });
-      replica.post(m);
+      replica.owed.set(id, { request, resolve, reject });
+      replica.post(request);
     });
   }
 
@@ -135,21 +138,23 @@ export class CypherReplicas {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.replicas.map((r) => r.thread.terminate()));
+    await Promise.all([...this.replicas, ...this.retiring].map((r) => r.thread.terminate()));
   }
 
   private start(): void {
     this.started = true;
     this.forwarded = this.engine.lastAppliedOperationId;
-    for (let i = 0; i < this.size; i++) {
-      const r = new Replica(
-        (replica, a) => this.answer(replica, a),
-        (replica, thread, err) => this.stopped(replica, thread, err),
-      );
-      this.replicas.push(r);
-      this.launch(r);
-    }
+    for (let i = 0; i < this.size; i++) this.replicas.push(this.newReplica());
     void this.forward();
+  }
+
+  private newReplica(): Replica {
+    const r = new Replica(
+      (replica, a) => this.answer(replica, a),
+      (replica, thread, err) => this.stopped(replica, thread, err),
+    );
+    this.launch(r);
+    return r;
   }
 
   /** Starts a replica's thread and sends it the state, once the views can be encoded whole. */
@@ -196,15 +201,17 @@ export class CypherReplicas {
   }
 
   private answer(r: Replica, a: ReplicaAnswer): void {
-    if (a.type === 'reload') {
-      // An entry it cannot apply from its record: a new copy replaces it (see stopped()).
-      void r.thread.terminate();
-      return;
-    }
+    if (a.type === 'reload') return this.retire(r);
     const owed = r.owed.get(a.id);
     if (!owed) return;
     r.owed.delete(a.id);
-    if (a.type === 'result' || a.type === 'traversed') {
+    if (this.retiring.has(r) && r.owed.size === 0) void r.thread.terminate();
+    if (a.type === 'retry') {
+      // Not begun on a replica that stopped applying entries: the new copy (already in its place) takes it.
+      const to = this.leastBusy();
+      to.owed.set(a.id, owed);
+      to.post(owed.request);
+    } else if (a.type === 'result' || a.type === 'traversed') {
       this.answered++;
       owed.resolve(a);
     } else if (a.type === 'refused') {
@@ -215,12 +222,24 @@ export class CypherReplicas {
     }
   }
 
+  /**
+   * A new copy takes the place of a replica that met an entry it cannot apply from its record
+   * (it finishes what it has begun, sends the rest back to be retried, then is stopped).
+   */
+  private retire(r: Replica): void {
+    const at = this.replicas.indexOf(r);
+    if (at < 0 || this.closed) return;
+    this.replicas[at] = this.newReplica();
+    this.retiring.add(r);
+    if (r.owed.size === 0) void r.thread.terminate();
+  }
+
   private stopped(r: Replica, thread: Worker, err: Error): void {
     if (thread !== r.thread) return;
     const owed = [...r.owed.values()];
     r.owed.clear();
     for (const o of owed) o.reject(new CypherReplicaError(`the Cypher replica stopped: ${err.message}`));
-    if (this.closed) return;
+    if (this.retiring.delete(r) || this.closed) return;
     this.replaced++;
     this.launch(r);
   }

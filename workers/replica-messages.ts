@@ -67,10 +67,19 @@ export interface FailureAnswer {
   error: string;
 }
 
-/** The replica met an entry it cannot apply from its record alone (a streamed import staged beside the log): it needs a new state. */
+/**
+ * The replica met an entry it cannot apply from its record alone (a streamed import staged
+ * beside the log): a new copy must take its place. It finishes the requests it has begun.
+ */
 export interface ReloadAnswer {
   type: 'reload';
   opId: number;
 }
 
-export type ReplicaAnswer = ResultAnswer | TraverseAnswer | RefusalAnswer | FailureAnswer | ReloadAnswer;
+/** A request the replica had not begun when it stopped applying entries (see ReloadAnswer): send it to another. */
+export interface RetryAnswer {
+  type: 'retry';
+  id: number;
+}
+
+export type ReplicaAnswer = ResultAnswer | TraverseAnswer | RefusalAnswer | FailureAnswer | ReloadAnswer | RetryAnswer;

@@ -166,6 +166,29 @@ describe('server: read-only Cypher on the Cypher replicas (SERVICE_CYPHER_WORKER
     });
   });
 
+  describe('and a streamed import', () => {
+    const s = useTestServer({ SERVICE_CYPHER_WORKERS: '2' }, 'each');
+
+    it('replaces the replicas by copies loaded after the import, failing nothing: a query begun before ends, the next sees the import', async () => {
+      expect((await call(s.url, 'PUT', '/collections/g', { vectors: { size: 2, distance: 'Euclid' } })).status).to.equal(200);
+      expect((await call(s.url, 'POST', '/collections/g/graph/query', { query: "CREATE (:A {name: 'a'})-[:T]->(:B {name: 'b'})" })).status).to.equal(200);
+      const exported = Buffer.from(await (await fetch(`${s.url}/collections/g/export`)).arrayBuffer());
+      const long = call(s.url, 'POST', '/collections/g/graph/query', { query: 'UNWIND range(1, 3000000) AS x RETURN count(x) AS n' });
+      await until('the long query on a replica', async () => (await running(s.url, 'replica')) === 1);
+      const before = s.service.cypher.threads();
+      expect(before).to.have.length(2);
+      const imported = await fetch(`${s.url}/collections/h/import?mode=create`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: exported });
+      expect(imported.status).to.equal(200);
+      const seen = await call(s.url, 'POST', '/collections/h/graph/query', { query: 'MATCH (a)-[:T]->(b) RETURN a.name, b.name' });
+      expect(seen.status).to.equal(200);
+      expect(seen.body.result.rows).to.deep.equal([['a', 'b']]);
+      expect((await long).body.result.rows).to.deep.equal([[3000000]]);
+      const after = s.service.cypher.threads();
+      expect(after.every((t) => !before.includes(t)), 'both replicas are new copies').to.equal(true);
+      expect((await scrape(s.url)).value('vgdb_cypher_worker_restarts_total'), 'none stopped with a failure').to.equal(0);
+    });
+  });
+
   describe('with one replica (the default on two cores)', () => {
     const s = useTestServer({ SERVICE_CYPHER_WORKERS: '1', SERVICE_QUERY_TIMEOUT_MS: '4000' }, 'each');
 
