@@ -68,8 +68,15 @@ export class CypherReplicas {
   replaced = 0;
   /** Read queries running on the request thread now. */
   inPlace = 0;
+  /** Why the views could not be sent to a replica: the replicas are then stopped, and every query runs on the request thread. */
+  failure: Error | null = null;
 
-  constructor(private readonly engine: Engine, readonly size: number) {
+  constructor(
+    private readonly engine: Engine,
+    readonly size: number,
+    /** Told once if the replicas are stopped for good (see `failure`). */
+    private readonly onGiveUp: (err: Error) => void = () => {},
+  ) {
     if (!Number.isInteger(size) || size < 0 || size > MAX_CYPHER_WORKERS) throw new RangeError(`Cypher replicas number 0 to ${MAX_CYPHER_WORKERS}, not ${size}`);
   }
 
@@ -161,12 +168,28 @@ export class CypherReplicas {
   private launch(r: Replica): void {
     r.start();
     const thread = r.thread;
-    void this.whole().then(() => {
-      if (this.closed || r.thread !== thread) return;
-      const opId = this.engine.lastAppliedOperationId;
-      const snapshot = concat(encodeSnapshot(this.engine.collections, opId));
-      r.post({ type: 'state', opId, snapshot }, [snapshot.buffer as ArrayBuffer]);
-    });
+    void this.whole()
+      .then(() => {
+        if (this.closed || r.thread !== thread) return;
+        const opId = this.engine.lastAppliedOperationId;
+        const snapshot = concat(encodeSnapshot(this.engine.collections, opId));
+        r.post({ type: 'state', opId, snapshot }, [snapshot.buffer as ArrayBuffer]);
+      })
+      .catch((err: Error) => this.giveUp(err));
+  }
+
+  /** The views could not be encoded for a replica (as a snapshot would fail): no replica can start, so none runs. */
+  private giveUp(err: Error): void {
+    if (this.closed) return;
+    this.failure = err;
+    this.closed = true;
+    this.onGiveUp(err);
+    for (const r of [...this.replicas, ...this.retiring]) {
+      const owed = [...r.owed.values()];
+      r.owed.clear();
+      for (const o of owed) o.reject(new CypherReplicaError(`the views could not be sent to a Cypher replica: ${err.message}`));
+      void r.thread.terminate();
+    }
   }
 
   /**

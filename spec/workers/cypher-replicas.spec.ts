@@ -88,6 +88,20 @@ describe('workers: Cypher replicas hold a copy of the views, fed the applied log
     expect(() => new CypherReplicas(engine, 17)).to.throw(RangeError, /0 to 16/);
   });
 
+  it('runs every query on the request thread once the views cannot be sent to a replica, failing those sent', async () => {
+    replicas = new CypherReplicas(engine, 1);
+    engine.collections.get('g')!.writeTo = () => {
+      throw new Error('cannot encode');
+    };
+    let failure: unknown = null;
+    await onReplica(replicas, 'RETURN 1').catch((err: unknown) => (failure = err));
+    expect(failure).to.be.instanceOf(CypherReplicaError);
+    expect((failure as Error).message).to.equal('the views could not be sent to a Cypher replica: cannot encode');
+    expect(replicas.failure?.message).to.equal('cannot encode');
+    expect(replicas.run('g', compileQuery('RETURN 1'), 'RETURN 1', {}, LIMITS)).to.equal(null);
+    expect(replicas.replaced).to.equal(0);
+  });
+
   it('fails the queries of a replica that stops with a CypherReplicaError, and answers the next from a new copy', async () => {
     replicas = new CypherReplicas(engine, 1);
     const runaway = onReplica(replicas, 'UNWIND range(1, 1000000000) AS x RETURN count(x)');
