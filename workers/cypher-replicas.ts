@@ -229,7 +229,9 @@ export class CypherReplicas {
     if (!owed) return;
     r.owed.delete(a.id);
     if (this.retiring.has(r) && r.owed.size === 0) void r.thread.terminate();
-    if (a.type === 'retry') {
+    if (a.type === 'retry' && this.closed) {
+      owed.reject(new CypherReplicaError('the Cypher replicas stopped before the query could run'));
+    } else if (a.type === 'retry') {
       // Not begun on a replica that stopped applying entries: the new copy (already in its place) takes it.
       const to = this.leastBusy();
       to.owed.set(a.id, owed);
