@@ -36,6 +36,7 @@ import { replicationRoutes } from './routes/replication.js';
 import type { Replication } from '../replication/replication.js';
 import { searchRoutes } from './routes/search.js';
 import { transferRoutes } from './routes/transfer.js';
+import type { CypherReplicas } from '../workers/cypher-replicas.js';
 
 export interface AppDeps {
   engine: Engine;
@@ -52,6 +53,8 @@ export interface AppDeps {
   rateLimiter?: Middleware | null;
   /** Read replicas over NATS JetStream, when SERVICE_NATS_URL is set. */
   replication?: Replication | null;
+  /** Where read-only Cypher queries run off the request thread (SERVICE_CYPHER_WORKERS); none: in place. */
+  cypher?: CypherReplicas | null;
 }
 
 /** SERVICE_RATE_LIMIT's limiter (100 requests a second, bursts of 200, per client address), or null when off. */
@@ -60,10 +63,10 @@ export function serviceRateLimiter(config: ServiceConfig, now?: () => number): M
 }
 
 /** The whole middleware chain, in order, in one place. */
-export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now, rateLimiter, replication = null }: AppDeps): Koa {
+export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now, rateLimiter, replication = null, cypher = null }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
-  const resourceRoutes = [aliasRoutes(engine), collectionRoutes(engine), pointRoutes(engine), pointUpdateRoutes(engine), payloadIndexRoutes(engine), searchRoutes(engine), graphRoutes(engine, { memoryBytes: config.queryMemoryBytes, timeoutMs: config.queryTimeoutMs }), transferRoutes(engine), snapshotRoutes(engine, new CollectionSnapshots(join(config.dataDir, 'collection-snapshots'))), changesRoutes(engine, replication ? () => replication.status() : null), replicationRoutes(engine, replication, join(config.dataDir, 'snapshots'))];
+  const resourceRoutes = [aliasRoutes(engine), collectionRoutes(engine), pointRoutes(engine), pointUpdateRoutes(engine), payloadIndexRoutes(engine), searchRoutes(engine), graphRoutes(engine, { memoryBytes: config.queryMemoryBytes, timeoutMs: config.queryTimeoutMs }, cypher), transferRoutes(engine), snapshotRoutes(engine, new CollectionSnapshots(join(config.dataDir, 'collection-snapshots'))), changesRoutes(engine, replication ? () => replication.status() : null), replicationRoutes(engine, replication, join(config.dataDir, 'snapshots'))];
   const publicRoutes = healthRoutes(readiness, version, dialect);
   const openApiRoute = openApiRoutes(version);
   const metricsRoute = metricsRoutes(metrics.registry);

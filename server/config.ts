@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { MAX_SEARCH_WORKERS } from '../workers/search-pool.js';
+import { MAX_CYPHER_WORKERS } from '../workers/cypher-replicas.js';
 import { QUERY_TIMEOUT_MS } from '../query/cypher/guard.js';
 import { DEFAULT_WRITE_LIMITS, MAX_COLLECTIONS_CEILING, MAX_PAYLOAD_DEPTH_CEILING, MAX_POINTS_CEILING, type WriteLimits } from '../storage/engine/write-limits.js';
 
@@ -45,6 +46,8 @@ export interface ServiceConfig {
   queryTimeoutMs: number;
   /** Search workers (SERVICE_WORKERS, default: the cores, at most MAX_SEARCH_WORKERS); 0: searches run on the request thread. */
   workers: number;
+  /** Cypher read replicas (SERVICE_CYPHER_WORKERS, default 1 on a machine with more than one core); 0: Cypher runs on the request thread only. */
+  cypherWorkers: number;
   /** Payload depth and size, points per collection, collections per database. */
   writeLimits: WriteLimits;
   /** Open client sockets at most; a connection past it is closed at once. */
@@ -196,6 +199,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     queryMemoryBytes: atLeastOne(env.SERVICE_QUERY_MEMORY_MB, 'SERVICE_QUERY_MEMORY_MB', 256, 65_536) * 2 ** 20,
     queryTimeoutMs: atLeastOne(env.SERVICE_QUERY_TIMEOUT_MS, 'SERVICE_QUERY_TIMEOUT_MS', QUERY_TIMEOUT_MS, 3_600_000),
     workers: positiveInt(env.SERVICE_WORKERS, 'SERVICE_WORKERS', Math.min(availableParallelism(), MAX_SEARCH_WORKERS), MAX_SEARCH_WORKERS),
+    cypherWorkers: positiveInt(env.SERVICE_CYPHER_WORKERS, 'SERVICE_CYPHER_WORKERS', availableParallelism() > 1 ? 1 : 0, MAX_CYPHER_WORKERS),
     writeLimits: writeLimits(env),
     ...connectionLimits(env),
     replication: replicationConfig(env),

@@ -18,6 +18,7 @@ import type { LmdbLog } from '../storage/log/lmdb-log.js';
 import { Readiness } from './readiness.js';
 import { Replication } from '../replication/replication.js';
 import { acquireSearchPool, releaseSearchPool } from '../workers/process-pool.js';
+import { CypherReplicas } from '../workers/cypher-replicas.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How far the high-water mark may trail the writes: a log that loses its tail later loses at most this much unnoticed. */
@@ -41,6 +42,8 @@ export interface RunningService {
   /** The Bolt listener's bolt:// (or bolt+s://) URL and port; null when SERVICE_BOLT_PORT=off. */
   boltUrl: string | null;
   boltPort: number | null;
+  /** The Cypher read replicas (SERVICE_CYPHER_WORKERS; started by the first read query). */
+  cypher: CypherReplicas;
   /** Stops taking connections, lets requests in flight finish, then closes the log. */
   close(): Promise<void>;
 }
@@ -82,7 +85,9 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   metrics.watch(engine);
   const readiness = new Readiness(engine, replication);
   const rateLimiter = serviceRateLimiter(config, options.now);
-  const deps = { engine, config, logger, readiness, version: packageVersion(), metrics, rateLimiter, replication };
+  const cypher = new CypherReplicas(engine, config.cypherWorkers, (err) => logger.error({ err }, 'the views could not be sent to a Cypher replica: Cypher runs on the request thread from now on'));
+  metrics.watchCypherReplicas(cypher);
+  const deps = { engine, config, logger, readiness, version: packageVersion(), metrics, rateLimiter, replication, cypher };
   const listeners: Server[] = [];
   const listen = async (port: number, dialect: 'spec' | 'qdrant'): Promise<Server> => {
     const s = createServiceServer(config, createApp({ ...deps, dialect }).callback());
@@ -158,6 +163,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   const searchPool = acquireSearchPool(config.workers);
   metrics.watchSearchPool(searchPool);
   logger.info({ workers: config.workers }, searchPool ? 'search workers started' : 'searches run on the request thread (SERVICE_WORKERS=0)');
+  logger.info({ cypherWorkers: config.cypherWorkers }, config.cypherWorkers > 0 ? 'read-only Cypher runs on replicas, started by the first query' : 'Cypher runs on the request thread (SERVICE_CYPHER_WORKERS=0)');
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
@@ -169,11 +175,12 @@ export async function startService(config: ServiceConfig, logger: Logger, option
       await done;
       clearTimeout(force);
       await replication?.close().catch((err: unknown) => logger.warn({ err }, 'closing the NATS connection failed'));
+      await cypher.close();
       // The engine first: its last snapshot waits for batches the workers are linking.
       await engine.close();
       await releaseSearchPool(searchPool);
     })());
-  return { server, qdrantServer, engine, replication, url, qdrantUrl: qdrantPort === null ? null : `${scheme}://${host}:${qdrantPort}`, boltUrl: bolt?.url ?? null, boltPort: bolt?.port ?? null, close };
+  return { server, qdrantServer, engine, replication, url, qdrantUrl: qdrantPort === null ? null : `${scheme}://${host}:${qdrantPort}`, boltUrl: bolt?.url ?? null, boltPort: bolt?.port ?? null, cypher, close };
 }
 
 /** Before the log is replayed: connect to NATS; a primary publishes what the stream lacks (or finds itself fenced), a new replica bootstraps. */

@@ -4,6 +4,7 @@ import type { Edge } from '../../storage/views/graph-store.js';
 import type { CypherResult } from '../cypher/run-query.js';
 import { traverse } from '../graph/traverse.js';
 import type { TraverseRequest } from './graph-body.js';
+import { JsonText } from './json-text.js';
 
 export const edgeJson = (e: Edge) => ({ from_id: e.from, to_id: e.to, relation: e.relation, weight: e.weight });
 
@@ -20,5 +21,22 @@ export function cypherJson(result: CypherResult, startedMs: number): Record<stri
     columns: result.columns,
     rows: result.rows,
     stats: { nodes_scanned: result.nodesScanned, rows_returned: result.rows.length, execution_time_ms: performance.now() - startedMs },
+  };
+}
+
+/** A Cypher result whose rows are already JSON text (written where the query ran: a Cypher replica). */
+export interface CypherResultText {
+  columns: string[];
+  rowsJson: string;
+  rowCount: number;
+  nodesScanned: number;
+}
+
+/** cypherJson for a result whose rows are already written: the same answer, byte for byte but the timing. */
+export function cypherTextJson(result: CypherResultText, startedMs: number): Record<string, unknown> {
+  return {
+    columns: result.columns,
+    rows: new JsonText(result.rowsJson),
+    stats: { nodes_scanned: result.nodesScanned, rows_returned: result.rowCount, execution_time_ms: performance.now() - startedMs },
   };
 }

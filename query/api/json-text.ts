@@ -1,5 +1,10 @@
 import { JsonFloat } from '../cypher/present.js';
 
+/** JSON written elsewhere (a Cypher replica's rows, workers/cypher-replicas.ts), put into the text as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /**
  * JSON.stringify, except that a JsonFloat is written as its text (1.0 stays 1.0) and a bigint as
  * its digits. Objects are
@@ -12,7 +17,7 @@ export function jsonText(v: unknown): string {
 }
 
 function write(v: unknown, out: string[]): void {
-  if (v instanceof JsonFloat) {
+  if (v instanceof JsonFloat || v instanceof JsonText) {
     out.push(v.text);
     return;
   }

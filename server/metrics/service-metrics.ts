@@ -10,6 +10,8 @@ import { snapshotMetrics, type SnapshotMetrics } from './snapshot-metrics.js';
 import { writeMetrics } from './write-metrics.js';
 import { searchPoolMetrics } from './search-pool-metrics.js';
 import type { SearchPool } from '../../workers/search-pool.js';
+import { cypherReplicaMetrics } from './cypher-replica-metrics.js';
+import type { CypherReplicas } from '../../workers/cypher-replicas.js';
 
 /** Everything one service instance reports, in its own registry (tests run several in one process). */
 export interface ServiceMetrics {
@@ -26,6 +28,8 @@ export interface ServiceMetrics {
   readonly bolt: BoltMetrics;
   /** Reads the search workers on scrape (null: none run). */
   watchSearchPool(pool: SearchPool | null): void;
+  /** Reads the Cypher replicas on scrape. */
+  watchCypherReplicas(replicas: CypherReplicas): void;
 }
 
 export interface ServiceMetricsOptions {
@@ -56,5 +60,6 @@ export function createServiceMetrics({ droppedLogLines = () => 0 }: ServiceMetri
     requests: httpMetrics(registry),
     bolt: boltMetrics(registry),
     watchSearchPool: (pool) => searchPoolMetrics(registry, pool),
+    watchCypherReplicas: (replicas) => cypherReplicaMetrics(registry, replicas),
   };
 }

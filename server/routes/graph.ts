@@ -4,7 +4,7 @@ import { requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
 import { notFound } from '../../storage/errors.js';
 import type { Edge } from '../../storage/views/graph-store.js';
-import { cypherJson, traverseJson } from '../../query/api/graph-json.js';
+import { cypherJson, cypherTextJson, traverseJson } from '../../query/api/graph-json.js';
 import { compileQuery, executeQueryInSlices, isWriteQuery, type CypherResult } from '../../query/cypher/run-query.js';
 import { nextTurn } from '../next-turn.js';
 import type { GuardOptions } from '../../query/cypher/guard.js';
@@ -12,10 +12,17 @@ import { logQueryResult } from '../../query/cypher/log-result.js';
 import { serialWrite } from '../../query/cypher/write-queue.js';
 import { ok, okText } from '../state.js';
 import { toTypedJson } from '../../query/cypher/present.js';
+import { JsonText } from '../../query/api/json-text.js';
+import type { CypherReplicas } from '../../workers/cypher-replicas.js';
 import { parseDirection, parseEdgeBody, parseGraphQueryBody, parsePointIdParam, parseTraverseBody } from '../../query/api/graph-body.js';
 
-/** Add Edge, Get Neighbors, Traverse and Graph Query; each Cypher query runs within `limits` (memory and time). */
-export function graphRoutes(engine: Engine, limits: GuardOptions): Router {
+/**
+ * Add Edge, Get Neighbors, Traverse and Graph Query; each Cypher query runs within `limits`
+ * (memory and time). A read-only query runs on a Cypher replica when `replicas` takes it, else
+ * here in slices; a write query always runs here, as it logs its changes. With replicas, a
+ * traverse walks on one too.
+ */
+export function graphRoutes(engine: Engine, limits: GuardOptions, replicas: CypherReplicas | null = null): Router {
   const router = new Router({ prefix: '/collections/:name/graph' });
   const collectionOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!);
 
@@ -38,9 +45,12 @@ export function graphRoutes(engine: Engine, limits: GuardOptions): Router {
     ok(ctx, { neighbors });
   });
 
-  router.post('/traverse', (ctx) => {
+  router.post('/traverse', async (ctx) => {
     const c = collectionOf(ctx);
-    ok(ctx, traverseJson(c, parseTraverseBody(ctx.request.body)));
+    const req = parseTraverseBody(ctx.request.body);
+    const elsewhere = replicas?.traverse(c.name, req);
+    if (elsewhere) okText(ctx, new JsonText(await elsewhere));
+    else ok(ctx, traverseJson(c, req));
   });
 
   router.post('/query', async (ctx) => {
@@ -49,7 +59,11 @@ export function graphRoutes(engine: Engine, limits: GuardOptions): Router {
     const query = compileQuery(req.query);
     let result: CypherResult;
     if (!isWriteQuery(query)) {
-      result = await executeQueryInSlices(collectionOf(ctx), query, req.parameters, limits, { present: toTypedJson }, nextTurn);
+      const c = collectionOf(ctx);
+      const elsewhere = replicas?.run(c.name, query, req.query, req.parameters, limits);
+      if (elsewhere) return okText(ctx, cypherTextJson(await elsewhere, started));
+      const inPlace = () => executeQueryInSlices(c, query, req.parameters, limits, { present: toTypedJson }, nextTurn);
+      result = await (replicas ? replicas.inPlaceRun(inPlace) : inPlace());
     } else {
       result = await serialWrite(engine, async () => {
         const c = collectionOf(ctx);

@@ -1,0 +1,34 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { CypherReplicas } from '../../workers/cypher-replicas.js';
+
+/** A counter that follows a running total kept elsewhere, read on scrape. */
+function followTotal(registry: Registry, name: string, help: string, total: () => number): void {
+  let counted = 0;
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const now = total();
+      this.inc(now - counted);
+      counted = now;
+    },
+  });
+}
+
+/** The Cypher read replicas, read on scrape: how many, the read queries running where, those they answered, and how many were replaced after stopping. */
+export function cypherReplicaMetrics(registry: Registry, replicas: CypherReplicas): void {
+  new Gauge({ name: 'vgdb_cypher_workers', help: 'Cypher read replica threads (SERVICE_CYPHER_WORKERS; 0: Cypher runs on the request thread)', registers: [registry] }).set(replicas.size);
+  new Gauge({
+    name: 'vgdb_cypher_queries_running',
+    help: 'Read-only Cypher queries running now, by thread: on the replicas (sent, not yet answered) or on the request thread',
+    labelNames: ['thread'],
+    registers: [registry],
+    collect() {
+      this.set({ thread: 'replica' }, replicas.inFlight);
+      this.set({ thread: 'request' }, replicas.inPlace);
+    },
+  });
+  followTotal(registry, 'vgdb_cypher_worker_queries_total', 'Read-only Cypher queries answered by the Cypher replicas', () => replicas.answered);
+  followTotal(registry, 'vgdb_cypher_worker_restarts_total', 'Cypher replicas replaced after stopping (their queries answered 500)', () => replicas.replaced);
+}

@@ -1,0 +1,99 @@
+import { parentPort } from 'node:worker_threads';
+import type { Collection } from '../storage/collection.js';
+import { applyEvent } from '../storage/engine/apply-event.js';
+import { DbError } from '../storage/errors.js';
+import { decodeEntry } from '../storage/log/record.js';
+import { decodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
+import { traverseJson } from '../query/api/graph-json.js';
+import { jsonText } from '../query/api/json-text.js';
+import { CypherError } from '../query/cypher/errors.js';
+import { toTypedJson } from '../query/cypher/present.js';
+import { compileQuery, executeQueryInSlices } from '../query/cypher/run-query.js';
+import type { QueryMessage, ReplicaAnswer, ReplicaRequest, TraverseMessage } from './replica-messages.js';
+
+/**
+ * A Cypher read replica (cypher-replica.md): its own copy of the views, loaded from a snapshot
+ * the main thread encoded, then kept current by applying the main thread's log entries with the
+ * same apply code, in operation_id order. Read-only queries run here through the unchanged
+ * pipeline, in slices, so entries and other queries are taken between two slices; walks (the
+ * traverse route) run in one go. An entry that fails to apply throws out of the message
+ * handler: the worker stops and the pool replaces it with a fresh copy.
+ */
+const port = parentPort!;
+const collections = new Map<string, Collection>();
+/** The newest operation_id applied here; -1 until the state has come. */
+let applied = -1;
+/** Set once an entry could not be applied here: the pool replaces this replica; nothing more is applied or begun. */
+let stale = false;
+/** Requests waiting for operation `after` to be applied here. */
+let waiting: { id: number; after: number; run: () => void }[] = [];
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const send = (answer: ReplicaAnswer): void => port.postMessage(answer);
+
+function refusal(id: number, err: unknown): ReplicaAnswer {
+  if (err instanceof CypherError) return { type: 'refused', id, code: err.code, message: err.message, cypher: { kind: err.kind, detail: err.detail, ...(err.position ? { position: err.position } : {}) } };
+  if (err instanceof DbError) return { type: 'refused', id, code: err.code, message: err.message };
+  return { type: 'failed', id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+}
+
+function collection(name: string): Collection {
+  const c = collections.get(name);
+  if (!c) throw new DbError(404, `collection "${name}" not found`);
+  return c;
+}
+
+function traverse(m: TraverseMessage): void {
+  try {
+    send({ type: 'traversed', id: m.id, json: jsonText(traverseJson(collection(m.collection), m.request)) });
+  } catch (err) {
+    send(refusal(m.id, err));
+  }
+}
+
+async function run(m: QueryMessage): Promise<void> {
+  try {
+    const c = collection(m.collection);
+    const result = await executeQueryInSlices(c, compileQuery(m.text), m.parameters, m.limits, { present: toTypedJson }, nextTurn);
+    send({ type: 'result', id: m.id, columns: result.columns, rowsJson: jsonText(result.rows), rowCount: result.rows.length, nodesScanned: result.nodesScanned });
+  } catch (err) {
+    send(refusal(m.id, err));
+  }
+}
+
+function applyEntries(entries: [number, Uint8Array][]): void {
+  // Entries sent before the state are in it.
+  if (applied < 0) return;
+  for (const [opId, record] of entries) {
+    if (stale) return;
+    if (opId <= applied) continue;
+    const event = decodeEntry(opId, record);
+    if (event.type === 'import_collection' && event.staged) {
+      stale = true;
+      send({ type: 'reload', opId });
+      for (const w of waiting) send({ type: 'retry', id: w.id });
+      waiting = [];
+      return;
+    }
+    applyEvent(collections, opId, event);
+    applied = opId;
+  }
+  const ready = waiting.filter((w) => w.after <= applied);
+  waiting = waiting.filter((w) => w.after > applied);
+  for (const w of ready) w.run();
+}
+
+port.on('message', (m: ReplicaRequest) => {
+  if (m.type === 'state') {
+    for (const [name, c] of decodeSnapshot(m.snapshot).collections) collections.set(name, c);
+    applied = m.opId;
+    applyEntries([]);
+  } else if (m.type === 'entries') {
+    applyEntries(m.entries);
+  } else {
+    const start = m.type === 'query' ? () => void run(m) : () => traverse(m);
+    if (stale) send({ type: 'retry', id: m.id });
+    else if (m.after <= applied) start();
+    else waiting.push({ id: m.id, after: m.after, run: start });
+  }
+});

@@ -1,0 +1,281 @@
+import { Worker } from 'node:worker_threads';
+import type { Query } from '../query/cypher/ast.js';
+import { CypherError } from '../query/cypher/errors.js';
+import type { GuardOptions } from '../query/cypher/guard.js';
+import { searchesVectors } from '../query/cypher/query-kind.js';
+import type { TraverseRequest } from '../query/api/graph-body.js';
+import type { CypherResultText } from '../query/api/graph-json.js';
+import type { Engine } from '../storage/engine/engine.js';
+import { DbError } from '../storage/errors.js';
+import { encodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
+import type { QueryMessage, ReplicaAnswer, ReplicaRequest, ResultAnswer, TraverseAnswer, TraverseMessage } from './replica-messages.js';
+
+/** The most Cypher replicas (SERVICE_CYPHER_WORKERS): each holds a whole copy of the views. */
+export const MAX_CYPHER_WORKERS = 16;
+
+/** A replica that stopped (crashed, ran out of memory, was replaced) while it owed an answer: the request answers 500 with its request id. */
+export class CypherReplicaError extends Error {}
+
+interface Owed {
+  request: QueryMessage | TraverseMessage;
+  resolve(answer: ResultAnswer | TraverseAnswer): void;
+  reject(err: Error): void;
+}
+
+/** One replica thread and the answers it owes. */
+class Replica {
+  thread!: Worker;
+  readonly owed = new Map<number, Owed>();
+
+  constructor(private readonly onAnswer: (r: Replica, a: ReplicaAnswer) => void, private readonly onStopped: (r: Replica, thread: Worker, err: Error) => void) {}
+
+  start(): void {
+    const thread = new Worker(new URL('./cypher-replica-worker.js', import.meta.url));
+    thread.unref();
+    thread.on('message', (a: ReplicaAnswer) => this.onAnswer(this, a));
+    // A crash fires 'error' and then 'exit': the first replaces the thread, the second finds it replaced.
+    thread.on('error', (err) => this.onStopped(this, thread, err));
+    thread.on('exit', (code) => this.onStopped(this, thread, new Error(`exited with code ${code}`)));
+    this.thread = thread;
+  }
+
+  post(m: ReplicaRequest, transfer: ArrayBuffer[] = []): void {
+    this.thread.postMessage(m, transfer);
+  }
+}
+
+/**
+ * The Cypher read replicas (cypher-replica.md): worker threads that each hold a copy of the
+ * views, built from a snapshot the main thread encodes and kept current with every log entry the
+ * main thread applies, forwarded in operation_id order. A read-only query goes to the replica
+ * with the fewest queries in flight, with the operation_id applied when it arrived, which the
+ * replica waits for (read your own writes). When every replica is busy and the request thread
+ * runs no Cypher query, the query runs there instead (in slices), so two long queries use two
+ * cores even with one replica. The replicas start with the first query sent to them; a replica
+ * that stops fails the queries it owed and is replaced by a new copy.
+ */
+export class CypherReplicas {
+  private readonly replicas: Replica[] = [];
+  /** Replicas a new copy has replaced (after a staged import): they finish what they have begun, then stop. */
+  private readonly retiring = new Set<Replica>();
+  private nextQuery = 1;
+  /** The newest operation_id sent to the replicas. */
+  private forwarded = 0;
+  private started = false;
+  private closed = false;
+  /** Queries and walks answered by the replicas, replicas replaced after stopping (metrics, tests). */
+  answered = 0;
+  replaced = 0;
+  /** Read queries running on the request thread now. */
+  inPlace = 0;
+  /** Why the views could not be sent to a replica: the replicas are then stopped, and every query runs on the request thread. */
+  failure: Error | null = null;
+
+  constructor(
+    private readonly engine: Engine,
+    readonly size: number,
+    /** Told once if the replicas are stopped for good (see `failure`). */
+    private readonly onGiveUp: (err: Error) => void = () => {},
+  ) {
+    if (!Number.isInteger(size) || size < 0 || size > MAX_CYPHER_WORKERS) throw new RangeError(`Cypher replicas number 0 to ${MAX_CYPHER_WORKERS}, not ${size}`);
+  }
+
+  /** Queries and walks sent to the replicas and not answered yet. */
+  get inFlight(): number {
+    return [...this.replicas, ...this.retiring].reduce((n, r) => n + r.owed.size, 0);
+  }
+
+  /**
+   * Runs a compiled read-only query on a replica; null when it runs on the request thread
+   * instead (no replicas, a query that searches the HNSW index, or the overflow rule above).
+   */
+  run(collection: string, query: Query, text: string, parameters: Record<string, unknown>, limits: GuardOptions): Promise<CypherResultText> | null {
+    if (this.size === 0 || this.closed || searchesVectors(query)) return null;
+    const replica = this.leastBusy();
+    if (replica.owed.size > 0 && this.inPlace === 0) return null;
+    const limited = { timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryBytes };
+    return this.ask(replica, (id, after) => ({ type: 'query', id, collection, text, parameters, after, limits: limited })).then((a) => {
+      const { columns, rowsJson, rowCount, nodesScanned } = a as ResultAnswer;
+      return { columns, rowsJson, rowCount, nodesScanned };
+    });
+  }
+
+  /**
+   * A breadth-first walk on a replica, answered as JSON text (traverseJson's); null without
+   * replicas. A walk runs in one go, so it always goes to a replica, which takes it between two
+   * slices of whatever query it runs.
+   */
+  traverse(collection: string, request: TraverseRequest): Promise<string> | null {
+    if (this.size === 0 || this.closed) return null;
+    return this.ask(this.leastBusy(), (id, after) => ({ type: 'traverse', id, collection, request, after })).then((a) => (a as TraverseAnswer).json);
+  }
+
+  /** The replica with the fewest requests in flight (starting the replicas with the first). */
+  private leastBusy(): Replica {
+    if (!this.started) this.start();
+    let replica = this.replicas[0]!;
+    for (const r of this.replicas) if (r.owed.size < replica.owed.size) replica = r;
+    return replica;
+  }
+
+  /** Sends a request made with its id and the operation_id applied now; answers its answer. */
+  private ask(replica: Replica, make: (id: number, after: number) => QueryMessage | TraverseMessage): Promise<ResultAnswer | TraverseAnswer> {
+    const id = this.nextQuery++;
+    const request = make(id, this.engine.lastAppliedOperationId);
+    return new Promise((resolve, reject) => {
+      replica.owed.set(id, { request, resolve, reject });
+      replica.post(request);
+    });
+  }
+
+  /** Runs a read query on the request thread, counted in `inPlace`. */
+  async inPlaceRun<T>(work: () => Promise<T>): Promise<T> {
+    this.inPlace++;
+    try {
+      return await work();
+    } finally {
+      this.inPlace--;
+    }
+  }
+
+  /** The replica threads (tests stop one to see it replaced); empty until the first query. */
+  threads(): Worker[] {
+    return this.replicas.map((r) => r.thread);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.replicas, ...this.retiring].map((r) => r.thread.terminate()));
+  }
+
+  private start(): void {
+    this.started = true;
+    this.forwarded = this.engine.lastAppliedOperationId;
+    for (let i = 0; i < this.size; i++) this.replicas.push(this.newReplica());
+    void this.forward();
+  }
+
+  private newReplica(): Replica {
+    const r = new Replica(
+      (replica, a) => this.answer(replica, a),
+      (replica, thread, err) => this.stopped(replica, thread, err),
+    );
+    this.launch(r);
+    return r;
+  }
+
+  /** Starts a replica's thread and sends it the state, once the views can be encoded whole. */
+  private launch(r: Replica): void {
+    r.start();
+    const thread = r.thread;
+    void this.whole()
+      .then(() => {
+        if (this.closed || r.thread !== thread) return;
+        const opId = this.engine.lastAppliedOperationId;
+        const snapshot = concat(encodeSnapshot(this.engine.collections, opId));
+        r.post({ type: 'state', opId, snapshot }, [snapshot.buffer as ArrayBuffer]);
+      })
+      .catch((err: Error) => this.giveUp(err));
+  }
+
+  /** The views could not be encoded for a replica (as a snapshot would fail): no replica can start, so none runs. */
+  private giveUp(err: Error): void {
+    if (this.closed) return;
+    this.failure = err;
+    this.closed = true;
+    this.onGiveUp(err);
+    for (const r of [...this.replicas, ...this.retiring]) {
+      const owed = [...r.owed.values()];
+      r.owed.clear();
+      for (const o of owed) o.reject(new CypherReplicaError(`the views could not be sent to a Cypher replica: ${err.message}`));
+      void r.thread.terminate();
+    }
+  }
+
+  /**
+   * Resolves at a moment the views are whole: no import applied in slices half way, no HNSW batch
+   * being linked on the search workers (as the engine's own snapshots wait). The caller encodes
+   * them in the same turn.
+   */
+  private async whole(): Promise<void> {
+    for (;;) {
+      const building = [...this.engine.collections.values()].filter((c) => c.building);
+      if (building.length === 0 && !this.engine.applyingInSlices) return;
+      await Promise.all(building.map((c) => c.settled()));
+      if (this.engine.applyingInSlices) await this.engine.applied.waitFor(this.engine.lastAppliedOperationId + 1, null);
+    }
+  }
+
+  /**
+   * Sends every entry the engine applies to the replicas, as its stored record, in the turn it
+   * was applied (batched: the entries applied together go in one message). The log keeps every
+   * entry until a snapshot well after it lets it go, so each is still there when read here.
+   */
+  private async forward(): Promise<void> {
+    while (!this.closed) {
+      const reached = await this.engine.applied.waitFor(this.forwarded + 1, null);
+      if (!reached || this.closed) return;
+      const upTo = this.engine.lastAppliedOperationId;
+      const entries: [number, Uint8Array][] = [];
+      for (const { opId, record } of this.engine.log.readRaw(this.forwarded + 1, upTo)) entries.push([opId, record]);
+      this.forwarded = upTo;
+      if (entries.length > 0) for (const r of this.replicas) r.post({ type: 'entries', entries });
+    }
+  }
+
+  private answer(r: Replica, a: ReplicaAnswer): void {
+    if (a.type === 'reload') return this.retire(r);
+    const owed = r.owed.get(a.id);
+    if (!owed) return;
+    r.owed.delete(a.id);
+    if (this.retiring.has(r) && r.owed.size === 0) void r.thread.terminate();
+    if (a.type === 'retry' && this.closed) {
+      owed.reject(new CypherReplicaError('the Cypher replicas stopped before the query could run'));
+    } else if (a.type === 'retry') {
+      // Not begun on a replica that stopped applying entries: the new copy (already in its place) takes it.
+      const to = this.leastBusy();
+      to.owed.set(a.id, owed);
+      to.post(owed.request);
+    } else if (a.type === 'result' || a.type === 'traversed') {
+      this.answered++;
+      owed.resolve(a);
+    } else if (a.type === 'refused') {
+      const c = a.cypher;
+      owed.reject(c ? new CypherError(c.kind, c.detail, a.message, c.position) : new DbError(a.code, a.message));
+    } else {
+      owed.reject(new CypherReplicaError(`a Cypher replica failed to run the query: ${a.error}`));
+    }
+  }
+
+  /**
+   * A new copy takes the place of a replica that met an entry it cannot apply from its record
+   * (it finishes what it has begun, sends the rest back to be retried, then is stopped).
+   */
+  private retire(r: Replica): void {
+    const at = this.replicas.indexOf(r);
+    if (at < 0 || this.closed) return;
+    this.replicas[at] = this.newReplica();
+    this.retiring.add(r);
+    if (r.owed.size === 0) void r.thread.terminate();
+  }
+
+  private stopped(r: Replica, thread: Worker, err: Error): void {
+    if (thread !== r.thread) return;
+    const owed = [...r.owed.values()];
+    r.owed.clear();
+    for (const o of owed) o.reject(new CypherReplicaError(`the Cypher replica stopped: ${err.message}`));
+    if (this.retiring.delete(r) || this.closed) return;
+    this.replaced++;
+    this.launch(r);
+  }
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
