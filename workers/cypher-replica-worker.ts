@@ -7,6 +7,7 @@ import { decodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
 import { traverseJson } from '../query/api/graph-json.js';
 import { jsonText } from '../query/api/json-text.js';
 import { CypherError } from '../query/cypher/errors.js';
+import { queryTimeout } from '../query/cypher/guard.js';
 import { toTypedJson } from '../query/cypher/present.js';
 import { compileQuery, executeQueryInSlices } from '../query/cypher/run-query.js';
 import type { QueryMessage, ReplicaAnswer, ReplicaRequest, TraverseMessage } from './replica-messages.js';
@@ -25,8 +26,8 @@ const collections = new Map<string, Collection>();
 let applied = -1;
 /** Set once an entry could not be applied here: the pool replaces this replica; nothing more is applied or begun. */
 let stale = false;
-/** Requests waiting for operation `after` to be applied here. */
-let waiting: { id: number; after: number; run: () => void }[] = [];
+/** Requests waiting for operation `after` to be applied here; a query's deadline counts the wait. */
+let waiting: { id: number; after: number; run: () => void; expires?: NodeJS.Timeout }[] = [];
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const send = (answer: ReplicaAnswer): void => port.postMessage(answer);
@@ -51,10 +52,11 @@ function traverse(m: TraverseMessage): void {
   }
 }
 
-async function run(m: QueryMessage): Promise<void> {
+async function run(m: QueryMessage, waitedMs: number): Promise<void> {
   try {
     const c = collection(m.collection);
-    const result = await executeQueryInSlices(c, compileQuery(m.text), m.parameters, m.limits, { present: toTypedJson }, nextTurn);
+    const limits = m.limits.timeoutMs === undefined ? m.limits : { ...m.limits, timeoutMs: Math.max(1, m.limits.timeoutMs - waitedMs) };
+    const result = await executeQueryInSlices(c, compileQuery(m.text), m.parameters, limits, { present: toTypedJson }, nextTurn);
     send({ type: 'result', id: m.id, columns: result.columns, rowsJson: jsonText(result.rows), rowCount: result.rows.length, nodesScanned: result.nodesScanned });
   } catch (err) {
     send(refusal(m.id, err));
@@ -71,7 +73,10 @@ function applyEntries(entries: [number, Uint8Array][]): void {
     if (event.type === 'import_collection' && event.staged) {
       stale = true;
       send({ type: 'reload', opId });
-      for (const w of waiting) send({ type: 'retry', id: w.id });
+      for (const w of waiting) {
+        clearTimeout(w.expires);
+        send({ type: 'retry', id: w.id });
+      }
       waiting = [];
       return;
     }
@@ -80,7 +85,24 @@ function applyEntries(entries: [number, Uint8Array][]): void {
   }
   const ready = waiting.filter((w) => w.after <= applied);
   waiting = waiting.filter((w) => w.after > applied);
-  for (const w of ready) w.run();
+  for (const w of ready) {
+    clearTimeout(w.expires);
+    w.run();
+  }
+}
+
+/** Holds a request until its operation is applied here; a query still waiting at its deadline answers the timeout. */
+function wait(m: QueryMessage | TraverseMessage, start: (waitedMs: number) => void): void {
+  const since = performance.now();
+  const entry: (typeof waiting)[number] = { id: m.id, after: m.after, run: () => start(performance.now() - since) };
+  const timeoutMs = m.type === 'query' ? m.limits.timeoutMs : undefined;
+  if (timeoutMs !== undefined) {
+    entry.expires = setTimeout(() => {
+      waiting = waiting.filter((w) => w !== entry);
+      send(refusal(m.id, queryTimeout(timeoutMs)));
+    }, timeoutMs);
+  }
+  waiting.push(entry);
 }
 
 port.on('message', (m: ReplicaRequest) => {
@@ -91,9 +113,9 @@ port.on('message', (m: ReplicaRequest) => {
   } else if (m.type === 'entries') {
     applyEntries(m.entries);
   } else {
-    const start = m.type === 'query' ? () => void run(m) : () => traverse(m);
+    const start = m.type === 'query' ? (waitedMs: number) => void run(m, waitedMs) : () => traverse(m);
     if (stale) send({ type: 'retry', id: m.id });
-    else if (m.after <= applied) start();
-    else waiting.push({ id: m.id, after: m.after, run: start });
+    else if (m.after <= applied) start(0);
+    else wait(m, start);
   }
 });

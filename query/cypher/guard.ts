@@ -1,5 +1,8 @@
 import { runtimeError } from './errors.js';
 
+/** The error of a query stopped at its deadline (also met by a query still waiting for a Cypher replica then). */
+export const queryTimeout = (timeoutMs: number) => runtimeError('TransientError', 'QueryTimeout', `the query ran for more than ${timeoutMs / 1000} s and was stopped; narrow its patterns or add a LIMIT`);
+
 /** How long one query may run. */
 export const QUERY_TIMEOUT_MS = 30_000;
 
@@ -70,7 +73,7 @@ export class QueryGuard {
     const now = this.clock();
     if (now > this.sliceEnd) this.paused = true;
     if (now > this.deadline) {
-      throw runtimeError('TransientError', 'QueryTimeout', `the query ran for more than ${this.timeoutMs / 1000} s and was stopped; narrow its patterns or add a LIMIT`);
+      throw queryTimeout(this.timeoutMs);
     }
   }
 
