@@ -125,7 +125,8 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     if (this.closed) return null;
     const layout = index.layout();
     const codesLayout = codes?.layout() ?? null;
-    if (!layout || (codes && !codesLayout)) return null;
+    // A walk on floats that are on disk reads the file, which only this thread has open.
+    if (!layout || (codes && !codesLayout) || (!codes && layout.store.onDisk)) return null;
     let worker = this.workers[0]!;
     for (const w of this.workers) if (w.waiting.size < worker.waiting.size) worker = w;
     const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: codesLayout !== null };
@@ -144,7 +145,8 @@ export class SearchPool implements GraphWalker, GraphBuilder {
 
   link(index: HnswIndex, slots: Int32Array): Promise<void> | null {
     if (this.closed) return null;
-    if (!index.layout()) return null;
+    const layout = index.layout();
+    if (!layout || layout.store.onDisk) return null;
     const graph = this.graphId(index);
     let next = 0;
     const share = async (worker: PoolWorker): Promise<void> => {

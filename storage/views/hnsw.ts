@@ -451,7 +451,8 @@ export class HnswIndex {
     this.nodeCount++;
     if (this.augmented) {
       const dim = this.store.dim;
-      const n2 = dotProduct(this.store.vectors, slot * dim, this.store.vectors, slot * dim, dim);
+      const v = this.store.row(slot);
+      const n2 = dotProduct(v, 0, v, 0, dim);
       this.norms2[slot] = n2;
       if (n2 > this.maxNorm2) this.maxNorm2 = n2;
     }

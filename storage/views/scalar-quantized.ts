@@ -156,20 +156,19 @@ export class ScalarQuantized {
       return;
     }
     this.place(this.store.capacity);
-    this.sums[slot] = this.encodeInto(this.store.vectors, slot * this.dim, this.stride * (slot + READER_SLOTS));
+    this.sums[slot] = this.encodeInto(this.store.row(slot), 0, this.stride * (slot + READER_SLOTS));
   }
 
   /** Places the range on the store's vectors as they are, and codes every slot. */
   rebuild(): void {
-    const { store, dim } = this;
+    const { store } = this;
     this.place(store.capacity);
     this.placeRange();
     this.layoutCache = null;
     this.bind();
     this.placedFor = Math.max(1, store.liveCount);
-    for (let slot = 0; slot < store.slotCount; slot++) {
-      this.sums[slot] = store.hasVector[slot] ? this.encodeInto(store.vectors, slot * dim, this.stride * (slot + READER_SLOTS)) : 0;
-    }
+    this.sums.fill(0, 0, store.slotCount);
+    store.forEachVector((slot, vectors, at) => (this.sums[slot] = this.encodeInto(vectors, at, this.stride * (slot + READER_SLOTS))));
   }
 
   /** mid and step from the values of the vectors held (a strided sample for a quantile). */
@@ -177,26 +176,29 @@ export class ScalarQuantized {
     const { store, dim } = this;
     let lo = Infinity;
     let hi = -Infinity;
-    const slots: number[] = [];
-    for (let slot = 0; slot < store.slotCount; slot++) if (store.hasVector[slot]) slots.push(slot);
-    const total = slots.length * dim;
+    let held = 0;
+    for (let slot = 0; slot < store.slotCount; slot++) if (store.hasVector[slot]) held++;
+    const total = held * dim;
     if (total === 0) return;
     if (this.quantile === null || this.quantile >= 1) {
-      const v = store.vectors;
-      for (const slot of slots) {
-        for (let i = slot * dim, end = i + dim; i < end; i++) {
+      store.forEachVector((_, v, at) => {
+        for (let i = at, end = at + dim; i < end; i++) {
           const x = v[i]!;
           if (x < lo) lo = x;
           if (x > hi) hi = x;
         }
-      }
+      });
     } else {
       const n = Math.min(total, QUANTILE_SAMPLE);
       const sample = new Float32Array(n);
-      for (let k = 0; k < n; k++) {
-        const at = Math.floor((k * total) / n);
-        sample[k] = store.vectors[slots[Math.floor(at / dim)]! * dim + (at % dim)]!;
-      }
+      // The k-th sampled value is value floor(k * total / n) of the held vectors, in slot order.
+      let k = 0;
+      let vector = 0;
+      store.forEachVector((_, v, at) => {
+        const end = (vector + 1) * dim;
+        for (let pos = Math.floor((k * total) / n); k < n && pos < end; pos = Math.floor((++k * total) / n)) sample[k] = v[at + (pos - vector * dim)]!;
+        vector++;
+      });
       sample.sort();
       const tail = (1 - this.quantile) / 2;
       lo = sample[Math.floor(tail * (n - 1))]!;
