@@ -164,6 +164,6 @@ describe('server: float vectors on disk (on_disk: true)', function () {
     expect([unknown.status, unknown.body.status.error]).to.deep.equal([400, 'vectors.text: the collection has no dense vector named "text"']);
     const other = await call(s.url, 'PATCH', '/collections/k', { vectors: { '': { on_disk: true, size: 3 } } });
     expect(other.status).to.equal(400);
-    expect(other.body.message).to.match(/^unknown field "vectors\..size": the fields of vectors\.. are on_disk$/);
+    expect(other.body.message).to.equal(`unknown field "vectors..size": the fields of vectors. are on_disk`);
   });
 });
