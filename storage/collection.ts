@@ -101,6 +101,7 @@ export class Collection {
     };
     if (this.hasUnnamed) place(this.store, this.onDisk(''));
     for (const [name, field] of this.named) place(field.store, this.onDisk(name));
+    this.chooseLinkDistances();
   }
 
   /** Codes every dense vector as the settings ask (or drops the codes), from the float vectors as they are. */
@@ -108,6 +109,16 @@ export class Collection {
     const quantization = quantizationOf(this.givenSettings);
     this.quantized = quantization && this.hasUnnamed ? quantizedVectors(this.store, this.config.distance, quantization) : null;
     for (const field of this.named.values()) field.quantize(quantization);
+    this.chooseLinkDistances();
+  }
+
+  /**
+   * Graphs whose floats are on disk link new points on their int8 codes (a file read per
+   * distance would make linking several times slower); every other graph links on the floats.
+   */
+  private chooseLinkDistances(): void {
+    this.index.linkOn = this.store.onDisk ? (this.quantized?.nodeDistance() ?? null) : null;
+    for (const field of this.named.values()) field.index.linkOn = field.store.onDisk ? (field.quantized?.nodeDistance() ?? null) : null;
   }
 
   /** Whether the collection has an unnamed vector (a collection of named vectors only has none). */

@@ -105,4 +105,30 @@ describe('storage/views: float vectors on disk', () => {
     expect([disk.store.onDisk, openFloatFiles(dir.path)]).to.deep.equal([false, 0]);
     expect(top(disk)).to.deep.equal(top(ram));
   });
+
+  for (const [distance, dim] of [['Cosine', 96], ['Dot', 48]] as const) {
+    it(`links a ${distance} graph whose floats are on disk on its int8 codes, with recall@10 >= 0.95 after rescoring`, () => {
+      const config: CollectionConfig = { size: dim, distance, m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16) };
+      const vectors = randomVectors(3000, dim, 12);
+      const c = new Collection('coded', config, 3);
+      c.useFloatFiles(new DataDirFloatFiles(dir.path));
+      c.settings = { vectors: { '': { on_disk: true } }, quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
+      expect(c.index.linkOn, 'linking on the codes').to.equal(c.quantized);
+      c.upsert(vectors.map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+      while (c.indexSome(1000));
+      const prepared = vectors.map((v) => c.prepareQuery(v));
+      const score = (q: Float32Array, v: Float32Array) => v.reduce((sum, x, i) => sum + x * q[i]!, 0);
+      let found = 0;
+      const queries = randomVectors(40, dim, 13);
+      for (const query of queries) {
+        const q = c.prepareQuery(query);
+        const exact = prepared.map((v, id) => [score(q, v), id] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, 10).map(([, id]) => id);
+        const hits = searchCollection(c, { vector: query, limit: 10, offset: 0, ef: 64, filter: null, scoreThreshold: null }).map((h) => h.id);
+        found += hits.filter((id) => exact.includes(id as number)).length;
+      }
+      expect(found / (10 * queries.length)).to.be.at.least(0.95);
+      c.settings = { ...c.settings, vectors: { '': { on_disk: false } } };
+      expect(c.index.linkOn, 'in RAM, linking on the floats').to.equal(null);
+    });
+  }
 });

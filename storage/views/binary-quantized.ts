@@ -99,6 +99,10 @@ export class BinaryQuantized {
     store.forEachVector((slot, vectors, at) => this.encodeInto(vectors, at, this.stride * (slot + READER_SLOTS)));
   }
 
+  nodeDistance(): null {
+    return null;
+  }
+
   setQuery(q: Float32Array): void {
     this.encodeInto(q, 0, this.queryAt);
   }

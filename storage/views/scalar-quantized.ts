@@ -56,6 +56,10 @@ export class ScalarQuantized {
   private readonly dim: number;
   /** Distance from the query (setQuery) to slot x, internal (smaller is closer); rebound as the codes move. */
   toQuery: (x: number) => number = () => 0;
+  /** Between slots a and b on their codes (linking a graph whose floats are on disk); rebound as the codes move. */
+  between: (a: number, b: number) => number = () => 0;
+  /** Squared Euclidean distance between slots a and b on their codes, whatever the metric. */
+  l2Between: (a: number, b: number) => number = () => 0;
 
   /** Codes of `store`'s vectors; with `reader`, a search worker's view of another thread's codes, in its own query row. */
   constructor(private readonly store: PointStore, private readonly metric: Distance, private readonly quantile: number | null, reader?: { layout: ScalarLayout; row: number }) {
@@ -123,14 +127,21 @@ export class ScalarQuantized {
     const step2 = this.step * this.step;
     const cross = this.step * this.mid;
     const constant = dim * this.mid * this.mid;
+    const sumsOf = (a: number, b: number) => cross * (sums[a]! + sums[b]!) + constant;
     if (kernels) {
       const { l2, dot } = kernels;
+      this.l2Between = (a, b) => step2 * l2(base + stride * a, base + stride * b, stride);
+      const dotBetween = (a: number, b: number) => step2 * dot(base + stride * a, base + stride * b, stride) + sumsOf(a, b);
+      this.between = metric === 'Euclid' ? this.l2Between : metric === 'Cosine' ? (a, b) => 1 - dotBetween(a, b) : (a, b) => -dotBetween(a, b);
       if (metric === 'Euclid') this.toQuery = (x) => step2 * l2(queryAt, base + stride * x, stride);
       else if (metric === 'Cosine') this.toQuery = (x) => 1 - (step2 * dot(queryAt, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
       else this.toQuery = (x) => -(step2 * dot(queryAt, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
       return;
     }
     const codes = this.codes;
+    this.l2Between = (a, b) => step2 * l2Int8(codes, base + stride * a, codes, base + stride * b, stride);
+    const dotBetween = (a: number, b: number) => step2 * dotInt8(codes, base + stride * a, codes, base + stride * b, stride) + sumsOf(a, b);
+    this.between = metric === 'Euclid' ? this.l2Between : metric === 'Cosine' ? (a, b) => 1 - dotBetween(a, b) : (a, b) => -dotBetween(a, b);
     if (metric === 'Euclid') this.toQuery = (x) => step2 * l2Int8(codes, queryAt, codes, base + stride * x, stride);
     else if (metric === 'Cosine') this.toQuery = (x) => 1 - (step2 * dotInt8(codes, queryAt, codes, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
     else this.toQuery = (x) => -(step2 * dotInt8(codes, queryAt, codes, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
@@ -206,6 +217,10 @@ export class ScalarQuantized {
     }
     this.mid = (lo + hi) / 2;
     this.step = hi > lo ? (hi - lo) / (2 * LEVELS) : 1;
+  }
+
+  nodeDistance(): ScalarQuantized {
+    return this;
   }
 
   /** Codes a prepared query (unit length for Cosine) into this thread's query row. */
