@@ -95,13 +95,19 @@ export class Collection {
   /** Each dense vector's floats in a file when it is on_disk and there is a place for them, else in RAM. */
   private placeFloats(): void {
     const files = this.floatFiles;
-    const place = (store: PointStore, onDisk: boolean): void => {
+    let moved = false;
+    const place = (store: PointStore, index: HnswIndex, onDisk: boolean): void => {
       if (!onDisk || !files) store.toRam();
-      else if (!store.onDisk) store.toDisk(files.open(store.dim));
+      else if (!store.onDisk) {
+        store.toDisk(files.open(store.dim));
+        index.storeMoved();
+        moved = true;
+      }
     };
-    if (this.hasUnnamed) place(this.store, this.onDisk(''));
-    for (const [name, field] of this.named) place(field.store, this.onDisk(name));
+    if (this.hasUnnamed) place(this.store, this.index, this.onDisk(''));
+    for (const [name, field] of this.named) place(field.store, field.index, this.onDisk(name));
     this.chooseLinkDistances();
+    if (moved) files!.moved();
   }
 
   /** Codes every dense vector as the settings ask (or drops the codes), from the float vectors as they are. */

@@ -3,6 +3,7 @@ import type { GraphWalker } from '../query/search/graph-walker.js';
 import type { GraphBuilder } from '../storage/views/graph-builder.js';
 import { HnswIndex, type GraphLayout } from '../storage/views/hnsw.js';
 import { READER_SLOTS } from '../storage/views/point-store.js';
+import { collectGarbageSoon } from '../storage/floats/collect-garbage.js';
 import type { QuantizedLayout, QuantizedVectors } from '../storage/views/quantized-vectors.js';
 import type { Walk, WorkerAnswer, WorkerRequest } from './walk-messages.js';
 
@@ -105,7 +106,12 @@ class PoolWorker {
 export class SearchPool implements GraphWalker, GraphBuilder {
   private readonly workers: PoolWorker[] = [];
   private readonly graphIds = new WeakMap<HnswIndex, number>();
-  private readonly released = new FinalizationRegistry<number>((graph) => this.forget(graph));
+  private readonly released = new FinalizationRegistry<number>((graph) => {
+    this.forget(graph);
+    this.sentMemory.delete(graph);
+  });
+  /** Per graph, the memory of the store whose layout went out last (weakly: it must not keep it alive). */
+  private readonly sentMemory = new Map<number, WeakRef<WebAssembly.Memory>>();
   private nextGraph = 1;
   private nextRequest = 1;
   private closed = false;
@@ -130,6 +136,14 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     let worker = this.workers[0]!;
     for (const w of this.workers) if (w.waiting.size < worker.waiting.size) worker = w;
     const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: codesLayout !== null };
+    // Vectors that moved (into a file): every worker lets go of the old memory now, not at its next walk.
+    if (this.sentMemory.get(walk.graph)?.deref() !== layout.store.memory) {
+      if (this.sentMemory.has(walk.graph)) {
+        this.forget(walk.graph);
+        collectGarbageSoon();
+      }
+      this.sentMemory.set(walk.graph, new WeakRef(layout.store.memory));
+    }
     walk.layout = this.layoutFor(worker, walk.graph, layout);
     if (codesLayout && worker.sentCodes.get(walk.graph) !== codesLayout) {
       walk.codes = codesLayout;

@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FloatFile, FloatFiles } from '../views/float-file.js';
+import { collectGarbageSoon } from './collect-garbage.js';
 
 /** Closes the file of a store that was dropped without letting go of it (a deleted collection). */
 const closer = new FinalizationRegistry<number>((fd) => closeSync(fd));
@@ -28,6 +29,10 @@ export class DataDirFloatFiles implements FloatFiles {
     const file = new DescriptorFloatFile(fd, dim * 4);
     closer.register(file, fd, file);
     return file;
+  }
+
+  moved(): void {
+    collectGarbageSoon();
   }
 }
 

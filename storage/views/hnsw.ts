@@ -194,6 +194,12 @@ export class HnswIndex {
     return this.layoutCache;
   }
 
+  /** Lets go of what refers to the store's old vectors after they moved (the layout, the query distance), so their memory can be freed. */
+  storeMoved(): void {
+    this.layoutCache = null;
+    this.queryDistance = this.space.toQuery;
+  }
+
   private ensureCapacity(): void {
     const cap = this.store.capacity;
     if (this.levels.length >= cap) return;
