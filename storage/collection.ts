@@ -67,12 +67,17 @@ export class Collection {
     return this.givenSettings;
   }
 
-  /** New settings; a change of their quantization_config rebuilds (or drops) the quantized codes, one of on_disk moves floats. */
+  /**
+   * New settings; a change of their quantization_config rebuilds (or drops) the quantized codes,
+   * one of on_disk moves floats; either lets go of large buffers, which the float files' owner
+   * is told of (so that their memory is given back at once).
+   */
   set settings(next: CollectionSettings) {
     const before = JSON.stringify(quantizationOf(this.givenSettings));
     this.givenSettings = next;
-    if (JSON.stringify(quantizationOf(next)) !== before) this.quantize();
-    this.placeFloats();
+    const requantized = JSON.stringify(quantizationOf(next)) !== before;
+    if (requantized) this.quantize();
+    if (this.placeFloats() || requantized) this.floatFiles?.released();
   }
 
   /** Whether the dense vector `name` ("" the unnamed one) asks for its floats on disk (Qdrant's on_disk). */
@@ -83,7 +88,7 @@ export class Collection {
   /** Gives the collection a place for on-disk floats (the engine's data dir), and moves there those that ask for it. */
   useFloatFiles(files: FloatFiles | null): void {
     this.floatFiles = files;
-    this.placeFloats();
+    if (this.placeFloats()) files?.released();
   }
 
   /** Closes the float files of vectors on disk (a closed database): a later read of them throws. */
@@ -92,22 +97,22 @@ export class Collection {
     for (const field of this.named.values()) field.store.closeFile();
   }
 
-  /** Each dense vector's floats in a file when it is on_disk and there is a place for them, else in RAM. */
-  private placeFloats(): void {
+  /** Each dense vector's floats in a file when it is on_disk and there is a place for them, else in RAM; answers whether any moved. */
+  private placeFloats(): boolean {
     const files = this.floatFiles;
     let moved = false;
     const place = (store: PointStore, index: HnswIndex, onDisk: boolean): void => {
-      if (!onDisk || !files) store.toRam();
-      else if (!store.onDisk) {
-        store.toDisk(files.open(store.dim));
-        index.storeMoved();
-        moved = true;
-      }
+      const toDisk = onDisk && files !== null;
+      if (toDisk === store.onDisk) return;
+      if (toDisk) store.toDisk(files.open(store.dim));
+      else store.toRam();
+      index.storeMoved();
+      moved = true;
     };
     if (this.hasUnnamed) place(this.store, this.index, this.onDisk(''));
     for (const [name, field] of this.named) place(field.store, field.index, this.onDisk(name));
     this.chooseLinkDistances();
-    if (moved) files!.moved();
+    return moved;
   }
 
   /** Codes every dense vector as the settings ask (or drops the codes), from the float vectors as they are. */

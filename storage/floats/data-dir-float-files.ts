@@ -31,7 +31,7 @@ export class DataDirFloatFiles implements FloatFiles {
     return file;
   }
 
-  moved(): void {
+  released(): void {
     collectGarbageSoon();
   }
 }

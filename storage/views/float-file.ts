@@ -15,6 +15,6 @@ export interface FloatFile {
 /** Makes float files (a data dir's); the browser library has none, and keeps every vector in RAM. */
 export interface FloatFiles {
   open(dim: number): FloatFile;
-  /** Told when vectors have moved into a file, so that the RAM they held can be given back at once. */
-  moved(): void;
+  /** Told when a collection has let go of large buffers (floats moved into a file or back, codes replaced), so that their memory can be given back at once. */
+  released(): void;
 }
