@@ -110,8 +110,8 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     this.forget(graph);
     this.sentMemory.delete(graph);
   });
-  /** Per graph, the memory of the store whose layout went out last (weakly: it must not keep it alive). */
-  private readonly sentMemory = new Map<number, WeakRef<WebAssembly.Memory>>();
+  /** Per graph, the memories of the store and of the codes whose layouts went out last (weakly: they must not keep them alive). */
+  private readonly sentMemory = new Map<number, { store: WeakRef<WebAssembly.Memory>; codes: WeakRef<WebAssembly.Memory> | null }>();
   private nextGraph = 1;
   private nextRequest = 1;
   private closed = false;
@@ -136,13 +136,15 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     let worker = this.workers[0]!;
     for (const w of this.workers) if (w.waiting.size < worker.waiting.size) worker = w;
     const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: codesLayout !== null };
-    // Vectors that moved (into a file): every worker lets go of the old memory now, not at its next walk.
-    if (this.sentMemory.get(walk.graph)?.deref() !== layout.store.memory) {
-      if (this.sentMemory.has(walk.graph)) {
+    // Vectors that moved (into a file, or codes made anew): every worker lets go of the old memory now, not at its next walk.
+    const sent = this.sentMemory.get(walk.graph);
+    const codesMemory = codesLayout?.memory ?? null;
+    if (!sent || sent.store.deref() !== layout.store.memory || (sent.codes?.deref() ?? null) !== codesMemory) {
+      if (sent) {
         this.forget(walk.graph);
         collectGarbageSoon();
       }
-      this.sentMemory.set(walk.graph, new WeakRef(layout.store.memory));
+      this.sentMemory.set(walk.graph, { store: new WeakRef(layout.store.memory), codes: codesMemory && new WeakRef(codesMemory) });
     }
     walk.layout = this.layoutFor(worker, walk.graph, layout);
     if (codesLayout && worker.sentCodes.get(walk.graph) !== codesLayout) {
