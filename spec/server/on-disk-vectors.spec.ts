@@ -76,6 +76,8 @@ describe('server: float vectors on disk (on_disk: true)', function () {
     expect(await hits(s, 'k'), 'rescored with the same floats, read from the file').to.deep.equal(inRam);
     const got = await ok(s, 'POST', '/collections/k/points', { ids: [0, 777], with_vector: true });
     expect(got.map((p: { vector: number[] }) => p.vector)).to.deep.equal([Array.from(vectors[0]!), Array.from(vectors[777]!)]);
+    const cypher = await ok(s, 'POST', '/collections/k/graph/query', { query: 'MATCH (n) WHERE id(n) IN [3, 777] RETURN id(n), n.embedding ORDER BY id(n)' });
+    expect(cypher.rows, 'Cypher reads the floats from the file too').to.deep.equal([[3, Array.from(vectors[3]!)], [777, Array.from(vectors[777]!)]]);
 
     await s.stop();
     s = await startTestServer({ SERVICE_SNAPSHOT_EVERY: '0' }, dir.path);
