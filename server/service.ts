@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { ApplyFailedError } from '../storage/engine/apply-failure.js';
+import { DataDirFloatFiles } from '../storage/floats/data-dir-float-files.js';
 import { Engine } from '../storage/engine/engine.js';
 import { DamagedEntryError } from '../storage/errors.js';
 import { LogLossError } from '../storage/log/log-audit.js';
@@ -61,6 +62,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   const log = openLog(config, snapshots, logger);
   const replication = config.replication ? new Replication({ ...config.replication, dataDir: config.dataDir }, logger) : null;
   const engine = new Engine(log, {
+    floatFiles: new DataDirFloatFiles(config.dataDir),
     ...(replication ? { gate: replication } : {}),
     snapshots,
     snapshotEvery: config.snapshotEvery,

@@ -11,6 +11,8 @@ import { NamedDenseVectors } from './views/named-dense.js';
 import { LIVE, PointStore } from './views/point-store.js';
 import { SparseVectors } from './views/sparse-vectors.js';
 import { quantizationOf } from './views/quantization-config.js';
+import type { FloatFiles } from './views/float-file.js';
+import { onDiskOf } from './views/on-disk-config.js';
 import { quantizedVectors, type QuantizedVectors } from './views/quantized-vectors.js';
 import { VectorSpace } from './views/vector-space.js';
 import { IndexBacklog } from './views/index-backlog.js';
@@ -43,6 +45,8 @@ export class Collection {
   private givenSettings: CollectionSettings = {};
   /** The quantized codes of the unnamed vector while the settings ask for quantization. */
   quantized: QuantizedVectors | null = null;
+  /** Where the floats of an on_disk vector go; null (no data dir: the browser library, tools, tests) keeps them in RAM. */
+  private floatFiles: FloatFiles | null = null;
   /** The named dense vectors, by name (the unnamed one, "", is `store`'s). */
   readonly named = new Map<string, NamedDenseVectors>();
   readonly sparse = new Map<string, SparseVectors>();
@@ -63,11 +67,52 @@ export class Collection {
     return this.givenSettings;
   }
 
-  /** New settings; a change of their quantization_config rebuilds (or drops) the quantized codes. */
+  /**
+   * New settings; a change of their quantization_config rebuilds (or drops) the quantized codes,
+   * one of on_disk moves floats; either lets go of large buffers, which the float files' owner
+   * is told of (so that their memory is given back at once).
+   */
   set settings(next: CollectionSettings) {
     const before = JSON.stringify(quantizationOf(this.givenSettings));
     this.givenSettings = next;
-    if (JSON.stringify(quantizationOf(next)) !== before) this.quantize();
+    const requantized = JSON.stringify(quantizationOf(next)) !== before;
+    if (requantized) this.quantize();
+    if (this.placeFloats() || requantized) this.floatFiles?.released();
+  }
+
+  /** Whether the dense vector `name` ("" the unnamed one) asks for its floats on disk (Qdrant's on_disk). */
+  onDisk(name: string): boolean {
+    return onDiskOf(this.config, this.givenSettings, name);
+  }
+
+  /** Gives the collection a place for on-disk floats (the engine's data dir), and moves there those that ask for it. */
+  useFloatFiles(files: FloatFiles | null): void {
+    this.floatFiles = files;
+    if (this.placeFloats()) files?.released();
+  }
+
+  /** Closes the float files of vectors on disk (a closed database): a later read of them throws. */
+  closeFloatFiles(): void {
+    this.store.closeFile();
+    for (const field of this.named.values()) field.store.closeFile();
+  }
+
+  /** Each dense vector's floats in a file when it is on_disk and there is a place for them, else in RAM; answers whether any moved. */
+  private placeFloats(): boolean {
+    const files = this.floatFiles;
+    let moved = false;
+    const place = (store: PointStore, index: HnswIndex, onDisk: boolean): void => {
+      const toDisk = onDisk && files !== null;
+      if (toDisk === store.onDisk) return;
+      if (toDisk) store.toDisk(files.open(store.dim));
+      else store.toRam();
+      index.storeMoved();
+      moved = true;
+    };
+    if (this.hasUnnamed) place(this.store, this.index, this.onDisk(''));
+    for (const [name, field] of this.named) place(field.store, field.index, this.onDisk(name));
+    this.chooseLinkDistances();
+    return moved;
   }
 
   /** Codes every dense vector as the settings ask (or drops the codes), from the float vectors as they are. */
@@ -75,6 +120,16 @@ export class Collection {
     const quantization = quantizationOf(this.givenSettings);
     this.quantized = quantization && this.hasUnnamed ? quantizedVectors(this.store, this.config.distance, quantization) : null;
     for (const field of this.named.values()) field.quantize(quantization);
+    this.chooseLinkDistances();
+  }
+
+  /**
+   * Graphs whose floats are on disk link new points on their int8 codes (a file read per
+   * distance would make linking several times slower); every other graph links on the floats.
+   */
+  private chooseLinkDistances(): void {
+    this.index.linkOn = this.store.onDisk ? (this.quantized?.nodeDistance() ?? null) : null;
+    for (const field of this.named.values()) field.index.linkOn = field.store.onDisk ? (field.quantized?.nodeDistance() ?? null) : null;
   }
 
   /** Whether the collection has an unnamed vector (a collection of named vectors only has none). */

@@ -3,6 +3,7 @@ import type { GraphWalker } from '../query/search/graph-walker.js';
 import type { GraphBuilder } from '../storage/views/graph-builder.js';
 import { HnswIndex, type GraphLayout } from '../storage/views/hnsw.js';
 import { READER_SLOTS } from '../storage/views/point-store.js';
+import { collectGarbageSoon } from '../storage/floats/collect-garbage.js';
 import type { QuantizedLayout, QuantizedVectors } from '../storage/views/quantized-vectors.js';
 import type { Walk, WorkerAnswer, WorkerRequest } from './walk-messages.js';
 
@@ -105,7 +106,12 @@ class PoolWorker {
 export class SearchPool implements GraphWalker, GraphBuilder {
   private readonly workers: PoolWorker[] = [];
   private readonly graphIds = new WeakMap<HnswIndex, number>();
-  private readonly released = new FinalizationRegistry<number>((graph) => this.forget(graph));
+  private readonly released = new FinalizationRegistry<number>((graph) => {
+    this.forget(graph);
+    this.sentMemory.delete(graph);
+  });
+  /** Per graph, the memories of the store and of the codes whose layouts went out last (weakly: they must not keep them alive). */
+  private readonly sentMemory = new Map<number, { store: WeakRef<WebAssembly.Memory>; codes: WeakRef<WebAssembly.Memory> | null }>();
   private nextGraph = 1;
   private nextRequest = 1;
   private closed = false;
@@ -125,10 +131,21 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     if (this.closed) return null;
     const layout = index.layout();
     const codesLayout = codes?.layout() ?? null;
-    if (!layout || (codes && !codesLayout)) return null;
+    // A walk on floats that are on disk reads the file, which only this thread has open.
+    if (!layout || (codes && !codesLayout) || (!codes && layout.store.onDisk)) return null;
     let worker = this.workers[0]!;
     for (const w of this.workers) if (w.waiting.size < worker.waiting.size) worker = w;
     const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: codesLayout !== null };
+    // Vectors that moved (into a file, or codes made anew): every worker lets go of the old memory now, not at its next walk.
+    const sent = this.sentMemory.get(walk.graph);
+    const codesMemory = codesLayout?.memory ?? null;
+    if (!sent || sent.store.deref() !== layout.store.memory || (sent.codes?.deref() ?? null) !== codesMemory) {
+      if (sent) {
+        this.forget(walk.graph);
+        collectGarbageSoon();
+      }
+      this.sentMemory.set(walk.graph, { store: new WeakRef(layout.store.memory), codes: codesMemory && new WeakRef(codesMemory) });
+    }
     walk.layout = this.layoutFor(worker, walk.graph, layout);
     if (codesLayout && worker.sentCodes.get(walk.graph) !== codesLayout) {
       walk.codes = codesLayout;
@@ -144,7 +161,8 @@ export class SearchPool implements GraphWalker, GraphBuilder {
 
   link(index: HnswIndex, slots: Int32Array): Promise<void> | null {
     if (this.closed) return null;
-    if (!index.layout()) return null;
+    const layout = index.layout();
+    if (!layout || layout.store.onDisk) return null;
     const graph = this.graphId(index);
     let next = 0;
     const share = async (worker: PoolWorker): Promise<void> => {

@@ -5,6 +5,7 @@ import { VectorSpace } from '../storage/views/vector-space.js';
 import { quantizedReader, type QuantizedLayout } from '../storage/views/quantized-vectors.js';
 import type { QueryDistance } from '../storage/views/hnsw.js';
 import type { Walk, WorkerAnswer, WorkerRequest } from './walk-messages.js';
+import { collectGarbage } from '../storage/floats/collect-garbage.js';
 
 /**
  * A search worker: walks HNSW graphs that the main thread writes, and links batches of prepared
@@ -60,7 +61,8 @@ const failure = (id: number, err: unknown): WorkerAnswer => ({ id, error: err in
 
 function handle(m: WorkerRequest): void {
   if (m.type === 'forget') {
-    readers.delete(m.graph);
+    // The graph's arrays may be large and let go of by every other thread: free them now.
+    if (readers.delete(m.graph)) collectGarbage();
     return;
   }
   if (m.type === 'link') {

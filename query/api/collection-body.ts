@@ -3,6 +3,7 @@ import { badRequest } from '../../storage/errors.js';
 import { MAX_VECTOR_NAMES } from '../../storage/engine/validate-event.js';
 import { DISTANCES, type CollectionConfig, type CollectionSettings, type DenseVectorConfig, type Distance } from '../../storage/events/types.js';
 import { checkBody } from './check-body.js';
+import { VECTORS_GROUP } from '../../storage/views/on-disk-config.js';
 import { quantizationSettings } from './quantization-settings.js';
 import { bodyObject, isObject } from './fields.js';
 import { MAX_M0, namedVectorsCollectionBody, oneVectorCollectionBody } from './schemas/collection.js';
@@ -47,15 +48,19 @@ export function parseCreateCollection(body: unknown): { config: CollectionConfig
   const { sparse_vectors: sparse, hnsw_config: hnsw } = checked;
   const base = hnswOf(hnsw, DEFAULT_HNSW, '');
   const config: CollectionConfig = { size: 0, distance: 'Cosine', ...base };
+  let unnamedOnDisk = false;
   if (!isMap) {
     const one = (checked as z.output<typeof oneVectorCollectionBody>).vectors;
     if (!one && !sparse) throw badRequest('vectors is required: {"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot"} (or name vectors, or send sparse_vectors)');
     if (one) Object.assign(config, { size: one.size, distance: distanceOf(one.distance) });
+    if (one?.on_disk) unnamedOnDisk = true;
   }
   for (const [name, v] of Object.entries(isMap ? (checked.vectors as Record<string, NamedVectorGiven>) : {})) {
     const params = { size: v.size, distance: distanceOf(v.distance), ...hnswOf(v.hnsw_config, base, `vectors.${name}.`) };
-    if (name === '') Object.assign(config, params);
-    else (config.named ??= {})[name] = { ...params, onDisk: v.on_disk ?? false };
+    if (name === '') {
+      Object.assign(config, params);
+      unnamedOnDisk = v.on_disk === true;
+    } else (config.named ??= {})[name] = { ...params, onDisk: v.on_disk ?? false };
   }
   for (const [name, s] of Object.entries(sparse ?? {})) {
     if (config.named?.[name] || (name === '' && config.size > 0)) throw badRequest(`sparse_vectors.${name} names a dense vector too: give each vector its own name`);
@@ -67,7 +72,9 @@ export function parseCreateCollection(body: unknown): { config: CollectionConfig
   if (Object.keys(config.named ?? {}).length + Object.keys(config.sparse ?? {}).length > MAX_VECTOR_NAMES) throw badRequest(`a collection has at most ${MAX_VECTOR_NAMES} named and sparse vectors`);
   if (config.size === 0 && !config.named && !config.sparse) throw badRequest('vectors must name at least one vector (or send sparse_vectors)');
   const given = checked.quantization_config;
-  return { config, settings: given ? quantizationSettings(given) : {} };
+  // The unnamed vector's on_disk is a setting (on-disk-config.ts); a named one's is in its config.
+  const settings: CollectionSettings = { ...(given ? quantizationSettings(given) : {}), ...(unnamedOnDisk ? { [VECTORS_GROUP]: { '': { on_disk: true } } } : {}) };
+  return { config, settings };
 }
 
 interface NamedVectorGiven {

@@ -22,14 +22,15 @@ function payloadSchema(c: Collection): Record<string, unknown> {
  * object from names to each vector's ("" for the unnamed one), with its own HNSW settings where
  * they differ from the collection's and on_disk when set.
  */
-function vectorsConfig(config: CollectionConfig): Record<string, unknown> {
-  const unnamed = { size: config.size, distance: config.distance };
+function vectorsConfig(c: Collection): Record<string, unknown> {
+  const { config } = c;
+  const unnamed = { size: config.size, distance: config.distance, ...(c.onDisk('') ? { on_disk: true } : {}) };
   if (!config.named && !config.sparse) return unnamed;
   const out: Record<string, unknown> = config.size > 0 ? { '': unnamed } : {};
   for (const [name, v] of Object.entries(config.named ?? {})) {
     const params: Record<string, unknown> = { size: v.size, distance: v.distance };
     if (v.m !== config.m || v.efConstruct !== config.efConstruct || v.m0 !== config.m0 || v.ml !== config.ml) params.hnsw_config = { m: v.m, ef_construct: v.efConstruct, m0: v.m0, ml: v.ml };
-    if (v.onDisk) params.on_disk = true;
+    if (c.onDisk(name)) params.on_disk = true;
     out[name] = params;
   }
   return out;
@@ -58,7 +59,7 @@ function indexedVectors(c: Collection): number {
 /** Collection info as the REST API answers it (Qdrant's fields). */
 export function collectionInfo(c: Collection): Record<string, unknown> {
   const { config } = c;
-  const vectors = vectorsConfig(config);
+  const vectors = vectorsConfig(c);
   const sparse = config.sparse ? { sparse_vectors: sparseConfig(config) } : {};
   const hnsw = { m: config.m, ef_construct: config.efConstruct, m0: config.m0, ml: config.ml };
   return {

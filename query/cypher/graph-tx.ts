@@ -64,7 +64,12 @@ export class GraphTx {
     const { store } = this.collection;
     const slot = store.slotOf(id);
     if (slot < 0) return null;
-    return { labels: store.labels[slot]!, payload: store.payloads[slot]!, vector: store.hasVector[slot] ? store.vectorOf(slot) : null };
+    const data: NodeData = { labels: store.labels[slot]!, payload: store.payloads[slot]!, vector: null };
+    if (!store.hasVector[slot]) return data;
+    if (!store.onDisk) data.vector = store.vectorOf(slot);
+    // Floats on disk are read from the file only when the query looks at the vector.
+    else Object.defineProperty(data, 'vector', { enumerable: true, configurable: true, get: () => store.vectorOf(slot) });
+    return data;
   }
 
   hasNode(id: PointId): boolean {

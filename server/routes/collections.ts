@@ -8,6 +8,7 @@ import { quantizationSettings } from '../../query/api/quantization-settings.js';
 import { checkBody } from '../../query/api/check-body.js';
 import { bodyObject } from '../../query/api/fields.js';
 import { facetBody } from '../../query/api/schemas/recommend.js';
+import { VECTORS_GROUP } from '../../storage/views/on-disk-config.js';
 import { patchCollectionBody } from '../../query/api/schemas/patch-collection.js';
 import { badRequest } from '../../storage/errors.js';
 import { parseOptionalFilter } from '../../query/filter/parse-filter.js';
@@ -49,6 +50,8 @@ export function collectionRoutes(engine: Engine): Router {
     const { m: _m, ef_construct: _ef, ...hnswExtras } = hnsw;
     if (Object.keys(defined(hnswExtras)).length > 0) settings.hnsw_config = defined(hnswExtras);
     if (body.quantization_config) Object.assign(settings, quantizationSettings(body.quantization_config));
+    const onDisk = Object.entries(body.vectors ?? {}).filter(([, v]) => typeof v.on_disk === 'boolean');
+    if (onDisk.length > 0) settings[VECTORS_GROUP] = Object.fromEntries(onDisk.map(([name, v]) => [name, { on_disk: v.on_disk }]));
     if (Object.keys(settings).length > 0) await engine.submit({ type: 'collection_settings', collection: c.name, settings });
     ok(ctx, true);
   });

@@ -10,9 +10,10 @@ import { runToolProcess } from './tool-process.js';
 
 const config: CollectionConfig = { size: 8, distance: 'Dot', m: 4, m0: 8, efConstruct: 8, ml: 0.7 };
 const INT8 = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
-const BINARY = { quantization_config: { scalar: null, binary: { always_ram: true }, product: null } };
+/** Binary, with the floats moved to disk (the replay tool keeps them in RAM: it has no data dir of its own). */
+const BINARY = { quantization_config: { scalar: null, binary: { always_ram: true }, product: null }, vectors: { '': { on_disk: true } } };
 
-/** A collection created quantized (1), points (2), a snapshot, then switched to binary (3), a snapshot at 3. */
+/** A collection created quantized (1), points (2), a snapshot, then switched to binary with its floats on disk (3), a snapshot at 3. */
 async function history(engine: Engine): Promise<void> {
   await engine.submit({ type: 'create_collection', name: 'q', config, settings: INT8 });
   await engine.submit({ type: 'upsert_points', collection: 'q', points: randomVectors(50, 8, 4).map((vector, id) => ({ id, vector, payload: {}, labels: [] })) });
@@ -21,7 +22,7 @@ async function history(engine: Engine): Promise<void> {
   expect(await engine.snapshot()).to.equal(3);
 }
 
-describe('tools/replay: quantization settings', function () {
+describe('tools/replay: quantization and on_disk settings', function () {
   this.timeout(60_000);
   const dir = useHistory(history);
 

@@ -8,6 +8,8 @@ import { writeSnapshot } from '../snapshot/snapshot-codec.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { decodeEntry } from '../log/record.js';
 import type { AckGate } from './ack-gate.js';
+import { CollectionMap } from './collection-map.js';
+import type { FloatFiles } from '../views/float-file.js';
 import { applyEvent, applyEventInSteps, type ApplyResult } from './apply-event.js';
 import { AppliedWatch } from './applied-watch.js';
 import { throughAliases, touchAliases } from '../aliases.js';
@@ -103,6 +105,8 @@ export interface EngineOptions {
   onSkipped?: (opId: number, note: SkipNote) => void;
   /** Holds each durable entry until replication allows its acknowledgement, and refuses writes on a replica (see ack-gate.ts). */
   gate?: AckGate;
+  /** Where the floats of on_disk vectors go (the data dir's); without it they stay in RAM. */
+  floatFiles?: FloatFiles;
 }
 
 export interface EngineObserver {
@@ -131,7 +135,7 @@ interface Waiter {
  * strictly in operation_id order, then acknowledge. Replay runs the same apply.
  */
 export class Engine {
-  readonly collections = new Map<string, Collection>();
+  readonly collections: Map<string, Collection>;
   /** Wakes readers waiting for an operation to be applied. */
   readonly applied = new AppliedWatch(() => this.appliedUpTo);
   private readonly waiting = new Map<number, Waiter>();
@@ -168,6 +172,7 @@ export class Engine {
     this.schedule = options.schedule ?? defaultScheduler;
     this.reserveIds = options.reserveIds ?? RESERVE_IDS;
     this.limits = options.limits ?? DEFAULT_WRITE_LIMITS;
+    this.collections = new CollectionMap(options.floatFiles ?? null);
   }
 
   /**
@@ -726,5 +731,6 @@ export class Engine {
     if (this.options.snapshots && !this.options.readOnly && !this.failure && this.appliedUpTo > this.snapshotOpId) await this.snapshot().catch(() => undefined);
     await this.markDurable();
     await this.log.close();
+    for (const c of this.collections.values()) c.closeFloatFiles();
   }
 }

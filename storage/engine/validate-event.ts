@@ -7,6 +7,7 @@ import { checkAliases } from './apply-aliases.js';
 import { canonicalUuid } from '../point-id.js';
 import { resolveCollection } from '../aliases.js';
 import { ShardedSet } from '../views/sharded.js';
+import { checkOnDiskSettings } from '../views/on-disk-config.js';
 import { MAX_QUANTIZED_DIMENSION, mergedSettings, quantizationOf } from '../views/quantization-config.js';
 import { nestsDeeperThan, utf8Length } from './payload-shape.js';
 import { DEFAULT_WRITE_LIMITS, LIMIT_VARIABLES, type WriteLimits } from './write-limits.js';
@@ -118,9 +119,10 @@ export function checkConfig(c: CollectionConfig): void {
   if (!ok) throw badRequest(`invalid collection config: ${JSON.stringify(c)}`);
 }
 
-/** Settings a collection may hold: JSON within the limits, and a quantization_config it can serve. */
+/** Settings a collection may hold: JSON within the limits, an on_disk for its own vectors, and a quantization_config it can serve. */
 function checkSettings(config: CollectionConfig, settings: CollectionSettings, what: string, limits: WriteLimits): void {
   checkPayload(settings, what, limits);
+  checkOnDiskSettings(config, settings);
   if (quantizationOf(settings)?.method !== 'scalar') return;
   const widest = Math.max(config.size, ...Object.values(config.named ?? {}).map((v) => v.size));
   if (widest > MAX_QUANTIZED_DIMENSION) throw badRequest(`quantization_config.scalar serves vectors of at most ${MAX_QUANTIZED_DIMENSION} dimensions; this collection has ${widest}`);

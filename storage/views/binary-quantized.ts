@@ -90,13 +90,17 @@ export class BinaryQuantized {
 
   add(slot: number): void {
     this.place(this.store.capacity);
-    this.encodeInto(this.store.vectors, slot * this.dim, this.stride * (slot + READER_SLOTS));
+    this.encodeInto(this.store.row(slot), 0, this.stride * (slot + READER_SLOTS));
   }
 
   rebuild(): void {
     const { store } = this;
     this.place(store.capacity);
-    for (let slot = 0; slot < store.slotCount; slot++) if (store.hasVector[slot]) this.encodeInto(store.vectors, slot * this.dim, this.stride * (slot + READER_SLOTS));
+    store.forEachVector((slot, vectors, at) => this.encodeInto(vectors, at, this.stride * (slot + READER_SLOTS)));
+  }
+
+  nodeDistance(): null {
+    return null;
   }
 
   setQuery(q: Float32Array): void {

@@ -43,6 +43,12 @@ export interface QueryDistance {
   readonly toQuery: (x: number) => number;
 }
 
+/** Node-to-node distances other than the float ones, for linking (the int8 codes of a store whose floats are on disk). */
+export interface NodeDistance {
+  between(a: number, b: number): number;
+  l2Between(a: number, b: number): number;
+}
+
 /** mulberry32: a small seeded generator whose state a snapshot keeps, so levels are drawn alike. */
 class LevelRandom {
   constructor(public state: number) {}
@@ -115,6 +121,8 @@ export class HnswIndex {
   private norms2: Float64Array;
   private maxNorm2 = 0;
   private readonly random: LevelRandom;
+  /** Where node-to-node distances come from while linking and repairing; null: the floats. */
+  linkOn: NodeDistance | null = null;
   private readonly visited: VisitedSet;
   private readonly candidates = new CandidateHeap();
   private readonly results = new ResultHeap();
@@ -186,6 +194,12 @@ export class HnswIndex {
     return this.layoutCache;
   }
 
+  /** Lets go of what refers to the store's old vectors after they moved (the layout, the query distance), so their memory can be freed. */
+  storeMoved(): void {
+    this.layoutCache = null;
+    this.queryDistance = this.space.toQuery;
+  }
+
   private ensureCapacity(): void {
     const cap = this.store.capacity;
     if (this.levels.length >= cap) return;
@@ -239,9 +253,10 @@ export class HnswIndex {
 
   /** Distance between two nodes of the graph. */
   private nodeDist(a: number, b: number): number {
-    if (!this.augmented) return this.space.between(a, b);
+    const on = this.linkOn ?? this.space;
+    if (!this.augmented) return on.between(a, b);
     const extra = Math.sqrt(Math.max(0, this.maxNorm2 - this.norms2[a]!)) - Math.sqrt(Math.max(0, this.maxNorm2 - this.norms2[b]!));
-    return this.space.l2Between(a, b) + extra * extra;
+    return on.l2Between(a, b) + extra * extra;
   }
 
   /** Distance from the query in the store's scratch area (`from` < 0), or from node `from` while building, to node x. */
@@ -451,7 +466,8 @@ export class HnswIndex {
     this.nodeCount++;
     if (this.augmented) {
       const dim = this.store.dim;
-      const n2 = dotProduct(this.store.vectors, slot * dim, this.store.vectors, slot * dim, dim);
+      const v = this.store.row(slot);
+      const n2 = dotProduct(v, 0, v, 0, dim);
       this.norms2[slot] = n2;
       if (n2 > this.maxNorm2) this.maxNorm2 = n2;
     }

@@ -99,8 +99,9 @@ export class IndexBacklog {
       budget--;
       const slot = this.pending[this.head++]!;
       if (state[slot] === LIVE) {
-        this.index.insert(slot);
+        // Coded first: a graph linked on the codes (floats on disk) compares the new node by its code.
         quantized?.add(slot);
+        this.index.insert(slot);
       } else this.release(slot);
     }
     if (this.head === this.pending.length) {
@@ -120,7 +121,8 @@ export class IndexBacklog {
    * that fails is linked here, the nodes the builder linked in part included.
    */
   linkElsewhere(builder: GraphBuilder, most: number, quantized: QuantizedVectors | null): Promise<void> | null {
-    if (this.batch || this.head === this.pending.length || !this.index.buildsElsewhere || this.index.layout() === null) return null;
+    // Floats on disk are read through a file only this thread has open: such graphs are linked here.
+    if (this.batch || this.head === this.pending.length || !this.index.buildsElsewhere || !(this.index.layout()?.store.onDisk === false)) return null;
     const state = this.store.state;
     const taken: number[] = [];
     while (taken.length < most && this.head < this.pending.length) {

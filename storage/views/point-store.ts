@@ -5,6 +5,7 @@ import { parsePayloadText, payloadText } from '../codec/payload-text.js';
 import { CorruptDataError } from '../errors.js';
 import type { Payload } from '../events/types.js';
 import { comparePointIds, uuidFromWords, uuidIntoWords, type PointId } from '../point-id.js';
+import type { FloatFile } from './float-file.js';
 import { IdSlotMap } from './id-slot-map.js';
 import { kernelsFor, type Kernels } from './simd-kernels.js';
 import { CAN_SHARE, grownCopy, isShared } from './shared-arrays.js';
@@ -53,7 +54,18 @@ export interface StoreLayout {
   uuidWords: Uint32Array | null;
   state: Uint8Array;
   hasVector: Uint8Array;
+  /** The vectors are in a file (the memory holds only the query areas): a reader walks on codes only. */
+  onDisk: boolean;
 }
+
+const closed = (): never => {
+  throw new Error('the float vectors of a closed database cannot be read or written');
+};
+/** Where a store's vectors are once its float file is closed (closeFile). */
+const CLOSED_FILE: FloatFile = { write: closed, read: closed, close: () => undefined };
+
+/** Vectors read from or written to a float file at a time (moves, snapshots, re-coding). */
+const FILE_CHUNK_BYTES = 1 << 20;
 
 /**
  * The points of one collection in slots: all vectors in one contiguous Float32Array
@@ -62,6 +74,9 @@ export interface StoreLayout {
  * Small stores keep the vectors in a plain ArrayBuffer; from SIMD_FROM_BYTES on they live in a
  * WebAssembly memory, after the query areas (READER_SLOTS), so the SIMD distance kernels
  * read them in place. The move happens as the store grows, and calls onRelocate.
+ * With a float file (toDisk: Qdrant's on_disk) the vectors leave RAM: the memory keeps only the
+ * query areas and two rows that vectors are read into to be compared (readRow), and every read
+ * of a vector goes to the file.
  */
 export class PointStore {
   /** A view of the vectors; replaced when the store grows, so never hold on to it across writes. */
@@ -77,6 +92,14 @@ export class PointStore {
   /** Told when the vectors move into a WebAssembly memory (the distance functions rebind). */
   onRelocate: (() => void) | null = null;
   private memory: WebAssembly.Memory | null = null;
+  /** Where the vectors are while they are on disk (then `vectors` is empty). */
+  private file: FloatFile | null = null;
+  /** On disk: the two rows readRow fills (in the memory, at rowOffsets, when there is one). */
+  rows: [Float32Array, Float32Array] = [new Float32Array(0), new Float32Array(0)];
+  /** Byte offsets of `rows` in the memory. */
+  readonly rowOffsets: [number, number];
+  /** The slot each row holds (-1: none), so that comparing one vector with many reads it once. */
+  private readonly rowHeld = [-1, -1];
   /** A slot's integer id, or UUID_ID. */
   ids: Float64Array;
   /** Four words per slot, for slots whose id is a UUID; null while there is none. */
@@ -104,6 +127,7 @@ export class PointStore {
     this.base = stride * READER_SLOTS;
     this.queryOffset = reader ? stride * reader.slot : 0;
     this.maxSlots = Math.floor((maxMemoryBytes - this.base) / (dim * 4));
+    this.rowOffsets = [this.base, this.base + stride];
     if (reader) {
       const { layout } = reader;
       this.memory = layout.memory;
@@ -111,7 +135,7 @@ export class PointStore {
       this.uuidWords = layout.uuidWords;
       this.state = layout.state;
       this.hasVector = layout.hasVector;
-      this.vectors = new Float32Array(layout.memory.buffer, this.base, layout.ids.length * dim);
+      this.vectors = layout.onDisk ? new Float32Array(0) : new Float32Array(layout.memory.buffer, this.base, layout.ids.length * dim);
       this.query = new Float32Array(layout.memory.buffer, this.queryOffset, dim);
       this.kernels = kernelsFor(layout.memory);
       return;
@@ -138,7 +162,111 @@ export class PointStore {
       this.hasVector = grownCopy(this.hasVector, this.hasVector.length, true);
       if (this.uuidWords) this.uuidWords = grownCopy(this.uuidWords, this.uuidWords.length, true);
     }
-    return { dim: this.dim, memory: this.memory, ids: this.ids, uuidWords: this.uuidWords, state: this.state, hasVector: this.hasVector };
+    return { dim: this.dim, memory: this.memory, ids: this.ids, uuidWords: this.uuidWords, state: this.state, hasVector: this.hasVector, onDisk: this.file !== null };
+  }
+
+  /** Whether the vectors are in a float file rather than in RAM. */
+  get onDisk(): boolean {
+    return this.file !== null;
+  }
+
+  /** Moves the vectors into `file` and lets their RAM go (the distance functions rebind). */
+  toDisk(file: FloatFile): void {
+    if (this.file) return;
+    const rows = Math.max(1, Math.floor(FILE_CHUNK_BYTES / (this.dim * 4)));
+    for (let slot = 0; slot < this.slotCount; slot += rows) {
+      const count = Math.min(rows, this.slotCount - slot);
+      file.write(slot, this.vectors.subarray(slot * this.dim, (slot + count) * this.dim), count);
+    }
+    const query = Float32Array.from(this.query);
+    this.file = file;
+    this.vectors = new Float32Array(0);
+    this.memory = null;
+    this.kernels = null;
+    this.placeRows(query);
+  }
+
+  /** Closes the float file for good (a closed database); a later read of the vectors throws. */
+  closeFile(): void {
+    if (!this.file || this.file === CLOSED_FILE) return;
+    this.file.close();
+    this.file = CLOSED_FILE;
+  }
+
+  /** Reads the vectors back from their file into RAM and closes it (the distance functions rebind). */
+  toRam(): void {
+    const file = this.file;
+    if (!file) return;
+    const query = Float32Array.from(this.query);
+    this.file = null;
+    this.memory = null;
+    this.kernels = null;
+    this.vectors = new Float32Array(0);
+    this.query = new Float32Array(this.dim);
+    this.rows = [new Float32Array(0), new Float32Array(0)];
+    this.placeVectors(this.capacity);
+    this.query.set(query);
+    const rows = Math.max(1, Math.floor(FILE_CHUNK_BYTES / (this.dim * 4)));
+    for (let slot = 0; slot < this.slotCount; slot += rows) {
+      const count = Math.min(rows, this.slotCount - slot);
+      file.read(slot, this.vectors.subarray(slot * this.dim, (slot + count) * this.dim), count);
+    }
+    file.close();
+    this.onRelocate?.();
+  }
+
+  /**
+   * On disk: the query areas and the two rows, in a small WebAssembly memory once the store is as
+   * large as one whose vectors would be in one (so search workers can walk its codes), else in
+   * plain arrays.
+   */
+  private placeRows(query: Float32Array, cap = this.capacity): void {
+    const stride = this.rowOffsets[1] - this.rowOffsets[0];
+    if (!this.memory && this.base + cap * this.dim * 4 >= SIMD_FROM_BYTES) this.memory = tryMemory(this.base + 2 * stride, this.maxMemoryBytes);
+    if (this.memory) {
+      this.query = new Float32Array(this.memory.buffer, this.queryOffset, this.dim);
+      this.rows = [new Float32Array(this.memory.buffer, this.rowOffsets[0], this.dim), new Float32Array(this.memory.buffer, this.rowOffsets[1], this.dim)];
+      this.kernels = kernelsFor(this.memory);
+    } else {
+      this.query = new Float32Array(this.dim);
+      this.rows = [new Float32Array(this.dim), new Float32Array(this.dim)];
+    }
+    this.query.set(query);
+    this.rowHeld.fill(-1);
+    this.onRelocate?.();
+  }
+
+  /** Reads slot's vector from the file into rows[which] (on disk only); answers that row. */
+  readRow(slot: number, which: 0 | 1): Float32Array {
+    const row = this.rows[which];
+    if (this.rowHeld[which] === slot) return row;
+    this.file!.read(slot, row, 1);
+    this.rowHeld[which] = slot;
+    return row;
+  }
+
+  /** A slot's vector to read at once: a view of RAM, or, on disk, rows[0] filled from the file (valid until the next read). */
+  row(slot: number): Float32Array {
+    return this.file ? this.readRow(slot, 0) : this.vectors.subarray(slot * this.dim, (slot + 1) * this.dim);
+  }
+
+  /**
+   * Calls visit for every slot below slotCount that holds a vector, with an array and the offset
+   * of the vector in it (RAM in place; on disk, a chunk at a time read from the file).
+   */
+  forEachVector(visit: (slot: number, vectors: Float32Array, at: number) => void): void {
+    const { dim } = this;
+    if (!this.file) {
+      for (let slot = 0; slot < this.slotCount; slot++) if (this.hasVector[slot]) visit(slot, this.vectors, slot * dim);
+      return;
+    }
+    const rows = Math.max(1, Math.min(this.slotCount, Math.floor(FILE_CHUNK_BYTES / (dim * 4))));
+    const chunk = new Float32Array(rows * dim);
+    for (let first = 0; first < this.slotCount; first += rows) {
+      const count = Math.min(rows, this.slotCount - first);
+      this.file.read(first, chunk, count);
+      for (let k = 0; k < count; k++) if (this.hasVector[first + k]) visit(first + k, chunk, k * dim);
+    }
   }
 
   get capacity(): number {
@@ -181,6 +309,10 @@ export class PointStore {
 
   /** Where the vectors live: room for `cap` slots, in a WebAssembly memory from SIMD_FROM_BYTES on. */
   private placeVectors(cap: number): void {
+    if (this.file) {
+      if (!this.memory && this.base + cap * this.dim * 4 >= SIMD_FROM_BYTES) this.placeRows(Float32Array.from(this.query), cap);
+      return;
+    }
     const bytes = this.base + cap * this.dim * 4;
     const old = this.vectors;
     const oldQuery = this.query;
@@ -239,7 +371,11 @@ export class PointStore {
     this.placeId(slot, id);
     this.state[slot] = LIVE;
     this.hasVector[slot] = vector ? 1 : 0;
-    if (vector) this.vectors.set(vector, slot * this.dim);
+    if (this.file) {
+      this.file.write(slot, vector ?? new Float32Array(this.dim), 1);
+      this.rowHeld.fill(-1);
+    }
+    else if (vector) this.vectors.set(vector, slot * this.dim);
     else this.vectors.fill(0, slot * this.dim, (slot + 1) * this.dim);
     this.payloads[slot] = payload;
     this.labels[slot] = labels.length ? labels : EMPTY_LABELS;
@@ -268,16 +404,51 @@ export class PointStore {
     this.freeSlots.push(slot);
   }
 
+  /** A slot's vector: a view of RAM (copy it before the next write), or, on disk, a copy read from the file. */
   vectorOf(slot: number): Float32Array {
-    return this.vectors.subarray(slot * this.dim, (slot + 1) * this.dim);
+    if (!this.file) return this.vectors.subarray(slot * this.dim, (slot + 1) * this.dim);
+    const out = new Float32Array(this.dim);
+    this.file.read(slot, out, 1);
+    return out;
   }
 
   sameVector(slot: number, vector: Float32Array | null): boolean {
     if (!vector) return this.hasVector[slot] === 0;
     if (!this.hasVector[slot]) return false;
-    const base = slot * this.dim;
-    for (let i = 0; i < this.dim; i++) if (this.vectors[base + i] !== vector[i]) return false;
+    const stored = this.row(slot);
+    for (let i = 0; i < this.dim; i++) if (stored[i] !== vector[i]) return false;
     return true;
+  }
+
+  /** The first `n` slots' vectors as writeRaw writes them, read from the file a chunk at a time when on disk. */
+  private writeVectors(w: ByteWriter, n: number): void {
+    if (!this.file) {
+      writeRaw(w, this.vectors, n * this.dim);
+      return;
+    }
+    const rows = Math.max(1, Math.floor(FILE_CHUNK_BYTES / (this.dim * 4)));
+    const chunk = new Float32Array(Math.min(rows, n) * this.dim);
+    for (let slot = 0; slot < n; slot += rows) {
+      const count = Math.min(rows, n - slot);
+      this.file.read(slot, chunk, count);
+      writeRaw(w, chunk, count * this.dim);
+    }
+  }
+
+  /** readRaw's counterpart of writeVectors. */
+  private readVectors(r: ByteReader, n: number): void {
+    if (!this.file) {
+      readRaw(r, this.vectors, n * this.dim);
+      return;
+    }
+    const rows = Math.max(1, Math.floor(FILE_CHUNK_BYTES / (this.dim * 4)));
+    const chunk = new Float32Array(Math.min(rows, n) * this.dim);
+    for (let slot = 0; slot < n; slot += rows) {
+      const count = Math.min(rows, n - slot);
+      readRaw(r, chunk, count * this.dim);
+      this.file.write(slot, chunk, count);
+    }
+    this.rowHeld.fill(-1);
   }
 
   /** Every slot as it is (snapshots): states, ids, vectors, payloads, labels and the free list. */
@@ -289,7 +460,7 @@ export class PointStore {
     writeRaw(w, this.ids, n);
     w.u8(this.uuidWords ? 1 : 0);
     if (this.uuidWords) writeRaw(w, this.uuidWords, n * 4);
-    writeRaw(w, this.vectors, n * this.dim);
+    this.writeVectors(w, n);
     for (let slot = 0; slot < n; slot++) {
       if (this.state[slot] !== LIVE) continue;
       w.str(payloadText(this.payloads[slot]!)).u16(this.labels[slot]!.length);
@@ -312,7 +483,7 @@ export class PointStore {
       this.growUuidWords(this.capacity);
       readRaw(r, this.uuidWords!, n * 4);
     }
-    readRaw(r, this.vectors, n * this.dim);
+    this.readVectors(r, n);
     for (let slot = 0; slot < n; slot++) {
       if (this.state[slot] !== LIVE) {
         this.payloads[slot] = null;

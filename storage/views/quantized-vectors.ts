@@ -1,6 +1,6 @@
 import type { Distance } from '../events/types.js';
 import { BinaryQuantized, type BinaryLayout } from './binary-quantized.js';
-import type { QueryDistance } from './hnsw.js';
+import type { NodeDistance, QueryDistance } from './hnsw.js';
 import type { PointStore } from './point-store.js';
 import type { Quantization } from './quantization-config.js';
 import { ScalarQuantized, type ScalarLayout } from './scalar-quantized.js';
@@ -18,6 +18,8 @@ export interface QuantizedVectors extends QueryDistance {
   rebuild(): void;
   /** What a search worker needs to read the codes, or null while they are in a plain buffer. */
   layout(): QuantizedLayout | null;
+  /** Distances between coded slots good enough to link a graph on (int8), or null (binary's are too coarse). */
+  nodeDistance(): NodeDistance | null;
 }
 
 /** The codes `quantization` asks for over `store`, made from its vectors now. */

@@ -56,6 +56,10 @@ export class ScalarQuantized {
   private readonly dim: number;
   /** Distance from the query (setQuery) to slot x, internal (smaller is closer); rebound as the codes move. */
   toQuery: (x: number) => number = () => 0;
+  /** Between slots a and b on their codes (linking a graph whose floats are on disk); rebound as the codes move. */
+  between: (a: number, b: number) => number = () => 0;
+  /** Squared Euclidean distance between slots a and b on their codes, whatever the metric. */
+  l2Between: (a: number, b: number) => number = () => 0;
 
   /** Codes of `store`'s vectors; with `reader`, a search worker's view of another thread's codes, in its own query row. */
   constructor(private readonly store: PointStore, private readonly metric: Distance, private readonly quantile: number | null, reader?: { layout: ScalarLayout; row: number }) {
@@ -123,14 +127,21 @@ export class ScalarQuantized {
     const step2 = this.step * this.step;
     const cross = this.step * this.mid;
     const constant = dim * this.mid * this.mid;
+    const sumsOf = (a: number, b: number) => cross * (sums[a]! + sums[b]!) + constant;
     if (kernels) {
       const { l2, dot } = kernels;
+      this.l2Between = (a, b) => step2 * l2(base + stride * a, base + stride * b, stride);
+      const dotBetween = (a: number, b: number) => step2 * dot(base + stride * a, base + stride * b, stride) + sumsOf(a, b);
+      this.between = metric === 'Euclid' ? this.l2Between : metric === 'Cosine' ? (a, b) => 1 - dotBetween(a, b) : (a, b) => -dotBetween(a, b);
       if (metric === 'Euclid') this.toQuery = (x) => step2 * l2(queryAt, base + stride * x, stride);
       else if (metric === 'Cosine') this.toQuery = (x) => 1 - (step2 * dot(queryAt, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
       else this.toQuery = (x) => -(step2 * dot(queryAt, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
       return;
     }
     const codes = this.codes;
+    this.l2Between = (a, b) => step2 * l2Int8(codes, base + stride * a, codes, base + stride * b, stride);
+    const dotBetween = (a: number, b: number) => step2 * dotInt8(codes, base + stride * a, codes, base + stride * b, stride) + sumsOf(a, b);
+    this.between = metric === 'Euclid' ? this.l2Between : metric === 'Cosine' ? (a, b) => 1 - dotBetween(a, b) : (a, b) => -dotBetween(a, b);
     if (metric === 'Euclid') this.toQuery = (x) => step2 * l2Int8(codes, queryAt, codes, base + stride * x, stride);
     else if (metric === 'Cosine') this.toQuery = (x) => 1 - (step2 * dotInt8(codes, queryAt, codes, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
     else this.toQuery = (x) => -(step2 * dotInt8(codes, queryAt, codes, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
@@ -156,20 +167,19 @@ export class ScalarQuantized {
       return;
     }
     this.place(this.store.capacity);
-    this.sums[slot] = this.encodeInto(this.store.vectors, slot * this.dim, this.stride * (slot + READER_SLOTS));
+    this.sums[slot] = this.encodeInto(this.store.row(slot), 0, this.stride * (slot + READER_SLOTS));
   }
 
   /** Places the range on the store's vectors as they are, and codes every slot. */
   rebuild(): void {
-    const { store, dim } = this;
+    const { store } = this;
     this.place(store.capacity);
     this.placeRange();
     this.layoutCache = null;
     this.bind();
     this.placedFor = Math.max(1, store.liveCount);
-    for (let slot = 0; slot < store.slotCount; slot++) {
-      this.sums[slot] = store.hasVector[slot] ? this.encodeInto(store.vectors, slot * dim, this.stride * (slot + READER_SLOTS)) : 0;
-    }
+    this.sums.fill(0, 0, store.slotCount);
+    store.forEachVector((slot, vectors, at) => (this.sums[slot] = this.encodeInto(vectors, at, this.stride * (slot + READER_SLOTS))));
   }
 
   /** mid and step from the values of the vectors held (a strided sample for a quantile). */
@@ -177,26 +187,29 @@ export class ScalarQuantized {
     const { store, dim } = this;
     let lo = Infinity;
     let hi = -Infinity;
-    const slots: number[] = [];
-    for (let slot = 0; slot < store.slotCount; slot++) if (store.hasVector[slot]) slots.push(slot);
-    const total = slots.length * dim;
+    let held = 0;
+    for (let slot = 0; slot < store.slotCount; slot++) if (store.hasVector[slot]) held++;
+    const total = held * dim;
     if (total === 0) return;
     if (this.quantile === null || this.quantile >= 1) {
-      const v = store.vectors;
-      for (const slot of slots) {
-        for (let i = slot * dim, end = i + dim; i < end; i++) {
+      store.forEachVector((_, v, at) => {
+        for (let i = at, end = at + dim; i < end; i++) {
           const x = v[i]!;
           if (x < lo) lo = x;
           if (x > hi) hi = x;
         }
-      }
+      });
     } else {
       const n = Math.min(total, QUANTILE_SAMPLE);
       const sample = new Float32Array(n);
-      for (let k = 0; k < n; k++) {
-        const at = Math.floor((k * total) / n);
-        sample[k] = store.vectors[slots[Math.floor(at / dim)]! * dim + (at % dim)]!;
-      }
+      // The k-th sampled value is value floor(k * total / n) of the held vectors, in slot order.
+      let k = 0;
+      let vector = 0;
+      store.forEachVector((_, v, at) => {
+        const end = (vector + 1) * dim;
+        for (let pos = Math.floor((k * total) / n); k < n && pos < end; pos = Math.floor((++k * total) / n)) sample[k] = v[at + (pos - vector * dim)]!;
+        vector++;
+      });
       sample.sort();
       const tail = (1 - this.quantile) / 2;
       lo = sample[Math.floor(tail * (n - 1))]!;
@@ -204,6 +217,10 @@ export class ScalarQuantized {
     }
     this.mid = (lo + hi) / 2;
     this.step = hi > lo ? (hi - lo) / (2 * LEVELS) : 1;
+  }
+
+  nodeDistance(): ScalarQuantized {
+    return this;
   }
 
   /** Codes a prepared query (unit length for Cosine) into this thread's query row. */

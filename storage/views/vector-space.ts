@@ -6,6 +6,7 @@ import { dotScalar, l2Scalar } from './scalar-kernels.js';
  * Internal distances over a store's vectors (smaller is closer): Cosine 1 - a·b on unit
  * vectors, Dot -a·b, Euclid the squared distance. With the store's SIMD kernels when its
  * vectors are in a WebAssembly memory, else with their scalar twins; rebound when they move.
+ * A store on disk reads each vector it compares from its file into one of its two rows.
  */
 export class VectorSpace {
   /** From the query in the store's scratch area to slot x. */
@@ -21,6 +22,10 @@ export class VectorSpace {
   }
 
   private bind(): void {
+    if (this.store.onDisk) {
+      this.bindOnDisk();
+      return;
+    }
     const { store, metric } = this;
     const { kernels, base, dim, queryOffset } = store;
     if (!kernels) {
@@ -49,6 +54,27 @@ export class VectorSpace {
     } else {
       this.toQuery = (x) => -dot(queryOffset, base + x * stride, dim);
       this.between = (a, b) => -dot(base + a * stride, base + b * stride, dim);
+    }
+  }
+
+  private bindOnDisk(): void {
+    const { store, metric } = this;
+    const { kernels, dim, queryOffset, rowOffsets } = store;
+    const [a0, b0] = rowOffsets;
+    const l2 = kernels ? (a: number, b: number) => (store.readRow(a, 0), store.readRow(b, 1), kernels.l2(a0, b0, dim)) : (a: number, b: number) => l2Scalar(store.readRow(a, 0), 0, store.readRow(b, 1), 0, dim);
+    const dot = kernels ? (a: number, b: number) => (store.readRow(a, 0), store.readRow(b, 1), kernels.dot(a0, b0, dim)) : (a: number, b: number) => dotScalar(store.readRow(a, 0), 0, store.readRow(b, 1), 0, dim);
+    const l2Query = kernels ? (x: number) => (store.readRow(x, 0), kernels.l2(queryOffset, a0, dim)) : (x: number) => l2Scalar(store.query, 0, store.readRow(x, 0), 0, dim);
+    const dotQuery = kernels ? (x: number) => (store.readRow(x, 0), kernels.dot(queryOffset, a0, dim)) : (x: number) => dotScalar(store.query, 0, store.readRow(x, 0), 0, dim);
+    this.l2Between = l2;
+    if (metric === 'Euclid') {
+      this.toQuery = l2Query;
+      this.between = l2;
+    } else if (metric === 'Cosine') {
+      this.toQuery = (x) => 1 - dotQuery(x);
+      this.between = (a, b) => 1 - dot(a, b);
+    } else {
+      this.toQuery = (x) => -dotQuery(x);
+      this.between = (a, b) => -dot(a, b);
     }
   }
 

@@ -86,6 +86,33 @@ async function stopServer(s: { server: ChildServer; client: HttpClient }): Promi
   await exited(s.server.child);
 }
 
+/** The storage the scale bench PATCHes a loaded collection to, in turn: int8, int8 with the floats on disk, and binary (with them on disk) for 768-d and wider. */
+function storageVariants(ds: Dataset): { what: string; patch: Record<string, unknown>; quantization?: Record<string, unknown> }[] {
+  return [
+    { what: 'int8 codes, float32 in RAM', patch: { quantization_config: { scalar: { type: 'int8' } } } },
+    { what: 'int8 codes, float32 on disk', patch: { vectors: { '': { on_disk: true } } } },
+    // Binary codes rank coarsely: Qdrant's advice, and the quantization bench's, is to rescore many candidates.
+    ...(ds.dim >= 512 ? [{ what: 'binary codes, float32 on disk, oversampling 20', patch: { quantization_config: { binary: {} } }, quantization: { oversampling: 20 } }] : []),
+  ];
+}
+
+/** Recall@10 and QPS over HTTP at ef 64 and 128 (one client; rescored with the floats when the collection is quantized). */
+async function searchRows(client: HttpClient, ds: Dataset, what: string, quantization?: Record<string, unknown>): Promise<(string | number)[][]> {
+  const rows: (string | number)[][] = [];
+  for (const ef of [64, 128]) {
+    const bodies = Array.from({ length: ds.queryCount }, (_, q) => JSON.stringify({ vector: Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)), limit: 10, params: { hnsw_ef: ef, ...(quantization ? { quantization } : {}) }, with_payload: false }));
+    let recall = 0;
+    const t = performance.now();
+    for (let q = 0; q < ds.queryCount; q++) {
+      const hits = ((await client.json('POST', '/collections/big/points/search', bodies[q])) as { result: { id: number }[] }).result;
+      recall += recallAt10(ds.truth[q]!, hits.map((h) => h.id));
+    }
+    const seconds = (performance.now() - t) / 1000;
+    rows.push([`${what}, ef ${ef}, top 10, 1 client`, `${fmt(ds.queryCount / seconds)} QPS`, `recall@10 ${fmt(recall / ds.queryCount, 3)}`]);
+  }
+  return rows;
+}
+
 /**
  * The byte settings scaled to the dataset: an eighth of its raw vectors, at least 8 MiB (at
  * 1,000,000 x 128 that is the default, 64 MiB).
@@ -97,7 +124,8 @@ export function scaledLogSettings(ds: Dataset): Record<string, string> {
 
 /**
  * One dataset at scale on the real server (default settings but the two byte settings, scaled):
- * ingest over HTTP, memory after the load, recall and QPS at two ef, export (streamed to disk),
+ * ingest over HTTP, memory after the load, recall and QPS at two ef (with float32 vectors, then
+ * the same collection PATCHed to int8, int8 with the floats on disk, and binary), export (streamed to disk),
  * the data dir next to the export file, start-up from the snapshot, and the import of the file
  * (streamed from disk) into a fresh server, with its peak memory.
  */
@@ -135,17 +163,26 @@ export async function benchScale(ds: Dataset, dir: string, log: (m: string) => v
   rows.push([`${what}: index built after the ingest (to green)`, `${fmt((performance.now() - t) / 1000, 1)} s`, '']);
   rows.push([`${what}: server RSS after the load`, `${fmt(rssMb(s.server.child.pid!))} MB`, `${fmt(baseRss)} MB empty; the raw vectors are ${fmt((ds.count * ds.dim * 4) / MB)} MB`]);
 
-  for (const ef of [64, 128]) {
-    const bodiesQ = Array.from({ length: ds.queryCount }, (_, q) => JSON.stringify({ vector: Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)), limit: 10, params: { hnsw_ef: ef }, with_payload: false }));
-    let recall = 0;
+  const memory = () => `RSS ${fmt(rssMb(s.server.child.pid!))} MB, anonymous ${fmt(anonMb(s.server.child.pid!))} MB`;
+  rows.push([`${what}: float32 vectors in RAM`, memory(), `the raw vectors are ${fmt((ds.count * ds.dim * 4) / MB)} MB; int8 codes would be a quarter, binary a thirty-second`]);
+  rows.push(...(await searchRows(s.client, ds, `${what}: search over HTTP`)));
+  // The same loaded collection, changed in place: no reload per variant.
+  for (const variant of storageVariants(ds)) {
     t = performance.now();
-    for (let q = 0; q < ds.queryCount; q++) {
-      const hits = ((await s.client.json('POST', '/collections/big/points/search', bodiesQ[q])) as { result: { id: number }[] }).result;
-      recall += recallAt10(ds.truth[q]!, hits.map((h) => h.id));
-    }
-    const seconds = (performance.now() - t) / 1000;
-    rows.push([`${what}: search over HTTP, ef ${ef}, top 10, 1 client`, `${fmt(ds.queryCount / seconds)} QPS`, `recall@10 ${fmt(recall / ds.queryCount, 3)}`]);
+    await s.client.json('PATCH', '/collections/big', JSON.stringify(variant.patch));
+    await green(s.client, 'big');
+    const applied = (performance.now() - t) / 1000;
+    // Searches first, so the worker threads let go of the arrays the change replaced before memory is read.
+    const searched = await searchRows(s.client, ds, `${what}, ${variant.what}: search over HTTP`, variant.quantization);
+    await new Promise((r) => setTimeout(r, 500));
+    rows.push([`${what}: ${variant.what}`, memory(), `PATCH applied in ${fmt(applied, 1)} s`], ...searched);
   }
+  // Back to float32 in RAM, for the rows that follow (export, start-up, import). Each change above
+  // ran a full collection in the server (as every change of where vectors live does), which frees
+  // the ingest's garbage too: this row is the float figure to hold the others against.
+  await s.client.json('PATCH', '/collections/big', JSON.stringify({ vectors: { '': { on_disk: false } }, quantization_config: 'Disabled' }));
+  await new Promise((r) => setTimeout(r, 500));
+  rows.push([`${what}: float32 in RAM again (after the same full collection)`, memory(), `codes dropped, floats read back from the file`]);
 
   const file = join(dir, 'big.vgdb');
   const peak = peakSampler(s.server.child.pid!);

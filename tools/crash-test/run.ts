@@ -60,7 +60,8 @@ export async function runCrashTest(dataDir: string, cycles: number, say: (line: 
   let acknowledged = 0;
   let lost = 0;
   let { server, client } = await restart(dataDir);
-  await client.json('PUT', `/collections/${COLLECTION}`, JSON.stringify({ vectors: { size: DIM, distance: 'Euclid' } }));
+  // Floats on disk and int8 codes: the file of floats must come back whole after every kill.
+  await client.json('PUT', `/collections/${COLLECTION}`, JSON.stringify({ vectors: { size: DIM, distance: 'Euclid', on_disk: true }, quantization_config: { scalar: { type: 'int8' } } }));
 
   for (let cycle = 1; cycle <= cycles; cycle++) {
     const inflight: InFlight[] = [];

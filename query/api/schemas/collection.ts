@@ -25,6 +25,7 @@ const oneVector = z
   .strictObject({
     size: intIn(1, MAX_DIMENSION),
     distance,
+    on_disk: z.boolean().nullish().meta({ description: 'true: the float vectors live in a file in the data dir, read for rescoring (and for the walk without quantization)' }),
   })
   .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot"}' });
 

@@ -6,7 +6,8 @@ import { quantizationConfig } from './quantization.js';
  * Qdrant's PATCH /collections/{name}: the optimizer settings apps send before a bulk load are
  * taken and reported (indexing here always runs in the background, so they change nothing);
  * HNSW and parameter fields only as they already are (a different m or ef_construct would need
- * a rebuild of the index, which this server does not do in place).
+ * a rebuild of the index, which this server does not do in place). A dense vector's on_disk
+ * may change (the floats move between RAM and a file).
  */
 const optimizers = z
   .strictObject({
@@ -23,6 +24,10 @@ const optimizers = z
 
 export const patchCollectionBody = z
   .strictObject({
+    vectors: z
+      .record(z.string(), z.strictObject({ on_disk: z.boolean().nullish() }))
+      .nullish()
+      .meta({ description: 'an object from dense vector names ("" the unnamed one) to {on_disk}: moves the float vectors into a file or back into RAM' }),
     optimizers_config: optimizers.nullish(),
     hnsw_config: z
       .strictObject({ m: intIn(2, 128).nullish(), ef_construct: intIn(4, 4096).nullish(), full_scan_threshold: intIn(0, 2 ** 31).nullish(), max_indexing_threads: intIn(0, 1024).nullish(), on_disk: z.literal(false).nullish() })

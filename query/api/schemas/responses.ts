@@ -22,7 +22,7 @@ export const operationResult = z
   .strictObject({ operation_id: count, status: z.literal('completed') })
   .meta({ id: 'OperationResult', description: 'a write, acknowledged once durable and applied' });
 
-const vectorParams = z.strictObject({ size: z.int().min(1), distance: z.enum(DISTANCES as [string, ...string[]]) });
+const vectorParams = z.strictObject({ size: z.int().min(1), distance: z.enum(DISTANCES as [string, ...string[]]), on_disk: z.literal(true).optional() });
 
 export const collectionInfo = z
   .strictObject({

@@ -1,0 +1,134 @@
+import { readdirSync, readlinkSync } from 'node:fs';
+import { expect } from 'chai';
+import { ByteReader } from '../../storage/codec/byte-reader.js';
+import { ByteWriter } from '../../storage/codec/byte-writer.js';
+import { Collection } from '../../storage/collection.js';
+import type { CollectionConfig } from '../../storage/events/types.js';
+import { DataDirFloatFiles } from '../../storage/floats/data-dir-float-files.js';
+import { PointStore, SIMD_FROM_BYTES } from '../../storage/views/point-store.js';
+import { VectorSpace } from '../../storage/views/vector-space.js';
+import { searchCollection } from '../../query/search/vector-search.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { randomVectors } from '../helpers/vectors.js';
+
+const openFloatFiles = (dir: string) => readdirSync('/proc/self/fd').filter((fd) => {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${dir}/floats/`);
+  } catch {
+    return false;
+  }
+}).length;
+
+/** A store of `count` vectors with a few removed and a few without a vector. */
+function filled(dim: number, count: number): PointStore {
+  const store = new PointStore(dim);
+  randomVectors(count, dim, 4).forEach((v, id) => store.add(id, id % 17 === 5 ? null : v, { id }, []));
+  for (let id = 0; id < count; id += 23) store.remove(id);
+  return store;
+}
+
+function snapshotBytes(store: PointStore): Uint8Array {
+  const w = new ByteWriter();
+  store.writeTo(w);
+  return w.finish();
+}
+
+describe('storage/views: float vectors on disk', () => {
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => (dir = tempDir()));
+  afterEach(() => dir.remove());
+
+  for (const [what, count] of [['a small store (plain buffers, scalar kernels)', 50], ['a large one (WebAssembly memory, SIMD kernels)', Math.ceil(SIMD_FROM_BYTES / (40 * 4)) + 100]] as const) {
+    it(`reads back exactly what RAM held, with the same distances and snapshot bytes: ${what}`, () => {
+      const files = new DataDirFloatFiles(dir.path);
+      const ram = filled(40, count);
+      const disk = filled(40, count);
+      const ramSpace = new VectorSpace(ram, 'Cosine');
+      const diskSpace = new VectorSpace(disk, 'Cosine');
+      disk.toDisk(files.open(40));
+      expect([disk.onDisk, disk.vectors.length, openFloatFiles(dir.path)]).to.deep.equal([true, 0, 1]);
+      expect(disk.kernels === null).to.equal(ram.kernels === null);
+      for (let slot = 0; slot < count; slot += 7) expect(disk.vectorOf(slot)).to.deep.equal(ram.vectorOf(slot));
+      const query = randomVectors(1, 40, 99)[0]!;
+      ramSpace.setQuery(query);
+      diskSpace.setQuery(query);
+      for (let slot = 1; slot < count; slot += 5) {
+        expect(diskSpace.toQuery(slot)).to.equal(ramSpace.toQuery(slot));
+        expect(diskSpace.between(slot, slot - 1)).to.equal(ramSpace.between(slot, slot - 1));
+        expect(diskSpace.l2Between(slot - 1, slot)).to.equal(ramSpace.l2Between(slot - 1, slot));
+      }
+      expect(disk.sameVector(3, ram.vectorOf(3))).to.equal(true);
+      expect(disk.sameVector(3, ram.vectorOf(4))).to.equal(false);
+      const seen: number[] = [];
+      disk.forEachVector((slot, v, at) => {
+        if (slot % 11 === 0) expect(v.subarray(at, at + 40)).to.deep.equal(ram.vectorOf(slot));
+        seen.push(slot);
+      });
+      expect(seen).to.deep.equal(Array.from({ length: count }, (_, slot) => slot).filter((slot) => ram.hasVector[slot] === 1));
+      expect(Buffer.from(snapshotBytes(disk)).equals(Buffer.from(snapshotBytes(ram))), 'the snapshot bytes of RAM').to.equal(true);
+
+      const loaded = new PointStore(40);
+      loaded.toDisk(files.open(40));
+      loaded.readFrom(new ByteReader(snapshotBytes(ram)), true);
+      expect(Buffer.from(snapshotBytes(loaded)).equals(Buffer.from(snapshotBytes(ram))), 'a snapshot loaded into a store on disk').to.equal(true);
+
+      disk.add(count + 1, query, {}, []);
+      ram.add(count + 1, query, {}, []);
+      disk.toRam();
+      expect([disk.onDisk, openFloatFiles(dir.path)]).to.deep.equal([false, 1]);
+      expect(Buffer.from(snapshotBytes(disk)).equals(Buffer.from(snapshotBytes(ram))), 'back in RAM, the vector added on disk included').to.equal(true);
+      diskSpace.setQuery(query);
+      ramSpace.setQuery(query);
+      expect(diskSpace.toQuery(count + 1)).to.equal(ramSpace.toQuery(count + 1));
+    });
+  }
+
+  it('links and searches an on-disk collection as it would in RAM, with and without int8 codes, and follows on_disk and quantization settings', () => {
+    const config: CollectionConfig = { size: 16, distance: 'Euclid', m: 8, m0: 16, efConstruct: 64, ml: 1 / Math.log(8) };
+    const points = randomVectors(1500, 16, 8).map((vector, id) => ({ id, vector, payload: {}, labels: [] }));
+    const ram = new Collection('ram', config, 7);
+    const disk = new Collection('disk', config, 7);
+    disk.useFloatFiles(new DataDirFloatFiles(dir.path));
+    disk.settings = { vectors: { '': { on_disk: true } } };
+    expect(disk.store.onDisk).to.equal(true);
+    for (const c of [ram, disk]) {
+      c.upsert(points);
+      while (c.indexSome(500));
+    }
+    const queries = randomVectors(10, 16, 31);
+    const top = (c: Collection) => queries.map((vector) => searchCollection(c, { vector, limit: 10, offset: 0, ef: 64, filter: null, scoreThreshold: null }).map((h) => [h.id, h.score]));
+    expect(top(disk), 'the same graph, built from the floats in the file').to.deep.equal(top(ram));
+    for (const c of [ram, disk]) c.settings = { ...c.settings, quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
+    expect(disk.store.onDisk, 'quantizing keeps the floats on disk').to.equal(true);
+    expect(top(disk), 'the int8 walk rescored with the floats read from the file').to.deep.equal(top(ram));
+    disk.settings = { ...disk.settings, vectors: { '': { on_disk: false } } };
+    expect([disk.store.onDisk, openFloatFiles(dir.path)]).to.deep.equal([false, 0]);
+    expect(top(disk)).to.deep.equal(top(ram));
+  });
+
+  for (const [distance, dim] of [['Cosine', 96], ['Dot', 48]] as const) {
+    it(`links a ${distance} graph whose floats are on disk on its int8 codes, with recall@10 >= 0.95 after rescoring`, () => {
+      const config: CollectionConfig = { size: dim, distance, m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16) };
+      const vectors = randomVectors(3000, dim, 12);
+      const c = new Collection('coded', config, 3);
+      c.useFloatFiles(new DataDirFloatFiles(dir.path));
+      c.settings = { vectors: { '': { on_disk: true } }, quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
+      expect(c.index.linkOn, 'linking on the codes').to.equal(c.quantized);
+      c.upsert(vectors.map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+      while (c.indexSome(1000));
+      const prepared = vectors.map((v) => c.prepareQuery(v));
+      const score = (q: Float32Array, v: Float32Array) => v.reduce((sum, x, i) => sum + x * q[i]!, 0);
+      let found = 0;
+      const queries = randomVectors(40, dim, 13);
+      for (const query of queries) {
+        const q = c.prepareQuery(query);
+        const exact = prepared.map((v, id) => [score(q, v), id] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, 10).map(([, id]) => id);
+        const hits = searchCollection(c, { vector: query, limit: 10, offset: 0, ef: 64, filter: null, scoreThreshold: null }).map((h) => h.id);
+        found += hits.filter((id) => exact.includes(id as number)).length;
+      }
+      expect(found / (10 * queries.length)).to.be.at.least(0.95);
+      c.settings = { ...c.settings, vectors: { '': { on_disk: false } } };
+      expect(c.index.linkOn, 'in RAM, linking on the floats').to.equal(null);
+    });
+  }
+});
