@@ -53,7 +53,7 @@ export class CollectionSnapshots {
     try {
       const file = await open(temp, 'w');
       try {
-        for (const chunk of exp.chunks()) {
+        for await (const chunk of exp.stream()) {
           hash.update(chunk);
           size += chunk.length;
           await file.write(chunk);

@@ -4,7 +4,8 @@ import type { DbEvent } from '../events/types.js';
 import type { EventLog, SkipNote } from '../log/event-log.js';
 import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log/log-audit.js';
 import { idsInUse } from '../log/passed-over.js';
-import { writeSnapshot } from '../snapshot/snapshot-codec.js';
+import { captureSnapshot, type SnapshotCapture } from '../snapshot/snapshot-codec.js';
+import { runInSlices } from '../codec/slices.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { decodeEntry } from '../log/record.js';
 import type { AckGate } from './ack-gate.js';
@@ -38,6 +39,8 @@ const BUILD_BATCH = 256;
 const BUSY_WINDOW_MS = 50;
 const BUSY_SLICE_MS = 2;
 const BUSY_GAP_MS = 4;
+/** A snapshot is encoded in slices this long, with an event-loop turn between them (none at shutdown). */
+const SNAPSHOT_SLICE_MS = 1;
 const IDLE_SLICE_MS = 8;
 
 /**
@@ -540,8 +543,9 @@ export class Engine {
 
   /**
    * Writes a snapshot of the current state and drops the log entries it makes unneeded (beyond
-   * the retention). The state is encoded at once, at one operation_id, straight into the file a
-   * few MiB at a time; it is made durable and checked after.
+   * the retention). The state is captured at once, at one operation_id, then encoded straight into
+   * the file a slice at a time between event-loop turns, while writes and searches go on; it is
+   * made durable and checked after (storage/snapshot/sliced-encoding.md).
    */
   snapshot(): Promise<number> {
     const store = this.options.snapshots;
@@ -557,22 +561,23 @@ export class Engine {
     const opId = this.appliedUpTo;
     this.sinceSnapshot = 0;
     this.bytesSinceSnapshot = 0;
-    const encoded: { bytes: number; error?: Error } = { bytes: 0 };
-    // Encoded straight into the file, now, at one operation_id: memory holds no copy of the state.
-    const written = store.write(opId, (out) => {
+    let bytes = 0;
+    let capture: SnapshotCapture;
+    try {
+      capture = captureSnapshot(this.collections, opId);
+    } catch (err) {
+      // Reported, and not retried until another SERVICE_SNAPSHOT_EVERY operations have passed.
+      this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes: 0, error: err as Error });
+      return Promise.reject(err as Error);
+    }
+    // Encoded straight into the file: memory holds no encoded copy of the state.
+    const written = store.write(opId, async (out) => {
       try {
-        encoded.bytes = writeSnapshot(this.collections, opId, out);
-      } catch (err) {
-        encoded.error = err as Error;
-        throw err;
+        bytes = await runInSlices(capture.write(out), this.closed ? Number.POSITIVE_INFINITY : SNAPSHOT_SLICE_MS);
+      } finally {
+        capture.release();
       }
     });
-    if (encoded.error) {
-      // Reported, and not retried until another SERVICE_SNAPSHOT_EVERY operations have passed.
-      this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes: 0, error: encoded.error });
-      return written.then(() => opId);
-    }
-    const bytes = encoded.bytes;
     this.snapshotting = (async () => {
       try {
         await written;

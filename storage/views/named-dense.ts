@@ -1,5 +1,5 @@
 import type { ByteReader } from '../codec/byte-reader.js';
-import type { ByteWriter } from '../codec/byte-writer.js';
+import type { Captured } from '../codec/slices.js';
 import type { NamedVectorConfig, PointId } from '../events/types.js';
 import { normalizeInPlace } from './distance.js';
 import { HnswIndex } from './hnsw.js';
@@ -114,11 +114,12 @@ export class NamedDenseVectors {
     return this.backlog.settled();
   }
 
-  /** The store, the graph and the backlog as they are (snapshots). */
-  writeTo(w: ByteWriter): void {
-    this.store.writeTo(w);
-    this.index.writeTo(w);
-    this.backlog.writeTo(w);
+  /** The store, the graph and the backlog as they are now (snapshots), written later; the field stays pinned meanwhile (PointStore.capture). */
+  capture(): Captured {
+    const parts = [this.store.capture(), this.index.capture(), this.backlog.captureSlots()];
+    return function* (w) {
+      for (const part of parts) yield* part(w);
+    };
   }
 
   readFrom(r: ByteReader): void {

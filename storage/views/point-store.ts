@@ -1,6 +1,7 @@
 import type { ByteReader } from '../codec/byte-reader.js';
 import type { ByteWriter } from '../codec/byte-writer.js';
-import { readRaw, writeRaw } from '../codec/raw-arrays.js';
+import { readRaw } from '../codec/raw-arrays.js';
+import { rawPieces, type Captured, type Sliced } from '../codec/slices.js';
 import { parsePayloadText, payloadText } from '../codec/payload-text.js';
 import { CorruptDataError } from '../errors.js';
 import type { Payload } from '../events/types.js';
@@ -18,6 +19,8 @@ export const LIVE = 1;
 export const REMOVED = 2;
 
 const EMPTY_LABELS: readonly string[] = Object.freeze([]);
+/** Payloads encoded between two yields of a snapshot's encoding (about a millisecond's worth of small ones). */
+const PAYLOADS_PER_PIECE = 1024;
 
 const PAGE = 65536;
 /** A wasm32 memory holds at most 65,536 pages (4 GiB). */
@@ -280,23 +283,57 @@ export class PointStore {
     return true;
   }
 
-  /** Every slot as it is (snapshots): states, ids, vectors, payloads, labels and the free list. */
-  writeTo(w: ByteWriter): void {
+  /**
+   * Every slot as it is now (snapshots): states, ids, vectors, payloads, labels and the free list,
+   * written later. The small arrays are copied and the payloads and labels taken by reference
+   * (they are replaced, never changed in place). The vectors are read from the store as it is
+   * when they are written: the caller keeps the collection pinned meanwhile, so no slot below
+   * `slotCount` is released and given a new vector; only the slots free now may be, so their
+   * vectors are copied.
+   */
+  capture(): Captured {
     const n = this.slotCount;
-    w.u32(n);
-    writeRaw(w, this.state, n);
-    writeRaw(w, this.hasVector, n);
-    writeRaw(w, this.ids, n);
-    w.u8(this.uuidWords ? 1 : 0);
-    if (this.uuidWords) writeRaw(w, this.uuidWords, n * 4);
-    writeRaw(w, this.vectors, n * this.dim);
-    for (let slot = 0; slot < n; slot++) {
-      if (this.state[slot] !== LIVE) continue;
-      w.str(payloadText(this.payloads[slot]!)).u16(this.labels[slot]!.length);
-      for (const label of this.labels[slot]!) w.str(label);
+    const state = this.state.slice(0, n);
+    const hasVector = this.hasVector.slice(0, n);
+    const ids = this.ids.slice(0, n);
+    const uuidWords = this.uuidWords?.slice(0, n * 4) ?? null;
+    const payloads = this.payloads.slice(0, n);
+    const labels = this.labels.slice(0, n);
+    const freeSlots = this.freeSlots.slice();
+    const freeInOrder = Int32Array.from(freeSlots).sort();
+    const freeVectors = Array.from(freeInOrder, (slot) => this.vectorOf(slot).slice());
+    const store = this;
+    return function* (w) {
+      w.u32(n);
+      yield* rawPieces(w, state, 0, n);
+      yield* rawPieces(w, hasVector, 0, n);
+      yield* rawPieces(w, ids, 0, n);
+      w.u8(uuidWords ? 1 : 0);
+      if (uuidWords) yield* rawPieces(w, uuidWords, 0, n * 4);
+      yield* store.vectorPieces(w, n, freeInOrder, freeVectors);
+      for (let slot = 0; slot < n; slot++) {
+        if (state[slot] !== LIVE) continue;
+        w.str(payloadText(payloads[slot]!)).u16(labels[slot]!.length);
+        for (const label of labels[slot]!) w.str(label);
+        if (slot % PAYLOADS_PER_PIECE === 0) yield;
+      }
+      w.u32(freeSlots.length);
+      for (const slot of freeSlots) w.u32(slot);
+    };
+  }
+
+  /**
+   * The vectors of slots [0, n), read from the array the store has at each piece (it may have
+   * grown meanwhile), those of the slots that were free taken from their copies.
+   */
+  private *vectorPieces(w: ByteWriter, n: number, freeInOrder: Int32Array, freeVectors: Float32Array[]): Sliced {
+    let from = 0;
+    for (const [k, slot] of freeInOrder.entries()) {
+      yield* rawPieces(w, () => this.vectors, from * this.dim, slot * this.dim);
+      w.floats(freeVectors[k]!);
+      from = slot + 1;
     }
-    w.u32(this.freeSlots.length);
-    for (const slot of this.freeSlots) w.u32(slot);
+    yield* rawPieces(w, () => this.vectors, from * this.dim, n * this.dim);
   }
 
   /** Fills an empty store from writeTo's bytes, slot for slot (`uuids`: the snapshot may hold UUID ids). */
