@@ -30,14 +30,17 @@ const immediate = (globalThis as { setImmediate?: (task: () => void) => void }).
 /** Resolves after the event loop has had a turn: pending I/O, timers and requests run first. */
 export const nextTurn = (): Promise<void> => new Promise((resolve) => (immediate ? immediate(() => resolve()) : setTimeout(resolve, 0)));
 
-/** Runs sliced work to its end, letting the event loop turn each time `sliceMs` has passed; answers what it answers. */
-export async function runInSlices<T>(work: Sliced<T>, sliceMs: number): Promise<T> {
+/**
+ * Runs sliced work to its end, awaiting `pause` (by default a turn of the event loop) each time
+ * `sliceMs` has passed; answers what it answers.
+ */
+export async function runInSlices<T>(work: Sliced<T>, sliceMs: number, pause: () => Promise<void> = nextTurn): Promise<T> {
   let deadline = performance.now() + sliceMs;
   for (;;) {
     const step = work.next();
     if (step.done) return step.value;
     if (performance.now() < deadline) continue;
-    await nextTurn();
+    await pause();
     deadline = performance.now() + sliceMs;
   }
 }

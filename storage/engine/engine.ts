@@ -5,7 +5,7 @@ import type { EventLog, SkipNote } from '../log/event-log.js';
 import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log/log-audit.js';
 import { idsInUse } from '../log/passed-over.js';
 import { captureSnapshot, type SnapshotCapture } from '../snapshot/snapshot-codec.js';
-import { runInSlices } from '../codec/slices.js';
+import { nextTurn, runInSlices } from '../codec/slices.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { decodeEntry } from '../log/record.js';
 import type { AckGate } from './ack-gate.js';
@@ -39,8 +39,14 @@ const BUILD_BATCH = 256;
 const BUSY_WINDOW_MS = 50;
 const BUSY_SLICE_MS = 2;
 const BUSY_GAP_MS = 4;
-/** A snapshot is encoded in slices this long, with an event-loop turn between them (none at shutdown). */
+/**
+ * Snapshots and exports are encoded in slices this long (none at shutdown), with a turn of the
+ * event loop between them, or, while requests come in, ENCODE_GAP_MS of rest: a thread that is
+ * never idle waits behind every other process for the CPU on a loaded machine, and its requests
+ * with it.
+ */
 const SNAPSHOT_SLICE_MS = 1;
+const ENCODE_GAP_MS = 2;
 const IDLE_SLICE_MS = 8;
 
 /**
@@ -339,6 +345,11 @@ export class Engine {
     this.lastActivity = performance.now();
   }
 
+  /** What work done in slices on this thread (snapshots, exports) awaits between slices: see ENCODE_GAP_MS. */
+  betweenSlices(): Promise<void> {
+    return this.busy() && !this.closed ? new Promise((resolve) => setTimeout(resolve, ENCODE_GAP_MS)) : nextTurn();
+  }
+
   /** Logs the event and applies it once durable. Bad input throws a DbError before anything is logged. */
   submit(given: DbEvent): Promise<Committed> {
     const event = throughAliases(this.collections, given);
@@ -573,7 +584,7 @@ export class Engine {
     // Encoded straight into the file: memory holds no encoded copy of the state.
     const written = store.write(opId, async (out) => {
       try {
-        bytes = await runInSlices(capture.write(out), this.closed ? Number.POSITIVE_INFINITY : SNAPSHOT_SLICE_MS);
+        bytes = await runInSlices(capture.write(out), this.closed ? Number.POSITIVE_INFINITY : SNAPSHOT_SLICE_MS, () => this.betweenSlices());
       } finally {
         capture.release();
       }
@@ -591,6 +602,8 @@ export class Engine {
         this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes, error: err as Error });
         throw err;
       } finally {
+        // Already released once encoded, unless the file could not even be opened.
+        capture.release();
         this.snapshotting = null;
         if (this.snapshotDue() && !this.closed) void this.snapshot().catch(() => undefined);
       }

@@ -20,10 +20,11 @@ export interface CollectionExport {
   /** The file, a block at a time, encoded as it is read; reading it to the end releases the pin. */
   chunks(): Generator<Uint8Array>;
   /**
-   * The same blocks, encoded a slice at a time with an event-loop turn between slices, so a large
-   * export shares the thread with requests (the server streams this one); the end releases the pin.
+   * The same blocks, encoded a slice at a time, awaiting `pause` between slices (by default a
+   * turn of the event loop; the server's engine rests longer while requests come in), so a large
+   * export shares the thread with requests; the end releases the pin.
    */
-  stream(): AsyncGenerator<Uint8Array>;
+  stream(pause?: () => Promise<void>): AsyncGenerator<Uint8Array>;
   /** Releases the pin (idempotent): call it when the reader goes away early. */
   release(): void;
 }
@@ -132,12 +133,12 @@ export function exportCollection(c: Collection, operationId = 0, logHead = ''): 
     *chunks() {
       for (const piece of pieces()) if (piece) yield piece;
     },
-    async *stream() {
+    async *stream(pause = nextTurn) {
       let deadline = performance.now() + STREAM_SLICE_MS;
       for (const piece of pieces()) {
         if (piece) yield piece;
         if (performance.now() < deadline) continue;
-        await nextTurn();
+        await pause();
         deadline = performance.now() + STREAM_SLICE_MS;
       }
     },

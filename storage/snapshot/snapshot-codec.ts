@@ -2,7 +2,7 @@ import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
 import { crc32 } from '../codec/crc32.js';
 import { runNow, type Sliced } from '../codec/slices.js';
-import { Collection } from '../collection.js';
+import { Collection, type CollectionCapture } from '../collection.js';
 import { CorruptDataError } from '../errors.js';
 import { readConfig, VECTOR_NAMES, writeConfig } from '../events/codec.js';
 import { BLOCK_HEADER, block } from '../export/format.js';
@@ -65,7 +65,13 @@ export interface SnapshotCapture {
  * written later is this state, whatever is applied meanwhile. See sliced-encoding.md.
  */
 export function captureSnapshot(collections: ReadonlyMap<string, Collection>, opId: number): SnapshotCapture {
-  const captured = [...collections.values()].map((c) => ({ name: c.name, config: c.config, seed: c.seed, state: c.capture() }));
+  const captured: { name: string; config: Collection['config']; seed: number; state: CollectionCapture }[] = [];
+  try {
+    for (const c of collections.values()) captured.push({ name: c.name, config: c.config, seed: c.seed, state: c.capture() });
+  } catch (err) {
+    for (const c of captured) c.state.release();
+    throw err;
+  }
   return {
     opId,
     *write(out) {

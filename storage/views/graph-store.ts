@@ -202,7 +202,7 @@ export class GraphStore {
   }
 
   /**
-   * Fills an empty store from writeTo's bytes; adjacency lists come out in id order, as they
+   * Fills an empty store from capture's bytes; adjacency lists come out in id order, as they
    * were. Snapshot version 1 kept float32 weights and no relationship properties; versions
    * before 3 had no UUID endpoints.
    */

@@ -625,7 +625,7 @@ export class HnswIndex {
     };
   }
 
-  /** Fills an empty index from writeTo's bytes; the store must be restored first. */
+  /** Fills an empty index from capture's bytes; the store must be restored first. */
   readFrom(r: ByteReader): void {
     this.ensureCapacity();
     const n = r.u32();

@@ -336,7 +336,7 @@ export class PointStore {
     yield* rawPieces(w, () => this.vectors, from * this.dim, n * this.dim);
   }
 
-  /** Fills an empty store from writeTo's bytes, slot for slot (`uuids`: the snapshot may hold UUID ids). */
+  /** Fills an empty store from capture's bytes, slot for slot (`uuids`: the snapshot may hold UUID ids). */
   readFrom(r: ByteReader, uuids: boolean): void {
     const n = r.u32();
     if (n > this.maxSlots) throw new CorruptDataError(`snapshot holds ${n} slots, more than fit`);

@@ -1,4 +1,5 @@
 import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { exited, spawnServer, type ChildServer } from '../lib/spawn-server.js';
 import { HttpClient, runConcurrent } from '../lib/http-client.js';
@@ -58,6 +59,19 @@ async function latenciesDuring(url: string, body: (i: number) => string, least: 
   return Float64Array.from(out).sort();
 }
 
+/**
+ * Reads a response to its end and drops it: the export's 50 MB, which HttpClient would decode
+ * into one string on this process's thread, delaying the searches measured beside it.
+ */
+function download(url: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      if (res.statusCode !== 200) reject(new Error(`${url} answered ${res.statusCode}`));
+      res.on('end', () => resolve()).on('error', reject).resume();
+    }).on('error', reject);
+  });
+}
+
 /** Resolves once `dir` holds a snapshot at or after operation `opId` (written, fsynced and renamed into place). */
 async function snapshotFile(dir: string, opId: number): Promise<void> {
   const at = (name: string) => Number(/^snapshot-(\d{16})\.snap$/.exec(name)?.[1] ?? -1);
@@ -80,7 +94,7 @@ async function searchesUnderLoad(url: string, body: (i: number) => string, snaps
   const background: [string, (client: HttpClient) => Promise<void>][] = [
     ['a long Cypher query', request('POST', `/collections/${COLLECTION}/graph/query`, JSON.stringify({ query: 'UNWIND range(1, 3000000) AS x WITH x WHERE x % 7 = 0 RETURN count(*) AS n' }))],
     ['a collection snapshot', request('POST', `/collections/${COLLECTION}/snapshots`)],
-    ['an export', request('GET', `/collections/${COLLECTION}/export`)],
+    ['an export', () => download(`${url}/collections/${COLLECTION}/export`)],
   ];
   const databaseSnapshot: [string, (client: HttpClient) => Promise<void>] = [
     'the database snapshot',
