@@ -19,7 +19,7 @@ import type { GraphBuilder } from './views/graph-builder.js';
 /** A collection's state captured for a snapshot (Collection.capture). */
 export interface CollectionCapture {
   write: Captured;
-  /** Unpins the collection (idempotent). */
+  /** Stops keeping vectors for it (idempotent). */
   release(): void;
 }
 
@@ -38,7 +38,7 @@ export class Collection {
   readonly payloadIndex = new PayloadIndex();
   readonly labelIndex = new LabelIndex();
   readonly graph = new GraphStore();
-  /** The unnamed vector's backlog; running exports and snapshots pin it, so no slot is freed for reuse under them. */
+  /** The unnamed vector's backlog; running exports pin it, so no slot is freed for reuse under them. */
   private readonly backlog: IndexBacklog;
   private readonly scratch: Float32Array;
   /** Above every point id ever used here, deleted ones included: Cypher CREATE takes ids from it. */
@@ -213,18 +213,17 @@ export class Collection {
 
   /**
    * Every view as it is now (snapshots), written later a piece at a time; the payload and label
-   * indexes are rebuilt on load. The collection stays pinned (no slot is freed for a new vector)
-   * until `release`, which the caller owes whether or not it wrote it all.
+   * indexes are rebuilt on load. `release` once written or given up (PointStore.capture).
    */
   capture(): CollectionCapture {
-    const parts = [this.store.capture(), this.index.capture(), this.graph.capture(), this.backlog.captureSlots()];
+    const store = this.store.capture();
+    const named = [...this.named.values()].map((f) => f.capture());
+    const parts = [store.write, this.index.capture(), this.graph.capture(), this.backlog.captureSlots()];
     const nextNodeId = this.nextNodeId;
     const indexes = Object.fromEntries(this.fieldIndexes);
     const aliases = [...this.aliases].sort();
     const settings = JSON.stringify(this.settings);
-    const fields = [...[...this.named.values()].map((f) => f.capture()), ...[...this.sparse.values()].map((f) => f.capture())];
-    this.pin();
-    let pinned = true;
+    const fields = [...named.map((f) => f.write), ...[...this.sparse.values()].map((f) => f.capture())];
     return {
       *write(w) {
         for (const part of parts) yield* part(w);
@@ -236,8 +235,8 @@ export class Collection {
         for (const field of fields) yield* field(w);
       },
       release: () => {
-        if (pinned) this.unpin();
-        pinned = false;
+        store.release();
+        for (const f of named) f.release();
       },
     };
   }

@@ -37,8 +37,8 @@ function memoryOutput(): { out: SnapshotOutput; bytes: () => Uint8Array } {
 }
 
 /**
- * Every kind of change a collection takes, one per call, in turn: indexing (which, unpinned,
- * would free the slots of removed waypoints), new points (into slots free before the capture
+ * Every kind of change a collection takes, one per call, in turn: indexing (which
+ * frees the slots of removed waypoints), new points (into slots free before the capture
  * too), new vectors for old points, payloads, deletes, edges and their properties, named and
  * sparse vectors.
  */
@@ -50,7 +50,7 @@ function changer(c: Collection): () => void {
     const v = fresh[i % fresh.length]!;
     switch (i % 8) {
       case 0:
-        // Links the pending points and, but for the pin, repairs the removed waypoints and frees their slots.
+        // Links the pending points, repairs the removed waypoints and frees their slots (new points below are given them).
         while (c.indexSome(1000));
         break;
       case 1:
@@ -183,7 +183,7 @@ describe('storage/sliced encoding of snapshots and exports', () => {
       }
     });
 
-    it('fails only that snapshot when its encoding fails part way: reported once, no temporary file, the pin let go, writes and the next snapshot go on', async () => {
+    it('fails only that snapshot when its encoding fails part way: reported once, no temporary file, the capture released, writes and the next snapshot go on', async () => {
       const dir = tempDir();
       const files = new SnapshotFiles(join(dir.path, 'snapshots'));
       const reports: { opId: number; error?: Error }[] = [];

@@ -47,18 +47,12 @@ export async function runInSlices<T>(work: Sliced<T>, sliceMs: number, pause: ()
 
 type Typed = Float64Array | Float32Array | Int32Array | Uint32Array | Int8Array | Uint8Array;
 
-/**
- * Writes elements [from, to) of a typed array as raw little-endian bytes (as writeRaw does),
- * yielding between pieces. Given a function, it takes the array from it at each piece: an array
- * that may be replaced by a larger copy meanwhile, or detached as a growing memory's buffer is.
- */
-export function* rawPieces(w: ByteWriter, array: Typed | (() => Typed), from: number, to: number): Sliced {
-  const current = typeof array === 'function' ? array : () => array;
-  const size = current().BYTES_PER_ELEMENT;
+/** Writes elements [from, to) of a typed array as raw little-endian bytes (as writeRaw does), yielding between pieces. */
+export function* rawPieces(w: ByteWriter, a: Typed, from: number, to: number): Sliced {
+  const size = a.BYTES_PER_ELEMENT;
   const per = Math.max(1, Math.floor(RAW_PIECE_BYTES / size));
   for (let at = from; at < to; at += per) {
     const end = Math.min(to, at + per);
-    const a = current();
     w.bytes(new Uint8Array(a.buffer, a.byteOffset + at * size, (end - at) * size));
     yield;
   }

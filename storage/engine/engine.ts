@@ -345,6 +345,18 @@ export class Engine {
     this.lastActivity = performance.now();
   }
 
+  /**
+   * Between two slices of a snapshot: none once the writes since it began took a quarter of
+   * SERVICE_SNAPSHOT_EVERY operations or bytes of log (the rest is written at once), so the log
+   * a snapshot lets go of runs little ahead of it and the disk stays bounded as before.
+   */
+  private betweenSnapshotSlices(): Promise<void> {
+    const every = this.options.snapshotEvery ?? 0;
+    const everyBytes = this.options.snapshotEveryBytes ?? 0;
+    const behind = (every > 0 && this.sinceSnapshot * 4 >= every) || (everyBytes > 0 && this.bytesSinceSnapshot * 4 >= everyBytes);
+    return behind ? Promise.resolve() : this.betweenSlices();
+  }
+
   /** What work done in slices on this thread (snapshots, exports) awaits between slices: see ENCODE_GAP_MS. */
   betweenSlices(): Promise<void> {
     return this.busy() && !this.closed ? new Promise((resolve) => setTimeout(resolve, ENCODE_GAP_MS)) : nextTurn();
@@ -584,7 +596,7 @@ export class Engine {
     // Encoded straight into the file: memory holds no encoded copy of the state.
     const written = store.write(opId, async (out) => {
       try {
-        bytes = await runInSlices(capture.write(out), this.closed ? Number.POSITIVE_INFINITY : SNAPSHOT_SLICE_MS, () => this.betweenSlices());
+        bytes = await runInSlices(capture.write(out), this.closed ? Number.POSITIVE_INFINITY : SNAPSHOT_SLICE_MS, () => this.betweenSnapshotSlices());
       } finally {
         capture.release();
       }

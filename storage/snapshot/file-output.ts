@@ -4,8 +4,8 @@ import { open } from 'node:fs/promises';
 import { CorruptDataError } from '../errors.js';
 import type { SnapshotOutput } from './snapshot-codec.js';
 
-/** How much of a new snapshot is read back at a time to check it: each piece's hash is about a millisecond of the request thread. */
-const READ_BACK_BYTES = 256 * 1024;
+/** How much of a new snapshot is read back at a time to check it. */
+const READ_BACK_BYTES = 4 * 2 ** 20;
 
 /** A stretch of a written file: the SHA-256 of a run of appended bytes, or the exact bytes of a reserved place. */
 type Written = { at: number; length: number; digest: Buffer } | { at: number; bytes: Uint8Array };

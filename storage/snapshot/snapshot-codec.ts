@@ -56,13 +56,13 @@ export interface SnapshotCapture {
   opId: number;
   /** Writes the snapshot to `out`, yielding between pieces; answers the bytes written. */
   write(out: SnapshotOutput): Sliced<number>;
-  /** Unpins the collections (idempotent): call it once written, or given up. */
+  /** Lets the collections stop keeping vectors for it (idempotent): call it once written, or given up. */
   release(): void;
 }
 
 /**
- * Captures the state at operation `opId` (its collections are pinned until release): what is
- * written later is this state, whatever is applied meanwhile. See sliced-encoding.md.
+ * Captures the state at operation `opId` (release it once written or given up): what is written
+ * later is this state, whatever is applied meanwhile. See sliced-encoding.md.
  */
 export function captureSnapshot(collections: ReadonlyMap<string, Collection>, opId: number): SnapshotCapture {
   const captured: { name: string; config: Collection['config']; seed: number; state: CollectionCapture }[] = [];
@@ -72,6 +72,7 @@ export function captureSnapshot(collections: ReadonlyMap<string, Collection>, op
     for (const c of captured) c.state.release();
     throw err;
   }
+  let released = false;
   return {
     opId,
     *write(out) {
@@ -98,6 +99,8 @@ export function captureSnapshot(collections: ReadonlyMap<string, Collection>, op
       return total + trailer.length;
     },
     release() {
+      if (released) return;
+      released = true;
       for (const c of captured) c.state.release();
     },
   };

@@ -114,11 +114,15 @@ export class NamedDenseVectors {
     return this.backlog.settled();
   }
 
-  /** The store, the graph and the backlog as they are now (snapshots), written later; the field stays pinned meanwhile (PointStore.capture). */
-  capture(): Captured {
-    const parts = [this.store.capture(), this.index.capture(), this.backlog.captureSlots()];
-    return function* (w) {
-      for (const part of parts) yield* part(w);
+  /** The store, the graph and the backlog as they are now (snapshots), written later; `release` once written or given up (PointStore.capture). */
+  capture(): { write: Captured; release(): void } {
+    const store = this.store.capture();
+    const parts = [store.write, this.index.capture(), this.backlog.captureSlots()];
+    return {
+      *write(w) {
+        for (const part of parts) yield* part(w);
+      },
+      release: store.release,
     };
   }
 

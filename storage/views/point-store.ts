@@ -1,7 +1,7 @@
 import type { ByteReader } from '../codec/byte-reader.js';
 import type { ByteWriter } from '../codec/byte-writer.js';
 import { readRaw } from '../codec/raw-arrays.js';
-import { rawPieces, type Captured, type Sliced } from '../codec/slices.js';
+import { RAW_PIECE_BYTES, rawPieces, type Captured, type Sliced } from '../codec/slices.js';
 import { parsePayloadText, payloadText } from '../codec/payload-text.js';
 import { CorruptDataError } from '../errors.js';
 import type { Payload } from '../events/types.js';
@@ -19,6 +19,12 @@ export const LIVE = 1;
 export const REMOVED = 2;
 
 const EMPTY_LABELS: readonly string[] = Object.freeze([]);
+/** A capture of a store being written: the vectors of its slots (those below `slots`) given to new points meanwhile, as they were. */
+interface Keeper {
+  slots: number;
+  kept: Map<number, Float32Array>;
+}
+
 /** Payloads encoded between two yields of a snapshot's encoding (about a millisecond's worth of small ones). */
 const PAYLOADS_PER_PIECE = 1024;
 
@@ -94,6 +100,8 @@ export class PointStore {
   private readonly idToSlot = new IdSlotMap();
   private readonly freeSlots: number[] = [];
   private sorted: Int32Array | null = null;
+  /** Captures being written (capture()): each keeps the vector of a slot below its count that a new point is given meanwhile. */
+  private readonly keepers = new Set<Keeper>();
 
   /** The most slots the memory can hold. */
   readonly maxSlots: number;
@@ -238,6 +246,8 @@ export class PointStore {
     if (slot === undefined) {
       if (this.slotCount === this.capacity) this.grow();
       slot = this.slotCount++;
+    } else {
+      for (const keeper of this.keepers) if (slot < keeper.slots && !keeper.kept.has(slot)) keeper.kept.set(slot, this.vectorOf(slot).slice());
     }
     this.placeId(slot, id);
     this.state[slot] = LIVE;
@@ -285,13 +295,13 @@ export class PointStore {
 
   /**
    * Every slot as it is now (snapshots): states, ids, vectors, payloads, labels and the free list,
-   * written later. The small arrays are copied and the payloads and labels taken by reference
-   * (they are replaced, never changed in place). The vectors are read from the store as it is
-   * when they are written: the caller keeps the collection pinned meanwhile, so no slot below
-   * `slotCount` is released and given a new vector; only the slots free now may be, so their
-   * vectors are copied.
+   * written later; `release` once written or given up. The small arrays are copied and the
+   * payloads and labels taken by reference (they are replaced, never changed in place). The
+   * vectors are read from the store as they are written: a slot's vector is only ever written
+   * when a point is given the slot (add), and until release, add first keeps the vector of a
+   * slot below the captured count for this capture, which writes that copy instead.
    */
-  capture(): Captured {
+  capture(): { write: Captured; release(): void } {
     const n = this.slotCount;
     const state = this.state.slice(0, n);
     const hasVector = this.hasVector.slice(0, n);
@@ -300,40 +310,52 @@ export class PointStore {
     const payloads = this.payloads.slice(0, n);
     const labels = this.labels.slice(0, n);
     const freeSlots = this.freeSlots.slice();
-    const freeInOrder = Int32Array.from(freeSlots).sort();
-    const freeVectors = Array.from(freeInOrder, (slot) => this.vectorOf(slot).slice());
+    const keeper: Keeper = { slots: n, kept: new Map() };
+    this.keepers.add(keeper);
     const store = this;
-    return function* (w) {
-      w.u32(n);
-      yield* rawPieces(w, state, 0, n);
-      yield* rawPieces(w, hasVector, 0, n);
-      yield* rawPieces(w, ids, 0, n);
-      w.u8(uuidWords ? 1 : 0);
-      if (uuidWords) yield* rawPieces(w, uuidWords, 0, n * 4);
-      yield* store.vectorPieces(w, n, freeInOrder, freeVectors);
-      for (let slot = 0; slot < n; slot++) {
-        if (state[slot] !== LIVE) continue;
-        w.str(payloadText(payloads[slot]!)).u16(labels[slot]!.length);
-        for (const label of labels[slot]!) w.str(label);
-        if (slot % PAYLOADS_PER_PIECE === 0) yield;
-      }
-      w.u32(freeSlots.length);
-      for (const slot of freeSlots) w.u32(slot);
+    return {
+      *write(w) {
+        w.u32(n);
+        yield* rawPieces(w, state, 0, n);
+        yield* rawPieces(w, hasVector, 0, n);
+        yield* rawPieces(w, ids, 0, n);
+        w.u8(uuidWords ? 1 : 0);
+        if (uuidWords) yield* rawPieces(w, uuidWords, 0, n * 4);
+        yield* store.vectorPieces(w, n, keeper);
+        for (let slot = 0; slot < n; slot++) {
+          if (state[slot] !== LIVE) continue;
+          w.str(payloadText(payloads[slot]!)).u16(labels[slot]!.length);
+          for (const label of labels[slot]!) w.str(label);
+          if (slot % PAYLOADS_PER_PIECE === 0) yield;
+        }
+        w.u32(freeSlots.length);
+        for (const slot of freeSlots) w.u32(slot);
+      },
+      release: () => void this.keepers.delete(keeper),
     };
   }
 
   /**
-   * The vectors of slots [0, n), read from the array the store has at each piece (it may have
-   * grown meanwhile), those of the slots that were free taken from their copies.
+   * The vectors of slots [0, n) as they were at the capture: each piece read from the array the
+   * store has then (it may have grown meanwhile), the slots given to new points since from the
+   * keeper's copies. Runs of slots between two kept ones go out a piece at a time.
    */
-  private *vectorPieces(w: ByteWriter, n: number, freeInOrder: Int32Array, freeVectors: Float32Array[]): Sliced {
+  private *vectorPieces(w: ByteWriter, n: number, keeper: Keeper): Sliced {
     let from = 0;
-    for (const [k, slot] of freeInOrder.entries()) {
-      yield* rawPieces(w, () => this.vectors, from * this.dim, slot * this.dim);
-      w.floats(freeVectors[k]!);
-      from = slot + 1;
+    while (from < n) {
+      // The next kept slot at or after `from` (the keeper may gain some while this runs).
+      let next = n;
+      for (const slot of keeper.kept.keys()) if (slot >= from && slot < next) next = slot;
+      const end = Math.min(next, from + Math.max(1, Math.floor(RAW_PIECE_BYTES / (this.dim * 4))));
+      if (end > from) {
+        w.floats(this.vectors.subarray(from * this.dim, end * this.dim));
+        from = end;
+        yield;
+        continue;
+      }
+      w.floats(keeper.kept.get(from)!);
+      from++;
     }
-    yield* rawPieces(w, () => this.vectors, from * this.dim, n * this.dim);
   }
 
   /** Fills an empty store from capture's bytes, slot for slot (`uuids`: the snapshot may hold UUID ids). */
