@@ -39,8 +39,11 @@ export class CollectionSnapshots {
     return file;
   }
 
-  /** Writes the collection's export (taken at `operationId`) as a new snapshot: streamed to a temporary file, fsynced, renamed into place. */
-  async create(c: Collection, operationId: number, now: Date): Promise<SnapshotDescription> {
+  /**
+   * Writes the collection's export (taken at `operationId`) as a new snapshot: streamed to a
+   * temporary file, awaiting `pause` between slices of its encoding, fsynced, renamed into place.
+   */
+  async create(c: Collection, operationId: number, now: Date, pause?: () => Promise<void>): Promise<SnapshotDescription> {
     const dir = this.dirOf(c.name);
     mkdirSync(dir, { recursive: true });
     const stamp = now.toISOString().replace(/[:.]/g, '-');
@@ -53,7 +56,7 @@ export class CollectionSnapshots {
     try {
       const file = await open(temp, 'w');
       try {
-        for (const chunk of exp.chunks()) {
+        for await (const chunk of exp.stream(pause)) {
           hash.update(chunk);
           size += chunk.length;
           await file.write(chunk);

@@ -1,5 +1,5 @@
 import type { ByteReader } from './codec/byte-reader.js';
-import type { ByteWriter } from './codec/byte-writer.js';
+import type { Captured } from './codec/slices.js';
 import type { CollectionConfig, CollectionSettings, FieldIndex, PointId, PointRecord, SparseVector } from './events/types.js';
 import { readFieldIndexes, writeFieldIndexes } from './events/codec.js';
 import { normalizeInPlace } from './views/distance.js';
@@ -17,6 +17,13 @@ import { quantizedVectors, type QuantizedVectors } from './views/quantized-vecto
 import { VectorSpace } from './views/vector-space.js';
 import { IndexBacklog } from './views/index-backlog.js';
 import type { GraphBuilder } from './views/graph-builder.js';
+
+/** A collection's state captured for a snapshot (Collection.capture). */
+export interface CollectionCapture {
+  write: Captured;
+  /** Stops keeping vectors for it (idempotent). */
+  release(): void;
+}
 
 /**
  * The materialised views of one collection: points, the HNSW index of their unnamed vector, their
@@ -259,22 +266,37 @@ export class Collection {
     return true;
   }
 
-  /** Every view as it is (snapshots); the payload and label indexes are rebuilt on load. */
-  writeTo(w: ByteWriter): void {
-    this.store.writeTo(w);
-    this.index.writeTo(w);
-    this.graph.writeTo(w);
-    this.backlog.writeTo(w);
-    w.f64(this.nextNodeId);
-    writeFieldIndexes(w, Object.fromEntries(this.fieldIndexes));
-    w.u32(this.aliases.size);
-    for (const alias of [...this.aliases].sort()) w.str(alias);
-    w.str(JSON.stringify(this.settings));
-    for (const field of this.named.values()) field.writeTo(w);
-    for (const field of this.sparse.values()) field.writeTo(w);
+  /**
+   * Every view as it is now (snapshots), written later a piece at a time; the payload and label
+   * indexes are rebuilt on load. `release` once written or given up (PointStore.capture).
+   */
+  capture(): CollectionCapture {
+    const store = this.store.capture();
+    const named = [...this.named.values()].map((f) => f.capture());
+    const parts = [store.write, this.index.capture(), this.graph.capture(), this.backlog.captureSlots()];
+    const nextNodeId = this.nextNodeId;
+    const indexes = Object.fromEntries(this.fieldIndexes);
+    const aliases = [...this.aliases].sort();
+    const settings = JSON.stringify(this.settings);
+    const fields = [...named.map((f) => f.write), ...[...this.sparse.values()].map((f) => f.capture())];
+    return {
+      *write(w) {
+        for (const part of parts) yield* part(w);
+        w.f64(nextNodeId);
+        writeFieldIndexes(w, indexes);
+        w.u32(aliases.length);
+        for (const alias of aliases) w.str(alias);
+        w.str(settings);
+        for (const field of fields) yield* field(w);
+      },
+      release: () => {
+        store.release();
+        for (const f of named) f.release();
+      },
+    };
   }
 
-  /** Fills a new, empty collection from writeTo's bytes (`version`: the snapshot format's). */
+  /** Fills a new, empty collection from capture's bytes (`version`: the snapshot format's). */
   readFrom(r: ByteReader, version: number): void {
     this.store.readFrom(r, version >= 3);
     this.index.readFrom(r);

@@ -26,7 +26,7 @@ export function snapshotRoutes(engine: Engine, snapshots: CollectionSnapshots): 
   const nameOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!).name;
 
   router.post('/snapshots', async (ctx) => {
-    ok(ctx, await snapshots.create(requireCollection(engine.collections, ctx.params.name!), engine.log.lastOperationId, new Date()));
+    ok(ctx, await snapshots.create(requireCollection(engine.collections, ctx.params.name!), engine.log.lastOperationId, new Date(), () => engine.betweenSlices()));
   });
 
   router.get('/snapshots', (ctx) => {

@@ -27,7 +27,7 @@ export function transferRoutes(engine: Engine): Router {
     if (at !== undefined && (typeof at !== 'string' || !/^\d{1,15}$/.test(at))) throw badRequest(`at must be an operation_id (a non-negative integer), got ${JSON.stringify(at)}`);
     const c = at === undefined ? requireCollection(engine.collections, ctx.params.name!) : await collectionAt(engine, ctx.params.name!, Number(at));
     const exp = exportCollection(c, engine.log.lastOperationId, engine.log.headHash ?? '');
-    const stream = Readable.from(exp.chunks());
+    const stream = Readable.from(exp.stream(() => engine.betweenSlices()));
     stream.once('close', exp.release);
     ctx.set('X-Service-Format-Version', String(FORMAT_VERSION));
     if (engine.log.headHash) ctx.set('X-Service-Log-Head', engine.log.headHash);

@@ -2,6 +2,7 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import { expect } from 'chai';
 import { ByteReader } from '../../storage/codec/byte-reader.js';
 import { ByteWriter } from '../../storage/codec/byte-writer.js';
+import { runNow } from '../../storage/codec/slices.js';
 import { Collection } from '../../storage/collection.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
 import { DataDirFloatFiles } from '../../storage/floats/data-dir-float-files.js';
@@ -29,7 +30,9 @@ function filled(dim: number, count: number): PointStore {
 
 function snapshotBytes(store: PointStore): Uint8Array {
   const w = new ByteWriter();
-  store.writeTo(w);
+  const captured = store.capture();
+  runNow(captured.write(w));
+  captured.release();
   return w.finish();
 }
 
@@ -82,6 +85,27 @@ describe('storage/views: float vectors on disk', () => {
       expect(diskSpace.toQuery(count + 1)).to.equal(ramSpace.toQuery(count + 1));
     });
   }
+
+  it('writes a capture taken on disk as the store was, though its freed slots get new vectors and it moves to RAM between the pieces', () => {
+    const count = Math.ceil(SIMD_FROM_BYTES / (40 * 4)) + 100;
+    const files = new DataDirFloatFiles(dir.path);
+    const ram = filled(40, count);
+    const disk = filled(40, count);
+    for (const store of [ram, disk]) for (let slot = 0; slot < count; slot += 23) store.release(slot);
+    disk.toDisk(files.open(40));
+    const expected = snapshotBytes(ram);
+    const captured = disk.capture();
+    const w = new ByteWriter();
+    const pieces = captured.write(w);
+    pieces.next();
+    const fresh = randomVectors(10, 40, 31);
+    fresh.forEach((v, k) => disk.add(count + 100 + k, v, {}, []));
+    pieces.next();
+    disk.toRam();
+    while (!pieces.next().done);
+    captured.release();
+    expect(Buffer.from(w.finish()).equals(Buffer.from(expected))).to.equal(true);
+  });
 
   it('links and searches an on-disk collection as it would in RAM, with and without int8 codes, and follows on_disk and quantization settings', () => {
     const config: CollectionConfig = { size: 16, distance: 'Euclid', m: 8, m0: 16, efConstruct: 64, ml: 1 / Math.log(8) };

@@ -88,7 +88,7 @@ describe('storage/snapshot', () => {
     engine.replay();
     await engine.submit({ type: 'create_collection', name: 'c', config: config('Euclid') });
     const c = engine.collections.get('c')!;
-    c.writeTo = () => {
+    c.capture = () => {
       throw new Error('cannot encode');
     };
     for (let id = 0; id < 6; id++) await engine.submit({ type: 'upsert_points', collection: 'c', points: [{ id, vector: new Float32Array(DIM), payload: {}, labels: [] }] });
@@ -131,10 +131,12 @@ describe('storage/snapshot', () => {
       while (wide.indexSome(10_000));
       const state = new Map([['wide', wide], ['busy', busyCollection('Cosine')]]);
       const inMemory = Buffer.concat(encodeSnapshot(state, 8));
-      expect(inMemory.length, 'more than the 4 MiB encode buffer').to.be.above(5 * 2 ** 20);
+      expect(inMemory.length, 'many times the 256 KiB encode buffer').to.be.above(5 * 2 ** 20);
       const files = new SnapshotFiles(dir.path);
       let bytes = 0;
-      await files.write(8, (out) => (bytes = writeSnapshot(state, 8, out)));
+      await files.write(8, (out) => {
+        bytes = writeSnapshot(state, 8, out);
+      });
       const onDisk = readFileSync(join(dir.path, 'snapshot-0000000000000008.snap'));
       expect(bytes).to.equal(onDisk.length);
       expect(onDisk.equals(inMemory)).to.equal(true);

@@ -90,7 +90,7 @@ describe('workers: Cypher replicas hold a copy of the views, fed the applied log
 
   it('runs every query on the request thread once the views cannot be sent to a replica, failing those sent', async () => {
     replicas = new CypherReplicas(engine, 1);
-    engine.collections.get('g')!.writeTo = () => {
+    engine.collections.get('g')!.capture = () => {
       throw new Error('cannot encode');
     };
     let failure: unknown = null;

@@ -4,7 +4,8 @@ import type { DbEvent } from '../events/types.js';
 import type { EventLog, SkipNote } from '../log/event-log.js';
 import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log/log-audit.js';
 import { idsInUse } from '../log/passed-over.js';
-import { writeSnapshot } from '../snapshot/snapshot-codec.js';
+import { captureSnapshot, type SnapshotCapture } from '../snapshot/snapshot-codec.js';
+import { nextTurn, runInSlices } from '../codec/slices.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { decodeEntry } from '../log/record.js';
 import type { AckGate } from './ack-gate.js';
@@ -40,6 +41,14 @@ const BUILD_BATCH = 256;
 const BUSY_WINDOW_MS = 50;
 const BUSY_SLICE_MS = 2;
 const BUSY_GAP_MS = 4;
+/**
+ * Snapshots and exports are encoded in slices this long (none at shutdown), with a turn of the
+ * event loop between them, or, while requests come in, ENCODE_GAP_MS of rest: a thread that is
+ * never idle waits behind every other process for the CPU on a loaded machine, and its requests
+ * with it.
+ */
+const SNAPSHOT_SLICE_MS = 1;
+const ENCODE_GAP_MS = 2;
 const IDLE_SLICE_MS = 8;
 
 /**
@@ -341,6 +350,23 @@ export class Engine {
     this.lastActivity = performance.now();
   }
 
+  /**
+   * Between two slices of a snapshot: none once the writes since it began took a quarter of
+   * SERVICE_SNAPSHOT_EVERY operations or bytes of log (the rest is written at once), so the log
+   * a snapshot lets go of runs little ahead of it and the disk stays bounded as before.
+   */
+  private betweenSnapshotSlices(): Promise<void> {
+    const every = this.options.snapshotEvery ?? 0;
+    const everyBytes = this.options.snapshotEveryBytes ?? 0;
+    const behind = (every > 0 && this.sinceSnapshot * 4 >= every) || (everyBytes > 0 && this.bytesSinceSnapshot * 4 >= everyBytes);
+    return behind ? Promise.resolve() : this.betweenSlices();
+  }
+
+  /** What work done in slices on this thread (snapshots, exports) awaits between slices: see ENCODE_GAP_MS. */
+  betweenSlices(): Promise<void> {
+    return this.busy() && !this.closed ? new Promise((resolve) => setTimeout(resolve, ENCODE_GAP_MS)) : nextTurn();
+  }
+
   /** Logs the event and applies it once durable. Bad input throws a DbError before anything is logged. */
   submit(given: DbEvent): Promise<Committed> {
     const event = throughAliases(this.collections, given);
@@ -545,8 +571,9 @@ export class Engine {
 
   /**
    * Writes a snapshot of the current state and drops the log entries it makes unneeded (beyond
-   * the retention). The state is encoded at once, at one operation_id, straight into the file a
-   * few MiB at a time; it is made durable and checked after.
+   * the retention). The state is captured at once, at one operation_id, then encoded straight into
+   * the file a slice at a time between event-loop turns, while writes and searches go on; it is
+   * made durable and checked after (storage/snapshot/sliced-encoding.md).
    */
   snapshot(): Promise<number> {
     const store = this.options.snapshots;
@@ -562,22 +589,23 @@ export class Engine {
     const opId = this.appliedUpTo;
     this.sinceSnapshot = 0;
     this.bytesSinceSnapshot = 0;
-    const encoded: { bytes: number; error?: Error } = { bytes: 0 };
-    // Encoded straight into the file, now, at one operation_id: memory holds no copy of the state.
-    const written = store.write(opId, (out) => {
+    let bytes = 0;
+    let capture: SnapshotCapture;
+    try {
+      capture = captureSnapshot(this.collections, opId);
+    } catch (err) {
+      // Reported, and not retried until another SERVICE_SNAPSHOT_EVERY operations have passed.
+      this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes: 0, error: err as Error });
+      return Promise.reject(err as Error);
+    }
+    // Encoded straight into the file: memory holds no encoded copy of the state.
+    const written = store.write(opId, async (out) => {
       try {
-        encoded.bytes = writeSnapshot(this.collections, opId, out);
-      } catch (err) {
-        encoded.error = err as Error;
-        throw err;
+        bytes = await runInSlices(capture.write(out), this.closed ? Number.POSITIVE_INFINITY : SNAPSHOT_SLICE_MS, () => this.betweenSnapshotSlices());
+      } finally {
+        capture.release();
       }
     });
-    if (encoded.error) {
-      // Reported, and not retried until another SERVICE_SNAPSHOT_EVERY operations have passed.
-      this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes: 0, error: encoded.error });
-      return written.then(() => opId);
-    }
-    const bytes = encoded.bytes;
     this.snapshotting = (async () => {
       try {
         await written;
@@ -591,6 +619,8 @@ export class Engine {
         this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes, error: err as Error });
         throw err;
       } finally {
+        // Already released once encoded, unless the file could not even be opened.
+        capture.release();
         this.snapshotting = null;
         if (this.snapshotDue() && !this.closed) void this.snapshot().catch(() => undefined);
       }

@@ -1,7 +1,8 @@
 import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
 import { crc32 } from '../codec/crc32.js';
-import { Collection } from '../collection.js';
+import { runNow, type Sliced } from '../codec/slices.js';
+import { Collection, type CollectionCapture } from '../collection.js';
 import { CorruptDataError } from '../errors.js';
 import { readConfig, VECTOR_NAMES, writeConfig } from '../events/codec.js';
 import { BLOCK_HEADER, block } from '../export/format.js';
@@ -44,38 +45,81 @@ export interface SnapshotOutput {
   reserve(length: number): (bytes: Uint8Array) => void;
 }
 
-/** What a collection's block is encoded through on its way to the output: a few MiB, whatever the state's size. */
-const ENCODE_BUFFER_BYTES = 4 * 2 ** 20;
-
 /**
- * Writes the state at operation `opId` to `out`, a collection block at a time and each block a
- * buffer at a time, synchronously (so the state cannot change meanwhile), without holding it
- * encoded in memory. Answers the bytes written.
+ * What a collection's block is encoded through on its way to the output, whatever the state's
+ * size: each time it fills, the output checksums and writes it, about a millisecond's work.
  */
-export function writeSnapshot(collections: ReadonlyMap<string, Collection>, opId: number, out: SnapshotOutput): number {
-  const head = new ByteWriter(24).bytes(MAGIC).u16(SNAPSHOT_FORMAT_VERSION).u16(0).f64(opId).u32(collections.size).finish();
-  out.append(head);
-  let total = head.length;
-  for (const c of collections.values()) {
-    const header = out.reserve(BLOCK_HEADER);
-    let crc = 0;
-    const w = new ByteWriter(ENCODE_BUFFER_BYTES, (bytes) => {
-      crc = crc32(bytes, 0, bytes.length, crc);
-      out.append(bytes);
-    }).str(c.name);
-    writeConfig(w, c.config);
-    w.f64(c.seed);
-    c.writeTo(w);
-    w.flush();
-    header(new ByteWriter(BLOCK_HEADER).u8(COLLECTION_BLOCK).u32(w.length).u32(crc).finish());
-    total += BLOCK_HEADER + w.length;
-  }
-  const trailer = block(TRAILER_BLOCK, new ByteWriter(12).f64(opId).u32(collections.size).finish());
-  out.append(trailer);
-  return total + trailer.length;
+const ENCODE_BUFFER_BYTES = 256 * 1024;
+
+/** The state at one operation_id, captured at once and written later, a piece at a time (captureSnapshot). */
+export interface SnapshotCapture {
+  opId: number;
+  /** Writes the snapshot to `out`, yielding between pieces; answers the bytes written. */
+  write(out: SnapshotOutput): Sliced<number>;
+  /** Lets the collections stop keeping vectors for it (idempotent): call it once written, or given up. */
+  release(): void;
 }
 
-/** The state as chunks in memory, at the current operation_id (tests; the server writes snapshots with writeSnapshot). */
+/**
+ * Captures the state at operation `opId` (release it once written or given up): what is written
+ * later is this state, whatever is applied meanwhile. See sliced-encoding.md.
+ */
+export function captureSnapshot(collections: ReadonlyMap<string, Collection>, opId: number): SnapshotCapture {
+  const captured: { name: string; config: Collection['config']; seed: number; state: CollectionCapture }[] = [];
+  try {
+    for (const c of collections.values()) captured.push({ name: c.name, config: c.config, seed: c.seed, state: c.capture() });
+  } catch (err) {
+    for (const c of captured) c.state.release();
+    throw err;
+  }
+  let released = false;
+  return {
+    opId,
+    *write(out) {
+      const head = new ByteWriter(24).bytes(MAGIC).u16(SNAPSHOT_FORMAT_VERSION).u16(0).f64(opId).u32(captured.length).finish();
+      out.append(head);
+      let total = head.length;
+      for (const c of captured) {
+        const header = out.reserve(BLOCK_HEADER);
+        let crc = 0;
+        const w = new ByteWriter(ENCODE_BUFFER_BYTES, (bytes) => {
+          crc = crc32(bytes, 0, bytes.length, crc);
+          out.append(bytes);
+        }).str(c.name);
+        writeConfig(w, c.config);
+        w.f64(c.seed);
+        yield* c.state.write(w);
+        w.flush();
+        header(new ByteWriter(BLOCK_HEADER).u8(COLLECTION_BLOCK).u32(w.length).u32(crc).finish());
+        total += BLOCK_HEADER + w.length;
+        yield;
+      }
+      const trailer = block(TRAILER_BLOCK, new ByteWriter(12).f64(opId).u32(captured.length).finish());
+      out.append(trailer);
+      return total + trailer.length;
+    },
+    release() {
+      if (released) return;
+      released = true;
+      for (const c of captured) c.state.release();
+    },
+  };
+}
+
+/**
+ * Writes the state at operation `opId` to `out` now, a collection block at a time and each block
+ * a buffer at a time, without holding it encoded in memory. Answers the bytes written.
+ */
+export function writeSnapshot(collections: ReadonlyMap<string, Collection>, opId: number, out: SnapshotOutput): number {
+  const capture = captureSnapshot(collections, opId);
+  try {
+    return runNow(capture.write(out));
+  } finally {
+    capture.release();
+  }
+}
+
+/** The state as chunks in memory, at the current operation_id (tests; the engine writes snapshots through captureSnapshot). */
 export function encodeSnapshot(collections: ReadonlyMap<string, Collection>, opId: number): Uint8Array[] {
   const chunks: Uint8Array[] = [];
   writeSnapshot(collections, opId, {

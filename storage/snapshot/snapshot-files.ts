@@ -62,33 +62,36 @@ export class SnapshotFiles implements SnapshotStore {
   }
 
   /**
-   * Writes snapshot `opId` through `fill`, which runs now, synchronously, straight into the
-   * temporary file (so memory holds no copy of the state); then, asynchronously, fsyncs it,
-   * renames it into place, fsyncs the directory, checks it reads back as written and deletes
-   * the older snapshots. On a failure the temporary file goes.
+   * Writes snapshot `opId` through `fill`, which starts now, straight into the temporary file (so
+   * memory holds no copy of the state), synchronously or until the promise it answers resolves;
+   * then fsyncs the file, renames it into place, fsyncs the directory, checks it reads back as
+   * written and deletes the older snapshots. On a failure the temporary file goes.
    */
-  write(opId: number, fill: (out: SnapshotOutput) => void): Promise<void> {
+  write(opId: number, fill: (out: SnapshotOutput) => void | Promise<void>): Promise<void> {
     const name = snapshotFileName(opId);
     const temp = join(this.dir, `${name}.tmp`);
     let fd: number;
-    let written: WrittenFile;
     try {
       fd = openSync(temp, 'w');
     } catch (err) {
       return Promise.reject(err as Error);
     }
-    try {
-      const out = new FileOutput(fd);
-      fill(out);
-      written = out.finish();
-    } catch (err) {
+    const out = new FileOutput(fd);
+    const failed = (err: unknown): Promise<never> => {
       closeSync(fd);
       return unlink(temp).then(
         () => Promise.reject(err as Error),
         () => Promise.reject(err as Error),
       );
+    };
+    let filling: void | Promise<void>;
+    try {
+      filling = fill(out);
+    } catch (err) {
+      return failed(err);
     }
-    return this.settle(fd, name, written);
+    if (!filling) return this.settle(fd, name, out.finish());
+    return filling.then(() => this.settle(fd, name, out.finish()), failed);
   }
 
   private async settle(fd: number, name: string, written: WrittenFile): Promise<void> {

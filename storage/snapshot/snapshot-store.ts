@@ -6,11 +6,11 @@ export interface SnapshotStore {
   /** The newest snapshot at or before `atMost` that reads back whole, or null. */
   loadNewest(atMost?: number): Snapshot | null;
   /**
-   * Writes snapshot `opId`: `fill` runs before this returns, synchronously (the state is encoded
-   * as it is at this moment), writing through `out`; the answer resolves once the snapshot is
-   * durable and reads back as written.
+   * Writes snapshot `opId`: `fill` starts before this returns and writes through `out`, at once or
+   * until the promise it answers resolves (the engine encodes a state captured beforehand, a
+   * slice at a time); the answer resolves once the snapshot is durable and reads back as written.
    */
-  write(opId: number, fill: (out: SnapshotOutput) => void): Promise<void>;
+  write(opId: number, fill: (out: SnapshotOutput) => void | Promise<void>): Promise<void>;
   /** The operation_ids of the snapshots held (damaged ones too), newest first. */
   list(): number[];
   /** The mark as last written, null when there is none; throws CorruptDataError when it is damaged. */

@@ -1,7 +1,7 @@
 import type { ByteReader } from '../codec/byte-reader.js';
-import type { ByteWriter } from '../codec/byte-writer.js';
 import { parsePayloadText, payloadText } from '../codec/payload-text.js';
-import { readRaw, writeRaw } from '../codec/raw-arrays.js';
+import { readRaw } from '../codec/raw-arrays.js';
+import { rawPieces, type Captured } from '../codec/slices.js';
 import type { Payload } from '../events/types.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
 import { ShardedMap } from './sharded.js';
@@ -21,6 +21,8 @@ const NO_PROPERTIES: Payload = Object.freeze({});
 export type Direction = 'outgoing' | 'incoming' | 'both';
 
 const NO_EDGES: readonly number[] = Object.freeze([]);
+/** Relationship properties encoded between two yields of a snapshot's encoding. */
+const PROPERTIES_PER_PIECE = 1024;
 
 /**
  * The edges of one collection: a multigraph with an id per edge, kept in columns (endpoints,
@@ -171,28 +173,36 @@ export class GraphStore {
     return { id, from: this.source(id), to: this.target(id), relation: this.relations[this.relationOf[id]!]!, weight: this.weight[id]!, properties: this.extra.get(id) ?? NO_PROPERTIES };
   }
 
-  /** All edges with their ids (snapshots). */
-  writeTo(w: ByteWriter): void {
+  /**
+   * All edges with their ids as they are now (snapshots), written later: the columns copied, the
+   * properties taken by reference (they are replaced, never changed in place).
+   */
+  capture(): Captured {
     const n = this.nextId;
-    w.u32(n).u32(this.relations.length);
-    for (const r of this.relations) w.str(r);
-    writeRaw(w, this.from, n);
-    writeRaw(w, this.to, n);
-    writeRaw(w, this.weight, n);
-    writeRaw(w, this.relationOf, n);
-    writeRaw(w, this.alive, n);
-    w.u32(this.extra.size);
-    for (const [id, props] of this.extra) w.f64(id).str(payloadText(props));
-    const bytes = new Uint8Array(UUID_BYTES);
-    w.u32(this.uuids.length);
-    for (const uuid of this.uuids) {
-      uuidIntoBytes(uuid, bytes);
-      w.bytes(bytes);
-    }
+    const relations = this.relations.slice();
+    const columns = [this.from.slice(0, n), this.to.slice(0, n), this.weight.slice(0, n), this.relationOf.slice(0, n), this.alive.slice(0, n)];
+    const extra = [...this.extra];
+    const uuids = this.uuids.slice();
+    return function* (w) {
+      w.u32(n).u32(relations.length);
+      for (const r of relations) w.str(r);
+      for (const column of columns) yield* rawPieces(w, column, 0, n);
+      w.u32(extra.length);
+      for (const [k, [id, props]] of extra.entries()) {
+        w.f64(id).str(payloadText(props));
+        if (k % PROPERTIES_PER_PIECE === 0) yield;
+      }
+      const bytes = new Uint8Array(UUID_BYTES);
+      w.u32(uuids.length);
+      for (const uuid of uuids) {
+        uuidIntoBytes(uuid, bytes);
+        w.bytes(bytes);
+      }
+    };
   }
 
   /**
-   * Fills an empty store from writeTo's bytes; adjacency lists come out in id order, as they
+   * Fills an empty store from capture's bytes; adjacency lists come out in id order, as they
    * were. Snapshot version 1 kept float32 weights and no relationship properties; versions
    * before 3 had no UUID endpoints.
    */
@@ -225,6 +235,29 @@ export class GraphStore {
   }
 
   /** Every live edge, in id order. */
+  /**
+   * The live edges as they are now, each made when asked for (exports): the columns copied, the
+   * properties taken by reference (they are replaced, never changed in place).
+   */
+  captureEdges(): { count: number; edge(k: number): Edge } {
+    const n = this.nextId;
+    const ids: number[] = [];
+    for (let id = 0; id < n; id++) if (this.alive[id]) ids.push(id);
+    const [from, to, weight, relationOf] = [this.from.slice(0, n), this.to.slice(0, n), this.weight.slice(0, n), this.relationOf.slice(0, n)];
+    const relations = this.relations.slice();
+    const extra = new Map<number, Payload>();
+    for (const [id, props] of this.extra) extra.set(id, props);
+    // A point's code never changes meaning (the UUID table is only appended to).
+    const pointOf = (code: number): PointId => this.pointOf(code);
+    return {
+      count: ids.length,
+      edge: (k) => {
+        const id = ids[k]!;
+        return { id, from: pointOf(from[id]!), to: pointOf(to[id]!), relation: relations[relationOf[id]!]!, weight: weight[id]!, properties: extra.get(id) ?? NO_PROPERTIES };
+      },
+    };
+  }
+
   allEdges(): Edge[] {
     const out: Edge[] = [];
     for (let id = 0; id < this.nextId; id++) if (this.alive[id]) out.push(this.edge(id)!);

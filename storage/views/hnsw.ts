@@ -2,8 +2,8 @@ import { CandidateHeap, ResultHeap } from './distance-heap.js';
 import { dotProduct } from './distance.js';
 import { LIVE, REMOVED, type PointStore } from './point-store.js';
 import type { ByteReader } from '../codec/byte-reader.js';
-import type { ByteWriter } from '../codec/byte-writer.js';
 import { readRaw, writeRaw } from '../codec/raw-arrays.js';
+import { rawPieces, type Captured } from '../codec/slices.js';
 import { grownCopy, isShared } from './shared-arrays.js';
 import type { StoreLayout } from './point-store.js';
 import type { VectorSpace } from './vector-space.js';
@@ -607,21 +607,41 @@ export class HnswIndex {
     this.removedCount = 0;
   }
 
-  /** The whole graph (snapshots): levels, the flat layer-0 links, upper links, entry and generator state. */
-  writeTo(w: ByteWriter): void {
+  /**
+   * The whole graph as it is now (snapshots): levels, the flat layer-0 links, upper links, entry
+   * and generator state, copied (one copy per array, the upper lists gathered into one) and
+   * written later. Never while a batch is linked elsewhere: the arrays are then being written.
+   */
+  capture(): Captured {
     this.syncEntry();
     // The store may have grown past the graph's arrays while new points wait to be linked.
     this.ensureCapacity();
     const n = this.store.slotCount;
-    w.u32(n).f64(this.entry).f64(this.maxLevel).u32(this.nodeCount).u32(this.removedCount).u32(this.random.state).f64(this.maxNorm2);
-    writeRaw(w, this.levels, n);
-    writeRaw(w, this.links0, n * (this.params.m0 + 1));
+    const head = [this.entry, this.maxLevel, this.nodeCount, this.removedCount, this.random.state, this.maxNorm2] as const;
+    const levels = this.levels.slice(0, n);
+    const links0 = this.links0.slice(0, n * (this.params.m0 + 1));
     const words = this.params.m + 1;
-    for (let s = 0; s < n; s++) if (this.levels[s]! > 0) writeRaw(w, this.upperLinks.subarray(this.upperAt[s]!), this.levels[s]! * words);
-    if (this.augmented) writeRaw(w, this.norms2, n);
+    let total = 0;
+    for (let s = 0; s < n; s++) if (levels[s]! > 0) total += levels[s]! * words;
+    const upper = new Uint32Array(total);
+    for (let s = 0, at = 0; s < n; s++) {
+      if (levels[s]! <= 0) continue;
+      const length = levels[s]! * words;
+      upper.set(this.upperLinks.subarray(this.upperAt[s]!, this.upperAt[s]! + length), at);
+      at += length;
+    }
+    const norms2 = this.augmented ? this.norms2.slice(0, n) : null;
+    return function* (w) {
+      const [entry, maxLevel, nodeCount, removedCount, randomState, maxNorm2] = head;
+      w.u32(n).f64(entry).f64(maxLevel).u32(nodeCount).u32(removedCount).u32(randomState).f64(maxNorm2);
+      writeRaw(w, levels, n);
+      yield* rawPieces(w, links0, 0, links0.length);
+      yield* rawPieces(w, upper, 0, upper.length);
+      if (norms2) writeRaw(w, norms2, n);
+    };
   }
 
-  /** Fills an empty index from writeTo's bytes; the store must be restored first. */
+  /** Fills an empty index from capture's bytes; the store must be restored first. */
   readFrom(r: ByteReader): void {
     this.ensureCapacity();
     const n = r.u32();

@@ -1,5 +1,5 @@
 import type { ByteReader } from '../codec/byte-reader.js';
-import type { ByteWriter } from '../codec/byte-writer.js';
+import type { Captured } from '../codec/slices.js';
 import type { GraphBuilder } from './graph-builder.js';
 import type { HnswIndex } from './hnsw.js';
 import { LIVE, type PointStore } from './point-store.js';
@@ -156,16 +156,20 @@ export class IndexBacklog {
     return this.batch;
   }
 
-  /** The pending and held slots (snapshots; never while a batch is out). */
-  writeTo(w: ByteWriter): void {
+  /** The pending and held slots as they are now (snapshots; never while a batch is out), copied, written later. */
+  captureSlots(): Captured {
     if (this.batch) throw new Error('a snapshot of a graph while a batch is linked elsewhere');
-    w.u32(this.count);
-    for (let i = this.head; i < this.pending.length; i++) w.u32(this.pending[i]!);
-    w.u32(this.held.length);
-    for (const slot of this.held) w.u32(slot);
+    const pending = this.pending.slice(this.head);
+    const held = this.held.slice();
+    return function* (w) {
+      w.u32(pending.length);
+      for (const slot of pending) w.u32(slot);
+      w.u32(held.length);
+      for (const slot of held) w.u32(slot);
+    };
   }
 
-  /** writeTo's slots, into an empty backlog: the held ones are free again (no export runs after a load). */
+  /** captureSlots's slots, into an empty backlog: the held ones are free again (no export runs after a load). */
   readFrom(r: ByteReader): void {
     for (let k = r.u32(), i = 0; i < k; i++) this.pending.push(r.u32());
     for (let k = r.u32(), i = 0; i < k; i++) this.store.release(r.u32());

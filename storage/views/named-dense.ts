@@ -1,5 +1,5 @@
 import type { ByteReader } from '../codec/byte-reader.js';
-import type { ByteWriter } from '../codec/byte-writer.js';
+import type { Captured } from '../codec/slices.js';
 import type { NamedVectorConfig, PointId } from '../events/types.js';
 import { normalizeInPlace } from './distance.js';
 import { HnswIndex } from './hnsw.js';
@@ -114,11 +114,16 @@ export class NamedDenseVectors {
     return this.backlog.settled();
   }
 
-  /** The store, the graph and the backlog as they are (snapshots). */
-  writeTo(w: ByteWriter): void {
-    this.store.writeTo(w);
-    this.index.writeTo(w);
-    this.backlog.writeTo(w);
+  /** The store, the graph and the backlog as they are now (snapshots), written later; `release` once written or given up (PointStore.capture). */
+  capture(): { write: Captured; release(): void } {
+    const store = this.store.capture();
+    const parts = [store.write, this.index.capture(), this.backlog.captureSlots()];
+    return {
+      *write(w) {
+        for (const part of parts) yield* part(w);
+      },
+      release: store.release,
+    };
   }
 
   readFrom(r: ByteReader): void {

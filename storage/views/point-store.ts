@@ -1,6 +1,7 @@
 import type { ByteReader } from '../codec/byte-reader.js';
 import type { ByteWriter } from '../codec/byte-writer.js';
-import { readRaw, writeRaw } from '../codec/raw-arrays.js';
+import { readRaw } from '../codec/raw-arrays.js';
+import { RAW_PIECE_BYTES, rawPieces, type Captured, type Sliced } from '../codec/slices.js';
 import { parsePayloadText, payloadText } from '../codec/payload-text.js';
 import { CorruptDataError } from '../errors.js';
 import type { Payload } from '../events/types.js';
@@ -19,6 +20,14 @@ export const LIVE = 1;
 export const REMOVED = 2;
 
 const EMPTY_LABELS: readonly string[] = Object.freeze([]);
+/** A capture of a store being written: the vectors of its slots (those below `slots`) given to new points meanwhile, as they were. */
+interface Keeper {
+  slots: number;
+  kept: Map<number, Float32Array>;
+}
+
+/** Payloads encoded between two yields of a snapshot's encoding (about a millisecond's worth of small ones). */
+const PAYLOADS_PER_PIECE = 1024;
 
 const PAGE = 65536;
 /** A wasm32 memory holds at most 65,536 pages (4 GiB). */
@@ -100,6 +109,8 @@ export class PointStore {
   readonly rowOffsets: [number, number];
   /** The slot each row holds (-1: none), so that comparing one vector with many reads it once. */
   private readonly rowHeld = [-1, -1];
+  /** On disk: the buffer a capture reads its pieces of vectors into. */
+  private pieceBuffer = new Float32Array(0);
   /** A slot's integer id, or UUID_ID. */
   ids: Float64Array;
   /** Four words per slot, for slots whose id is a UUID; null while there is none. */
@@ -114,6 +125,8 @@ export class PointStore {
   private readonly idToSlot = new IdSlotMap();
   private readonly freeSlots: number[] = [];
   private sorted: Int32Array | null = null;
+  /** Captures being written (capture()): each keeps the vector of a slot below its count that a new point is given meanwhile. */
+  private readonly keepers = new Set<Keeper>();
 
   /** The most slots the memory can hold. */
   readonly maxSlots: number;
@@ -367,6 +380,8 @@ export class PointStore {
     if (slot === undefined) {
       if (this.slotCount === this.capacity) this.grow();
       slot = this.slotCount++;
+    } else {
+      for (const keeper of this.keepers) if (slot < keeper.slots && !keeper.kept.has(slot)) keeper.kept.set(slot, this.vectorOf(slot).slice());
     }
     this.placeId(slot, id);
     this.state[slot] = LIVE;
@@ -420,22 +435,7 @@ export class PointStore {
     return true;
   }
 
-  /** The first `n` slots' vectors as writeRaw writes them, read from the file a chunk at a time when on disk. */
-  private writeVectors(w: ByteWriter, n: number): void {
-    if (!this.file) {
-      writeRaw(w, this.vectors, n * this.dim);
-      return;
-    }
-    const rows = Math.max(1, Math.floor(FILE_CHUNK_BYTES / (this.dim * 4)));
-    const chunk = new Float32Array(Math.min(rows, n) * this.dim);
-    for (let slot = 0; slot < n; slot += rows) {
-      const count = Math.min(rows, n - slot);
-      this.file.read(slot, chunk, count);
-      writeRaw(w, chunk, count * this.dim);
-    }
-  }
-
-  /** readRaw's counterpart of writeVectors. */
+  /** Reads the vectors a capture wrote: into RAM, or a chunk at a time into the file when on disk. */
   private readVectors(r: ByteReader, n: number): void {
     if (!this.file) {
       readRaw(r, this.vectors, n * this.dim);
@@ -451,26 +451,82 @@ export class PointStore {
     this.rowHeld.fill(-1);
   }
 
-  /** Every slot as it is (snapshots): states, ids, vectors, payloads, labels and the free list. */
-  writeTo(w: ByteWriter): void {
+  /**
+   * Every slot as it is now (snapshots): states, ids, vectors, payloads, labels and the free list,
+   * written later; `release` once written or given up. The small arrays are copied and the
+   * payloads and labels taken by reference (they are replaced, never changed in place). The
+   * vectors are read from the store as they are written: a slot's vector is only ever written
+   * when a point is given the slot (add), and until release, add first keeps the vector of a
+   * slot below the captured count for this capture, which writes that copy instead.
+   */
+  capture(): { write: Captured; release(): void } {
     const n = this.slotCount;
-    w.u32(n);
-    writeRaw(w, this.state, n);
-    writeRaw(w, this.hasVector, n);
-    writeRaw(w, this.ids, n);
-    w.u8(this.uuidWords ? 1 : 0);
-    if (this.uuidWords) writeRaw(w, this.uuidWords, n * 4);
-    this.writeVectors(w, n);
-    for (let slot = 0; slot < n; slot++) {
-      if (this.state[slot] !== LIVE) continue;
-      w.str(payloadText(this.payloads[slot]!)).u16(this.labels[slot]!.length);
-      for (const label of this.labels[slot]!) w.str(label);
-    }
-    w.u32(this.freeSlots.length);
-    for (const slot of this.freeSlots) w.u32(slot);
+    const state = this.state.slice(0, n);
+    const hasVector = this.hasVector.slice(0, n);
+    const ids = this.ids.slice(0, n);
+    const uuidWords = this.uuidWords?.slice(0, n * 4) ?? null;
+    const payloads = this.payloads.slice(0, n);
+    const labels = this.labels.slice(0, n);
+    const freeSlots = this.freeSlots.slice();
+    const keeper: Keeper = { slots: n, kept: new Map() };
+    this.keepers.add(keeper);
+    const store = this;
+    return {
+      *write(w) {
+        w.u32(n);
+        yield* rawPieces(w, state, 0, n);
+        yield* rawPieces(w, hasVector, 0, n);
+        yield* rawPieces(w, ids, 0, n);
+        w.u8(uuidWords ? 1 : 0);
+        if (uuidWords) yield* rawPieces(w, uuidWords, 0, n * 4);
+        yield* store.vectorPieces(w, n, keeper);
+        for (let slot = 0; slot < n; slot++) {
+          if (state[slot] !== LIVE) continue;
+          w.str(payloadText(payloads[slot]!)).u16(labels[slot]!.length);
+          for (const label of labels[slot]!) w.str(label);
+          if (slot % PAYLOADS_PER_PIECE === 0) yield;
+        }
+        w.u32(freeSlots.length);
+        for (const slot of freeSlots) w.u32(slot);
+      },
+      release: () => void this.keepers.delete(keeper),
+    };
   }
 
-  /** Fills an empty store from writeTo's bytes, slot for slot (`uuids`: the snapshot may hold UUID ids). */
+  /**
+   * The vectors of slots [0, n) as they were at the capture: each piece read from the array the
+   * store has then (it may have grown meanwhile), the slots given to new points since from the
+   * keeper's copies. Runs of slots between two kept ones go out a piece at a time.
+   */
+  private *vectorPieces(w: ByteWriter, n: number, keeper: Keeper): Sliced {
+    let from = 0;
+    while (from < n) {
+      // The next kept slot at or after `from` (the keeper may gain some while this runs).
+      let next = n;
+      for (const slot of keeper.kept.keys()) if (slot >= from && slot < next) next = slot;
+      const end = Math.min(next, from + Math.max(1, Math.floor(RAW_PIECE_BYTES / (this.dim * 4))));
+      if (end > from) {
+        w.floats(this.capturedRows(from, end));
+        from = end;
+        yield;
+        continue;
+      }
+      w.floats(keeper.kept.get(from)!);
+      from++;
+    }
+  }
+
+  /** Slots [from, end)'s vectors for a capture: a view of RAM, or read from the file into a buffer kept for it. */
+  private capturedRows(from: number, end: number): Float32Array {
+    if (!this.file) return this.vectors.subarray(from * this.dim, end * this.dim);
+    const floats = (end - from) * this.dim;
+    if (this.pieceBuffer.length < floats) this.pieceBuffer = new Float32Array(floats);
+    const rows = this.pieceBuffer.subarray(0, floats);
+    this.file.read(from, rows, end - from);
+    return rows;
+  }
+
+  /** Fills an empty store from capture's bytes, slot for slot (`uuids`: the snapshot may hold UUID ids). */
   readFrom(r: ByteReader, uuids: boolean): void {
     const n = r.u32();
     if (n > this.maxSlots) throw new CorruptDataError(`snapshot holds ${n} slots, more than fit`);

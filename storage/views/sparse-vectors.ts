@@ -1,7 +1,10 @@
 import type { ByteReader } from '../codec/byte-reader.js';
-import type { ByteWriter } from '../codec/byte-writer.js';
+import type { Captured } from '../codec/slices.js';
 import { readPointId, writePointId, EVENT_FORMAT_VERSION } from '../events/codec.js';
 import type { PointId, SparseVector, SparseVectorConfig } from '../events/types.js';
+
+/** Vectors encoded between two yields of a snapshot's encoding. */
+const VECTORS_PER_PIECE = 1024;
 
 /**
  * One sparse vector of a collection: each point's vector (indices ascending) and an inverted
@@ -88,15 +91,22 @@ export class SparseVectors {
     return score;
   }
 
-  /** Every point's vector (snapshots); the inverted index is rebuilt on load. */
-  writeTo(w: ByteWriter): void {
-    w.u32(this.byId.size);
-    for (const [id, v] of this.byId) {
-      writePointId(w, id);
-      w.u32(v.indices.length);
-      for (const i of v.indices) w.u32(i);
-      w.floats(v.values);
-    }
+  /**
+   * Every point's vector as it is now (snapshots), written later: the vectors taken by reference
+   * (a point's is replaced, never changed in place); the inverted index is rebuilt on load.
+   */
+  capture(): Captured {
+    const vectors = [...this.byId];
+    return function* (w) {
+      w.u32(vectors.length);
+      for (const [k, [id, v]] of vectors.entries()) {
+        writePointId(w, id);
+        w.u32(v.indices.length);
+        for (const i of v.indices) w.u32(i);
+        w.floats(v.values);
+        if (k % VECTORS_PER_PIECE === 0) yield;
+      }
+    };
   }
 
   readFrom(r: ByteReader): void {

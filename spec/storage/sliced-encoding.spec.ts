@@ -1,0 +1,253 @@
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Collection } from '../../storage/collection.js';
+import { joinChunks } from '../../storage/codec/join-chunks.js';
+import { Engine } from '../../storage/engine/engine.js';
+import type { DbEvent } from '../../storage/events/types.js';
+import { exportCollection } from '../../storage/export/export-writer.js';
+import { LmdbLog } from '../../storage/log/lmdb-log.js';
+import { captureSnapshot, encodeSnapshot, type SnapshotOutput } from '../../storage/snapshot/snapshot-codec.js';
+import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { randomVectors } from '../helpers/vectors.js';
+import { FIXTURE_DIM, fixtureCollection } from './encoding-fixture.js';
+
+const sha256 = (chunks: Iterable<Uint8Array>): string => {
+  const h = createHash('sha256');
+  for (const c of chunks) h.update(c);
+  return h.digest('hex');
+};
+
+/** The chunks written to an output, copied (the encoder reuses its buffer). */
+function memoryOutput(): { out: SnapshotOutput; bytes: () => Uint8Array } {
+  const chunks: Uint8Array[] = [];
+  return {
+    out: {
+      append: (b) => void chunks.push(b.slice()),
+      reserve: (n) => {
+        const room = new Uint8Array(n);
+        chunks.push(room);
+        return (b) => room.set(b);
+      },
+    },
+    bytes: () => joinChunks(chunks),
+  };
+}
+
+/**
+ * Every kind of change a collection takes, one per call, in turn: indexing (which
+ * frees the slots of removed waypoints), new points (into slots free before the capture
+ * too), new vectors for old points, payloads, deletes, edges and their properties, named and
+ * sparse vectors.
+ */
+function changer(c: Collection): () => void {
+  const fresh = randomVectors(400, FIXTURE_DIM, 77);
+  let k = 0;
+  return () => {
+    const i = k++;
+    const v = fresh[i % fresh.length]!;
+    switch (i % 8) {
+      case 0:
+        // Links the pending points, repairs the removed waypoints and frees their slots (new points below are given them).
+        while (c.indexSome(1000));
+        break;
+      case 1:
+        c.upsert([{ id: 10_000 + i, vector: v, payload: { added: i }, labels: ['New'] }]);
+        break;
+      case 2:
+        c.upsert([{ id: 100 + i, vector: v, payload: { moved: i }, labels: [], named: { title: Float32Array.of(i, 1, 2) } }]);
+        break;
+      case 3:
+        c.setPayload(200 + i, { changed: i }, ['Changed']);
+        c.remove(300 + i);
+        break;
+      case 4:
+        c.graph.add(1, 2, 'A', i);
+        c.graph.add(5 + i, 6 + i, 'C', 1, { n: i });
+        break;
+      case 5:
+        c.upsert([{ id: 400 + i, vector: null, payload: {}, labels: [], sparse: { words: { indices: Uint32Array.of(1), values: Float32Array.of(i) } } }]);
+        break;
+      case 6:
+        c.remove(400 + i - 1);
+        break;
+      default:
+        c.declareIndex('g', null);
+        c.graph.removeIncident(2);
+    }
+  };
+}
+
+describe('storage/sliced encoding of snapshots and exports', () => {
+  it('writes the bytes the previous release wrote for the same state (the formats are unchanged)', () => {
+    // Hashes of what the code before sliced encoding wrote for fixtureCollection (commit c74df15).
+    const state = new Map([['rich', fixtureCollection()], ['other', fixtureCollection('other')]]);
+    expect(sha256(encodeSnapshot(state, 77))).to.equal('324b7bf2a0b6788c0fb3133b0414b25ebfd8d50e1c134f16583cf135d2b0949a');
+    expect(sha256(exportCollection(state.get('rich')!, 77, 'abcd').chunks())).to.equal('62c822891a0af62ab30713a9f0b0978086f1cf3ec80def6608e076c5977da9d3');
+  });
+
+  it('writes a captured snapshot as the state was at the capture, whatever is applied between its slices', () => {
+    const c = fixtureCollection();
+    // Its slot is free at the capture: the first new point is given it.
+    c.remove(90_000);
+    const state = new Map([['rich', c]]);
+    const atCapture = joinChunks(encodeSnapshot(state, 9));
+    const capture = captureSnapshot(state, 9);
+    const { out, bytes } = memoryOutput();
+    const writing = capture.write(out);
+    const change = changer(c);
+    let slices = 0;
+    while (!writing.next().done) {
+      change();
+      slices++;
+    }
+    capture.release();
+    expect(slices, 'the writing was sliced').to.be.above(8);
+    expect(Buffer.from(bytes()).equals(Buffer.from(atCapture))).to.equal(true);
+    expect(Buffer.from(joinChunks(encodeSnapshot(state, 9))).equals(Buffer.from(atCapture)), 'the changes were applied').to.equal(false);
+  });
+
+  it('writes an export as the collection was at its start, whatever is applied between its blocks and its slices', async () => {
+    const c = fixtureCollection();
+    const atStart = joinChunks([...exportCollection(c, 5).chunks()]);
+    const change = changer(c);
+    const blocks: Uint8Array[] = [];
+    for (const chunk of exportCollection(c, 5).chunks()) {
+      blocks.push(chunk);
+      change();
+    }
+    expect(Buffer.from(joinChunks(blocks)).equals(Buffer.from(atStart))).to.equal(true);
+
+    const now = joinChunks([...exportCollection(c, 5).chunks()]);
+    let stop = false;
+    const tick = (): void => {
+      change();
+      if (!stop) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const streamed: Uint8Array[] = [];
+    for await (const chunk of exportCollection(c, 5).stream()) streamed.push(chunk);
+    stop = true;
+    expect(Buffer.from(joinChunks(streamed)).equals(Buffer.from(now))).to.equal(true);
+  });
+
+  describe('through the engine, on LMDB and snapshot files', () => {
+    const config = { size: 8, distance: 'Cosine' as const, m: 8, m0: 16, efConstruct: 40, ml: 1 / Math.log(8) };
+    const vectors = randomVectors(6000, 8, 3);
+    const upsert = (from: number, count: number, tag: number): DbEvent => ({
+      type: 'upsert_points',
+      collection: 'c',
+      points: Array.from({ length: count }, (_, k) => ({ id: from + k, vector: vectors[(from + k + tag) % vectors.length]!, payload: { tag, k }, labels: tag % 2 ? ['Odd'] : [] })),
+    });
+    const file = (c: Collection, opId: number) => Buffer.from(joinChunks([...exportCollection(c, opId).chunks()]));
+
+    it('takes a snapshot while writes go on: restarted from it, and replayed from the log to its operation_id, the state is the same', async () => {
+      const dir = tempDir();
+      const log = LmdbLog.open(dir.path);
+      const files = new SnapshotFiles(join(dir.path, 'snapshots'));
+      const engine = new Engine(log, { snapshots: files, logRetention: 1_000_000 });
+      try {
+        await engine.start();
+        await engine.submit({ type: 'create_collection', name: 'c', config });
+        for (let from = 0; from < 5000; from += 500) await engine.submit(upsert(from, 500, 0));
+        await engine.submit({ type: 'upsert_edge', collection: 'c', from: 1, to: 2, relation: 'R', weight: 1, properties: { since: 1 } });
+        engine.flushIndex();
+        let acknowledged = 0;
+        let done = false;
+        const taking = engine.snapshot().finally(() => (done = true));
+        while (!done) {
+          const i = acknowledged++;
+          await engine.submit(i % 3 === 2 ? { type: 'delete_points', collection: 'c', ids: [i * 7] } : upsert(i * 13, 20, i + 1));
+        }
+        const opId = await taking;
+        expect(acknowledged, 'writes were applied while the snapshot was written').to.be.above(0);
+        expect(opId).to.be.below(engine.lastAppliedOperationId);
+        expect(readdirSync(join(dir.path, 'snapshots')).filter((f) => f.endsWith('.tmp'))).to.deep.equal([]);
+
+        const snapshot = files.loadNewest()!;
+        expect(snapshot.opId).to.equal(opId);
+        const replayed = new Engine(log, { schedule: () => undefined });
+        replayed.replay(opId, 0);
+        expect(file(snapshot.collections.get('c')!, opId).equals(file(replayed.collections.get('c')!, opId))).to.equal(true);
+        expect(snapshot.collections.get('c')!.nextNodeId).to.equal(replayed.collections.get('c')!.nextNodeId);
+
+        const restarted = new Engine(log, { snapshots: files, schedule: () => undefined });
+        restarted.replay();
+        expect(restarted.lastSnapshotOperationId).to.equal(opId);
+        expect(file(restarted.collections.get('c')!, 1).equals(file(engine.collections.get('c')!, 1))).to.equal(true);
+      } finally {
+        await engine.close();
+        dir.remove();
+      }
+    });
+
+    it('fails only that snapshot when its encoding fails part way: reported once, no temporary file, the capture released, writes and the next snapshot go on', async () => {
+      const dir = tempDir();
+      const files = new SnapshotFiles(join(dir.path, 'snapshots'));
+      const reports: { opId: number; error?: Error }[] = [];
+      const engine = new Engine(LmdbLog.open(dir.path), { snapshots: files, onSnapshot: (r) => reports.push(r) });
+      try {
+        await engine.start();
+        await engine.submit({ type: 'create_collection', name: 'c', config });
+        await engine.submit(upsert(0, 3000, 0));
+        const c = engine.collections.get('c')!;
+        const capture = c.capture.bind(c);
+        let released = 0;
+        c.capture = () => {
+          const real = capture();
+          return {
+            *write(w) {
+              let pieces = 0;
+              for (const step of real.write(w)) {
+                if (++pieces === 3) throw new Error('the encoder died');
+                yield step;
+              }
+            },
+            release: () => {
+              released++;
+              real.release();
+            },
+          };
+        };
+        const failed = engine.snapshot().then(
+          () => null,
+          (err: Error) => err,
+        );
+        await engine.submit(upsert(3000, 10, 1));
+        expect((await failed)?.message).to.equal('the encoder died');
+        expect(reports.map((r) => r.error?.message)).to.deep.equal(['the encoder died']);
+        expect(released).to.equal(1);
+        expect(files.list()).to.deep.equal([]);
+        expect(readdirSync(join(dir.path, 'snapshots')).filter((f) => f.endsWith('.tmp'))).to.deep.equal([]);
+
+        c.capture = capture;
+        await engine.submit({ type: 'delete_points', collection: 'c', ids: [5] });
+        const opId = await engine.snapshot();
+        expect(files.list()).to.deep.equal([opId]);
+        expect(files.loadNewest()!.collections.get('c')!.store.liveCount).to.equal(3009);
+      } finally {
+        await engine.close();
+        dir.remove();
+      }
+    });
+
+    it('writes its last snapshot at shutdown, with the writes acknowledged before', async () => {
+      const dir = tempDir();
+      const files = new SnapshotFiles(join(dir.path, 'snapshots'));
+      const engine = new Engine(LmdbLog.open(dir.path), { snapshots: files });
+      await engine.start();
+      try {
+        await engine.submit({ type: 'create_collection', name: 'c', config });
+        await engine.submit(upsert(0, 2000, 0));
+        const last = engine.lastAppliedOperationId;
+        await engine.close();
+        expect(files.list()).to.deep.equal([last]);
+        expect(files.loadNewest()!.collections.get('c')!.store.liveCount).to.equal(2000);
+      } finally {
+        dir.remove();
+      }
+    });
+  });
+});
