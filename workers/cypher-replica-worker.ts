@@ -24,6 +24,8 @@ const port = parentPort!;
 const collections = new Map<string, Collection>();
 /** The newest operation_id applied here; -1 until the state has come. */
 let applied = -1;
+/** Entries that came before the state (it is encoded while the main thread goes on applying). */
+let early: [number, Uint8Array][] = [];
 /** Set once an entry could not be applied here: the pool replaces this replica; nothing more is applied or begun. */
 let stale = false;
 /** Requests waiting for operation `after` to be applied here; a query's deadline counts the wait. */
@@ -64,8 +66,11 @@ async function run(m: QueryMessage, waitedMs: number): Promise<void> {
 }
 
 function applyEntries(entries: [number, Uint8Array][]): void {
-  // Entries sent before the state are in it.
-  if (applied < 0) return;
+  // Entries sent before the state: those up to its operation are in it, the rest are applied after it.
+  if (applied < 0) {
+    for (const entry of entries) early.push(entry);
+    return;
+  }
   for (const [opId, record] of entries) {
     if (stale) return;
     if (opId <= applied) continue;
@@ -109,7 +114,9 @@ port.on('message', (m: ReplicaRequest) => {
   if (m.type === 'state') {
     for (const [name, c] of decodeSnapshot(m.snapshot).collections) collections.set(name, c);
     applied = m.opId;
-    applyEntries([]);
+    const before = early;
+    early = [];
+    applyEntries(before);
   } else if (m.type === 'entries') {
     applyEntries(m.entries);
   } else {

@@ -7,11 +7,13 @@ import type { TraverseRequest } from '../query/api/graph-body.js';
 import type { CypherResultText } from '../query/api/graph-json.js';
 import type { Engine } from '../storage/engine/engine.js';
 import { DbError } from '../storage/errors.js';
-import { encodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
+import { encodeSnapshotInSlices } from '../storage/snapshot/snapshot-codec.js';
 import type { QueryMessage, ReplicaAnswer, ReplicaRequest, ResultAnswer, TraverseAnswer, TraverseMessage } from './replica-messages.js';
 
 /** The most Cypher replicas (SERVICE_CYPHER_WORKERS): each holds a whole copy of the views. */
 export const MAX_CYPHER_WORKERS = 16;
+/** A replica's state is encoded on the request thread in slices this long, with a turn of the event loop between. */
+const STATE_SLICE_MS = 2;
 
 /** A replica that stopped (crashed, ran out of memory, was replaced) while it owed an answer: the request answers 500 with its request id. */
 export class CypherReplicaError extends Error {}
@@ -164,15 +166,20 @@ export class CypherReplicas {
     return r;
   }
 
-  /** Starts a replica's thread and sends it the state, once the views can be encoded whole. */
+  /**
+   * Starts a replica's thread and sends it the state: captured once the views are whole, then
+   * encoded in slices, so requests go on meanwhile (the entries applied after the capture reach
+   * the replica before its state, and it keeps them for after it).
+   */
   private launch(r: Replica): void {
     r.start();
     const thread = r.thread;
     void this.whole()
-      .then(() => {
+      .then(async () => {
         if (this.closed || r.thread !== thread) return;
         const opId = this.engine.lastAppliedOperationId;
-        const snapshot = concat(encodeSnapshot(this.engine.collections, opId));
+        const snapshot = concat(await encodeSnapshotInSlices(this.engine.collections, opId, STATE_SLICE_MS));
+        if (this.closed || r.thread !== thread) return;
         r.post({ type: 'state', opId, snapshot }, [snapshot.buffer as ArrayBuffer]);
       })
       .catch((err: Error) => this.giveUp(err));

@@ -51,6 +51,19 @@ describe('workers: Cypher replicas hold a copy of the views, fed the applied log
     expect(replicas.answered).to.equal(8);
   });
 
+  it('keeps the entries applied while its state is encoded in slices, and applies them after it', async () => {
+    await write(engine, "UNWIND range(1, 20000) AS i CREATE (:Big {i: i, s: 'some text ' + toString(i)})");
+    replicas = new CypherReplicas(engine, 1);
+    const first = onReplica(replicas, 'MATCH (n:M) RETURN count(n)');
+    // One turn: the state is captured, and its encoding has reached its first pause.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 5; i++) await write(engine, "CREATE (:M {name: 'during'})");
+    // It may see the writes too: they were applied before it ran.
+    expect(['[[0]]', '[[1]]', '[[2]]', '[[3]]', '[[4]]', '[[5]]']).to.include(await first);
+    // Had the entries that came before the state been dropped, this would wait for them until its deadline.
+    expect(await onReplica(replicas, 'MATCH (n:M) RETURN count(n)')).to.equal('[[5]]');
+  });
+
   it('waits for the operation applied when the query came: a write applied in the same turn is seen though its entry is sent after the query', async () => {
     replicas = new CypherReplicas(engine, 1);
     expect(await onReplica(replicas, 'MATCH (n:M) RETURN count(n)')).to.equal('[[0]]');

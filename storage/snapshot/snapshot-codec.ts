@@ -1,7 +1,7 @@
 import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
 import { crc32 } from '../codec/crc32.js';
-import { runNow, type Sliced } from '../codec/slices.js';
+import { runInSlices, runNow, type Sliced } from '../codec/slices.js';
 import { Collection, type CollectionCapture } from '../collection.js';
 import { CorruptDataError } from '../errors.js';
 import { readConfig, VECTOR_NAMES, writeConfig } from '../events/codec.js';
@@ -119,17 +119,37 @@ export function writeSnapshot(collections: ReadonlyMap<string, Collection>, opId
   }
 }
 
-/** The state as chunks in memory, at the current operation_id (tests; the engine writes snapshots through captureSnapshot). */
-export function encodeSnapshot(collections: ReadonlyMap<string, Collection>, opId: number): Uint8Array[] {
-  const chunks: Uint8Array[] = [];
-  writeSnapshot(collections, opId, {
+/** An output that keeps the chunks in memory. */
+function chunkOutput(chunks: Uint8Array[]): SnapshotOutput {
+  return {
     append: (bytes) => void chunks.push(bytes.slice()),
     reserve: (length) => {
       const room = new Uint8Array(length);
       chunks.push(room);
       return (bytes) => room.set(bytes);
     },
-  });
+  };
+}
+
+/** The state as chunks in memory, at the current operation_id (tests; the engine writes snapshots through captureSnapshot). */
+export function encodeSnapshot(collections: ReadonlyMap<string, Collection>, opId: number): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  writeSnapshot(collections, opId, chunkOutput(chunks));
+  return chunks;
+}
+
+/**
+ * The state at operation `opId` as chunks in memory, captured now and encoded in slices of
+ * `sliceMs` with a turn of the event loop between them, so the thread goes on serving meanwhile.
+ */
+export async function encodeSnapshotInSlices(collections: ReadonlyMap<string, Collection>, opId: number, sliceMs: number): Promise<Uint8Array[]> {
+  const capture = captureSnapshot(collections, opId);
+  const chunks: Uint8Array[] = [];
+  try {
+    await runInSlices(capture.write(chunkOutput(chunks)), sliceMs);
+  } finally {
+    capture.release();
+  }
   return chunks;
 }
 
