@@ -221,6 +221,11 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
     if (bound.has(r.variable)) {
       if (mode !== 'match') throw compileError('VariableAlreadyBound', `relationship variable \`${r.variable}\` is already bound; CREATE makes new relationships`, r.pos);
       const was = scope.get(r.variable)!;
+      // A list of relationships bound earlier (WITH [r1, r2] AS rs) may drive a variable-length pattern: it matches that walk, and stays a list.
+      if (kind === 'relList' && was === 'value') {
+        inClause.add(r.variable);
+        continue;
+      }
       if (was !== kind && was !== 'unknown') throw conflict(r.variable, was, describeKind(kind), r.pos);
     }
     define(r.variable, kind, r.pos);

@@ -253,6 +253,8 @@ export class PatternMatcher {
       });
       return;
     }
+    const bound = pattern.variable === null ? undefined : row[pattern.variable];
+    if (bound !== undefined) return this.followList(pattern, forward, from, bound, row, land);
     const { min, max } = pattern.length;
     const edges: number[] = [];
     const inner: PointId[] = [];
@@ -275,6 +277,33 @@ export class PatternMatcher {
       });
     };
     walk(from, 0);
+  }
+
+  /**
+   * A variable-length pattern whose variable already holds a list of relationships: it matches
+   * the one walk along them, in the list's order (left to right in the pattern), each step in the
+   * pattern's direction and of its types, within its length bounds.
+   */
+  private followList(pattern: RelPattern, forward: boolean, from: PointId, bound: unknown, row: Row, land: (hop: Hop, other: PointId) => void): void {
+    const { min, max } = pattern.length!;
+    if (!Array.isArray(bound) || bound.length < min || bound.length > max || !bound.every((r) => r instanceof RelRef)) return;
+    const list = (bound as RelRef[]).map((r) => r.id);
+    if (list.some((e) => this.usedRels.has(e)) || new Set(list).size !== list.length) return;
+    const order = forward ? list : [...list].reverse();
+    const inner: PointId[] = [];
+    let at = from;
+    for (let i = 0; i < order.length; i++) {
+      let next: PointId | null = null;
+      this.forEachStep(at, pattern, forward, (edge, other) => {
+        if (next === null && edge === order[i] && this.relMatches(pattern, edge, row)) next = other;
+      });
+      if (next === null) return;
+      if (i > 0) inner.push(at);
+      at = next;
+    }
+    for (const e of list) this.usedRels.add(e);
+    land({ edges: list, inner: forward ? inner : inner.reverse() }, at);
+    for (const e of list) this.usedRels.delete(e);
   }
 
   /**
@@ -337,7 +366,7 @@ export class PatternMatcher {
 
   private bindRel(pattern: RelPattern, hop: Hop, row: Row, then: () => void): void {
     const name = pattern.variable;
-    if (name === null || (!pattern.length && row[name] !== undefined)) return then();
+    if (name === null || row[name] !== undefined) return then();
     setEntry(row, name, pattern.length ? hop.edges.map((e) => new RelRef(e)) : new RelRef(hop.edges[0]!));
     then();
     delete row[name];

@@ -37,6 +37,21 @@ function fails(f: () => unknown): CypherError {
 }
 
 describe('query/cypher executor', () => {
+  it('lets a list of relationships bound earlier drive a variable-length pattern: the one walk along it, in order, direction and bounds', () => {
+    const { rows } = graph();
+    rows('CREATE (a:A), (b:B), (c:C) CREATE (a)-[:Y]->(b), (b)-[:Y]->(c)');
+    const along = (match: string, ret: string) => rows(`MATCH (:A)-[r1]->()-[r2]->(:C) WITH [r1, r2] AS rs, [r2, r1] AS back ${match} RETURN ${ret}`);
+    expect(along('MATCH (x)-[rs*]->(y)', 'labels(x), labels(y)')).to.deep.equal([[['A'], ['C']]]);
+    expect(along('MATCH (x)-[rs*]-(y)', 'labels(x), labels(y)')).to.deep.equal([[['A'], ['C']]]);
+    expect(along('MATCH (x)-[back*]->(y)', 'x')).to.deep.equal([]);
+    expect(along('MATCH (x)<-[rs*]-(y)', 'x')).to.deep.equal([]);
+    expect(along('MATCH (x)<-[back*]-(y)', 'labels(x), labels(y)')).to.deep.equal([[['C'], ['A']]]);
+    expect(along('MATCH (x)-[rs*1..1]->(y)', 'x')).to.deep.equal([]);
+    expect(along('MATCH (x)-[rs:Z*]->(y)', 'x')).to.deep.equal([]);
+    expect(along('MATCH p = (x)-[rs*]->(y:C)', 'length(p), size(rs), labels(nodes(p)[1])')).to.deep.equal([[2, 2, ['B']]]);
+    expect(rows('WITH 1 AS rs MATCH (x)-[rs*]->(y) RETURN x')).to.deep.equal([]);
+  });
+
   it('creates whole patterns with new ids above every id used, and returns them as DECISIONS shapes', () => {
     const g = graph();
     g.c.upsert([{ id: 41, vector: [1, 1] as unknown as Float32Array, payload: {}, labels: [] }]);
