@@ -1,20 +1,6 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import type { CypherReplicas } from '../../workers/cypher-replicas.js';
-
-/** A counter that follows a running total kept elsewhere, read on scrape. */
-function followTotal(registry: Registry, name: string, help: string, total: () => number): void {
-  let counted = 0;
-  new Counter({
-    name,
-    help,
-    registers: [registry],
-    collect() {
-      const now = total();
-      this.inc(now - counted);
-      counted = now;
-    },
-  });
-}
+import { followTotal } from './follow-total.js';
 
 /** The Cypher read replicas, read on scrape: how many, the read queries running where, those they answered, and how many were replaced after stopping. */
 export function cypherReplicaMetrics(registry: Registry, replicas: CypherReplicas): void {

@@ -1,20 +1,6 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import type { SearchPool } from '../../workers/search-pool.js';
-
-/** A counter that follows a running total kept elsewhere, read on scrape. */
-function followTotal(registry: Registry, name: string, help: string, total: () => number): void {
-  let counted = 0;
-  new Counter({
-    name,
-    help,
-    registers: [registry],
-    collect() {
-      const now = total();
-      this.inc(now - counted);
-      counted = now;
-    },
-  });
-}
+import { followTotal } from './follow-total.js';
 
 /** The search workers, read on scrape: how many, the graph walks they answered, the vectors they linked, and how many were replaced after stopping. */
 export function searchPoolMetrics(registry: Registry, pool: SearchPool | null): void {
