@@ -183,14 +183,21 @@ export class PointStore {
     return this.file !== null;
   }
 
+  /** Slots whose vectors make one chunk of a float file's reads and writes (about FILE_CHUNK_BYTES). */
+  private get chunkRows(): number {
+    return Math.max(1, Math.floor(FILE_CHUNK_BYTES / (this.dim * 4)));
+  }
+
+  /** Calls each(first, count) for the runs of chunkRows slots in [0, n). */
+  private forEachChunk(n: number, each: (first: number, count: number) => void): void {
+    const rows = this.chunkRows;
+    for (let first = 0; first < n; first += rows) each(first, Math.min(rows, n - first));
+  }
+
   /** Moves the vectors into `file` and lets their RAM go (the distance functions rebind). */
   toDisk(file: FloatFile): void {
     if (this.file) return;
-    const rows = Math.max(1, Math.floor(FILE_CHUNK_BYTES / (this.dim * 4)));
-    for (let slot = 0; slot < this.slotCount; slot += rows) {
-      const count = Math.min(rows, this.slotCount - slot);
-      file.write(slot, this.vectors.subarray(slot * this.dim, (slot + count) * this.dim), count);
-    }
+    this.forEachChunk(this.slotCount, (slot, count) => file.write(slot, this.vectors.subarray(slot * this.dim, (slot + count) * this.dim), count));
     const query = Float32Array.from(this.query);
     this.file = file;
     this.vectors = new Float32Array(0);
@@ -219,11 +226,7 @@ export class PointStore {
     this.rows = [new Float32Array(0), new Float32Array(0)];
     this.placeVectors(this.capacity);
     this.query.set(query);
-    const rows = Math.max(1, Math.floor(FILE_CHUNK_BYTES / (this.dim * 4)));
-    for (let slot = 0; slot < this.slotCount; slot += rows) {
-      const count = Math.min(rows, this.slotCount - slot);
-      file.read(slot, this.vectors.subarray(slot * this.dim, (slot + count) * this.dim), count);
-    }
+    this.forEachChunk(this.slotCount, (slot, count) => file.read(slot, this.vectors.subarray(slot * this.dim, (slot + count) * this.dim), count));
     file.close();
     this.onRelocate?.();
   }
@@ -273,13 +276,12 @@ export class PointStore {
       for (let slot = 0; slot < this.slotCount; slot++) if (this.hasVector[slot]) visit(slot, this.vectors, slot * dim);
       return;
     }
-    const rows = Math.max(1, Math.min(this.slotCount, Math.floor(FILE_CHUNK_BYTES / (dim * 4))));
-    const chunk = new Float32Array(rows * dim);
-    for (let first = 0; first < this.slotCount; first += rows) {
-      const count = Math.min(rows, this.slotCount - first);
-      this.file.read(first, chunk, count);
+    const file = this.file;
+    const chunk = new Float32Array(Math.min(this.slotCount, this.chunkRows) * dim);
+    this.forEachChunk(this.slotCount, (first, count) => {
+      file.read(first, chunk, count);
       for (let k = 0; k < count; k++) if (this.hasVector[first + k]) visit(first + k, chunk, k * dim);
-    }
+    });
   }
 
   get capacity(): number {
@@ -389,8 +391,7 @@ export class PointStore {
     if (this.file) {
       this.file.write(slot, vector ?? new Float32Array(this.dim), 1);
       this.rowHeld.fill(-1);
-    }
-    else if (vector) this.vectors.set(vector, slot * this.dim);
+    } else if (vector) this.vectors.set(vector, slot * this.dim);
     else this.vectors.fill(0, slot * this.dim, (slot + 1) * this.dim);
     this.payloads[slot] = payload;
     this.labels[slot] = labels.length ? labels : EMPTY_LABELS;
@@ -430,8 +431,10 @@ export class PointStore {
   sameVector(slot: number, vector: Float32Array | null): boolean {
     if (!vector) return this.hasVector[slot] === 0;
     if (!this.hasVector[slot]) return false;
-    const stored = this.row(slot);
-    for (let i = 0; i < this.dim; i++) if (stored[i] !== vector[i]) return false;
+    // In RAM, compared in place (no view made on the upsert path); on disk, read into a row.
+    const stored = this.file ? this.readRow(slot, 0) : this.vectors;
+    const at = this.file ? 0 : slot * this.dim;
+    for (let i = 0; i < this.dim; i++) if (stored[at + i] !== vector[i]) return false;
     return true;
   }
 
@@ -441,13 +444,12 @@ export class PointStore {
       readRaw(r, this.vectors, n * this.dim);
       return;
     }
-    const rows = Math.max(1, Math.floor(FILE_CHUNK_BYTES / (this.dim * 4)));
-    const chunk = new Float32Array(Math.min(rows, n) * this.dim);
-    for (let slot = 0; slot < n; slot += rows) {
-      const count = Math.min(rows, n - slot);
+    const file = this.file;
+    const chunk = new Float32Array(Math.min(n, this.chunkRows) * this.dim);
+    this.forEachChunk(n, (slot, count) => {
       readRaw(r, chunk, count * this.dim);
-      this.file.write(slot, chunk, count);
-    }
+      file.write(slot, chunk, count);
+    });
     this.rowHeld.fill(-1);
   }
 
