@@ -12,8 +12,8 @@ import type { QueryMessage, ReplicaAnswer, ReplicaRequest, ResultAnswer, Travers
 
 /** The most Cypher replicas (SERVICE_CYPHER_WORKERS): each holds a whole copy of the views. */
 export const MAX_CYPHER_WORKERS = 16;
-/** A replica's state is encoded on the request thread in slices this long, with a turn of the event loop between. */
-const STATE_SLICE_MS = 2;
+/** A replica's state is encoded on the request thread in slices this long, resting between them as snapshots do (Engine.betweenSlices). */
+const STATE_SLICE_MS = 1;
 
 /** A replica that stopped (crashed, ran out of memory, was replaced) while it owed an answer: the request answers 500 with its request id. */
 export class CypherReplicaError extends Error {}
@@ -178,7 +178,7 @@ export class CypherReplicas {
       .then(async () => {
         if (this.closed || r.thread !== thread) return;
         const opId = this.engine.lastAppliedOperationId;
-        const snapshot = concat(await encodeSnapshotInSlices(this.engine.collections, opId, STATE_SLICE_MS));
+        const snapshot = concat(await encodeSnapshotInSlices(this.engine.collections, opId, STATE_SLICE_MS, () => this.engine.betweenSlices()));
         if (this.closed || r.thread !== thread) return;
         r.post({ type: 'state', opId, snapshot }, [snapshot.buffer as ArrayBuffer]);
       })

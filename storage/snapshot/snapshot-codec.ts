@@ -140,13 +140,13 @@ export function encodeSnapshot(collections: ReadonlyMap<string, Collection>, opI
 
 /**
  * The state at operation `opId` as chunks in memory, captured now and encoded in slices of
- * `sliceMs` with a turn of the event loop between them, so the thread goes on serving meanwhile.
+ * `sliceMs`, awaiting `pause` between them, so the thread goes on serving meanwhile.
  */
-export async function encodeSnapshotInSlices(collections: ReadonlyMap<string, Collection>, opId: number, sliceMs: number): Promise<Uint8Array[]> {
+export async function encodeSnapshotInSlices(collections: ReadonlyMap<string, Collection>, opId: number, sliceMs: number, pause: () => Promise<void>): Promise<Uint8Array[]> {
   const capture = captureSnapshot(collections, opId);
   const chunks: Uint8Array[] = [];
   try {
-    await runInSlices(capture.write(chunkOutput(chunks)), sliceMs);
+    await runInSlices(capture.write(chunkOutput(chunks)), sliceMs, pause);
   } finally {
     capture.release();
   }
