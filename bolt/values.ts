@@ -138,7 +138,7 @@ export class ValueWriter {
         return new Structure(this.utc ? SIG.dateTime : SIG.legacyDateTime, [seconds, nanos, v.offsetSeconds]);
       }
       case 'duration':
-        return new Structure(SIG.duration, [v.months, v.days, v.seconds, v.nanos]);
+        return new Structure(SIG.duration, [v.months, v.days, Number.isSafeInteger(v.seconds) ? v.seconds : v.exactSeconds, v.nanos]);
     }
   }
 }
@@ -216,7 +216,7 @@ function readStructure(s: Structure): Value {
       return new CypherDateTime(epochDay, nanoOfDay, offset, zone);
     }
     case SIG.duration:
-      return new CypherDuration(int(f[0], 'duration months'), int(f[1], 'duration days'), int(f[2], 'duration seconds'), int(f[3], 'duration nanoseconds'));
+      return new CypherDuration(int(f[0], 'duration months'), int(f[1], 'duration days'), typeof f[2] === 'bigint' ? f[2] : int(f[2], 'duration seconds'), int(f[3], 'duration nanoseconds'));
     case SIG.point2d:
     case SIG.point3d:
       return pointOf(s);

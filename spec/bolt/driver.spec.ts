@@ -118,6 +118,8 @@ describe('bolt: neo4j-driver against the server', () => {
       expect(neo4j.isInt(r.get('i')) && r.get('i').toNumber()).to.equal(3);
       const k = (await session.run('UNWIND range(1, 3) AS n RETURN n LIMIT toInteger($k)', { k: 2 })).records;
       expect(k).to.have.length(2);
+      const long = (await session.run("RETURN duration.inSeconds(localdatetime('-999999999-01-01'), localdatetime('+999999999-12-31T23:59:59')) AS d")).records[0]!.get('d');
+      expect(long.seconds.toString(), 'a duration\'s 64-bit seconds, exact past 2^53').to.equal('63113903968377599');
     } finally {
       await session.close();
     }

@@ -1,13 +1,14 @@
 import { floorDiv, NANOS_PER_SECOND } from './calendar.js';
 import { dateFields, epochSecondOf, hasDate, hasTime, hasZone, timeFields } from './fields.js';
 import { formatOffset } from './format.js';
+import { integerResult } from '../numbers.js';
 import type { CypherDuration, TemporalOrDuration } from './types.js';
 
 /**
  * `value.component` for temporal values and durations; undefined when the value has no such
  * component (the caller decides whether that is null or an error).
  */
-export function temporalComponent(v: TemporalOrDuration, key: string): number | string | undefined {
+export function temporalComponent(v: TemporalOrDuration, key: string): number | bigint | string | undefined {
   if (v.kind === 'duration') return durationComponent(v, key);
   if (hasDate(v)) {
     const d = dateFields(v.epochDay);
@@ -61,12 +62,13 @@ export function temporalComponent(v: TemporalOrDuration, key: string): number | 
   return undefined;
 }
 
-function durationComponent(d: CypherDuration, key: string): number | undefined {
+function durationComponent(d: CypherDuration, key: string): number | bigint | undefined {
   const t = Math.trunc;
   // As Neo4j reads them: the seconds field as stored (nanoseconds normalised to 0..1e9 beside it),
-  // larger units by division toward zero.
-  const secs = d.seconds;
+  // larger units by division toward zero. The seconds are 64-bit, so units from them are exact.
+  const secs = d.exactSeconds;
   const subNanos = d.nanos;
+  const exact = (b: bigint): number | bigint => integerResult(b, `a duration's ${key}`);
   switch (key) {
     case 'years':
       return t(d.months / 12);
@@ -79,17 +81,17 @@ function durationComponent(d: CypherDuration, key: string): number | undefined {
     case 'days':
       return d.days;
     case 'hours':
-      return t(secs / 3600);
+      return exact(secs / 3600n);
     case 'minutes':
-      return t(secs / 60);
+      return exact(secs / 60n);
     case 'seconds':
-      return secs;
+      return exact(secs);
     case 'milliseconds':
-      return secs * 1000 + t(subNanos / 1_000_000);
+      return exact(secs * 1000n + BigInt(t(subNanos / 1_000_000)));
     case 'microseconds':
-      return secs * 1_000_000 + t(subNanos / 1000);
+      return exact(secs * 1_000_000n + BigInt(t(subNanos / 1000)));
     case 'nanoseconds':
-      return secs * NANOS_PER_SECOND + subNanos;
+      return exact(secs * BigInt(NANOS_PER_SECOND) + BigInt(subNanos));
     case 'quartersOfYear':
       return t((d.months % 12) / 3);
     case 'monthsOfQuarter':
@@ -99,9 +101,9 @@ function durationComponent(d: CypherDuration, key: string): number | undefined {
     case 'daysOfWeek':
       return d.days % 7;
     case 'minutesOfHour':
-      return t(secs / 60) % 60;
+      return exact((secs / 60n) % 60n);
     case 'secondsOfMinute':
-      return secs % 60;
+      return exact(secs % 60n);
     case 'millisecondsOfSecond':
       return t(subNanos / 1_000_000);
     case 'microsecondsOfSecond':

@@ -17,16 +17,16 @@ export function plusMonths(epochDay: number, months: number): number {
 }
 
 export function negate(d: CypherDuration): CypherDuration {
-  return new CypherDuration(-d.months, -d.days, -d.seconds, -d.nanos);
+  return new CypherDuration(-d.months, -d.days, -d.exactSeconds, -d.nanos);
 }
 
 export function addDurations(a: CypherDuration, b: CypherDuration): CypherDuration {
-  return new CypherDuration(a.months + b.months, a.days + b.days, a.seconds + b.seconds, a.nanos + b.nanos);
+  return new CypherDuration(a.months + b.months, a.days + b.days, a.exactSeconds + b.exactSeconds, a.nanos + b.nanos);
 }
 
 /** A duration times a number: integers multiply each part; fractions carry down as durationOf does. */
 export function multiplyDuration(d: CypherDuration, factor: number, isInteger: boolean): CypherDuration {
-  if (isInteger) return new CypherDuration(d.months * factor, d.days * factor, d.seconds * factor, d.nanos * factor);
+  if (isInteger) return new CypherDuration(d.months * factor, d.days * factor, d.exactSeconds * BigInt(factor), d.nanos * factor);
   return durationOf({ months: d.months * factor, days: d.days * factor, seconds: d.seconds * factor, nanoseconds: d.nanos * factor });
 }
 

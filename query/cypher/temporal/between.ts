@@ -68,9 +68,12 @@ function plus(p: Point, months: number, days: number): Point {
   return { epochDay: dt.epochDay, nanoOfDay: dt.nanoOfDay, offset: dt.offsetSeconds, zone: dt.zone };
 }
 
-/** (seconds, nanoseconds) from a to b: on instants when both have an offset, else on local values. */
-function timeUntil(a: Point, b: Point): [number, number] {
-  const secondsOf = (p: Point) => p.epochDay * SECONDS_PER_DAY + floorDiv(p.nanoOfDay, NANOS_PER_SECOND) - (a.offset !== null && b.offset !== null ? p.offset! : 0);
+/**
+ * (seconds, nanoseconds) from a to b: on instants when both have an offset, else on local values.
+ * The seconds are exact: between the extreme dates they pass 2^53.
+ */
+function timeUntil(a: Point, b: Point): [bigint, number] {
+  const secondsOf = (p: Point) => BigInt(p.epochDay) * BigInt(SECONDS_PER_DAY) + BigInt(floorDiv(p.nanoOfDay, NANOS_PER_SECOND) - (a.offset !== null && b.offset !== null ? p.offset! : 0));
   return [secondsOf(b) - secondsOf(a), (b.nanoOfDay % NANOS_PER_SECOND) - (a.nanoOfDay % NANOS_PER_SECOND)];
 }
 

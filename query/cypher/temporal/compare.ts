@@ -41,7 +41,7 @@ export function compareTemporal(a: TemporalOrDuration, b: TemporalOrDuration): n
 export function temporalEquals(a: TemporalOrDuration, b: TemporalOrDuration): boolean {
   if (a.kind === 'duration' || b.kind === 'duration') {
     if (a.kind !== 'duration' || b.kind !== 'duration') return false;
-    return a.months === b.months && a.days === b.days && a.seconds === b.seconds && a.nanos === b.nanos;
+    return a.months === b.months && a.days === b.days && a.exactSeconds === b.exactSeconds && a.nanos === b.nanos;
   }
   return compareTemporal(a, b) === 0;
 }
@@ -54,7 +54,7 @@ export function orderTemporal(a: TemporalOrDuration, b: TemporalOrDuration): num
   if (a.kind !== b.kind) return KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
   if (a.kind === 'duration') {
     const o = b as typeof a;
-    return a.months - o.months || a.days - o.days || a.seconds - o.seconds || a.nanos - o.nanos;
+    return a.months - o.months || a.days - o.days || Number(a.exactSeconds - o.exactSeconds) || a.nanos - o.nanos;
   }
   return compareTemporal(a, b)!;
 }

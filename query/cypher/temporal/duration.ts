@@ -37,5 +37,13 @@ export function durationOf(p: DurationParts): CypherDuration {
   const s = Math.trunc(seconds);
   nanos += (seconds - s) * NANOS_PER_SECOND;
   const n = Math.trunc(nanos) + (p.nanos ?? 0);
-  return new CypherDuration(m + 0, d + 0, s + 0, n + 0);
+  return new CypherDuration(m + 0, d + 0, Number.isSafeInteger(s) || d !== days ? s + 0 : exactSeconds(p) ?? s, n + 0);
+}
+
+/** Whole hours, minutes and seconds summed as a 64-bit integer (past 2^53 a double loses the last digits); null when any has a fraction. */
+function exactSeconds(p: DurationParts): bigint | null {
+  const parts = [p.hours ?? 0, p.minutes ?? 0, p.seconds ?? 0];
+  if (!parts.every(Number.isInteger)) return null;
+  const [h, m, s] = parts.map(BigInt) as [bigint, bigint, bigint];
+  return h * 3600n + m * 60n + s;
 }

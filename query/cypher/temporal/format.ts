@@ -55,19 +55,22 @@ export function formatDuration(d: CypherDuration): string {
   part(Math.trunc(d.months / 12), 'Y');
   part(d.months % 12, 'M');
   part(d.days, 'D');
-  if (d.seconds !== 0 || d.nanos !== 0) {
-    let s = d.seconds;
+  if (d.exactSeconds !== 0n || d.nanos !== 0) {
+    let s = d.exactSeconds;
     let n = d.nanos;
-    if (s < 0 && n !== 0) {
-      s += 1;
+    if (s < 0n && n !== 0) {
+      s += 1n;
       n -= NANOS_PER_SECOND;
     }
     out += 'T';
-    part(Math.trunc(s / 3600), 'H');
-    s %= 3600;
-    part(Math.trunc(s / 60), 'M');
-    s %= 60;
-    if (s !== 0) out += `${s}${n !== 0 ? fraction(Math.abs(n)) : ''}S`;
+    const whole = (x: bigint, unit: string): void => {
+      if (x !== 0n) out += `${x}${unit}`;
+    };
+    whole(s / 3600n, 'H');
+    s %= 3600n;
+    whole(s / 60n, 'M');
+    s %= 60n;
+    if (s !== 0n) out += `${s}${n !== 0 ? fraction(Math.abs(n)) : ''}S`;
     else if (n !== 0) out += `${n < 0 ? '-' : ''}0${fraction(Math.abs(n))}S`;
   }
   return out === 'P' ? 'PT0S' : out;

@@ -44,18 +44,23 @@ export class CypherDateTime {
 /**
  * A duration as Cypher keeps it: months, days, seconds and nanoseconds apart (a month or a day
  * has no fixed length), nanoseconds normalised into [0, 1e9) with the seconds carrying the sign.
+ * The seconds are a 64-bit integer, as in Neo4j: `exactSeconds` holds them exactly (a duration
+ * between the TCK's extreme dates passes 2^53 seconds); `seconds` is the same as a double, for
+ * the arithmetic that works in doubles anyway (fractions, dates, which stay far below 2^53).
  */
 export class CypherDuration {
   readonly kind = 'duration';
+  readonly exactSeconds: bigint;
   readonly seconds: number;
   readonly nanos: number;
   constructor(
     readonly months: number,
     readonly days: number,
-    seconds: number,
+    seconds: number | bigint,
     nanos: number,
   ) {
-    this.seconds = seconds + floorDiv(nanos, NANOS_PER_SECOND);
+    this.exactSeconds = BigInt(seconds) + BigInt(floorDiv(nanos, NANOS_PER_SECOND));
+    this.seconds = Number(this.exactSeconds);
     this.nanos = floorMod(nanos, NANOS_PER_SECOND);
   }
 }

@@ -186,4 +186,26 @@ describe('query/cypher/temporal: the library against the TCK temporal examples',
     }
     expect(n).to.be.above(100);
   });
+
+  it('keeps a duration\'s seconds exact past 2^53, as a 64-bit integer (Temporal10 [10])', () => {
+    const d = cypher.duration.inSeconds(parseLocalDateTime('-999999999-01-01'), parseLocalDateTime('+999999999-12-31T23:59:59'));
+    expect(text(d)).to.equal("'PT17531639991215H59M59S'");
+    expect(d.exactSeconds).to.equal(63_113_903_968_377_599n);
+    expect(temporalComponent(d, 'seconds')).to.equal(63_113_903_968_377_599n);
+    expect(temporalComponent(d, 'secondsOfMinute')).to.equal(59);
+    expect(temporalComponent(d, 'hours')).to.equal(17_531_639_991_215);
+    expect(() => temporalComponent(d, 'nanoseconds')).to.throw(/IntegerOverflow/);
+    const back = negate(negate(d));
+    expect(temporalEquals(back, d)).to.equal(true);
+    expect(temporalEquals(addDurations(d, durationOf({ seconds: 1 })), d)).to.equal(false);
+    expect(text(addDurations(d, durationOf({ seconds: 1 })))).to.equal("'PT17531639991216H'");
+    expect(text(negate(d))).to.equal("'PT-17531639991215H-59M-59S'");
+    expect(temporalEquals(parseDuration('PT17531639991215H59M59S'), d), 'read back from its text').to.equal(true);
+  });
+
+  it('reads nanoseconds of a duration past 2^53 nanoseconds exactly', () => {
+    const d = durationOf({ hours: 5000, nanoseconds: 7 });
+    expect(temporalComponent(d, 'nanoseconds')).to.equal(18_000_000_000_000_007n);
+    expect(temporalComponent(d, 'milliseconds')).to.equal(18_000_000_000);
+  });
 });
