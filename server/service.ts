@@ -61,8 +61,10 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   const snapshots = new SnapshotFiles(snapshotDir, (file, reason) => logger.warn({ file, reason }, 'skipping a damaged snapshot'));
   const log = openLog(config, snapshots, logger);
   const replication = config.replication ? new Replication({ ...config.replication, dataDir: config.dataDir }, logger) : null;
+  const floatFiles = new DataDirFloatFiles(config.dataDir);
+  metrics.watchFloatFiles(floatFiles);
   const engine = new Engine(log, {
-    floatFiles: new DataDirFloatFiles(config.dataDir),
+    floatFiles,
     ...(replication ? { gate: replication } : {}),
     snapshots,
     snapshotEvery: config.snapshotEvery,

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Middleware } from 'koa';
 import type { Engine, EngineObserver } from '../../storage/engine/engine.js';
 import type { RouteOf } from '../route-pattern.js';
@@ -30,6 +30,8 @@ export interface ServiceMetrics {
   watchSearchPool(pool: SearchPool | null): void;
   /** Reads the Cypher replicas on scrape. */
   watchCypherReplicas(replicas: CypherReplicas): void;
+  /** Reads the disk the float files of on-disk vectors take (unlinked, so `du` misses them). */
+  watchFloatFiles(files: { diskBytes(): number }): void;
 }
 
 export interface ServiceMetricsOptions {
@@ -61,5 +63,14 @@ export function createServiceMetrics({ droppedLogLines = () => 0 }: ServiceMetri
     bolt: boltMetrics(registry),
     watchSearchPool: (pool) => searchPoolMetrics(registry, pool),
     watchCypherReplicas: (replicas) => cypherReplicaMetrics(registry, replicas),
+    watchFloatFiles: (files) =>
+      void new Gauge({
+        name: 'vgdb_float_files_disk_bytes',
+        help: 'Disk taken by the float files of vectors stored on_disk, in <data dir>/floats; they are unlinked while open, so du of the data dir does not count them (df does)',
+        registers: [registry],
+        collect() {
+          this.set(files.diskBytes());
+        },
+      }),
   };
 }

@@ -35,6 +35,12 @@ async function ok(s: TestServer, method: string, path: string, body?: unknown, i
   return r.body.result;
 }
 
+/** `vgdb_float_files_disk_bytes` from /metrics: the disk the unlinked float files take. */
+async function floatFileBytes(s: TestServer): Promise<number> {
+  const text = (await call(s.url, 'GET', '/metrics')).body as string;
+  return Number(/^vgdb_float_files_disk_bytes (\d+)$/m.exec(text)?.[1] ?? NaN);
+}
+
 async function green(s: TestServer, name: string): Promise<void> {
   while ((await ok(s, 'GET', `/collections/${name}`, undefined, true)).status !== 'green') await new Promise((r) => setTimeout(r, 20));
 }
@@ -72,6 +78,7 @@ describe('server: float vectors on disk (on_disk: true)', function () {
 
     await ok(s, 'PATCH', '/collections/k', { vectors: { '': { on_disk: true } } });
     expect(floatFilesOpen(dir.path), 'the floats moved into a file').to.equal(1);
+    expect(await floatFileBytes(s), 'the metric counts the file du cannot see').to.be.at.least(COUNT * DIM * 4);
     expect((await ok(s, 'GET', '/collections/k')).config.params.vectors).to.deep.equal({ size: DIM, distance: 'Euclid', on_disk: true });
     expect(await hits(s, 'k'), 'rescored with the same floats, read from the file').to.deep.equal(inRam);
     const got = await ok(s, 'POST', '/collections/k/points', { ids: [0, 777], with_vector: true });
@@ -91,6 +98,7 @@ describe('server: float vectors on disk (on_disk: true)', function () {
 
     await ok(s, 'PATCH', '/collections/k', { vectors: { '': { on_disk: false } } });
     expect(floatFilesOpen(dir.path), 'back in RAM, the file closed').to.equal(0);
+    expect(await floatFileBytes(s), 'no file, no bytes').to.equal(0);
     expect((await ok(s, 'GET', '/collections/k')).config.params.vectors).to.deep.equal({ size: DIM, distance: 'Euclid' });
     expect(await hits(s, 'k')).to.deep.equal(inRam);
   });

@@ -1,10 +1,13 @@
-import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FloatFile, FloatFiles } from '../views/float-file.js';
 import { collectGarbageSoon } from './collect-garbage.js';
 
 /** Closes the file of a store that was dropped without letting go of it (a deleted collection). */
-const closer = new FinalizationRegistry<number>((fd) => closeSync(fd));
+const closer = new FinalizationRegistry<{ fd: number; live: Set<number> }>(({ fd, live }) => {
+  live.delete(fd);
+  closeSync(fd);
+});
 
 let opened = 0;
 
@@ -16,6 +19,8 @@ let opened = 0;
  */
 export class DataDirFloatFiles implements FloatFiles {
   private readonly dir: string;
+  /** The descriptors of the files open now: unlinked, so `du` of the data dir does not count them (diskBytes does). */
+  private readonly live = new Set<number>();
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'floats');
@@ -26,9 +31,17 @@ export class DataDirFloatFiles implements FloatFiles {
     const path = join(this.dir, `${process.pid}-${++opened}.f32`);
     const fd = openSync(path, 'w+');
     unlinkSync(path);
-    const file = new DescriptorFloatFile(fd, dim * 4);
-    closer.register(file, fd, file);
+    const file = new DescriptorFloatFile(fd, dim * 4, () => this.live.delete(fd));
+    closer.register(file, { fd, live: this.live }, file);
+    this.live.add(fd);
     return file;
+  }
+
+  /** Bytes of disk the open float files take (their allocated blocks: a file with holes counts what it holds). */
+  diskBytes(): number {
+    let bytes = 0;
+    for (const fd of this.live) bytes += fstatSync(fd).blocks * 512;
+    return bytes;
   }
 
   released(): void {
@@ -37,7 +50,11 @@ export class DataDirFloatFiles implements FloatFiles {
 }
 
 class DescriptorFloatFile implements FloatFile {
-  constructor(private readonly fd: number, private readonly rowBytes: number) {}
+  constructor(
+    private readonly fd: number,
+    private readonly rowBytes: number,
+    private readonly onClose: () => void,
+  ) {}
 
   write(slot: number, from: Float32Array, count: number): void {
     const bytes = count * this.rowBytes;
@@ -61,6 +78,7 @@ class DescriptorFloatFile implements FloatFile {
 
   close(): void {
     closer.unregister(this);
+    this.onClose();
     closeSync(this.fd);
   }
 }
