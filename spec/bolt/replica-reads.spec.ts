@@ -159,8 +159,9 @@ describe('bolt: auto-commit reads on the Cypher replicas', function () {
     });
   });
 
-  describe('cursors', () => {
-    const s: SuiteServer = useTestServer({ SERVICE_CYPHER_WORKERS: '1', SERVICE_QUERY_TIMEOUT_MS: '3000' }, 'each');
+  /** A server with one replica and the default database made; a raw client and a driver closed after each test. */
+  function useCursorServer(env: Record<string, string>): { s: SuiteServer; raw(): Promise<RawBoltClient>; dropRaw(): void; driver(): Driver } {
+    const s = useTestServer({ SERVICE_CYPHER_WORKERS: '1', ...env }, 'each');
     let client: RawBoltClient | null = null;
     let driver: Driver | null = null;
     beforeEach(async () => {
@@ -172,9 +173,22 @@ describe('bolt: auto-commit reads on the Cypher replicas', function () {
       await driver?.close();
       driver = null;
     });
+    return {
+      s,
+      raw: async () => (client = await rawClient(s.service.boltPort!)),
+      dropRaw: () => {
+        client?.close();
+        client = null;
+      },
+      driver: () => (driver ??= driverOf(s)),
+    };
+  }
+
+  describe('cursors', () => {
+    const { s, raw, dropRaw, driver } = useCursorServer({});
 
     it('keeps a cursor on the replica across PULLs, and lets it go on DISCARD, RESET, a closed connection and a closed session', async () => {
-      client = await rawClient(s.service.boltPort!);
+      const client = await raw();
       await openCursor(client, 250);
       expect(s.service.cypher.cursorsOpen).to.equal(1);
       expect((await scrape(s.url)).value('vgdb_cypher_worker_cursors_open')).to.equal(1);
@@ -194,12 +208,10 @@ describe('bolt: auto-commit reads on the Cypher replicas', function () {
       expect(s.service.cypher.cursorsOpen, 'RESET').to.equal(0);
 
       await openCursor(client);
-      client.close();
-      client = null;
+      dropRaw();
       await until('the cursor of a closed connection let go', () => s.service.cypher.cursorsOpen === 0);
 
-      driver = driverOf(s);
-      const session = driver.session({ fetchSize: 10 });
+      const session = driver().session({ fetchSize: 10 });
       const rows = session.run('UNWIND range(1, 100000) AS i RETURN i')[Symbol.asyncIterator]();
       expect(((await rows.next()).value as { get(k: string): { toNumber(): number } }).get('i').toNumber()).to.equal(1);
       expect(s.service.cypher.cursorsOpen).to.equal(1);
@@ -208,19 +220,8 @@ describe('bolt: auto-commit reads on the Cypher replicas', function () {
       expect(await answered(s.url)).to.equal(4);
     });
 
-    it('lets a cursor left unpulled go at the query deadline: the next PULL fails with the timeout', async () => {
-      client = await rawClient(s.service.boltPort!);
-      await openCursor(client);
-      await until('the cursor let go at its deadline', () => s.service.cypher.cursorsOpen === 0);
-      client.send(msg(PULL, { n: 10 }));
-      const failed = await client.next();
-      expect(failed.signature).to.equal(FAILURE);
-      expect(failed.fields[0]).to.include({ code: 'Neo.ClientError.Transaction.TransactionTimedOut' });
-    });
-
     it('fails the driver with an error, not a hang, when the replica holding its cursor stops; the next read runs on a new copy', async () => {
-      driver = driverOf(s);
-      const session = driver.session({ fetchSize: 10 });
+      const session = driver().session({ fetchSize: 10 });
       try {
         let seen = 0;
         const error = await new Promise<{ code: string; message: string } | null>((resolve) => {
@@ -239,7 +240,7 @@ describe('bolt: auto-commit reads on the Cypher replicas', function () {
         await session.close();
       }
       await until('the replica replaced', async () => (await scrape(s.url)).value('vgdb_cypher_worker_restarts_total') === 1);
-      const again = driver.session();
+      const again = driver().session();
       try {
         expect((await again.run('UNWIND range(1, 5) AS i RETURN sum(i) AS s')).records[0]!.get('s').toNumber()).to.equal(15);
       } finally {
@@ -250,20 +251,45 @@ describe('bolt: auto-commit reads on the Cypher replicas', function () {
 
     it('finishes a cursor on the replica a streamed import retires, which stops once it is done', async () => {
       const exported = Buffer.from(await (await fetch(`${s.url}/collections/neo4j/export`)).arrayBuffer());
-      client = await rawClient(s.service.boltPort!);
+      const client = await raw();
       await openCursor(client, 1000);
       const before = s.service.cypher.threads();
+      let retiredExited = false;
+      const retiredExit = new Promise<void>((resolve) =>
+        before[0]!.once('exit', () => {
+          retiredExited = true;
+          resolve();
+        }),
+      );
       const imported = await fetch(`${s.url}/collections/h/import?mode=create`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: exported });
       expect(imported.status).to.equal(200);
       await until('a new copy in its place', () => s.service.cypher.threads()[0] !== before[0]);
+      expect(retiredExited, 'the retired replica waits for the cursor it holds').to.equal(false);
       client.send(msg(PULL, { n: -1 }));
-      const rest = await client.take(991);
+      const next = await client.next();
+      expect(next.signature, JSON.stringify(next.fields)).to.equal(RECORD);
+      const rest = [next, ...(await client.take(990))];
       expect(rest[0]!.fields[0]).to.deep.equal([11]);
       expect(rest[989]!.fields[0]).to.deep.equal([1000]);
       expect(rest[990]!.signature).to.equal(SUCCESS);
       expect(rest[990]!.fields[0]).to.include({ type: 'r' });
       expect(s.service.cypher.cursorsOpen).to.equal(0);
+      await retiredExit;
       expect((await scrape(s.url)).value('vgdb_cypher_worker_restarts_total'), 'none stopped with a failure').to.equal(0);
+    });
+  });
+
+  describe('cursors and the query deadline', () => {
+    const { s, raw } = useCursorServer({ SERVICE_QUERY_TIMEOUT_MS: '1500' });
+
+    it('lets a cursor left unpulled go at the query deadline: the next PULL fails with the timeout', async () => {
+      const client = await raw();
+      await openCursor(client);
+      await until('the cursor let go at its deadline', () => s.service.cypher.cursorsOpen === 0);
+      client.send(msg(PULL, { n: 10 }));
+      const failed = await client.next();
+      expect(failed.signature).to.equal(FAILURE);
+      expect(failed.fields[0]).to.include({ code: 'Neo.ClientError.Transaction.TransactionTimedOut' });
     });
   });
 
