@@ -2,7 +2,6 @@ import { parentPort } from 'node:worker_threads';
 import type { Collection } from '../storage/collection.js';
 import { applyEvent } from '../storage/engine/apply-event.js';
 import { DbError } from '../storage/errors.js';
-import { setEntry } from '../query/cypher/values.js';
 import { decodeEntry } from '../storage/log/record.js';
 import { decodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
 import { traverseJson } from '../query/api/graph-json.js';
@@ -12,6 +11,7 @@ import { queryTimeout } from '../query/cypher/guard.js';
 import { toTypedJson } from '../query/cypher/present.js';
 import { resolveValue, valueOf, type Resolved } from '../query/cypher/resolved-values.js';
 import { compileQuery, executeQueryInSlices, streamQuery, type ResultStream } from '../query/cypher/run-query.js';
+import { setEntry } from '../query/cypher/values.js';
 import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaRequest, TraverseMessage } from './replica-messages.js';
 
 /**
@@ -20,8 +20,9 @@ import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaRequ
  * same apply code, in operation_id order. Read-only queries run here through the unchanged
  * pipeline, in slices, so entries and other queries are taken between two slices; walks (the
  * traverse route) run in one go. Bolt's reads are cursors kept here between two pulls, holding
- * a batch of rows (streamQuery), until they end or the main thread closes them. An entry that fails to apply throws out of the message
- * handler: the worker stops and the pool replaces it with a fresh copy.
+ * a batch of rows (streamQuery), until they end or the main thread closes them. An entry that
+ * fails to apply throws out of the message handler: the worker stops and the pool replaces it
+ * with a fresh copy.
  */
 const port = parentPort!;
 const collections = new Map<string, Collection>();

@@ -48,8 +48,8 @@ export interface ResolvedPath {
   rels: ResolvedRel[];
 }
 
-/** The fields of a temporal value or duration (the classes' own fields, which a structured clone keeps). */
-export type TemporalFields = { [K in TemporalOrDuration['kind']]: Omit<Extract<TemporalOrDuration, { kind: K }>, never> }[TemporalOrDuration['kind']];
+/** A temporal value or duration by its own fields, which a structured clone keeps (not its class: never test one with instanceof). */
+export type TemporalFields = TemporalOrDuration;
 
 export interface ResolvedTemporal {
   $: 'temporal';
