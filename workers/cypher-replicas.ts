@@ -130,12 +130,13 @@ export class CypherReplicas {
     if (replica.owed.size > 0 && this.inPlace === 0) return null;
     const limited = { timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryBytes };
     const resolved = resolveParameters(parameters);
+    const sentAt = performance.now();
     return new Promise<ReplicaCursor>((resolve, reject) => {
       this.send(replica, (id, after) => ({ type: 'open', id, collection, text, parameters: resolved, after, limits: limited, first }), {
         resolve: (a, by) => {
           const rows = a as RowsAnswer;
           const id = rows.id;
-          const cursor = new ReplicaCursor(rows.columns ?? [], rows, { pull: (n) => this.pull(by, id, n), close: () => this.closeCursor(by, id) }, limits.timeoutMs ?? QUERY_TIMEOUT_MS);
+          const cursor = new ReplicaCursor(rows.columns ?? [], rows, { pull: (n) => this.pull(by, id, n), close: () => this.closeCursor(by, id) }, limits.timeoutMs ?? QUERY_TIMEOUT_MS, sentAt);
           if (!rows.exhausted) by.cursors.set(id, cursor);
           resolve(cursor);
         },

@@ -30,11 +30,13 @@ export class ReplicaCursor implements ResultStream {
     first: RowsAnswer,
     private readonly link: CursorLink,
     private readonly timeoutMs: number,
+    /** When the query was sent (performance.now()): its deadline counts from then. */
+    sentAt: number,
   ) {
     this.pending = first.rows;
     this.ended = first.exhausted;
     if (!this.ended) {
-      this.deadline = setTimeout(() => this.expire(), timeoutMs);
+      this.deadline = setTimeout(() => this.expire(), Math.max(0, sentAt + timeoutMs - performance.now()));
       this.deadline.unref();
     }
   }
