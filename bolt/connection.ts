@@ -265,6 +265,8 @@ export class BoltConnection {
     await awaitBookmarks(this.deps.dbs.engine, extra, timeoutOf(extra));
     const db = dbName(extra);
     const result = await this.deps.dbs.autoCommit(db, input);
+    // Dropped while the first rows were made: nothing will pull or close the result but this.
+    if (this.closed) return result.rows.close();
     this.auto = { ...result, db: db ?? this.deps.dbs.defaultName };
     this.send(success({ fields: result.fields, t_first: Math.round(performance.now() - started), ...this.homeDatabase(db) }));
   }

@@ -8,10 +8,12 @@ import { queryParts, type Query } from '../query/cypher/ast.js';
 import { logQueryResult } from '../query/cypher/log-result.js';
 import { changesSchema, writesData } from '../query/cypher/query-kind.js';
 import type { GuardOptions } from '../query/cypher/guard.js';
-import { compileQuery, executeQueryInSlices, isWriteQuery, streamQuery, type CypherResult } from '../query/cypher/run-query.js';
+import { compileQuery, executeQueryInSlices, isWriteQuery, streamQuery, type CypherResult, type ResultStream } from '../query/cypher/run-query.js';
+import type { Resolved } from '../query/cypher/resolved-values.js';
 import { nextTurn } from '../server/next-turn.js';
 import { serialWrite } from '../query/cypher/write-queue.js';
 import type { Value } from '../query/cypher/values.js';
+import type { CypherReplicas } from '../workers/cypher-replicas.js';
 import { BoltError, databaseNotFound, outdated } from './errors.js';
 import type { PackValue } from './packstream/structure.js';
 import { statsOf, statsSince, type Stats } from './stats.js';
@@ -98,6 +100,8 @@ export class Databases {
     private readonly memoryBytes: number,
     /** A query's time limit unless the client's tx_timeout says otherwise. */
     private readonly timeoutMs?: number,
+    /** Where auto-commit reads run when not here (cypher-replica.md); null: every query runs here. */
+    private readonly replicas: CypherReplicas | null = null,
   ) {}
 
   /** The collection a database name (null: the default) stands for. */
@@ -127,8 +131,20 @@ export class Databases {
     await this.engine.settled(c.name);
     const stream = streamQuery(c, query, input.parameters, this.limits(input), { tx, present: (v, t) => input.writer.write(v, t) }, nextTurn);
     if (!stream) return null;
-    const first = (await stream.take(FIRST_BATCH)) as PackValue[][];
-    let pending: PackValue[][] | null = first;
+    const replicas = this.replicas;
+    const take = replicas ? (n: number) => replicas.inPlaceRun(() => stream.take(n)) : (n: number) => stream.take(n);
+    return this.pulled(stream, async (n) => (await take(n)) as PackValue[][]);
+  }
+
+  /** A read run on a Cypher replica: a cursor there, its rows written here (the connection's ids and element ids). */
+  private async remote(opening: Promise<ResultStream>, input: QueryInput): Promise<{ fields: string[]; rows: RowSource }> {
+    const cursor = await opening;
+    return this.pulled(cursor, async (n) => ((await cursor.take(n)) as Resolved[][]).map((row) => row.map((v) => input.writer.pack(v))));
+  }
+
+  /** A stream's rows as PULLs take them, its first batch taken now (RUN). */
+  private async pulled(stream: ResultStream, take: (n: number) => Promise<PackValue[][]>): Promise<{ fields: string[]; rows: RowSource }> {
+    let pending: PackValue[][] | null = await take(FIRST_BATCH);
     const rows: RowSource = {
       take: async (n) => {
         const head = pending ?? [];
@@ -137,7 +153,7 @@ export class Databases {
           pending = head.slice(n);
           return head.slice(0, n);
         }
-        return head.concat((await stream.take(n < 0 ? -1 : n - head.length)) as PackValue[][]);
+        return head.concat(await take(n < 0 ? -1 : n - head.length));
       },
       get exhausted() {
         return (pending === null || pending.length === 0) && stream.exhausted;
@@ -160,10 +176,14 @@ export class Databases {
     const query = compileQuery(input.text);
     if (!checkAccess(query, input)) {
       const bookmark = String(this.engine.lastAppliedOperationId);
+      // A default database not made yet is a stand-in only this thread has.
+      const elsewhere = opened.provisional ? null : this.replicas?.open(opened.collection.name, query, input.text, input.parameters, this.limits(input), FIRST_BATCH);
+      if (elsewhere) return { ...(await this.remote(elsewhere, input)), type: 'r', stats: {}, bookmark };
       const tx = new GraphTx(opened.collection, opened.provisional);
       const streamed = await this.stream(opened.collection, query, input, tx);
       if (streamed) return { ...streamed, type: 'r', stats: {}, bookmark };
-      const r = await this.execute(opened.collection, query, input, tx);
+      const execute = () => this.execute(opened.collection, query, input, tx);
+      const r = await (this.replicas ? this.replicas.inPlaceRun(execute) : execute());
       return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: 'r', stats: {}, bookmark };
     }
     return serialWrite(this.engine, async () => {

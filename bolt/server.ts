@@ -9,6 +9,7 @@ import { secretChecker } from '../server/middleware/auth.js';
 import { tokenBuckets } from '../server/middleware/rate-limit.js';
 import { BoltConnection } from './connection.js';
 import { Databases } from './databases.js';
+import type { CypherReplicas } from '../workers/cypher-replicas.js';
 
 export interface BoltServer {
   server: Server;
@@ -19,9 +20,9 @@ export interface BoltServer {
   close(): Promise<void>;
 }
 
-/** The Bolt listener on `port`: TLS when SERVICE_TLS_CERT/KEY are set, the service's credentials and rate limit (`now`: the limiter's clock in seconds, for tests). */
-export async function startBoltServer(engine: Engine, config: ServiceConfig, logger: Logger, port: number, now?: () => number, metrics?: BoltMetrics): Promise<BoltServer> {
-  const dbs = new Databases(engine, config.boltDefaultDb, config.queryMemoryBytes, config.queryTimeoutMs);
+/** The Bolt listener on `port`: TLS when SERVICE_TLS_CERT/KEY are set, the service's credentials and rate limit (`now`: the limiter's clock in seconds, for tests); auto-commit reads run on the Cypher `replicas`. */
+export async function startBoltServer(engine: Engine, config: ServiceConfig, logger: Logger, port: number, now?: () => number, metrics?: BoltMetrics, replicas: CypherReplicas | null = null): Promise<BoltServer> {
+  const dbs = new Databases(engine, config.boltDefaultDb, config.queryMemoryBytes, config.queryTimeoutMs, replicas);
   const checkSecret = secretChecker(config);
   const takeToken = config.rateLimit ? tokenBuckets({ rate: 100, burst: 200, now }) : null;
   const sockets = new Set<Socket>();

@@ -2,10 +2,10 @@ import type { PointId } from '../storage/point-id.js';
 import { runtimeError } from '../query/cypher/errors.js';
 import type { GraphTx } from '../query/cypher/graph-tx.js';
 import { floorDiv, floorMod, NANOS_PER_SECOND, SECONDS_PER_DAY } from '../query/cypher/temporal/calendar.js';
-import { CypherDate, CypherDateTime, CypherDuration, CypherLocalDateTime, CypherLocalTime, CypherTime, isTemporal, type TemporalOrDuration } from '../query/cypher/temporal/types.js';
+import { CypherDate, CypherDateTime, CypherDuration, CypherLocalDateTime, CypherLocalTime, CypherTime } from '../query/cypher/temporal/types.js';
 import { checkZone, offsetAt, offsetForLocal } from '../query/cypher/temporal/zones.js';
-import { storedProperties } from '../query/cypher/stored-values.js';
-import { isMap, NodeRef, PathValue, RelRef, setEntry, type Value } from '../query/cypher/values.js';
+import { resolveValue, type Resolved, type ResolvedMap, type ResolvedNode, type ResolvedPath, type ResolvedPoint, type ResolvedRel, type TemporalFields } from '../query/cypher/resolved-values.js';
+import { setEntry, type Value } from '../query/cypher/values.js';
 import { PackFloat, Structure, type PackValue } from './packstream/structure.js';
 import { WholeFloat } from '../query/cypher/numbers.js';
 import { CRS, crsOf, CypherPoint } from '../query/cypher/spatial/point.js';
@@ -52,75 +52,80 @@ export class ValueWriter {
 
   /** A query result value, read while the query's overlay is at hand (deleted entities show what they held). */
   write(v: Value, tx: GraphTx): PackValue {
-    if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') return v;
-    if (v instanceof WholeFloat) return new PackFloat(v.value);
-    if (Array.isArray(v)) return v.map((x) => this.write(x, tx));
-    if (v instanceof NodeRef) return this.node(v.id, tx);
-    if (v instanceof RelRef) return this.relationship(v.id, tx);
-    if (v instanceof PathValue) return this.path(v, tx);
-    if (isTemporal(v)) return this.temporal(v);
-    if (v instanceof CypherPoint) return pointStructure(v);
-    if (v instanceof Uint8Array) return v;
-    if (isMap(v)) {
-      const out: { [key: string]: PackValue } = {};
-      for (const [k, x] of Object.entries(v)) setEntry(out, k, this.write(x, tx));
-      return out;
-    }
-    return null;
+    return this.pack(resolveValue(v, tx));
   }
 
-  private node(id: PointId, tx: GraphTx): Structure {
-    const n = tx.node(id) ?? tx.deletedNode(id);
-    const fields: PackValue[] = [this.nodeId(id), n ? [...n.labels] : [], n ? this.write(storedProperties(n.payload), tx) : {}];
-    if (this.elementIds) fields.push(String(id));
+  /** A value whose entities were read already (here, or on a Cypher replica). */
+  pack(r: Resolved): PackValue {
+    if (r === null || typeof r !== 'object' || r instanceof Uint8Array) return r;
+    if (Array.isArray(r)) return r.map((x) => this.pack(x));
+    if (r instanceof Map) return this.map(r);
+    switch (r.$) {
+      case 'float':
+        return new PackFloat(r.value);
+      case 'node':
+        return this.node(r);
+      case 'rel':
+        return this.relationship(r);
+      case 'path':
+        return this.path(r);
+      case 'temporal':
+        return this.temporal(r.value);
+      case 'point':
+        return pointStructure(r);
+    }
+  }
+
+  private map(m: ResolvedMap): { [key: string]: PackValue } {
+    const out: { [key: string]: PackValue } = {};
+    for (const [k, x] of m) setEntry(out, k, this.pack(x));
+    return out;
+  }
+
+  private node(n: ResolvedNode): Structure {
+    const fields: PackValue[] = [this.nodeId(n.id), n.labels, this.map(n.properties)];
+    if (this.elementIds) fields.push(String(n.id));
     return new Structure(SIG.node, fields);
   }
 
-  private relationship(id: number, tx: GraphTx): Structure {
-    const e = tx.edge(id) ?? tx.deletedEdge(id);
-    const from = e?.from ?? -1;
-    const to = e?.to ?? -1;
-    const fields: PackValue[] = [id, this.nodeId(from), this.nodeId(to), e?.type ?? '', this.properties(e, tx)];
-    if (this.elementIds) fields.push(String(id), String(from), String(to));
+  private relationship(e: ResolvedRel): Structure {
+    const fields: PackValue[] = [e.id, this.nodeId(e.from), this.nodeId(e.to), e.type, this.map(e.properties)];
+    if (this.elementIds) fields.push(String(e.id), String(e.from), String(e.to));
     return new Structure(SIG.relationship, fields);
   }
 
-  private properties(e: { properties: Record<string, unknown>; weight: number } | null, tx: GraphTx): PackValue {
-    return e ? this.write({ ...storedProperties(e.properties), weight: e.weight }, tx) : {};
-  }
-
   /** Path: its distinct nodes and relationships, and the walk as indices (relationship 1-based, negative when walked backwards). */
-  private path(p: PathValue, tx: GraphTx): Structure {
+  private path(p: ResolvedPath): Structure {
     const nodeAt = new Map<PointId, number>();
     const relAt = new Map<number, number>();
     const nodes: PackValue[] = [];
     const rels: PackValue[] = [];
-    const nodeIndex = (id: PointId): number => {
-      let i = nodeAt.get(id);
+    const nodeIndex = (n: ResolvedNode): number => {
+      let i = nodeAt.get(n.id);
       if (i === undefined) {
-        nodeAt.set(id, (i = nodes.length));
-        nodes.push(this.node(id, tx));
+        nodeAt.set(n.id, (i = nodes.length));
+        nodes.push(this.node(n));
       }
       return i;
     };
     nodeIndex(p.nodes[0]!);
     const indices: number[] = [];
-    p.rels.forEach((rid, step) => {
-      let r = relAt.get(rid);
-      const e = tx.edge(rid) ?? tx.deletedEdge(rid);
+    p.rels.forEach((e, step) => {
+      let r = relAt.get(e.id);
       if (r === undefined) {
-        relAt.set(rid, (r = rels.length));
-        const fields: PackValue[] = [rid, e?.type ?? '', this.properties(e, tx)];
-        if (this.elementIds) fields.push(String(rid));
+        relAt.set(e.id, (r = rels.length));
+        const fields: PackValue[] = [e.id, e.type, this.map(e.properties)];
+        if (this.elementIds) fields.push(String(e.id));
         rels.push(new Structure(SIG.unbound, fields));
       }
-      const forward = e === null || e.from === p.nodes[step];
+      // A relationship no longer found (ends -1) counts as walked forwards.
+      const forward = e.from === -1 || e.from === p.nodes[step]!.id;
       indices.push(forward ? r + 1 : -(r + 1), nodeIndex(p.nodes[step + 1]!));
     });
     return new Structure(SIG.path, [nodes, rels, indices]);
   }
 
-  private temporal(v: TemporalOrDuration): Structure {
+  private temporal(v: TemporalFields): Structure {
     switch (v.kind) {
       case 'date':
         return new Structure(SIG.date, [v.epochDay]);
@@ -148,7 +153,7 @@ const localSeconds = (epochDay: number, nanoOfDay: number) => epochDay * SECONDS
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidParameterType', message);
 
 /** A point as Bolt's Point2D or Point3D: srid, then the coordinates as floats. */
-function pointStructure(p: CypherPoint): Structure {
+function pointStructure(p: ResolvedPoint): Structure {
   const coords = [p.x, p.y, ...(p.z === null ? [] : [p.z])].map((c) => new PackFloat(c));
   return new Structure(p.z === null ? SIG.point2d : SIG.point3d, [p.srid, ...coords]);
 }

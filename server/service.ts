@@ -148,7 +148,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   // Bolt has no readiness gate: it listens once the views hold the whole log.
   if (config.boltPort !== null) {
     try {
-      bolt = await startBoltServer(engine, config, logger, config.boltPort, options.now, metrics.bolt);
+      bolt = await startBoltServer(engine, config, logger, config.boltPort, options.now, metrics.bolt, cypher);
     } catch (err) {
       for (const s of listeners) s.close();
       await engine.close();

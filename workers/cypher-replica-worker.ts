@@ -9,16 +9,20 @@ import { jsonText } from '../query/api/json-text.js';
 import { CypherError } from '../query/cypher/errors.js';
 import { queryTimeout } from '../query/cypher/guard.js';
 import { toTypedJson } from '../query/cypher/present.js';
-import { compileQuery, executeQueryInSlices } from '../query/cypher/run-query.js';
-import type { QueryMessage, ReplicaAnswer, ReplicaRequest, TraverseMessage } from './replica-messages.js';
+import { resolveValue, valueOf, type Resolved } from '../query/cypher/resolved-values.js';
+import { compileQuery, executeQueryInSlices, streamQuery, type ResultStream } from '../query/cypher/run-query.js';
+import { setEntry } from '../query/cypher/values.js';
+import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaRequest, TraverseMessage } from './replica-messages.js';
 
 /**
  * A Cypher read replica (cypher-replica.md): its own copy of the views, loaded from a snapshot
  * the main thread encoded, then kept current by applying the main thread's log entries with the
  * same apply code, in operation_id order. Read-only queries run here through the unchanged
  * pipeline, in slices, so entries and other queries are taken between two slices; walks (the
- * traverse route) run in one go. An entry that fails to apply throws out of the message
- * handler: the worker stops and the pool replaces it with a fresh copy.
+ * traverse route) run in one go. Bolt's reads are cursors kept here between two pulls, holding
+ * a batch of rows (streamQuery), until they end or the main thread closes them. An entry that
+ * fails to apply throws out of the message handler: the worker stops and the pool replaces it
+ * with a fresh copy.
  */
 const port = parentPort!;
 const collections = new Map<string, Collection>();
@@ -28,6 +32,8 @@ let applied = -1;
 let early: [number, Uint8Array][] = [];
 /** Set once an entry could not be applied here: the pool replaces this replica; nothing more is applied or begun. */
 let stale = false;
+/** Open cursors (Bolt's reads), by request id. */
+const cursors = new Map<number, ResultStream>();
 /** Requests waiting for operation `after` to be applied here; a query's deadline counts the wait. */
 let waiting: { id: number; after: number; run: () => void; expires?: NodeJS.Timeout }[] = [];
 
@@ -57,12 +63,70 @@ function traverse(m: TraverseMessage): void {
 async function run(m: QueryMessage, waitedMs: number): Promise<void> {
   try {
     const c = collection(m.collection);
-    const limits = m.limits.timeoutMs === undefined ? m.limits : { ...m.limits, timeoutMs: Math.max(1, m.limits.timeoutMs - waitedMs) };
-    const result = await executeQueryInSlices(c, compileQuery(m.text), m.parameters, limits, { present: toTypedJson }, nextTurn);
+    const result = await executeQueryInSlices(c, compileQuery(m.text), m.parameters, limitsAfter(m, waitedMs), { present: toTypedJson }, nextTurn);
     send({ type: 'result', id: m.id, columns: result.columns, rowsJson: jsonText(result.rows), rowCount: result.rows.length, nodesScanned: result.nodesScanned });
   } catch (err) {
     send(refusal(m.id, err));
   }
+}
+
+const limitsAfter = (m: QueryMessage | OpenMessage, waitedMs: number) => (m.limits.timeoutMs === undefined ? m.limits : { ...m.limits, timeoutMs: Math.max(1, m.limits.timeoutMs - waitedMs) });
+
+/** A query with UNION cannot stream: its rows are built whole, then handed out as pulled. */
+async function builtStream(m: OpenMessage, waitedMs: number): Promise<ResultStream> {
+  const result = await executeQueryInSlices(collection(m.collection), compileQuery(m.text), parametersOf(m), limitsAfter(m, waitedMs), { present: resolveValue }, nextTurn);
+  const rows = result.rows as Resolved[][];
+  return {
+    columns: result.columns,
+    take: (n) => Promise.resolve(rows.splice(0, n < 0 ? rows.length : n)),
+    get exhausted() {
+      return rows.length === 0;
+    },
+    close: () => void (rows.length = 0),
+  };
+}
+
+function parametersOf(m: OpenMessage): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of m.parameters) setEntry(out, k, valueOf(v));
+  return out;
+}
+
+/** Opens a cursor and answers its first rows (or the error met making them). */
+async function open(m: OpenMessage, waitedMs: number): Promise<void> {
+  try {
+    const query = compileQuery(m.text);
+    const stream = streamQuery(collection(m.collection), query, parametersOf(m), limitsAfter(m, waitedMs), { present: resolveValue }, nextTurn) ?? (await builtStream(m, waitedMs));
+    cursors.set(m.id, stream);
+    await take(m.id, stream, m.first, stream.columns);
+  } catch (err) {
+    cursors.delete(m.id);
+    send(refusal(m.id, err));
+  }
+}
+
+async function take(id: number, stream: ResultStream, n: number, columns?: string[]): Promise<void> {
+  const rows = (await stream.take(n)) as Resolved[][];
+  // Closed meanwhile (DISCARD, a dropped connection): the main thread wants no answer; the rows are dropped.
+  if (cursors.get(id) !== stream) return;
+  if (stream.exhausted) cursors.delete(id);
+  send({ type: 'rows', id, ...(columns ? { columns } : {}), rows, exhausted: stream.exhausted });
+}
+
+async function pull(m: PullMessage): Promise<void> {
+  const stream = cursors.get(m.id);
+  try {
+    if (!stream) throw new Error(`no open cursor ${m.id} on this replica`);
+    await take(m.id, stream, m.n);
+  } catch (err) {
+    cursors.delete(m.id);
+    send(refusal(m.id, err));
+  }
+}
+
+function close(id: number): void {
+  cursors.get(id)?.close();
+  cursors.delete(id);
 }
 
 function applyEntries(entries: [number, Uint8Array][]): void {
@@ -97,10 +161,10 @@ function applyEntries(entries: [number, Uint8Array][]): void {
 }
 
 /** Holds a request until its operation is applied here; a query still waiting at its deadline answers the timeout. */
-function wait(m: QueryMessage | TraverseMessage, start: (waitedMs: number) => void): void {
+function wait(m: QueryMessage | TraverseMessage | OpenMessage, start: (waitedMs: number) => void): void {
   const since = performance.now();
   const entry: (typeof waiting)[number] = { id: m.id, after: m.after, run: () => start(performance.now() - since) };
-  const timeoutMs = m.type === 'query' ? m.limits.timeoutMs : undefined;
+  const timeoutMs = m.type === 'traverse' ? undefined : m.limits.timeoutMs;
   if (timeoutMs !== undefined) {
     entry.expires = setTimeout(() => {
       waiting = waiting.filter((w) => w !== entry);
@@ -119,8 +183,13 @@ port.on('message', (m: ReplicaRequest) => {
     applyEntries(before);
   } else if (m.type === 'entries') {
     applyEntries(m.entries);
+  } else if (m.type === 'pull') {
+    // A cursor begun here is served here, stale or not: its reads are of the state it began on.
+    void pull(m);
+  } else if (m.type === 'close') {
+    close(m.id);
   } else {
-    const start = m.type === 'query' ? (waitedMs: number) => void run(m, waitedMs) : () => traverse(m);
+    const start = m.type === 'query' ? (waitedMs: number) => void run(m, waitedMs) : m.type === 'open' ? (waitedMs: number) => void open(m, waitedMs) : () => traverse(m);
     if (stale) send({ type: 'retry', id: m.id });
     else if (m.after <= applied) start(0);
     else wait(m, start);

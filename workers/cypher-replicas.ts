@@ -1,14 +1,17 @@
 import { Worker } from 'node:worker_threads';
 import type { Query } from '../query/cypher/ast.js';
 import { CypherError } from '../query/cypher/errors.js';
-import type { GuardOptions } from '../query/cypher/guard.js';
+import { QUERY_TIMEOUT_MS, type GuardOptions } from '../query/cypher/guard.js';
 import { searchesVectors } from '../query/cypher/query-kind.js';
+import { resolveParameters } from '../query/cypher/resolved-values.js';
+import type { Value } from '../query/cypher/values.js';
 import type { TraverseRequest } from '../query/api/graph-body.js';
 import type { CypherResultText } from '../query/api/graph-json.js';
 import type { Engine } from '../storage/engine/engine.js';
 import { DbError } from '../storage/errors.js';
 import { encodeSnapshotInSlices } from '../storage/snapshot/snapshot-codec.js';
-import type { QueryMessage, ReplicaAnswer, ReplicaRequest, ResultAnswer, TraverseAnswer, TraverseMessage } from './replica-messages.js';
+import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaRequest, ResultAnswer, RowsAnswer, TraverseAnswer, TraverseMessage } from './replica-messages.js';
+import { ReplicaCursor } from './replica-cursor.js';
 
 /** The most Cypher replicas (SERVICE_CYPHER_WORKERS): each holds a whole copy of the views. */
 export const MAX_CYPHER_WORKERS = 16;
@@ -18,16 +21,25 @@ const STATE_SLICE_MS = 1;
 /** A replica that stopped (crashed, ran out of memory, was replaced) while it owed an answer: the request answers 500 with its request id. */
 export class CypherReplicaError extends Error {}
 
+type Answered = ResultAnswer | TraverseAnswer | RowsAnswer;
+
 interface Owed {
-  request: QueryMessage | TraverseMessage;
-  resolve(answer: ResultAnswer | TraverseAnswer): void;
+  request: QueryMessage | TraverseMessage | OpenMessage | PullMessage;
+  /** `by`: the replica that answered (a request sent back by a retiring replica is answered by another). */
+  resolve(answer: Answered, by: Replica): void;
   reject(err: Error): void;
 }
 
-/** One replica thread and the answers it owes. */
+/** One replica thread, the answers it owes and the cursors it holds open (Bolt reads between two pulls). */
 class Replica {
   thread!: Worker;
   readonly owed = new Map<number, Owed>();
+  readonly cursors = new Map<number, ReplicaCursor>();
+
+  /** Nothing owed, no cursor open: a retiring replica can be stopped. */
+  get idle(): boolean {
+    return this.owed.size === 0 && this.cursors.size === 0;
+  }
 
   constructor(private readonly onAnswer: (r: Replica, a: ReplicaAnswer) => void, private readonly onStopped: (r: Replica, thread: Worker, err: Error) => void) {}
 
@@ -82,6 +94,11 @@ export class CypherReplicas {
     if (!Number.isInteger(size) || size < 0 || size > MAX_CYPHER_WORKERS) throw new RangeError(`Cypher replicas number 0 to ${MAX_CYPHER_WORKERS}, not ${size}`);
   }
 
+  /** Bolt reads held open on the replicas between two pulls. */
+  get cursorsOpen(): number {
+    return [...this.replicas, ...this.retiring].reduce((n, r) => n + r.cursors.size, 0);
+  }
+
   /** Queries and walks sent to the replicas and not answered yet. */
   get inFlight(): number {
     return [...this.replicas, ...this.retiring].reduce((n, r) => n + r.owed.size, 0);
@@ -103,6 +120,51 @@ export class CypherReplicas {
   }
 
   /**
+   * Opens a compiled read-only query as a cursor on a replica (Bolt's auto-commit reads), by the
+   * rule of `run`: answers once its first `first` rows are made (an error in them rejects), then
+   * the cursor gives the rest a batch at a time; null when it runs on the request thread.
+   */
+  open(collection: string, query: Query, text: string, parameters: Record<string, Value>, limits: GuardOptions, first: number): Promise<ReplicaCursor> | null {
+    if (this.size === 0 || this.closed || searchesVectors(query)) return null;
+    const replica = this.leastBusy();
+    if (replica.owed.size > 0 && this.inPlace === 0) return null;
+    const limited = { timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryBytes };
+    const resolved = resolveParameters(parameters);
+    const sentAt = performance.now();
+    return new Promise<ReplicaCursor>((resolve, reject) => {
+      this.send(replica, (id, after) => ({ type: 'open', id, collection, text, parameters: resolved, after, limits: limited, first }), {
+        resolve: (a, by) => {
+          const rows = a as RowsAnswer;
+          const id = rows.id;
+          const cursor = new ReplicaCursor(rows.columns ?? [], rows, { pull: (n) => this.pull(by, id, n), close: () => this.closeCursor(by, id) }, limits.timeoutMs ?? QUERY_TIMEOUT_MS, sentAt);
+          if (!rows.exhausted) by.cursors.set(id, cursor);
+          resolve(cursor);
+        },
+        reject,
+      });
+    });
+  }
+
+  private pull(r: Replica, id: number, n: number): Promise<RowsAnswer> {
+    if (!r.cursors.has(id)) return Promise.reject(new CypherReplicaError('the Cypher replica holding the result stopped'));
+    const request: PullMessage = { type: 'pull', id, n };
+    return new Promise((resolve, reject) => {
+      r.owed.set(id, { request, resolve: (a) => resolve(a as RowsAnswer), reject });
+      r.post(request);
+    });
+  }
+
+  /** Lets a cursor go on its replica; a pull still unanswered answers no rows (its answer, if any, is dropped). */
+  private closeCursor(r: Replica, id: number): void {
+    if (!r.cursors.delete(id)) return;
+    const pulling = r.owed.get(id);
+    r.owed.delete(id);
+    pulling?.resolve({ type: 'rows', id, rows: [], exhausted: true }, r);
+    r.post({ type: 'close', id });
+    this.stopIfRetired(r);
+  }
+
+  /**
    * A breadth-first walk on a replica, answered as JSON text (traverseJson's); null without
    * replicas. A walk runs in one go, so it always goes to a replica, which takes it between two
    * slices of whatever query it runs.
@@ -121,13 +183,20 @@ export class CypherReplicas {
   }
 
   /** Sends a request made with its id and the operation_id applied now; answers its answer. */
-  private ask(replica: Replica, make: (id: number, after: number) => QueryMessage | TraverseMessage): Promise<ResultAnswer | TraverseAnswer> {
+  private ask(replica: Replica, make: (id: number, after: number) => QueryMessage | TraverseMessage): Promise<Answered> {
+    return new Promise((resolve, reject) => this.send(replica, make, { resolve, reject }));
+  }
+
+  private send(replica: Replica, make: (id: number, after: number) => QueryMessage | TraverseMessage | OpenMessage, answer: Omit<Owed, 'request'>): void {
     const id = this.nextQuery++;
     const request = make(id, this.engine.lastAppliedOperationId);
-    return new Promise((resolve, reject) => {
-      replica.owed.set(id, { request, resolve, reject });
-      replica.post(request);
-    });
+    replica.owed.set(id, { request, ...answer });
+    replica.post(request);
+  }
+
+  /** A retiring replica stops once it owes nothing and holds no cursor. */
+  private stopIfRetired(r: Replica): void {
+    if (this.retiring.has(r) && r.idle) void r.thread.terminate();
   }
 
   /** Runs a read query on the request thread, counted in `inPlace`. */
@@ -235,7 +304,9 @@ export class CypherReplicas {
     const owed = r.owed.get(a.id);
     if (!owed) return;
     r.owed.delete(a.id);
-    if (this.retiring.has(r) && r.owed.size === 0) void r.thread.terminate();
+    // A cursor that ended, or met an error (the replica let it go then), is no longer held there.
+    if ((a.type === 'rows' && a.exhausted) || a.type === 'refused' || a.type === 'failed') r.cursors.delete(a.id);
+    this.stopIfRetired(r);
     if (a.type === 'retry' && this.closed) {
       owed.reject(new CypherReplicaError('the Cypher replicas stopped before the query could run'));
     } else if (a.type === 'retry') {
@@ -243,9 +314,9 @@ export class CypherReplicas {
       const to = this.leastBusy();
       to.owed.set(a.id, owed);
       to.post(owed.request);
-    } else if (a.type === 'result' || a.type === 'traversed') {
-      this.answered++;
-      owed.resolve(a);
+    } else if (a.type === 'result' || a.type === 'traversed' || a.type === 'rows') {
+      if (a.type !== 'rows' || a.columns) this.answered++;
+      owed.resolve(a, r);
     } else if (a.type === 'refused') {
       const c = a.cypher;
       owed.reject(c ? new CypherError(c.kind, c.detail, a.message, c.position) : new DbError(a.code, a.message));
@@ -263,7 +334,7 @@ export class CypherReplicas {
     if (at < 0 || this.closed) return;
     this.replicas[at] = this.newReplica();
     this.retiring.add(r);
-    if (r.owed.size === 0) void r.thread.terminate();
+    this.stopIfRetired(r);
   }
 
   private stopped(r: Replica, thread: Worker, err: Error): void {
@@ -271,6 +342,8 @@ export class CypherReplicas {
     const owed = [...r.owed.values()];
     r.owed.clear();
     for (const o of owed) o.reject(new CypherReplicaError(`the Cypher replica stopped: ${err.message}`));
+    for (const cursor of r.cursors.values()) cursor.fail(new CypherReplicaError(`the Cypher replica holding the result stopped: ${err.message}`));
+    r.cursors.clear();
     if (this.retiring.delete(r) || this.closed) return;
     this.replaced++;
     this.launch(r);

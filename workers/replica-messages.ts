@@ -1,6 +1,7 @@
 import type { TraverseRequest } from '../query/api/graph-body.js';
 import type { CypherResultText } from '../query/api/graph-json.js';
 import type { GuardOptions } from '../query/cypher/guard.js';
+import type { Resolved, ResolvedMap } from '../query/cypher/resolved-values.js';
 
 /** The state a Cypher replica starts from: a snapshot of the views (snapshot-codec.ts) at operation `opId`. */
 export interface StateMessage {
@@ -36,12 +37,51 @@ export interface TraverseMessage {
   after: number;
 }
 
-export type ReplicaRequest = StateMessage | EntriesMessage | QueryMessage | TraverseMessage;
+/**
+ * A read-only query whose rows are taken a batch at a time (Bolt's auto-commit reads): a cursor
+ * kept on the replica under `id`, its first `first` rows produced before the answer (an error in
+ * them is the query's), run once the replica has applied operation `after`.
+ */
+export interface OpenMessage {
+  type: 'open';
+  id: number;
+  collection: string;
+  text: string;
+  /** The parameters as Resolved (the temporal, point and float classes do not cross threads). */
+  parameters: ResolvedMap;
+  after: number;
+  limits: Pick<GuardOptions, 'timeoutMs' | 'memoryBytes'>;
+  first: number;
+}
+
+/** Up to `n` more rows of an open cursor (all that are left for n < 0). */
+export interface PullMessage {
+  type: 'pull';
+  id: number;
+  n: number;
+}
+
+/** The rest of an open cursor is not wanted: the replica lets it go. No answer. */
+export interface CloseMessage {
+  type: 'close';
+  id: number;
+}
+
+export type ReplicaRequest = StateMessage | EntriesMessage | QueryMessage | TraverseMessage | OpenMessage | PullMessage | CloseMessage;
 
 /** A query's result: its rows already written as JSON text (query/api/json-text.ts), so only a string crosses threads. */
 export interface ResultAnswer extends CypherResultText {
   type: 'result';
   id: number;
+}
+
+/** A cursor's rows (the answer to an open, with its columns, or to a pull); once `exhausted` the replica has let the cursor go. */
+export interface RowsAnswer {
+  type: 'rows';
+  id: number;
+  columns?: string[];
+  rows: Resolved[][];
+  exhausted: boolean;
 }
 
 /** A walk's answer, written as JSON text. */
@@ -82,4 +122,4 @@ export interface RetryAnswer {
   id: number;
 }
 
-export type ReplicaAnswer = ResultAnswer | TraverseAnswer | RefusalAnswer | FailureAnswer | ReloadAnswer | RetryAnswer;
+export type ReplicaAnswer = ResultAnswer | RowsAnswer | TraverseAnswer | RefusalAnswer | FailureAnswer | ReloadAnswer | RetryAnswer;

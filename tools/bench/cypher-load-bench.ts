@@ -46,7 +46,7 @@ async function measure(runs: number, clients: number, once: (i: number) => Promi
 }
 
 /** The Bolt port from the server's log line `listening (Bolt)` (written once the HTTP listener is up). */
-async function boltPort(output: () => string): Promise<string> {
+export async function boltPort(output: () => string): Promise<string> {
   for (let waited = 0; waited < 10_000; waited += 50) {
     const m = /"port":(\d+)[^\n]*"msg":"listening \(Bolt\)"/.exec(output());
     if (m) return m[1]!;

@@ -32,7 +32,7 @@ copy of its data), of searches with the default pool of search workers next to o
 none (1 to 16 clients, and batch searches), of Cypher queries on a graph of N nodes and
 ten times as many edges, of loading a knowledge graph with UNWIND/MERGE over REST and Bolt (N
 nodes, 5 x N relationship rows) and Bolt next to REST, and two long read-only Cypher queries
-side by side with SERVICE_CYPHER_WORKERS=0, the default and 2 (and /healthz's p99 meanwhile), of the browser library in headless Chromium next to Node (N / 5 points),
+side by side over REST and over Bolt with SERVICE_CYPHER_WORKERS=0, the default and 2 (and /healthz's p99 meanwhile), of the browser library in headless Chromium next to Node (N / 5 points),
 of durability (snapshots, start-up, export/import on 2 x N points), of the web console's
 graph view in headless Chromium (N / 20 nodes, at least 1,000), and of writes with replication
 over a 3-node JetStream cluster (Debian's nats-server) off, async and sync, with a replica's lag
@@ -150,7 +150,7 @@ runTool(SPEC, async ({ values: { points, queries, only, 'scale-points': scalePoi
       console.log(table(['what', 'rate', 'time'], rows));
       const side = await benchCypherSideBySide((name) => join(dir, name), log);
       console.log('\n## Two long read-only Cypher queries sent together, next to one alone (the fastest of 3 runs), and /healthz asked every 5 ms meanwhile (real server on loopback)\n');
-      console.log(table(['where Cypher runs', 'one query', 'two together', 'two / one', '/healthz p99 ms, one', 'p99 ms, two', '/healthz requests'], side));
+      console.log(table(['protocol', 'where Cypher runs', 'one query', 'two together', 'two / one', '/healthz p99 ms, one', 'p99 ms, two', '/healthz requests', 'load average'], side));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
