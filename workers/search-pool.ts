@@ -138,7 +138,7 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: codesLayout !== null };
     // Vectors that moved (into a file, or codes made anew): every worker lets go of the old memory now, not at its next walk.
     const sent = this.sentMemory.get(walk.graph);
-    const codesMemory = codesLayout?.memory ?? null;
+    const codesMemory = codesLayout?.memories[0] ?? null;
     if (!sent || sent.store.deref() !== layout.store.memories[0] || (sent.codes?.deref() ?? null) !== codesMemory) {
       if (sent) {
         this.forget(walk.graph);

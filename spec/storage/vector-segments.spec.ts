@@ -82,12 +82,14 @@ describe('storage/views: vectors in segments', function () {
     ['int8', { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } }],
     ['binary', { quantization_config: { scalar: null, binary: {}, product: null } }],
   ] as const) {
-    it(`walks ${method} codes and rescores with the floats of every segment as one segment does`, () => {
+    it(`walks ${method} codes in segments, with and without rescoring by the floats of every segment, as one segment does`, () => {
       const [one, many] = pair('Cosine', 1500, 256);
       for (const c of [one, many]) c.settings = settings;
       for (const q of randomVectors(10, 256, 11)) {
-        const asked = query(q, { quantization: { ignore: false, rescore: true, oversampling: 2 } });
-        expect(searchCollection(many, asked)).to.deep.equal(searchCollection(one, asked));
+        for (const rescore of [true, false]) {
+          const asked = query(q, { quantization: { ignore: false, rescore, oversampling: 2 } });
+          expect(searchCollection(many, asked)).to.deep.equal(searchCollection(one, asked));
+        }
       }
     });
   }
@@ -149,5 +151,23 @@ describe('storage/views: vectors in segments', function () {
       while (many.indexSome(10_000));
       for (const [i, q] of more.slice(0, 5).entries()) expect((await searchCollectionPooled(many, query(q)))[0]!.id).to.equal(20_000 + i);
     });
+
+    // Enough codes for shared memories: int8 a byte a dimension, bits one a dimension (1,024 dimensions, 128 bytes a row).
+    for (const [method, settings, dim] of [
+      ['int8', { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } }, 256],
+      ['binary', { quantization_config: { scalar: null, binary: {}, product: null } }, 1024],
+    ] as const) {
+      it(`walk ${method} codes in segments of shared memories and rescore here, answering as one segment in place`, async () => {
+        const [one, many] = pair('Cosine', 2200, dim);
+        for (const c of [one, many]) c.settings = settings;
+        expect(many.quantized!.layout()!.memories.length).to.be.greaterThan(10);
+        const walks = pool.walks;
+        for (const q of randomVectors(10, dim, 18)) {
+          const asked = query(q, { quantization: { ignore: false, rescore: true, oversampling: 2 } });
+          expect(await searchCollectionPooled(many, asked)).to.deep.equal(searchCollection(one, asked));
+        }
+        expect(pool.walks).to.equal(walks + 10);
+      });
+    }
   });
 });
