@@ -110,22 +110,30 @@ describe('storage/views: vectors in segments', function () {
     for (const q of randomVectors(5, 256, 12)) expect(searchCollection(restored, query(q))).to.deep.equal(searchCollection(one, query(q)));
   });
 
-  it('moves the floats of several segments to a file and back, searching the same meanwhile', () => {
+  it('moves the floats of several segments to a file and back (on_disk), linking on int8 codes in segments meanwhile, as one segment does', () => {
     const [one, many] = pair('Dot', 700, 256);
-    const before = randomVectors(5, 256, 13).map((q) => searchCollection(one, query(q)));
-    const file = memoryFile(256);
-    many.store.toDisk(file);
-    many.index.storeMoved();
+    const files = { open: (dim: number) => memoryFile(dim), released: () => undefined };
+    const onDisk = { quantization_config: { scalar: { type: 'int8' as const }, binary: null, product: null }, vectors: { '': { on_disk: true } } };
+    const asked = (q: Float32Array) => query(q, { quantization: { ignore: false, rescore: true, oversampling: 2 } });
+    for (const c of [one, many]) {
+      c.useFloatFiles(files);
+      c.settings = onDisk;
+    }
+    expect(many.store.onDisk).to.equal(true);
     expect(many.store.segments.length).to.equal(0);
-    expect(randomVectors(5, 256, 13).map((q) => searchCollection(many, query(q)))).to.deep.equal(before);
-    many.store.toRam();
-    many.index.storeMoved();
-    expect(many.store.segments.length).to.be.greaterThan(1);
-    expect(randomVectors(5, 256, 13).map((q) => searchCollection(many, query(q)))).to.deep.equal(before);
-    many.upsert(randomVectors(200, 256, 14).map((vector, i) => ({ id: 10_000 + i, vector, payload: {}, labels: [] })));
-    one.upsert(randomVectors(200, 256, 14).map((vector, i) => ({ id: 10_000 + i, vector, payload: {}, labels: [] })));
-    while (many.indexSome(10_000) || one.indexSome(10_000));
-    for (const q of randomVectors(5, 256, 15)) expect(searchCollection(many, query(q))).to.deep.equal(searchCollection(one, query(q)));
+    for (const q of randomVectors(5, 256, 13)) expect(searchCollection(many, asked(q))).to.deep.equal(searchCollection(one, asked(q)));
+    // Linked on the codes while the floats are in the file, across segment boundaries.
+    for (const c of [one, many]) {
+      c.upsert(randomVectors(200, 256, 14).map((vector, i) => ({ id: 10_000 + i, vector, payload: {}, labels: [] })));
+      while (c.indexSome(10_000));
+      c.settings = { quantization_config: onDisk.quantization_config };
+    }
+    expect(many.store.onDisk).to.equal(false);
+    expect(many.store.segments.length).to.be.greaterThan(10);
+    for (const q of randomVectors(5, 256, 15)) {
+      expect(searchCollection(many, query(q))).to.deep.equal(searchCollection(one, query(q)));
+      expect(searchCollection(many, asked(q))).to.deep.equal(searchCollection(one, asked(q)));
+    }
   });
 
   describe('search workers', () => {
