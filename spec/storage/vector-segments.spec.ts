@@ -3,6 +3,7 @@ import { Collection } from '../../storage/collection.js';
 import type { CollectionConfig, Distance } from '../../storage/events/types.js';
 import { decodeSnapshot, encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
 import { PointStore } from '../../storage/views/point-store.js';
+import { VectorSpace } from '../../storage/views/vector-space.js';
 import type { FloatFile } from '../../storage/views/float-file.js';
 import { parseFilter } from '../../query/filter/parse-filter.js';
 import { searchCollection, searchCollectionPooled, type VectorQuery } from '../../query/search/vector-search.js';
@@ -136,6 +137,20 @@ describe('storage/views: vectors in segments', function () {
     }
   });
 
+  it('gives a reader (a search worker\'s view of the store) the writer\'s distances across segments, in its own query areas and cross rows', () => {
+    const [, many] = pair('Cosine', 600, 256);
+    const layout = many.store.layout()!;
+    const reader = new PointStore(256, 0, layout.segmentSlots, { layout, slot: 3 });
+    expect(reader.crossOffset).to.not.equal(many.store.crossOffset);
+    const space = new VectorSpace(reader, 'Cosine');
+    const slots = [0, 1, 63, 64, 65, 130, 300, 599];
+    for (const a of slots) for (const b of slots) expect(space.between(a, b), `slots ${a} and ${b}`).to.equal(many.space.between(a, b));
+    const q = many.prepareQuery(randomVectors(1, 256, 19)[0]!);
+    space.setQuery(q);
+    many.space.setQuery(q);
+    for (const x of slots) expect(space.toQuery(x)).to.equal(many.space.toQuery(x));
+  });
+
   describe('search workers', () => {
     let pool: SearchPool;
     before(() => {
@@ -153,10 +168,11 @@ describe('storage/views: vectors in segments', function () {
       const walks = pool.walks;
       for (const q of randomVectors(10, 256, 16)) expect(await searchCollectionPooled(many, query(q))).to.deep.equal(searchCollection(one, query(q)));
       expect(pool.walks).to.equal(walks + 10);
-      // New points in new segments: the workers get the new layout with the next walk.
+      // New points in new segments, linked by the workers (distances across segments in their own cross rows); the next walk takes the new layout.
       const more = randomVectors(300, 256, 17);
       many.upsert(more.map((vector, i) => ({ id: 20_000 + i, vector, payload: {}, labels: [] })));
-      while (many.indexSome(10_000));
+      for (let batches = many.indexElsewhere(pool, 64); batches.length > 0; batches = many.indexElsewhere(pool, 64)) await Promise.all(batches);
+      expect(many.pendingCount).to.equal(0);
       for (const [i, q] of more.slice(0, 5).entries()) expect((await searchCollectionPooled(many, query(q)))[0]!.id).to.equal(20_000 + i);
     });
 
