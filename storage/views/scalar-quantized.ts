@@ -132,7 +132,8 @@ export class ScalarQuantized {
     this.placedCap = placed.bytes.length > 1 ? placed.bytes.length * slots : this.codes.length / stride - READER_SLOTS;
     // A segment made anew takes the query as coded in segment 0.
     for (let k = 1; k < this.segments.length; k++) this.segments[k]!.set(this.codes.subarray(this.queryAt, this.queryAt + stride), this.queryAt);
-    this.sums = grownCopy(this.sums.subarray(0, Math.min(this.sums.length, cap)), cap);
+    // A sum for every slot the codes have room for (past one segment, more than `cap`).
+    this.sums = grownCopy(this.sums.subarray(0, Math.min(this.sums.length, this.placedCap)), this.placedCap);
     this.layoutCache = null;
     this.bind();
   }
