@@ -73,7 +73,8 @@ export const MAX_SNAPSHOT_BYTES = 2 ** 32 - 1;
 /** The trailer block: its header, the opId and the collection count. */
 const TRAILER_BYTES = BLOCK_HEADER + 12;
 
-export function captureSnapshot(collections: ReadonlyMap<string, Collection>, opId: number): SnapshotCapture {
+/** `maxBytes` (tests): the most bytes the snapshot may take, MAX_SNAPSHOT_BYTES by default. */
+export function captureSnapshot(collections: ReadonlyMap<string, Collection>, opId: number, maxBytes = MAX_SNAPSHOT_BYTES): SnapshotCapture {
   const captured: { name: string; config: Collection['config']; seed: number; state: CollectionCapture }[] = [];
   try {
     for (const c of collections.values()) captured.push({ name: c.name, config: c.config, seed: c.seed, state: c.capture() });
@@ -94,7 +95,7 @@ export function captureSnapshot(collections: ReadonlyMap<string, Collection>, op
         let blockBytes = 0;
         const w = new ByteWriter(ENCODE_BUFFER_BYTES, (bytes) => {
           blockBytes += bytes.length;
-          if (total + BLOCK_HEADER + blockBytes + TRAILER_BYTES > MAX_SNAPSHOT_BYTES) throw new Error(`a snapshot holds at most 4 GiB, and collection "${c.name}" takes it past that: none is written, the log is kept and start-up replays it`);
+          if (total + BLOCK_HEADER + blockBytes + TRAILER_BYTES > maxBytes) throw new Error(`a snapshot holds at most ${maxBytes} bytes, and collection "${c.name}" takes it past that: none is written, the log is kept and start-up replays it`);
           crc = crc32(bytes, 0, bytes.length, crc);
           out.append(bytes);
         }).str(c.name);
