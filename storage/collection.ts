@@ -58,14 +58,14 @@ export class Collection {
   readonly named = new Map<string, NamedDenseVectors>();
   readonly sparse = new Map<string, SparseVectors>();
 
-  /** `seed` (the creating operation_id) seeds the HNSW level draws. */
-  constructor(readonly name: string, readonly config: CollectionConfig, readonly seed: number, maxMemoryBytes?: number) {
-    this.store = new PointStore(config.size, undefined, maxMemoryBytes);
+  /** `seed` (the creating operation_id) seeds the HNSW level draws; `segmentSlots` sets the vectors' segments (tests; by default one memory's worth, vector-segments.ts). */
+  constructor(readonly name: string, readonly config: CollectionConfig, readonly seed: number, segmentSlots?: number) {
+    this.store = new PointStore(config.size, undefined, segmentSlots);
     this.space = new VectorSpace(this.store, config.distance);
     this.index = new HnswIndex(this.space, config, seed);
     this.backlog = new IndexBacklog(this.store, this.index);
     this.scratch = new Float32Array(config.size);
-    for (const [vector, params] of Object.entries(config.named ?? {})) this.named.set(vector, new NamedDenseVectors(vector, params, seed, maxMemoryBytes));
+    for (const [vector, params] of Object.entries(config.named ?? {})) this.named.set(vector, new NamedDenseVectors(vector, params, seed, segmentSlots));
     for (const [vector, params] of Object.entries(config.sparse ?? {})) this.sparse.set(vector, new SparseVectors(vector, params));
   }
 

@@ -138,13 +138,13 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: codesLayout !== null };
     // Vectors that moved (into a file, or codes made anew): every worker lets go of the old memory now, not at its next walk.
     const sent = this.sentMemory.get(walk.graph);
-    const codesMemory = codesLayout?.memory ?? null;
-    if (!sent || sent.store.deref() !== layout.store.memory || (sent.codes?.deref() ?? null) !== codesMemory) {
+    const codesMemory = codesLayout?.memories[0] ?? null;
+    if (!sent || sent.store.deref() !== layout.store.memories[0] || (sent.codes?.deref() ?? null) !== codesMemory) {
       if (sent) {
         this.forget(walk.graph);
         collectGarbageSoon();
       }
-      this.sentMemory.set(walk.graph, { store: new WeakRef(layout.store.memory), codes: codesMemory && new WeakRef(codesMemory) });
+      this.sentMemory.set(walk.graph, { store: new WeakRef(layout.store.memories[0]!), codes: codesMemory && new WeakRef(codesMemory) });
     }
     walk.layout = this.layoutFor(worker, walk.graph, layout);
     if (codesLayout && worker.sentCodes.get(walk.graph) !== codesLayout) {

@@ -30,7 +30,7 @@ let slots = new Int32Array(64);
 /** The reader of a graph, made anew when a layout comes along (its codes' reader then too). */
 function readerOf(graph: number, layout: GraphLayout | undefined): Reader {
   if (layout) {
-    const store = new PointStore(layout.store.dim, 0, undefined, { layout: layout.store, slot: readerSlot });
+    const store = new PointStore(layout.store.dim, 0, layout.store.segmentSlots, { layout: layout.store, slot: readerSlot });
     const reader = { index: HnswIndex.reader(new VectorSpace(store, layout.metric), layout, holding), store, codes: null };
     readers.set(graph, reader);
     return reader;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Collection } from '../../storage/collection.js';
 import { Engine } from '../../storage/engine/engine.js';
 import { validateEvent } from '../../storage/engine/validate-event.js';
+import { DEFAULT_WRITE_LIMITS } from '../../storage/engine/write-limits.js';
 import { DbError } from '../../storage/errors.js';
 import type { CollectionConfig, PointRecord } from '../../storage/events/types.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
@@ -156,17 +157,17 @@ describe('storage/engine', () => {
 });
 
 describe('storage/engine capacity', () => {
-  it('refuses an upsert that would outgrow the vector memory, applying none of it', () => {
-    const c = new Collection('small', { ...config, size: 1024 }, 1, 2 * 65536);
+  it('takes more vectors than one segment holds, and refuses past SERVICE_MAX_POINTS_PER_COLLECTION, applying none of it', () => {
+    const c = new Collection('small', { ...config, size: 1024 }, 1, 64);
     const collections = new Map([['small', c]]);
-    const vec = () => new Float32Array(1024);
-    const many = Array.from({ length: c.store.maxSlots }, (_, id) => ({ id, vector: vec(), payload: {}, labels: [] }));
-    validateEvent(collections, { type: 'upsert_points', collection: 'small', points: many });
+    const limits = { ...DEFAULT_WRITE_LIMITS, maxPointsPerCollection: 300 };
+    const points = (ids: number[]) => ids.map((id) => ({ id, vector: Float32Array.from({ length: 1024 }, (_, i) => id + i), payload: {}, labels: [] }));
+    const many = points(Array.from({ length: 300 }, (_, id) => id));
+    validateEvent(collections, { type: 'upsert_points', collection: 'small', points: many }, limits);
     c.upsert(many);
-    expect(c.store.liveCount).to.equal(c.store.maxSlots);
-    expect(() => validateEvent(collections, { type: 'upsert_points', collection: 'small', points: [{ id: 999, vector: vec(), payload: {}, labels: [] }] })).to.throw(
-      DbError,
-      /collection "small" is full: it holds at most \d+ vectors of dimension 1024/,
-    );
+    expect(c.store.segments.length).to.be.greaterThan(4);
+    expect(Array.from(c.store.vectorOf(c.store.slotOf(299)).subarray(0, 2))).to.deep.equal([299, 300]);
+    expect(() => validateEvent(collections, { type: 'upsert_points', collection: 'small', points: points([999]) }, limits)).to.throw(DbError, /collection "small" would hold 301 points, more than the limit of 300 \(SERVICE_MAX_POINTS_PER_COLLECTION\)/);
+    expect(c.store.liveCount).to.equal(300);
   });
 });

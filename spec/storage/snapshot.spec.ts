@@ -7,7 +7,7 @@ import { CorruptDataError } from '../../storage/errors.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { MemoryLog } from '../../storage/log/memory-log.js';
-import { decodeSnapshot, encodeSnapshot, writeSnapshot, type SnapshotOutput } from '../../storage/snapshot/snapshot-codec.js';
+import { captureSnapshot, decodeSnapshot, encodeSnapshot, writeSnapshot, type SnapshotOutput } from '../../storage/snapshot/snapshot-codec.js';
 import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
 import { searchCollection } from '../../query/search/vector-search.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -39,6 +39,21 @@ function answers(c: Collection): unknown {
 }
 
 describe('storage/snapshot', () => {
+  it('stops a snapshot at its size limit, naming the collection that takes it past, before writing the rest', () => {
+    const c = busyCollection('Euclid');
+    const written: Uint8Array[] = [];
+    const out: SnapshotOutput = { append: (bytes) => void written.push(bytes), reserve: () => () => undefined };
+    const capture = captureSnapshot(new Map([['busy', c]]), 5, 20_000);
+    try {
+      expect(() => {
+        for (const _ of capture.write(out));
+      }).to.throw(/a snapshot holds at most 20000 bytes, and collection "busy" takes it past that: none is written, the log is kept/);
+    } finally {
+      capture.release();
+    }
+    expect(written.reduce((n, b) => n + b.length, 0)).to.be.at.most(20_000);
+  });
+
   for (const distance of ['Cosine', 'Dot'] as const) {
     it(`restores a ${distance} collection exactly: points, pending, removed waypoints, graph, indexes, level generator`, () => {
       const original = busyCollection(distance);

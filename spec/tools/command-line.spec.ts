@@ -51,6 +51,15 @@ const TOOLS: ToolCase[] = [
     ],
   },
   {
+    tool: 'scale-demo',
+    flags: ['--dir', '--points', '--dim', '--snapshot'],
+    badValues: [
+      { args: ['write'], says: /write needs --dir DIR/ },
+      { args: ['write', '--dir', '/x', '--points', '0'], says: /--points must be a whole number from 1 to 100,000,000, got "0"/ },
+      { args: ['grow'], says: /unknown command "grow": expected one of write, restart/ },
+    ],
+  },
+  {
     tool: 'build-browser',
     flags: ['--help'],
     badValues: [{ args: ['dist/elsewhere'], says: /unexpected argument "dist\/elsewhere"/ }],

@@ -64,7 +64,17 @@ export interface SnapshotCapture {
  * Captures the state at operation `opId` (release it once written or given up): what is written
  * later is this state, whatever is applied meanwhile. See sliced-encoding.md.
  */
-export function captureSnapshot(collections: ReadonlyMap<string, Collection>, opId: number): SnapshotCapture {
+/**
+ * The most bytes a snapshot file may take: block lengths are u32 and a file is read back into one
+ * Uint8Array (at most 4 GiB). A state past it (collections of more vectors than one memory held,
+ * vector-segments.md) is not snapshotted; the log keeps it.
+ */
+export const MAX_SNAPSHOT_BYTES = 2 ** 32 - 1;
+/** The trailer block: its header, the opId and the collection count. */
+const TRAILER_BYTES = BLOCK_HEADER + 12;
+
+/** `maxBytes` (tests): the most bytes the snapshot may take, MAX_SNAPSHOT_BYTES by default. */
+export function captureSnapshot(collections: ReadonlyMap<string, Collection>, opId: number, maxBytes = MAX_SNAPSHOT_BYTES): SnapshotCapture {
   const captured: { name: string; config: Collection['config']; seed: number; state: CollectionCapture }[] = [];
   try {
     for (const c of collections.values()) captured.push({ name: c.name, config: c.config, seed: c.seed, state: c.capture() });
@@ -82,7 +92,10 @@ export function captureSnapshot(collections: ReadonlyMap<string, Collection>, op
       for (const c of captured) {
         const header = out.reserve(BLOCK_HEADER);
         let crc = 0;
+        let blockBytes = 0;
         const w = new ByteWriter(ENCODE_BUFFER_BYTES, (bytes) => {
+          blockBytes += bytes.length;
+          if (total + BLOCK_HEADER + blockBytes + TRAILER_BYTES > maxBytes) throw new Error(`a snapshot holds at most ${maxBytes} bytes, and collection "${c.name}" takes it past that: none is written, the log is kept and start-up replays it`);
           crc = crc32(bytes, 0, bytes.length, crc);
           out.append(bytes);
         }).str(c.name);

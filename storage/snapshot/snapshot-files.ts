@@ -1,4 +1,4 @@
-import { closeSync, fsync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, fsync, mkdirSync, openSync, readdirSync, readFileSync, readSync, unlinkSync } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,24 @@ import type { SnapshotStore } from './snapshot-store.js';
 const NAME = /^snapshot-(\d{16})\.snap$/;
 const TEMP = /^snapshot-\d{16}\.snap\.tmp$/;
 const MARK = 'high-water-mark';
+/** Bytes one read takes (readFileSync stops at 2 GiB; a snapshot may take up to 4). */
+const READ_CHUNK_BYTES = 1 << 30;
+
+/** A whole file in one array, read a chunk at a time. */
+function readWhole(path: string): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const bytes = new Uint8Array(fstatSync(fd).size);
+    for (let at = 0; at < bytes.length; ) {
+      const n = readSync(fd, bytes, at, Math.min(READ_CHUNK_BYTES, bytes.length - at), at);
+      if (n === 0) throw new CorruptDataError(`${path} ended at ${at} of ${bytes.length} bytes while being read`);
+      at += n;
+    }
+    return bytes;
+  } finally {
+    closeSync(fd);
+  }
+}
 export const snapshotFileName = (opId: number): string => `snapshot-${String(opId).padStart(16, '0')}.snap`;
 
 /**
@@ -48,7 +66,7 @@ export class SnapshotFiles implements SnapshotStore {
     for (const name of this.names()) {
       if (Number(NAME.exec(name)![1]) > atMost) continue;
       try {
-        return decodeSnapshot(readFileSync(join(this.dir, name)));
+        return decodeSnapshot(readWhole(join(this.dir, name)));
       } catch (err) {
         this.onSkip(name, (err as Error).message);
       }

@@ -1,13 +1,14 @@
 import type { Distance } from '../events/types.js';
 import { binaryKernelsFor, hammingBits, type BinaryKernels } from './binary-kernels.js';
-import { placeCodes } from './code-memory.js';
+import { placeCodeSegments } from './code-memory.js';
 import { READER_SLOTS, type PointStore } from './point-store.js';
 import { isShared } from './shared-arrays.js';
 
 /** What a search worker needs to walk a graph on a store's bit codes (BinaryQuantized.reader). */
 export interface BinaryLayout {
   kind: 'binary';
-  memory: WebAssembly.Memory;
+  /** One memory per segment of codes (the store's segment size). */
+  memories: WebAssembly.Memory[];
   metric: Distance;
 }
 
@@ -19,13 +20,17 @@ export interface BinaryLayout {
  * Cosine 1 − cos, Dot −cos, Euclid 2 − 2 cos. Coarse by design: it suits centred embeddings of
  * many dimensions (512 and more), searched with oversampling and float rescoring. A query row
  * for each thread that searches (READER_SLOTS) comes before the slots' rows; search workers read
- * a shared memory of codes through a reader (BinaryQuantized.reader).
+ * a shared memory of codes through a reader (BinaryQuantized.reader). Past the store's segment
+ * size the codes are in segments as its floats are (code-memory.ts, vector-segments.md).
  */
 export class BinaryQuantized {
   readonly stride: number;
-  private bits: Uint8Array = new Uint8Array(0);
-  private memory: WebAssembly.Memory | null = null;
-  private kernels: BinaryKernels | null = null;
+  /** Each segment's rows: query rows, slot s at stride * ((s & segmentMask) + READER_SLOTS). */
+  private segments: Uint8Array[] = [];
+  private memories: WebAssembly.Memory[] = [];
+  private segmentKernels: BinaryKernels[] = [];
+  /** Slots the codes have room for. */
+  private placedCap = -1;
   /** The internal distance of each Hamming distance 0..dim. */
   private readonly byHamming: Float64Array;
   private readonly dim: number;
@@ -44,9 +49,9 @@ export class BinaryQuantized {
       return metric === 'Cosine' ? 1 - cos : metric === 'Dot' ? -cos : 2 - 2 * cos;
     });
     if (reader) {
-      this.memory = reader.layout.memory;
-      this.kernels = binaryKernelsFor(this.memory);
-      this.bits = new Uint8Array(this.memory.buffer);
+      this.memories = reader.layout.memories;
+      this.segmentKernels = this.memories.map((m) => binaryKernelsFor(m));
+      this.segments = this.memories.map((m) => new Uint8Array(m.buffer));
       this.bind();
     } else this.place(store.capacity);
   }
@@ -57,46 +62,67 @@ export class BinaryQuantized {
 
   /** What a search worker needs to read the codes, or null while they are in a plain buffer. */
   layout(): BinaryLayout | null {
-    if (!this.memory || !isShared(this.bits)) return null;
-    this.layoutCache ??= { kind: 'binary', memory: this.memory, metric: this.metric };
+    if (!this.memories.length || !isShared(this.segments[0]!)) return null;
+    this.layoutCache ??= { kind: 'binary', memories: this.memories, metric: this.metric };
     return this.layoutCache;
   }
 
   get byteLength(): number {
-    return this.bits.length;
+    return this.segments.reduce((sum, s) => sum + s.length, 0);
   }
 
   private place(cap: number): void {
-    const length = this.stride * (cap + READER_SLOTS);
-    if (this.bits.length >= length) return;
-    const placed = placeCodes({ bytes: this.bits, memory: this.memory }, length);
-    if (placed.memory && placed.memory !== this.memory) this.kernels = binaryKernelsFor(placed.memory);
-    this.memory = placed.memory;
-    this.bits = placed.bytes;
+    if (cap <= this.placedCap) return;
+    const slots = this.store.segmentSlots;
+    const placed = placeCodeSegments({ bytes: this.segments, memories: this.memories }, this.stride, cap, slots);
+    this.segmentKernels = placed.memories.map((m, k) => (m === this.memories[k] ? this.segmentKernels[k]! : binaryKernelsFor(m)));
+    this.memories = placed.memories;
+    this.segments = placed.bytes;
+    this.placedCap = placed.bytes.length > 1 ? placed.bytes.length * slots : placed.bytes[0]!.length / this.stride - READER_SLOTS;
+    const { queryAt, stride } = this;
+    for (let k = 1; k < this.segments.length; k++) this.segments[k]!.set(this.segments[0]!.subarray(queryAt, queryAt + stride), queryAt);
+    this.layoutCache = null;
     this.bind();
   }
 
+  /** One segment as before segments came (bound to its rows alone), or each slot's segment found by a shift. */
   private bind(): void {
-    const { stride, byHamming, kernels, bits, queryAt } = this;
+    const { stride, byHamming, queryAt, segments } = this;
+    const kernels = this.segmentKernels[0];
+    const bits = segments[0]!;
     const base = stride * READER_SLOTS;
-    this.toQuery = kernels ? (x) => byHamming[kernels.hamming(queryAt, base + stride * x, stride)]! : (x) => byHamming[hammingBits(bits, queryAt, bits, base + stride * x, stride)]!;
+    if (segments.length === 1) {
+      this.toQuery = kernels ? (x) => byHamming[kernels.hamming(queryAt, base + stride * x, stride)]! : (x) => byHamming[hammingBits(bits, queryAt, bits, base + stride * x, stride)]!;
+      return;
+    }
+    const { segmentShift: shift, segmentMask: mask } = this.store;
+    const all = this.segmentKernels;
+    this.toQuery = kernels
+      ? (x) => byHamming[all[x >>> shift]!.hamming(queryAt, base + stride * (x & mask), stride)]!
+      : (x) => byHamming[hammingBits(bits, queryAt, segments[x >>> shift]!, base + stride * (x & mask), stride)]!;
   }
 
-  private encodeInto(v: Float32Array, vo: number, at: number): void {
-    const { bits, dim } = this;
+  /** Codes slot's vector (`dim` floats of `v` at `vo`) into its row. */
+  private encodeSlot(slot: number, v: Float32Array, vo: number): void {
+    const { segmentShift, segmentMask } = this.store;
+    this.encodeInto(v, vo, this.segments[slot >>> segmentShift]!, this.stride * ((slot & segmentMask) + READER_SLOTS));
+  }
+
+  private encodeInto(v: Float32Array, vo: number, bits: Uint8Array, at: number): void {
+    const { dim } = this;
     bits.fill(0, at, at + this.stride);
     for (let i = 0; i < dim; i++) if (v[vo + i]! > 0) bits[at + (i >> 3)]! |= 1 << (i & 7);
   }
 
   add(slot: number): void {
     this.place(this.store.capacity);
-    this.encodeInto(this.store.row(slot), 0, this.stride * (slot + READER_SLOTS));
+    this.encodeSlot(slot, this.store.row(slot), 0);
   }
 
   rebuild(): void {
     const { store } = this;
     this.place(store.capacity);
-    store.forEachVector((slot, vectors, at) => this.encodeInto(vectors, at, this.stride * (slot + READER_SLOTS)));
+    store.forEachVector((slot, vectors, at) => this.encodeSlot(slot, vectors, at));
   }
 
   nodeDistance(): null {
@@ -104,6 +130,8 @@ export class BinaryQuantized {
   }
 
   setQuery(q: Float32Array): void {
-    this.encodeInto(q, 0, this.queryAt);
+    const { queryAt, stride, segments } = this;
+    this.encodeInto(q, 0, segments[0]!, queryAt);
+    for (let k = 1; k < segments.length; k++) segments[k]!.set(segments[0]!.subarray(queryAt, queryAt + stride), queryAt);
   }
 }

@@ -1,4 +1,5 @@
 import { MAX_MEMORY_BYTES, SIMD_FROM_BYTES } from './point-store.js';
+import { READER_SLOTS } from './vector-segments.js';
 import { CAN_SHARE } from './shared-arrays.js';
 
 const PAGE = 65536;
@@ -36,4 +37,64 @@ export function placeCodes(old: PlacedCodes, length: number): PlacedCodes {
   // A memory just made starts empty; one grown keeps its bytes (the old view is detached).
   if (memory !== old.memory) bytes.set(old.bytes);
   return { bytes, memory };
+}
+
+/** Quantized codes in segments (as the floats', vector-segments.md): each segment's bytes, and its memory when in one. */
+export interface CodeSegments {
+  /** Per segment: READER_SLOTS query rows, then its slots' rows, then (past one segment) READER_SLOTS cross rows. */
+  bytes: Uint8Array[];
+  /** One per segment, or none while the codes are in plain buffers. */
+  memories: WebAssembly.Memory[];
+}
+
+/** Bytes of a full segment of `slots` rows of `stride` bytes: the query rows, the rows, the cross rows. */
+export function codeSegmentBytes(stride: number, slots: number): number {
+  return stride * (READER_SLOTS + slots + READER_SLOTS);
+}
+
+/**
+ * Room for `cap` slots of `stride`-byte codes in segments of `segmentSlots`: one segment grows as
+ * placeCodes does (a plain buffer while small, a memory from SIMD_FROM_BYTES on); past one, every
+ * segment takes its full size, in a memory of its own (plain buffers, all of them, when the process
+ * can create no more memories).
+ */
+export function placeCodeSegments(old: CodeSegments, stride: number, cap: number, segmentSlots: number): CodeSegments {
+  const count = Math.max(1, Math.ceil(cap / segmentSlots));
+  if (count === 1) {
+    const placed = placeCodes({ bytes: old.bytes[0] ?? new Uint8Array(0), memory: old.memories[0] ?? null }, stride * (cap + READER_SLOTS));
+    return { bytes: [placed.bytes], memories: placed.memory ? [placed.memory] : [] };
+  }
+  const full = codeSegmentBytes(stride, segmentSlots);
+  if (old.bytes.length === count && old.bytes.every((b) => b.length >= full)) return old;
+  const inMemory = old.memories.length > 0 || stride * (cap + READER_SLOTS) >= SIMD_FROM_BYTES;
+  const memories: WebAssembly.Memory[] = [];
+  const bytes: Uint8Array[] = [];
+  for (let k = 0; k < count; k++) {
+    let memory: WebAssembly.Memory | null = old.memories[k] ?? null;
+    if (inMemory && !memory) {
+      try {
+        memory = new WebAssembly.Memory({ initial: Math.ceil(full / PAGE), maximum: Math.ceil(full / PAGE), shared: CAN_SHARE });
+      } catch {
+        memory = null;
+      }
+    }
+    if (inMemory && !memory) return { bytes: Array.from({ length: count }, (_, j) => copied(old.bytes[j], full)), memories: [] };
+    if (memory) {
+      const needed = Math.ceil(full / PAGE) - memory.buffer.byteLength / PAGE;
+      if (needed > 0) memory.grow(needed);
+      const view = new Uint8Array(memory.buffer, 0, full);
+      if (memory !== old.memories[k] && old.bytes[k]) view.set(old.bytes[k]!);
+      memories.push(memory);
+      bytes.push(view);
+    } else bytes.push(copied(old.bytes[k], full));
+  }
+  return { bytes, memories };
+}
+
+/** `length` bytes in a plain buffer, `from` copied in (at most `length` of it). */
+function copied(from: Uint8Array | undefined, length: number): Uint8Array {
+  if (from && from.length === length && !(from.buffer instanceof SharedArrayBuffer) && from.byteOffset === 0) return from;
+  const bytes = new Uint8Array(length);
+  if (from) bytes.set(from.subarray(0, Math.min(from.length, length)));
+  return bytes;
 }

@@ -188,7 +188,7 @@ export class HnswIndex {
     if (!store) return null;
     if (!isShared(this.links0)) this.replaceArrays(this.levels.length, this.upperLinks.length, true);
     const cached = this.layoutCache;
-    if (cached && cached.store.ids === store.ids && cached.store.uuidWords === store.uuidWords && cached.store.memory === store.memory) return cached;
+    if (cached && cached.store.ids === store.ids && cached.store.uuidWords === store.uuidWords && cached.store.memories.length === store.memories.length && cached.store.memories[0] === store.memories[0]) return cached;
     const { levels, links0, versions, upperAt, upperLinks, top, params } = this;
     this.layoutCache = { params, metric: this.space.metric, store, levels, links0, versions, upperAt, upperLinks, top };
     return this.layoutCache;

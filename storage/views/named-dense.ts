@@ -28,8 +28,8 @@ export class NamedDenseVectors {
   /** The quantized codes while the collection asks for quantization. */
   quantized: QuantizedVectors | null = null;
 
-  constructor(readonly name: string, readonly config: NamedVectorConfig, seed: number, maxMemoryBytes?: number) {
-    this.store = new PointStore(config.size, undefined, maxMemoryBytes);
+  constructor(readonly name: string, readonly config: NamedVectorConfig, seed: number, segmentSlots?: number) {
+    this.store = new PointStore(config.size, undefined, segmentSlots);
     this.space = new VectorSpace(this.store, config.distance);
     this.index = new HnswIndex(this.space, config, seed);
     this.backlog = new IndexBacklog(this.store, this.index);

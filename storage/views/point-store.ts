@@ -10,6 +10,7 @@ import type { FloatFile } from './float-file.js';
 import { IdSlotMap } from './id-slot-map.js';
 import { kernelsFor, type Kernels } from './simd-kernels.js';
 import { CAN_SHARE, grownCopy, isShared } from './shared-arrays.js';
+import { READER_SLOTS, queryStride, segmentMemoryBytes, segmentSlotsFor } from './vector-segments.js';
 
 /** What `ids` holds for a slot whose id is a UUID (its words are in `uuidWords`). */
 export const UUID_ID = -1;
@@ -30,35 +31,33 @@ interface Keeper {
 const PAYLOADS_PER_PIECE = 1024;
 
 const PAGE = 65536;
-/** A wasm32 memory holds at most 65,536 pages (4 GiB). */
-export const MAX_MEMORY_BYTES = 65536 * PAGE;
+export { MAX_MEMORY_BYTES, READER_SLOTS } from './vector-segments.js';
 /**
- * Vectors move into a WebAssembly memory once they take this many bytes. A process can create
+ * Vectors move into WebAssembly memories once they take this many bytes. A process can create
  * only about 12,800 memories (each reserves a large virtual range), so small collections, most
  * of them in a database of many, stay in plain ArrayBuffers, where they are searched by the
  * scalar twins of the kernels (scalar-kernels.ts: the same results bit for bit).
  */
 export const SIMD_FROM_BYTES = 1 << 18;
 const INITIAL_CAPACITY = 16;
-/**
- * Query scratch areas at the start of a memory: 0 for the thread that writes the store, 1 to
- * READER_SLOTS - 1 for search workers, which read the same memory (workers/search-pool.ts).
- */
-export const READER_SLOTS = 32;
+/** Slots are int32 in the id map. */
+const MAX_SLOTS = 2 ** 31 - 1;
 
 /** A memory for `bytes` (shared where threads can share), or null when the process can create no more (the caller stays scalar). */
 function tryMemory(bytes: number, maxBytes: number): WebAssembly.Memory | null {
   try {
-    return new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE), maximum: maxBytes / PAGE, shared: CAN_SHARE });
+    return new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE), maximum: Math.ceil(maxBytes / PAGE), shared: CAN_SHARE });
   } catch {
     return null;
   }
 }
 
-/** What a search worker needs to read a store whose vectors are in a WebAssembly memory. */
+/** What a search worker needs to read a store whose vectors are in WebAssembly memories. */
 export interface StoreLayout {
   dim: number;
-  memory: WebAssembly.Memory;
+  /** One memory per segment (on disk: the one holding the query areas). */
+  memories: WebAssembly.Memory[];
+  segmentSlots: number;
   ids: Float64Array;
   uuidWords: Uint32Array | null;
   state: Uint8Array;
@@ -77,30 +76,45 @@ const CLOSED_FILE: FloatFile = { write: closed, read: closed, close: () => undef
 const FILE_CHUNK_BYTES = 1 << 20;
 
 /**
- * The points of one collection in slots: all vectors in one contiguous Float32Array
- * (slot * dim), integer ids in a Float64Array (UUID ids as four words each in a second array made
- * when the first UUID arrives), payloads and labels beside them, freed slots reused.
- * Small stores keep the vectors in a plain ArrayBuffer; from SIMD_FROM_BYTES on they live in a
- * WebAssembly memory, after the query areas (READER_SLOTS), so the SIMD distance kernels
- * read them in place. The move happens as the store grows, and calls onRelocate.
- * With a float file (toDisk: Qdrant's on_disk) the vectors leave RAM: the memory keeps only the
+ * The points of one collection in slots: the vectors in segments of `segmentSlots` slots (a
+ * power of two: slot >>> segmentShift is the segment, (slot & segmentMask) * dim the offset in
+ * it; vector-segments.md), integer ids in a Float64Array (UUID ids as four words each in a second
+ * array made when the first UUID arrives), payloads and labels beside them, freed slots reused.
+ * Small stores keep the vectors in plain ArrayBuffers; from SIMD_FROM_BYTES on each segment
+ * lives in its own WebAssembly memory, after the query areas (READER_SLOTS), so the SIMD distance
+ * kernels read them in place. The move happens as the store grows, and calls onRelocate.
+ * With a float file (toDisk: Qdrant's on_disk) the vectors leave RAM: one memory keeps only the
  * query areas and two rows that vectors are read into to be compared (readRow), and every read
  * of a vector goes to the file.
  */
 export class PointStore {
-  /** A view of the vectors; replaced when the store grows, so never hold on to it across writes. */
+  /** Segment 0's vectors (the only segment of most stores); replaced when the store grows, so never hold on to it across writes. */
   vectors: Float32Array;
-  /** The query scratch area (at queryOffset in the memory when there is one), dim floats. */
+  /** Each segment's vectors, slot & segmentMask at row (slot & segmentMask) * dim; replaced as the store grows. */
+  segments: Float32Array[] = [];
+  /** This thread's query area in segment 0 (in a plain array while there is no memory), dim floats; setQuery writes every segment's. */
   query: Float32Array;
-  /** Byte offset of this thread's query area in the memory. */
+  /** This thread's query area in each segment's memory (empty without memories). */
+  queries: Float32Array[] = [];
+  /** Past one segment in memories: this thread's cross row in each (a vector of another segment is copied there to be compared). */
+  crossRows: Float32Array[] = [];
+  /** Byte offset of this thread's query area in each memory. */
   readonly queryOffset: number;
-  /** Byte offset of slot 0's vector in the memory. */
+  /** Byte offset of this thread's cross row in each memory of a store of several segments. */
+  readonly crossOffset: number;
+  /** Byte offset of slot 0's vector in the memory (of each segment's first slot in its memory). */
   readonly base: number;
-  /** The SIMD kernels over the memory; null while the vectors are in a plain ArrayBuffer. */
+  readonly segmentSlots: number;
+  readonly segmentShift: number;
+  readonly segmentMask: number;
+  /** The SIMD kernels over segment 0's memory; null while the vectors are in plain arrays. */
   kernels: Kernels | null = null;
-  /** Told when the vectors move into a WebAssembly memory (the distance functions rebind). */
+  /** The SIMD kernels over each segment's memory (empty while plain). */
+  segmentKernels: Kernels[] = [];
+  /** Told when the vectors move into WebAssembly memories, gain a segment, or go to or from a file (the distance functions rebind). */
   onRelocate: (() => void) | null = null;
-  private memory: WebAssembly.Memory | null = null;
+  /** The segments' memories; on disk, the one holding the query areas and rows (or none). */
+  private memories: WebAssembly.Memory[] = [];
   /** Where the vectors are while they are on disk (then `vectors` is empty). */
   private file: FloatFile | null = null;
   /** On disk: the two rows readRow fills (in the memory, at rowOffsets, when there is one). */
@@ -128,29 +142,39 @@ export class PointStore {
   /** Captures being written (capture()): each keeps the vector of a slot below its count that a new point is given meanwhile. */
   private readonly keepers = new Set<Keeper>();
 
-  /** The most slots the memory can hold. */
-  readonly maxSlots: number;
+  /** The most slots the store can hold (no memory caps it: past one segment, it takes more). */
+  readonly maxSlots = MAX_SLOTS;
 
   /**
-   * A store of `dim`-dimensional vectors; with `reader`, a search worker's read-only view of
-   * another thread's store (its query area the reader's own), which is never written.
+   * A store of `dim`-dimensional vectors in segments of `segmentSlots` slots (a power of two;
+   * by default as many as fill one memory, vector-segments.ts); with `reader`, a search worker's
+   * read-only view of another thread's store (its query areas the reader's own), never written.
    */
-  constructor(readonly dim: number, capacity = INITIAL_CAPACITY, private readonly maxMemoryBytes = MAX_MEMORY_BYTES, reader?: { layout: StoreLayout; slot: number }) {
-    const stride = Math.ceil((dim * 4) / 16) * 16;
+  constructor(readonly dim: number, capacity = INITIAL_CAPACITY, segmentSlots = segmentSlotsFor(dim), reader?: { layout: StoreLayout; slot: number }) {
+    if (!Number.isInteger(Math.log2(segmentSlots))) throw new RangeError(`a vector segment holds a power of two slots, not ${segmentSlots}`);
+    const stride = queryStride(dim);
     this.base = stride * READER_SLOTS;
+    this.segmentSlots = segmentSlots;
+    this.segmentShift = Math.log2(segmentSlots);
+    this.segmentMask = segmentSlots - 1;
     this.queryOffset = reader ? stride * reader.slot : 0;
-    this.maxSlots = Math.floor((maxMemoryBytes - this.base) / (dim * 4));
+    this.crossOffset = segmentMemoryBytes(dim, segmentSlots) - stride * (READER_SLOTS - (reader?.slot ?? 0));
     this.rowOffsets = [this.base, this.base + stride];
     if (reader) {
       const { layout } = reader;
-      this.memory = layout.memory;
+      this.memories = layout.memories;
       this.ids = layout.ids;
       this.uuidWords = layout.uuidWords;
       this.state = layout.state;
       this.hasVector = layout.hasVector;
-      this.vectors = layout.onDisk ? new Float32Array(0) : new Float32Array(layout.memory.buffer, this.base, layout.ids.length * dim);
-      this.query = new Float32Array(layout.memory.buffer, this.queryOffset, dim);
-      this.kernels = kernelsFor(layout.memory);
+      const several = layout.memories.length > 1;
+      if (!layout.onDisk) this.segments = layout.memories.map((m) => new Float32Array(m.buffer, this.base, (several ? segmentSlots : layout.ids.length) * dim));
+      this.vectors = this.segments[0] ?? new Float32Array(0);
+      this.queries = layout.memories.map((m) => new Float32Array(m.buffer, this.queryOffset, dim));
+      if (several) this.crossRows = layout.memories.map((m) => new Float32Array(m.buffer, this.crossOffset, dim));
+      this.query = this.queries[0]!;
+      this.segmentKernels = layout.memories.map((m) => kernelsFor(m));
+      this.kernels = this.segmentKernels[0]!;
       return;
     }
     capacity = Math.min(capacity, this.maxSlots);
@@ -163,19 +187,19 @@ export class PointStore {
   }
 
   /**
-   * The arrays a search worker reads, or null while the vectors are in a plain buffer (such
+   * The arrays a search worker reads, or null while the vectors are in plain buffers (such
    * stores are searched in place). The first call moves the arrays onto shared buffers, where
    * they stay as they grow.
    */
   layout(): StoreLayout | null {
-    if (!this.memory || !CAN_SHARE) return null;
+    if (!this.memories.length || !CAN_SHARE) return null;
     if (!isShared(this.ids)) {
       this.ids = grownCopy(this.ids, this.ids.length, true);
       this.state = grownCopy(this.state, this.state.length, true);
       this.hasVector = grownCopy(this.hasVector, this.hasVector.length, true);
       if (this.uuidWords) this.uuidWords = grownCopy(this.uuidWords, this.uuidWords.length, true);
     }
-    return { dim: this.dim, memory: this.memory, ids: this.ids, uuidWords: this.uuidWords, state: this.state, hasVector: this.hasVector, onDisk: this.file !== null };
+    return { dim: this.dim, memories: this.memories, segmentSlots: this.segmentSlots, ids: this.ids, uuidWords: this.uuidWords, state: this.state, hasVector: this.hasVector, onDisk: this.file !== null };
   }
 
   /** Whether the vectors are in a float file rather than in RAM. */
@@ -183,27 +207,52 @@ export class PointStore {
     return this.file !== null;
   }
 
+  /** Writes a prepared query into this thread's query area of every segment. */
+  setQuery(q: ArrayLike<number>): void {
+    this.query.set(q);
+    for (let k = 1; k < this.queries.length; k++) this.queries[k]!.set(q);
+  }
+
   /** Slots whose vectors make one chunk of a float file's reads and writes (about FILE_CHUNK_BYTES). */
   private get chunkRows(): number {
     return Math.max(1, Math.floor(FILE_CHUNK_BYTES / (this.dim * 4)));
   }
 
-  /** Calls each(first, count) for the runs of chunkRows slots in [0, n). */
+  /** Calls each(first, count) for the runs of chunkRows slots in [0, n), none crossing a segment's end. */
   private forEachChunk(n: number, each: (first: number, count: number) => void): void {
     const rows = this.chunkRows;
-    for (let first = 0; first < n; first += rows) each(first, Math.min(rows, n - first));
+    for (let first = 0; first < n; ) {
+      const count = Math.min(rows, n - first, this.segmentSlots - (first & this.segmentMask));
+      each(first, count);
+      first += count;
+    }
+  }
+
+  /** The vectors of slots [first, first + count), which are in one segment: a view of RAM. */
+  private rowsOf(first: number, count: number): Float32Array {
+    const at = (first & this.segmentMask) * this.dim;
+    return this.segments[first >>> this.segmentShift]!.subarray(at, at + count * this.dim);
   }
 
   /** Moves the vectors into `file` and lets their RAM go (the distance functions rebind). */
   toDisk(file: FloatFile): void {
     if (this.file) return;
-    this.forEachChunk(this.slotCount, (slot, count) => file.write(slot, this.vectors.subarray(slot * this.dim, (slot + count) * this.dim), count));
+    this.forEachChunk(this.slotCount, (slot, count) => file.write(slot, this.rowsOf(slot, count), count));
     const query = Float32Array.from(this.query);
     this.file = file;
-    this.vectors = new Float32Array(0);
-    this.memory = null;
-    this.kernels = null;
+    this.dropVectors();
     this.placeRows(query);
+  }
+
+  /** Lets go of the vectors' arrays and memories. */
+  private dropVectors(): void {
+    this.vectors = new Float32Array(0);
+    this.segments = [];
+    this.queries = [];
+    this.crossRows = [];
+    this.memories = [];
+    this.kernels = null;
+    this.segmentKernels = [];
   }
 
   /** Closes the float file for good (a closed database); a later read of the vectors throws. */
@@ -219,14 +268,12 @@ export class PointStore {
     if (!file) return;
     const query = Float32Array.from(this.query);
     this.file = null;
-    this.memory = null;
-    this.kernels = null;
-    this.vectors = new Float32Array(0);
+    this.dropVectors();
     this.query = new Float32Array(this.dim);
     this.rows = [new Float32Array(0), new Float32Array(0)];
     this.placeVectors(this.capacity);
-    this.query.set(query);
-    this.forEachChunk(this.slotCount, (slot, count) => file.read(slot, this.vectors.subarray(slot * this.dim, (slot + count) * this.dim), count));
+    this.setQuery(query);
+    this.forEachChunk(this.slotCount, (slot, count) => file.read(slot, this.rowsOf(slot, count), count));
     file.close();
     this.onRelocate?.();
   }
@@ -238,11 +285,17 @@ export class PointStore {
    */
   private placeRows(query: Float32Array, cap = this.capacity): void {
     const stride = this.rowOffsets[1] - this.rowOffsets[0];
-    if (!this.memory && this.base + cap * this.dim * 4 >= SIMD_FROM_BYTES) this.memory = tryMemory(this.base + 2 * stride, this.maxMemoryBytes);
-    if (this.memory) {
-      this.query = new Float32Array(this.memory.buffer, this.queryOffset, this.dim);
-      this.rows = [new Float32Array(this.memory.buffer, this.rowOffsets[0], this.dim), new Float32Array(this.memory.buffer, this.rowOffsets[1], this.dim)];
-      this.kernels = kernelsFor(this.memory);
+    if (!this.memories.length && this.base + cap * this.dim * 4 >= SIMD_FROM_BYTES) {
+      const memory = tryMemory(this.base + 2 * stride, this.base + 2 * stride);
+      if (memory) this.memories = [memory];
+    }
+    const memory = this.memories[0];
+    if (memory) {
+      this.query = new Float32Array(memory.buffer, this.queryOffset, this.dim);
+      this.queries = [this.query];
+      this.rows = [new Float32Array(memory.buffer, this.rowOffsets[0], this.dim), new Float32Array(memory.buffer, this.rowOffsets[1], this.dim)];
+      this.kernels = kernelsFor(memory);
+      this.segmentKernels = [this.kernels];
     } else {
       this.query = new Float32Array(this.dim);
       this.rows = [new Float32Array(this.dim), new Float32Array(this.dim)];
@@ -263,7 +316,7 @@ export class PointStore {
 
   /** A slot's vector to read at once: a view of RAM, or, on disk, rows[0] filled from the file (valid until the next read). */
   row(slot: number): Float32Array {
-    return this.file ? this.readRow(slot, 0) : this.vectors.subarray(slot * this.dim, (slot + 1) * this.dim);
+    return this.file ? this.readRow(slot, 0) : this.rowsOf(slot, 1);
   }
 
   /**
@@ -273,7 +326,8 @@ export class PointStore {
   forEachVector(visit: (slot: number, vectors: Float32Array, at: number) => void): void {
     const { dim } = this;
     if (!this.file) {
-      for (let slot = 0; slot < this.slotCount; slot++) if (this.hasVector[slot]) visit(slot, this.vectors, slot * dim);
+      const { segments, segmentShift, segmentMask } = this;
+      for (let slot = 0; slot < this.slotCount; slot++) if (this.hasVector[slot]) visit(slot, segments[slot >>> segmentShift]!, (slot & segmentMask) * dim);
       return;
     }
     const file = this.file;
@@ -322,34 +376,82 @@ export class PointStore {
     return 0;
   }
 
-  /** Where the vectors live: room for `cap` slots, in a WebAssembly memory from SIMD_FROM_BYTES on. */
+  /**
+   * Where the vectors live: room for `cap` slots, in plain arrays while small, from
+   * SIMD_FROM_BYTES on in a WebAssembly memory per segment. A store of one segment grows its
+   * memory as it fills; past one, every segment is made at its full size (the pages are only
+   * virtual until written), segment 0 grown to it first, each with its cross rows at the end.
+   */
   private placeVectors(cap: number): void {
     if (this.file) {
-      if (!this.memory && this.base + cap * this.dim * 4 >= SIMD_FROM_BYTES) this.placeRows(Float32Array.from(this.query), cap);
+      if (!this.memories.length && this.base + cap * this.dim * 4 >= SIMD_FROM_BYTES) this.placeRows(Float32Array.from(this.query), cap);
       return;
     }
-    const bytes = this.base + cap * this.dim * 4;
-    const old = this.vectors;
-    const oldQuery = this.query;
-    let moved = false;
-    if (!this.memory && bytes >= SIMD_FROM_BYTES) {
-      this.memory = tryMemory(bytes, this.maxMemoryBytes);
-      moved = this.memory !== null;
+    const count = Math.max(1, Math.ceil(cap / this.segmentSlots));
+    const rowsEach = count === 1 ? cap : this.segmentSlots;
+    const had = this.memories.length;
+    const segments = this.segments.length;
+    if (had || this.base + cap * this.dim * 4 >= SIMD_FROM_BYTES) {
+      if (this.placeInMemories(count, rowsEach)) {
+        if (had !== this.memories.length) this.onRelocate?.();
+        return;
+      }
     }
-    if (!this.memory) {
-      this.vectors = new Float32Array(cap * this.dim);
-      this.vectors.set(old);
-      return;
+    for (let k = 0; k < count; k++) {
+      const old = this.segments[k];
+      if (old && old.length >= rowsEach * this.dim) continue;
+      const grown = new Float32Array(rowsEach * this.dim);
+      if (old) grown.set(old);
+      this.segments[k] = grown;
     }
-    const needed = Math.ceil(bytes / PAGE) - this.memory.buffer.byteLength / PAGE;
-    if (needed > 0) this.memory.grow(needed);
-    this.vectors = new Float32Array(this.memory.buffer, this.base, cap * this.dim);
-    this.query = new Float32Array(this.memory.buffer, this.queryOffset, this.dim);
-    if (!moved) return;
-    this.vectors.set(old);
-    this.query.set(oldQuery);
-    this.kernels = kernelsFor(this.memory);
-    this.onRelocate?.();
+    this.vectors = this.segments[0]!;
+    if (had || (segments > 0 && segments !== count)) this.onRelocate?.();
+  }
+
+  /**
+   * Places `count` segments of `rowsEach` rows in WebAssembly memories (the vectors in plain
+   * arrays or in memories already copied in); false, with the vectors back in plain arrays, when
+   * the process can create no more memories.
+   */
+  private placeInMemories(count: number, rowsEach: number): boolean {
+    const { dim, base } = this;
+    const full = segmentMemoryBytes(dim, this.segmentSlots);
+    const bytes = count === 1 ? base + rowsEach * dim * 4 : full;
+    const memories = this.memories.slice();
+    for (let k = memories.length; k < count; k++) {
+      const memory = tryMemory(bytes, count === 1 ? full : bytes);
+      if (!memory) {
+        if (this.memories.length) this.segments = this.segments.map((v) => v.slice());
+        this.query = Float32Array.from(this.query);
+        this.memories = [];
+        this.queries = [];
+        this.crossRows = [];
+        this.kernels = null;
+        this.segmentKernels = [];
+        return false;
+      }
+      memories.push(memory);
+    }
+    for (let k = 0; k < count; k++) {
+      const memory = memories[k]!;
+      const needed = Math.ceil(bytes / PAGE) - memory.buffer.byteLength / PAGE;
+      if (needed > 0) memory.grow(needed);
+      const view = new Float32Array(memory.buffer, base, rowsEach * dim);
+      const old = this.segments[k];
+      if (k >= this.memories.length && old) view.set(old);
+      this.segments[k] = view;
+      this.queries[k] = new Float32Array(memory.buffer, this.queryOffset, dim);
+      if (count > 1) this.crossRows[k] = new Float32Array(memory.buffer, this.crossOffset, dim);
+      if (k >= this.memories.length) {
+        this.queries[k]!.set(k === 0 ? this.query : this.queries[0]!);
+        this.segmentKernels[k] = kernelsFor(memory);
+      }
+    }
+    this.memories = memories;
+    this.vectors = this.segments[0]!;
+    this.query = this.queries[0]!;
+    this.kernels = this.segmentKernels[0]!;
+    return true;
   }
 
   /** Doubles the capacity, or takes it to `atLeast` at once (a snapshot's slots, without a copy per doubling). */
@@ -391,8 +493,12 @@ export class PointStore {
     if (this.file) {
       this.file.write(slot, vector ?? new Float32Array(this.dim), 1);
       this.rowHeld.fill(-1);
-    } else if (vector) this.vectors.set(vector, slot * this.dim);
-    else this.vectors.fill(0, slot * this.dim, (slot + 1) * this.dim);
+    } else {
+      const segment = this.segments[slot >>> this.segmentShift]!;
+      const at = (slot & this.segmentMask) * this.dim;
+      if (vector) segment.set(vector, at);
+      else segment.fill(0, at, at + this.dim);
+    }
     this.payloads[slot] = payload;
     this.labels[slot] = labels.length ? labels : EMPTY_LABELS;
     this.idToSlot.set(id, slot);
@@ -422,7 +528,7 @@ export class PointStore {
 
   /** A slot's vector: a view of RAM (copy it before the next write), or, on disk, a copy read from the file. */
   vectorOf(slot: number): Float32Array {
-    if (!this.file) return this.vectors.subarray(slot * this.dim, (slot + 1) * this.dim);
+    if (!this.file) return this.rowsOf(slot, 1);
     const out = new Float32Array(this.dim);
     this.file.read(slot, out, 1);
     return out;
@@ -432,8 +538,8 @@ export class PointStore {
     if (!vector) return this.hasVector[slot] === 0;
     if (!this.hasVector[slot]) return false;
     // In RAM, compared in place (no view made on the upsert path); on disk, read into a row.
-    const stored = this.file ? this.readRow(slot, 0) : this.vectors;
-    const at = this.file ? 0 : slot * this.dim;
+    const stored = this.file ? this.readRow(slot, 0) : this.segments[slot >>> this.segmentShift]!;
+    const at = this.file ? 0 : (slot & this.segmentMask) * this.dim;
     for (let i = 0; i < this.dim; i++) if (stored[at + i] !== vector[i]) return false;
     return true;
   }
@@ -441,7 +547,7 @@ export class PointStore {
   /** Reads the vectors a capture wrote: into RAM, or a chunk at a time into the file when on disk. */
   private readVectors(r: ByteReader, n: number): void {
     if (!this.file) {
-      readRaw(r, this.vectors, n * this.dim);
+      this.forEachChunk(n, (slot, count) => readRaw(r, this.rowsOf(slot, count), count * this.dim));
       return;
     }
     const file = this.file;
@@ -506,7 +612,8 @@ export class PointStore {
       // The next kept slot at or after `from` (the keeper may gain some while this runs).
       let next = n;
       for (const slot of keeper.kept.keys()) if (slot >= from && slot < next) next = slot;
-      const end = Math.min(next, from + Math.max(1, Math.floor(RAW_PIECE_BYTES / (this.dim * 4))));
+      const segmentEnd = from - (from & this.segmentMask) + this.segmentSlots;
+      const end = Math.min(next, segmentEnd, from + Math.max(1, Math.floor(RAW_PIECE_BYTES / (this.dim * 4))));
       if (end > from) {
         w.floats(this.capturedRows(from, end));
         from = end;
@@ -520,7 +627,7 @@ export class PointStore {
 
   /** Slots [from, end)'s vectors for a capture: a view of RAM, or read from the file into a buffer kept for it. */
   private capturedRows(from: number, end: number): Float32Array {
-    if (!this.file) return this.vectors.subarray(from * this.dim, end * this.dim);
+    if (!this.file) return this.rowsOf(from, end - from);
     const floats = (end - from) * this.dim;
     if (this.pieceBuffer.length < floats) this.pieceBuffer = new Float32Array(floats);
     const rows = this.pieceBuffer.subarray(0, floats);

@@ -1,14 +1,15 @@
 import type { Distance } from '../events/types.js';
 import { int8KernelsFor, type Int8Kernels } from './int8-kernels.js';
 import { dotInt8, l2Int8 } from './int8-scalar-kernels.js';
-import { placeCodes } from './code-memory.js';
+import { placeCodeSegments } from './code-memory.js';
 import { READER_SLOTS, type PointStore } from './point-store.js';
 import { grownCopy, isShared } from './shared-arrays.js';
 
 /** What a search worker needs to walk a graph on a store's int8 codes (ScalarQuantized.reader). */
 export interface ScalarLayout {
   kind: 'scalar';
-  memory: WebAssembly.Memory;
+  /** One memory per segment of codes (the store's segment size). */
+  memories: WebAssembly.Memory[];
   sums: Int32Array;
   dim: number;
   metric: Distance;
@@ -35,17 +36,23 @@ const LEVELS = 127;
  * data), and on load. Searches walk the graph with these distances and rescore with the floats.
  * Large code arrays live in a WebAssembly memory searched by the SIMD kernels (shared: search
  * workers read it through a reader, ScalarQuantized.reader); small ones in a plain Int8Array
- * searched by the scalar twins (same integers, so the same ranking).
+ * searched by the scalar twins (same integers, so the same ranking). Past the store's segment size
+ * the codes are in segments as its floats are (code-memory.ts, vector-segments.md).
  */
 export class ScalarQuantized {
   /** Bytes per row: dim rounded up to 16. */
   readonly stride: number;
-  /** This thread's query row at stride * queryRow, slot s at stride * (s + READER_SLOTS). */
+  /** Segment 0's codes: this thread's query row at stride * queryRow, slot s at stride * (s + READER_SLOTS). */
   codes: Int8Array;
+  /** Each segment's codes: query rows, slot s at stride * ((s & segmentMask) + READER_SLOTS), then (past one) cross rows. */
+  private segments: Int8Array[];
   private readonly queryAt: number;
   private layoutCache: ScalarLayout | null = null;
-  private memory: WebAssembly.Memory | null = null;
+  private memories: WebAssembly.Memory[] = [];
   private kernels: Int8Kernels | null = null;
+  private segmentKernels: Int8Kernels[] = [];
+  /** Slots the codes have room for. */
+  private placedCap = -1;
   /** Σ codes per slot (the Dot correction). */
   private sums: Int32Array;
   private mid = 0;
@@ -67,15 +74,18 @@ export class ScalarQuantized {
     this.stride = Math.ceil(this.dim / 16) * 16;
     this.queryAt = this.stride * (reader?.row ?? 0);
     if (reader) {
-      const { memory, sums, mid, step } = reader.layout;
-      this.memory = memory;
-      this.kernels = int8KernelsFor(memory);
-      this.codes = new Int8Array(memory.buffer);
+      const { memories, sums, mid, step } = reader.layout;
+      this.memories = memories;
+      this.segmentKernels = memories.map((m) => int8KernelsFor(m));
+      this.kernels = this.segmentKernels[0]!;
+      this.segments = memories.map((m) => new Int8Array(m.buffer));
+      this.codes = this.segments[0]!;
       this.sums = sums;
       this.mid = mid;
       this.step = step;
     } else {
       this.codes = new Int8Array(0);
+      this.segments = [];
       this.sums = new Int32Array(0);
       this.place(store.capacity);
     }
@@ -93,35 +103,47 @@ export class ScalarQuantized {
    * shared buffer.
    */
   layout(): ScalarLayout | null {
-    if (!this.memory || !isShared(this.codes)) return null;
+    if (!this.memories.length || !isShared(this.codes)) return null;
     if (!isShared(this.sums)) {
       this.sums = grownCopy(this.sums, this.sums.length, true);
       this.bind();
     }
-    this.layoutCache ??= { kind: 'scalar', memory: this.memory, sums: this.sums, dim: this.dim, metric: this.metric, mid: this.mid, step: this.step };
+    this.layoutCache ??= { kind: 'scalar', memories: this.memories, sums: this.sums, dim: this.dim, metric: this.metric, mid: this.mid, step: this.step };
     return this.layoutCache;
   }
 
   /** Bytes the codes take (the query row included). */
   get byteLength(): number {
-    return this.codes.length;
+    return this.segments.reduce((sum, s) => sum + s.length, 0);
   }
 
   /** Room for `cap` slots, in a WebAssembly memory once large (code-memory.ts). */
   private place(cap: number): void {
-    const length = this.stride * (cap + READER_SLOTS);
-    if (this.codes.length >= length) return;
-    const placed = placeCodes({ bytes: new Uint8Array(this.codes.buffer, this.codes.byteOffset, this.codes.length), memory: this.memory }, length);
-    if (placed.memory && placed.memory !== this.memory) this.kernels = int8KernelsFor(placed.memory);
-    this.memory = placed.memory;
-    this.codes = new Int8Array(placed.bytes.buffer, placed.bytes.byteOffset, placed.bytes.length);
-    this.sums = grownCopy(this.sums.subarray(0, Math.min(this.sums.length, cap)), cap);
+    if (cap <= this.placedCap) return;
+    const { stride } = this;
+    const slots = this.store.segmentSlots;
+    const old = { bytes: this.segments.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.length)), memories: this.memories };
+    const placed = placeCodeSegments(old, stride, cap, slots);
+    this.segmentKernels = placed.memories.map((m, k) => (m === this.memories[k] ? this.segmentKernels[k]! : int8KernelsFor(m)));
+    this.kernels = this.segmentKernels[0] ?? null;
+    this.memories = placed.memories;
+    this.segments = placed.bytes.map((b) => new Int8Array(b.buffer, b.byteOffset, b.length));
+    this.codes = this.segments[0]!;
+    this.placedCap = placed.bytes.length > 1 ? placed.bytes.length * slots : this.codes.length / stride - READER_SLOTS;
+    // A segment made anew takes the query as coded in segment 0.
+    for (let k = 1; k < this.segments.length; k++) this.segments[k]!.set(this.codes.subarray(this.queryAt, this.queryAt + stride), this.queryAt);
+    // A sum for every slot the codes have room for (past one segment, more than `cap`).
+    this.sums = grownCopy(this.sums.subarray(0, Math.min(this.sums.length, this.placedCap)), this.placedCap);
     this.layoutCache = null;
     this.bind();
   }
 
   /** Binds toQuery to the kernels, the range and the sums as they are now (after each move or new range). */
   private bind(): void {
+    if (this.segments.length > 1) {
+      this.bindSegments();
+      return;
+    }
     const { stride, kernels, metric, dim, sums, queryAt } = this;
     const base = stride * READER_SLOTS;
     const step2 = this.step * this.step;
@@ -147,9 +169,53 @@ export class ScalarQuantized {
     else this.toQuery = (x) => -(step2 * dotInt8(codes, queryAt, codes, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
   }
 
-  /** Codes `dim` floats of `v` at `vo` into row `at` (a byte offset); answers their sum. */
-  private encodeInto(v: Float32Array, vo: number, at: number): number {
-    const { codes, mid, step, dim } = this;
+  /**
+   * Several segments: each slot's segment's kernels (or the scalar twins), a pair across two
+   * segments compared in a's, b's row copied into this thread's cross row there.
+   */
+  private bindSegments(): void {
+    const { stride, metric, dim, sums, queryAt, segments, segmentKernels: kernels } = this;
+    const { segmentShift: shift, segmentMask: mask, segmentSlots } = this.store;
+    const base = stride * READER_SLOTS;
+    const crossAt = stride * (READER_SLOTS + segmentSlots) + queryAt;
+    const rowAt = (x: number) => base + stride * (x & mask);
+    const pairOf = (kernel: 'l2' | 'dot', scalar: typeof l2Int8) =>
+      kernels.length > 0
+        ? (a: number, b: number) => {
+            const sa = a >>> shift;
+            const sb = b >>> shift;
+            if (sa === sb) return kernels[sa]![kernel](rowAt(a), rowAt(b), stride);
+            segments[sa]!.set(segments[sb]!.subarray(rowAt(b), rowAt(b) + stride), crossAt);
+            return kernels[sa]![kernel](rowAt(a), crossAt, stride);
+          }
+        : (a: number, b: number) => scalar(segments[a >>> shift]!, rowAt(a), segments[b >>> shift]!, rowAt(b), stride);
+    const queryOf = (kernel: 'l2' | 'dot', scalar: typeof l2Int8) =>
+      kernels.length > 0 ? (x: number) => kernels[x >>> shift]![kernel](queryAt, rowAt(x), stride) : (x: number) => scalar(segments[0]!, queryAt, segments[x >>> shift]!, rowAt(x), stride);
+    const step2 = this.step * this.step;
+    const cross = this.step * this.mid;
+    const constant = dim * this.mid * this.mid;
+    const l2Pair = pairOf('l2', l2Int8);
+    const dotPair = pairOf('dot', dotInt8);
+    const l2Query = queryOf('l2', l2Int8);
+    const dotQuery = queryOf('dot', dotInt8);
+    this.l2Between = (a, b) => step2 * l2Pair(a, b);
+    const dotBetween = (a: number, b: number) => step2 * dotPair(a, b) + cross * (sums[a]! + sums[b]!) + constant;
+    this.between = metric === 'Euclid' ? this.l2Between : metric === 'Cosine' ? (a, b) => 1 - dotBetween(a, b) : (a, b) => -dotBetween(a, b);
+    const dotToQuery = (x: number) => step2 * dotQuery(x) + cross * (this.querySum + sums[x]!) + constant;
+    if (metric === 'Euclid') this.toQuery = (x) => step2 * l2Query(x);
+    else if (metric === 'Cosine') this.toQuery = (x) => 1 - dotToQuery(x);
+    else this.toQuery = (x) => -dotToQuery(x);
+  }
+
+  /** Codes slot's vector (`dim` floats of `v` at `vo`) into its row; answers their sum. */
+  private encodeSlot(slot: number, v: Float32Array, vo: number): number {
+    const { segmentShift, segmentMask } = this.store;
+    return this.encodeInto(v, vo, this.segments[slot >>> segmentShift]!, this.stride * ((slot & segmentMask) + READER_SLOTS));
+  }
+
+  /** Codes `dim` floats of `v` at `vo` into row `at` (a byte offset) of `codes`; answers their sum. */
+  private encodeInto(v: Float32Array, vo: number, codes: Int8Array, at: number): number {
+    const { mid, step, dim } = this;
     const inverse = 1 / step;
     let sum = 0;
     for (let i = 0; i < dim; i++) {
@@ -167,7 +233,7 @@ export class ScalarQuantized {
       return;
     }
     this.place(this.store.capacity);
-    this.sums[slot] = this.encodeInto(this.store.row(slot), 0, this.stride * (slot + READER_SLOTS));
+    this.sums[slot] = this.encodeSlot(slot, this.store.row(slot), 0);
   }
 
   /** Places the range on the store's vectors as they are, and codes every slot. */
@@ -179,7 +245,7 @@ export class ScalarQuantized {
     this.bind();
     this.placedFor = Math.max(1, store.liveCount);
     this.sums.fill(0, 0, store.slotCount);
-    store.forEachVector((slot, vectors, at) => (this.sums[slot] = this.encodeInto(vectors, at, this.stride * (slot + READER_SLOTS))));
+    store.forEachVector((slot, vectors, at) => (this.sums[slot] = this.encodeSlot(slot, vectors, at)));
   }
 
   /** mid and step from the values of the vectors held (a strided sample for a quantile). */
@@ -225,6 +291,8 @@ export class ScalarQuantized {
 
   /** Codes a prepared query (unit length for Cosine) into this thread's query row. */
   setQuery(q: Float32Array): void {
-    this.querySum = this.encodeInto(q, 0, this.queryAt);
+    const { queryAt, stride, codes, segments } = this;
+    this.querySum = this.encodeInto(q, 0, codes, queryAt);
+    for (let k = 1; k < segments.length; k++) segments[k]!.set(codes.subarray(queryAt, queryAt + stride), queryAt);
   }
 }

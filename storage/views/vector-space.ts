@@ -5,8 +5,11 @@ import { dotScalar, l2Scalar } from './scalar-kernels.js';
 /**
  * Internal distances over a store's vectors (smaller is closer): Cosine 1 - a·b on unit
  * vectors, Dot -a·b, Euclid the squared distance. With the store's SIMD kernels when its
- * vectors are in a WebAssembly memory, else with their scalar twins; rebound when they move.
- * A store on disk reads each vector it compares from its file into one of its two rows.
+ * vectors are in WebAssembly memories, else with their scalar twins; rebound when they move.
+ * A store of one segment (most) is bound to functions of slot offsets in that segment alone; one
+ * of several finds each slot's segment by a shift, and compares two slots of different segments
+ * after copying one vector into the other segment's cross row. A store on disk reads each vector
+ * it compares from its file into one of its two rows.
  */
 export class VectorSpace {
   /** From the query in the store's scratch area to slot x. */
@@ -24,6 +27,11 @@ export class VectorSpace {
   private bind(): void {
     if (this.store.onDisk) {
       this.bindOnDisk();
+      return;
+    }
+    if (this.store.segments.length > 1) {
+      if (this.store.kernels) this.bindSegments();
+      else this.bindPlainSegments();
       return;
     }
     const { store, metric } = this;
@@ -57,6 +65,59 @@ export class VectorSpace {
     }
   }
 
+  /** Several segments in memories: each slot's segment's kernels; a pair across two segments compared in a's, b copied into its cross row. */
+  private bindSegments(): void {
+    const { store, metric } = this;
+    const { base, dim, queryOffset, crossOffset, segmentShift: shift, segmentMask: mask } = store;
+    const segments = store.segments;
+    const kernels = store.segmentKernels;
+    const crossRows = store.crossRows;
+    const stride = dim * 4;
+    const pair = (kernel: 'l2' | 'dot') => (a: number, b: number) => {
+      const sa = a >>> shift;
+      const sb = b >>> shift;
+      if (sa !== sb) {
+        const at = (b & mask) * dim;
+        crossRows[sa]!.set(segments[sb]!.subarray(at, at + dim));
+        return kernels[sa]![kernel](base + (a & mask) * stride, crossOffset, dim);
+      }
+      return kernels[sa]![kernel](base + (a & mask) * stride, base + (b & mask) * stride, dim);
+    };
+    const l2Pair = pair('l2');
+    const dotPair = pair('dot');
+    this.l2Between = l2Pair;
+    if (metric === 'Euclid') {
+      this.toQuery = (x) => kernels[x >>> shift]!.l2(queryOffset, base + (x & mask) * stride, dim);
+      this.between = l2Pair;
+    } else if (metric === 'Cosine') {
+      this.toQuery = (x) => 1 - kernels[x >>> shift]!.dot(queryOffset, base + (x & mask) * stride, dim);
+      this.between = (a, b) => 1 - dotPair(a, b);
+    } else {
+      this.toQuery = (x) => -kernels[x >>> shift]!.dot(queryOffset, base + (x & mask) * stride, dim);
+      this.between = (a, b) => -dotPair(a, b);
+    }
+  }
+
+  /** Several segments in plain arrays: the scalar kernels read any two arrays. */
+  private bindPlainSegments(): void {
+    const { store, metric } = this;
+    const { dim, segmentShift: shift, segmentMask: mask } = store;
+    const segments = store.segments;
+    const l2 = (a: number, b: number) => l2Scalar(segments[a >>> shift]!, (a & mask) * dim, segments[b >>> shift]!, (b & mask) * dim, dim);
+    const dot = (a: number, b: number) => dotScalar(segments[a >>> shift]!, (a & mask) * dim, segments[b >>> shift]!, (b & mask) * dim, dim);
+    this.l2Between = l2;
+    if (metric === 'Euclid') {
+      this.toQuery = (x) => l2Scalar(store.query, 0, segments[x >>> shift]!, (x & mask) * dim, dim);
+      this.between = l2;
+    } else if (metric === 'Cosine') {
+      this.toQuery = (x) => 1 - dotScalar(store.query, 0, segments[x >>> shift]!, (x & mask) * dim, dim);
+      this.between = (a, b) => 1 - dot(a, b);
+    } else {
+      this.toQuery = (x) => -dotScalar(store.query, 0, segments[x >>> shift]!, (x & mask) * dim, dim);
+      this.between = (a, b) => -dot(a, b);
+    }
+  }
+
   private bindOnDisk(): void {
     const { store, metric } = this;
     const { kernels, dim, queryOffset, rowOffsets } = store;
@@ -80,6 +141,6 @@ export class VectorSpace {
 
   /** Puts a prepared query vector (unit length for Cosine) in the scratch area. */
   setQuery(q: ArrayLike<number>): void {
-    this.store.query.set(q);
+    this.store.setQuery(q);
   }
 }
