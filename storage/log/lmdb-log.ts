@@ -268,9 +268,11 @@ export class LmdbLog implements EventLog {
     for (const { value } of this.stages.getRange()) stagedBytes.set(value[0], value[1]);
     let kept = 0;
     let size = 0;
-    for (const { key, value } of this.entries.getRange({ start: through, end: 0, reverse: true })) {
+    // Sizes read through lmdb's one reused buffer: a copy of each entry (tens of MB after a bulk
+    // load) stalled the request thread and brought a full GC after every snapshot.
+    for (const key of this.entries.getKeys({ start: through, end: 0, reverse: true })) {
       if (key > through) continue;
-      size += value.length + (stagedBytes.get(key) ?? 0);
+      size += (this.entries.getBinaryFast(key)?.length ?? 0) + (stagedBytes.get(key) ?? 0);
       if (kept >= entries || size > bytes) return key;
       kept++;
     }

@@ -77,12 +77,12 @@ export class SnapshotFiles implements SnapshotStore {
       return Promise.reject(err as Error);
     }
     const out = new FileOutput(fd);
-    const failed = (err: unknown): Promise<never> => {
+    // The descriptor is closed only once no write of the output is in flight.
+    const failed = async (err: unknown): Promise<never> => {
+      await out.settled();
       closeSync(fd);
-      return unlink(temp).then(
-        () => Promise.reject(err as Error),
-        () => Promise.reject(err as Error),
-      );
+      await unlink(temp).catch(() => undefined);
+      throw err;
     };
     let filling: void | Promise<void>;
     try {
@@ -90,8 +90,9 @@ export class SnapshotFiles implements SnapshotStore {
     } catch (err) {
       return failed(err);
     }
-    if (!filling) return this.settle(fd, name, out.finish());
-    return filling.then(() => this.settle(fd, name, out.finish()), failed);
+    return Promise.resolve(filling)
+      .then(() => out.finish())
+      .then((written) => this.settle(fd, name, written), failed);
   }
 
   private async settle(fd: number, name: string, written: WrittenFile): Promise<void> {
