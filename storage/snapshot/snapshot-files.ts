@@ -1,4 +1,4 @@
-import { closeSync, fsync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { closeSync, fsync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -111,8 +111,9 @@ export class SnapshotFiles implements SnapshotStore {
     }
     await syncDirectory(this.dir);
     await checkReadsBack(final, written);
-    for (const old of this.names().filter((n) => n < name)) unlinkSync(join(this.dir, old));
-    for (const stray of readdirSync(this.dir).filter((f) => TEMP.test(f) && f !== `${name}.tmp`)) unlinkSync(join(this.dir, stray));
+    // On the threadpool: freeing a large file's blocks held the request thread 17-90 ms.
+    for (const old of this.names().filter((n) => n < name)) await unlink(join(this.dir, old));
+    for (const stray of readdirSync(this.dir).filter((f) => TEMP.test(f) && f !== `${name}.tmp`)) await unlink(join(this.dir, stray));
   }
 
   /** The mark on disk when it reads back; a damaged one is about to be replaced. */
