@@ -26,7 +26,8 @@ describe('workers: thread priority', function () {
 
   it('a worker lowers its own thread only: the process and its other threads keep their nice value', async () => {
     const sevens = count(7);
-    const thread = new Worker(`import(${JSON.stringify(new URL('../../workers/thread-priority.js', import.meta.url).href)}).then((m) => require('node:worker_threads').parentPort.postMessage(m.niceThisThread(7)))`, { eval: true });
+    // Kept alive (the interval) until terminated, so its thread is there to be counted.
+    const thread = new Worker(`import(${JSON.stringify(new URL('../../workers/thread-priority.js', import.meta.url).href)}).then((m) => { require('node:worker_threads').parentPort.postMessage(m.niceThisThread(7)); setInterval(() => {}, 1000); })`, { eval: true });
     try {
       const [set] = (await once(thread, 'message')) as [boolean];
       expect(set).to.equal(true);
