@@ -4,6 +4,7 @@ import { applyEvent } from '../storage/engine/apply-event.js';
 import { DbError } from '../storage/errors.js';
 import { decodeEntry } from '../storage/log/record.js';
 import { decodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
+import { joinChunks } from '../storage/codec/join-chunks.js';
 import { traverseJson } from '../query/api/graph-json.js';
 import { jsonText } from '../query/api/json-text.js';
 import { CypherError } from '../query/cypher/errors.js';
@@ -13,6 +14,7 @@ import { resolveValue, valueOf, type Resolved } from '../query/cypher/resolved-v
 import { compileQuery, executeQueryInSlices, streamQuery, type ResultStream } from '../query/cypher/run-query.js';
 import { setEntry } from '../query/cypher/values.js';
 import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaRequest, TraverseMessage } from './replica-messages.js';
+import { niceThisThread } from './thread-priority.js';
 
 /**
  * A Cypher read replica (cypher-replica.md): its own copy of the views, loaded from a snapshot
@@ -25,6 +27,13 @@ import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaRequ
  * with a fresh copy.
  */
 const port = parentPort!;
+/**
+ * A long query here yields the cores to the request thread and the search workers when they
+ * want them (nice 10: about a tenth of a contended core), so searches keep their latency on a
+ * machine with few cores; an idle core is still all the query's.
+ */
+const REPLICA_NICE = 10;
+niceThisThread(REPLICA_NICE);
 const collections = new Map<string, Collection>();
 /** The newest operation_id applied here; -1 until the state has come. */
 let applied = -1;
@@ -176,7 +185,7 @@ function wait(m: QueryMessage | TraverseMessage | OpenMessage, start: (waitedMs:
 
 port.on('message', (m: ReplicaRequest) => {
   if (m.type === 'state') {
-    for (const [name, c] of decodeSnapshot(m.snapshot).collections) collections.set(name, c);
+    for (const [name, c] of decodeSnapshot(joinChunks(m.chunks)).collections) collections.set(name, c);
     applied = m.opId;
     const before = early;
     early = [];

@@ -247,9 +247,9 @@ export class CypherReplicas {
       .then(async () => {
         if (this.closed || r.thread !== thread) return;
         const opId = this.engine.lastAppliedOperationId;
-        const snapshot = concat(await encodeSnapshotInSlices(this.engine.collections, opId, STATE_SLICE_MS, () => this.engine.betweenSlices()));
+        const chunks = await encodeSnapshotInSlices(this.engine.collections, opId, STATE_SLICE_MS, () => this.engine.betweenSlices());
         if (this.closed || r.thread !== thread) return;
-        r.post({ type: 'state', opId, snapshot }, [snapshot.buffer as ArrayBuffer]);
+        r.post({ type: 'state', opId, chunks }, [...new Set(chunks.map((c) => c.buffer as ArrayBuffer))]);
       })
       .catch((err: Error) => this.giveUp(err));
   }
@@ -348,14 +348,4 @@ export class CypherReplicas {
     this.replaced++;
     this.launch(r);
   }
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }

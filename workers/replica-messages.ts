@@ -3,11 +3,15 @@ import type { CypherResultText } from '../query/api/graph-json.js';
 import type { GuardOptions } from '../query/cypher/guard.js';
 import type { Resolved, ResolvedMap } from '../query/cypher/resolved-values.js';
 
-/** The state a Cypher replica starts from: a snapshot of the views (snapshot-codec.ts) at operation `opId`. */
+/**
+ * The state a Cypher replica starts from: a snapshot of the views (snapshot-codec.ts) at
+ * operation `opId`, in the pieces it was encoded in; the replica joins them on its own thread
+ * (tens of MB the request thread would otherwise copy in one go).
+ */
 export interface StateMessage {
   type: 'state';
   opId: number;
-  snapshot: Uint8Array;
+  chunks: Uint8Array[];
 }
 
 /** Log entries the main thread has applied, in operation_id order, each as its stored record. */

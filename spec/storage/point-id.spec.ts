@@ -50,4 +50,18 @@ describe('storage/point-id: integer and UUID point ids', () => {
     expect(store.lowerBound(1000)).to.equal(live.filter((id) => typeof id === 'number' && id < 1000).length);
     expect(store.lowerBound('00000000-0000-0000-0000-000000000000')).to.equal(live.filter((id) => typeof id === 'number').length);
   });
+
+  it('walks integer ids in order whether they were written in order (no sort needed) or not, and after one moves to a new slot', () => {
+    const store = new PointStore(2);
+    for (let id = 0; id < 50; id++) store.add(id * 3, Float32Array.of(id, 1), {}, []);
+    expect(store.sortedIds()).to.deep.equal(Array.from({ length: 50 }, (_, id) => id * 3));
+    // Slots not released: the points written next take new slots, after every other.
+    store.remove(0);
+    store.add(0, Float32Array.of(9, 9), {}, []);
+    store.add(1, null, {}, []);
+    expect(store.sortedIds()).to.deep.equal([0, 1, ...Array.from({ length: 49 }, (_, id) => (id + 1) * 3)]);
+    store.remove(147);
+    store.add(148, null, {}, []);
+    expect(store.sortedIds().slice(-3)).to.deep.equal([141, 144, 148]);
+  });
 });

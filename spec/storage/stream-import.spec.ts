@@ -207,6 +207,14 @@ describe('storage: streamed imports', function () {
     expect(log.retentionCut(10, 100, 3_500)).to.equal(7);
     expect(log.retentionCut(10, 2, 1_000_000)).to.equal(8);
     expect(log.retentionCut(10, 100, 1_000_000)).to.equal(0);
+    // Measured again after more entries and a truncation (the sizes read once are kept): the same cuts.
+    for (let i = 9; i < 12; i++) await log.append({ type: 'upsert_points', collection: 'c', points: [big(i)] }).durable;
+    expect(log.retentionCut(13, 100, 3_500)).to.equal(10);
+    expect(log.retentionCut(10, 100, 3_500)).to.equal(7);
+    await log.truncateThrough(7);
+    expect(log.retentionCut(13, 100, 3_500)).to.equal(10);
+    expect(log.retentionCut(13, 100, 1_000_000)).to.equal(0);
+    expect(log.retentionCut(13, 3, 1_000_000)).to.equal(10);
     await log.close();
   });
 });

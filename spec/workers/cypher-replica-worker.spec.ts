@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
-import { joinChunks } from '../../storage/codec/join-chunks.js';
 import { Engine } from '../../storage/engine/engine.js';
 import { MemoryLog } from '../../storage/log/memory-log.js';
 import type { RefusalAnswer, ReplicaAnswer, ReplicaRequest } from '../../workers/replica-messages.js';
@@ -16,7 +15,7 @@ describe('workers: a Cypher replica thread', function () {
     const engine = new Engine(new MemoryLog());
     await engine.submit({ type: 'create_collection', name: 'g', config: { size: 2, distance: 'Euclid', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16) } });
     thread = new Worker(new URL('../../workers/cypher-replica-worker.js', import.meta.url));
-    const state: ReplicaRequest = { type: 'state', opId: engine.lastAppliedOperationId, snapshot: joinChunks(encodeSnapshot(engine.collections, engine.lastAppliedOperationId)) };
+    const state: ReplicaRequest = { type: 'state', opId: engine.lastAppliedOperationId, chunks: encodeSnapshot(engine.collections, engine.lastAppliedOperationId) };
     thread.postMessage(state);
     await engine.close();
   });

@@ -1,8 +1,8 @@
 /**
- * CRC-32 (IEEE 802.3, as zlib), slicing by 8: eight tables, eight bytes a step. Every snapshot,
- * export file, log record and staged import block is checked with it, so start-up from a large
- * snapshot spent most of its time here with the one-table, byte-at-a-time loop (about 150 MB/s;
- * this runs several times faster). Pure TypeScript so the browser build needs no shim.
+ * CRC-32 (IEEE 802.3, as zlib). Every snapshot, export file, log record and staged import block
+ * is checked with it, on the request thread: under Node it is zlib's own (`crc32`, about 3 GB/s,
+ * seven times the portable loop below), reached through process.getBuiltinModule so that the
+ * browser build, which has no process, imports nothing and uses the portable one.
  */
 const TABLES = (() => {
   const t = new Uint32Array(8 * 256);
@@ -15,7 +15,11 @@ const TABLES = (() => {
   return t;
 })();
 
-export function crc32(bytes: Uint8Array, start = 0, end = bytes.length, previous = 0): number {
+/**
+ * The portable CRC-32, slicing by 8: eight tables, eight bytes a step (about 400 MB/s; the
+ * one-table, byte-at-a-time loop ran at 150 MB/s). `previous` is the CRC of the bytes before.
+ */
+export function portableCrc32(bytes: Uint8Array, start = 0, end = bytes.length, previous = 0): number {
   const t = TABLES;
   // Going on from `previous`, the CRC of the bytes before: the CRC of a stream fed in pieces.
   let c = (previous ^ 0xffffffff) >>> 0;
@@ -36,3 +40,12 @@ export function crc32(bytes: Uint8Array, start = 0, end = bytes.length, previous
   for (; i < end; i++) c = t[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
+
+type NativeCrc32 = (data: Uint8Array, value?: number) => number;
+const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+const native = (runtime?.getBuiltinModule?.('node:zlib') as { crc32?: NativeCrc32 } | undefined)?.crc32;
+
+/** The CRC-32 of bytes [start, end), going on from `previous` (the CRC of the bytes before): the CRC of a stream fed in pieces. */
+export const crc32: (bytes: Uint8Array, start?: number, end?: number, previous?: number) => number = native
+  ? (bytes, start = 0, end = bytes.length, previous = 0) => native(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end), previous)
+  : portableCrc32;

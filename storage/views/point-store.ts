@@ -671,7 +671,12 @@ export class PointStore {
       const out = new Int32Array(this.liveCount);
       let i = 0;
       for (let slot = 0; slot < this.slotCount; slot++) if (this.state[slot] === LIVE) out[i++] = slot;
-      this.sorted = this.uuidWords ? out.sort((a, b) => this.compareSlots(a, b)) : out.sort((a, b) => this.ids[a]! - this.ids[b]!);
+      const ids = this.ids;
+      if (this.uuidWords) out.sort((a, b) => this.compareSlots(a, b));
+      // Points loaded in id order are in slot order already: sorting them anyway (7-11 ms at
+      // 100,000 points) held the request thread at the start of every export.
+      else if (!inIdOrder(out, ids)) out.sort((a, b) => ids[a]! - ids[b]!);
+      this.sorted = out;
     }
     return this.sorted;
   }
@@ -693,4 +698,10 @@ export class PointStore {
     }
     return lo;
   }
+}
+
+/** Whether `slots` are in ascending order of their integer ids. */
+function inIdOrder(slots: Int32Array, ids: Float64Array): boolean {
+  for (let i = 1; i < slots.length; i++) if (ids[slots[i - 1]!]! > ids[slots[i]!]!) return false;
+  return true;
 }
