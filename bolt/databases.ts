@@ -136,8 +136,14 @@ export class Databases {
     return this.pulled(stream, async (n) => (await take(n)) as PackValue[][]);
   }
 
-  /** A read run on a Cypher replica: a cursor there, its rows written here (the connection's ids and element ids). */
-  private async remote(opening: Promise<ResultStream>, input: QueryInput): Promise<{ fields: string[]; rows: RowSource }> {
+  /**
+   * A read sent to a Cypher replica when one takes it (CypherReplicas.open), else null: a cursor
+   * there, its rows written here (the connection's ids and element ids). Never for a default
+   * database not made yet: its stand-in is only on this thread.
+   */
+  async elsewhere(c: Collection, provisional: boolean, query: Query, input: QueryInput): Promise<{ fields: string[]; rows: RowSource } | null> {
+    const opening = provisional ? null : this.replicas?.open(c.name, query, input.text, input.parameters, this.limits(input), FIRST_BATCH);
+    if (!opening) return null;
     const cursor = await opening;
     return this.pulled(cursor, async (n) => ((await cursor.take(n)) as Resolved[][]).map((row) => row.map((v) => input.writer.pack(v))));
   }
@@ -176,9 +182,8 @@ export class Databases {
     const query = compileQuery(input.text);
     if (!checkAccess(query, input)) {
       const bookmark = String(this.engine.lastAppliedOperationId);
-      // A default database not made yet is a stand-in only this thread has.
-      const elsewhere = opened.provisional ? null : this.replicas?.open(opened.collection.name, query, input.text, input.parameters, this.limits(input), FIRST_BATCH);
-      if (elsewhere) return { ...(await this.remote(elsewhere, input)), type: 'r', stats: {}, bookmark };
+      const elsewhere = await this.elsewhere(opened.collection, opened.provisional, query, input);
+      if (elsewhere) return { ...elsewhere, type: 'r', stats: {}, bookmark };
       const tx = new GraphTx(opened.collection, opened.provisional);
       const streamed = await this.stream(opened.collection, query, input, tx);
       if (streamed) return { ...streamed, type: 'r', stats: {}, bookmark };
@@ -247,6 +252,12 @@ export class Transaction {
       throw new BoltError('Neo.ClientError.Transaction.ForbiddenDueToTransactionType', 'a transaction cannot both change the schema (indexes, constraints) and write data; commit one before the other');
     }
     const limited = { ...input, timeoutMs: input.timeoutMs ?? this.timeoutMs };
+    // A read in a transaction that has written nothing reads what any other read would: a
+    // replica may run it (executeRead, executeQuery). Once it has writes, its reads need its overlay.
+    if (!write && !this.tx.dirty && !this.tx.schema.dirty) {
+      const elsewhere = await this.dbs.elsewhere(c, this.tx.provisional, query, limited);
+      if (elsewhere) return { ...elsewhere, type: 'r', stats: {}, bookmark: null };
+    }
     if (!write) {
       const streamed = await this.dbs.stream(c, query, limited, this.tx);
       if (streamed) return { ...streamed, type: 'r', stats: {}, bookmark: null };

@@ -146,16 +146,23 @@ describe('bolt: auto-commit reads on the Cypher replicas', function () {
       expect(replicas.service.cypher.cursorsOpen).to.equal(0);
     });
 
-    it('keeps the reads of an explicit transaction on the request thread (they share its overlay)', async () => {
+    it('sends the reads of a transaction that has written nothing to a replica (executeRead), and keeps those after its first write here, where its overlay is', async () => {
       const before = await answered(replicas.url);
       const session = drivers[0]!.session();
       try {
         const names = await session.executeRead(async (tx) => (await tx.run('MATCH (n:U) RETURN n.name AS name ORDER BY name')).records.map((r) => r.get('name') as string));
         expect(names).to.deep.equal(['u', 'v']);
+        expect(await answered(replicas.url), 'executeRead ran on the replica').to.equal(before + 1);
+        const seen = await session.executeWrite(async (tx) => {
+          await tx.run("CREATE (:U {name: 'w'})");
+          return (await tx.run('MATCH (n:U) RETURN n.name AS name ORDER BY name')).records.map((r) => r.get('name') as string);
+        });
+        expect(seen, 'a read after the write sees it').to.deep.equal(['u', 'v', 'w']);
+        expect(await answered(replicas.url), 'the read after a write stayed with its overlay').to.equal(before + 1);
+        await session.executeWrite((tx) => tx.run("MATCH (n:U {name: 'w'}) DELETE n"));
       } finally {
         await session.close();
       }
-      expect(await answered(replicas.url)).to.equal(before);
     });
   });
 
