@@ -3,15 +3,7 @@ import { connect } from 'node:net';
 import { readConfig } from '../../server/config.js';
 import { startTestServer, useTestServer } from '../helpers/http.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { FAILURE, IGNORED, msg, RawBoltClient, RECORD, SUCCESS } from './raw-client.js';
-
-const HELLO = 0x01;
-const LOGON = 0x6a;
-const RUN = 0x10;
-const PULL = 0x3f;
-const DISCARD = 0x2f;
-const RESET = 0x0f;
-const LOGOFF = 0x6b;
+import { DISCARD, FAILURE, HELLO, IGNORED, LOGOFF, LOGON, msg, PULL, RawBoltClient, RECORD, RESET, RUN, SUCCESS } from './raw-client.js';
 
 describe('bolt: the protocol at the byte level', () => {
   const server = useTestServer();

@@ -9,6 +9,14 @@ export const SUCCESS = 0x70;
 export const RECORD = 0x71;
 export const IGNORED = 0x7e;
 export const FAILURE = 0x7f;
+/** Request signatures. */
+export const HELLO = 0x01;
+export const LOGON = 0x6a;
+export const LOGOFF = 0x6b;
+export const RUN = 0x10;
+export const PULL = 0x3f;
+export const DISCARD = 0x2f;
+export const RESET = 0x0f;
 
 export const msg = (signature: number, ...fields: PackValue[]) => new Structure(signature, fields);
 

@@ -2,16 +2,9 @@ import { expect } from 'chai';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { call, startTestServer, useTestServer, type SuiteServer, type TestServer } from '../helpers/http.js';
 import { scrape } from '../helpers/prometheus.js';
-import { FAILURE, msg, RawBoltClient, RECORD, SUCCESS } from './raw-client.js';
+import { DISCARD, FAILURE, HELLO, LOGON, msg, PULL, RawBoltClient, RECORD, RESET, RUN, SUCCESS } from './raw-client.js';
 
 const { Date: BoltDate, DateTime, Duration, Point } = neo4j.types;
-
-const HELLO = 0x01;
-const LOGON = 0x6a;
-const RUN = 0x10;
-const PULL = 0x3f;
-const DISCARD = 0x2f;
-const RESET = 0x0f;
 
 const RUNAWAY = 'UNWIND range(1, 1000000000) AS a UNWIND range(1, 1000000000) AS b RETURN count(*)';
 const UUID = '5c56c793-69f3-4fbf-87e6-c4bf54c28c26';
