@@ -119,6 +119,8 @@ export class SearchPool implements GraphWalker, GraphBuilder {
   walks = 0;
   linked = 0;
   replaced = 0;
+  /** Times a walk found a graph's floats or codes moved, and had the workers let go of their readers of it (tests). */
+  forgotten = 0;
   /** Tests: called with a worker right before a walk or a link is sent to it. */
   onDispatch: ((thread: Worker) => void) | null = null;
 
@@ -127,27 +129,28 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     for (let i = 0; i < size; i++) this.workers.push(new PoolWorker(i + 1, (w, thread, err) => this.stopped(w, thread, err)));
   }
 
-  walk(index: HnswIndex, query: Float32Array, k: number, ef: number, codes: QuantizedVectors | null): Promise<Int32Array> | null {
+  walk(index: HnswIndex, query: Float32Array, k: number, ef: number, codes: QuantizedVectors | null, onCodes: boolean): Promise<Int32Array> | null {
     if (this.closed) return null;
     const layout = index.layout();
     const codesLayout = codes?.layout() ?? null;
     // A walk on floats that are on disk reads the file, which only this thread has open.
-    if (!layout || (codes && !codesLayout) || (!codes && layout.store.onDisk)) return null;
+    if (!layout || (onCodes && !codesLayout) || (!onCodes && layout.store.onDisk)) return null;
     let worker = this.workers[0]!;
     for (const w of this.workers) if (w.waiting.size < worker.waiting.size) worker = w;
-    const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: codesLayout !== null };
-    // Vectors that moved (into a file, or codes made anew): every worker lets go of the old memory now, not at its next walk.
+    const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: onCodes };
+    // Vectors that moved (into a file, or codes made anew or dropped): every worker lets go of the old memory now, not at its next walk.
     const sent = this.sentMemory.get(walk.graph);
     const codesMemory = codesLayout?.memory ?? null;
     if (!sent || sent.store.deref() !== layout.store.memory || (sent.codes?.deref() ?? null) !== codesMemory) {
       if (sent) {
+        this.forgotten++;
         this.forget(walk.graph);
         collectGarbageSoon();
       }
       this.sentMemory.set(walk.graph, { store: new WeakRef(layout.store.memory), codes: codesMemory && new WeakRef(codesMemory) });
     }
     walk.layout = this.layoutFor(worker, walk.graph, layout);
-    if (codesLayout && worker.sentCodes.get(walk.graph) !== codesLayout) {
+    if (onCodes && codesLayout && worker.sentCodes.get(walk.graph) !== codesLayout) {
       walk.codes = codesLayout;
       worker.sentCodes.set(walk.graph, codesLayout);
     }

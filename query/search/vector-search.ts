@@ -183,7 +183,7 @@ export async function searchCollectionPooled(c: Collection, q: VectorQuery): Pro
   if (plan.approx && !plan.rescore) return searchCollection(c, q);
   const { view, k } = plan;
   const prepared = view.prepare(q.vector);
-  const walking = walker.walk(view.graph, prepared, plan.wide, plan.ef, plan.approx);
+  const walking = walker.walk(view.graph, prepared, plan.wide, plan.ef, view.quantized, plan.approx !== null);
   if (!walking) return searchCollection(c, q);
   const pending = view.capturePending();
   const found = await walking;

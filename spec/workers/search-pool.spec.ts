@@ -76,6 +76,23 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     });
   }
 
+  it('keeps the workers\' readers while walks on the floats and on the int8 codes alternate, and lets go of them once the codes are dropped', async () => {
+    const c = filled('Cosine', 9000, 31);
+    c.settings = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
+    const asked = (q: Float32Array, ignore: boolean): VectorQuery => ({ ...query(q), quantization: { ignore, rescore: true, oversampling: 1 } });
+    const [first, ...rest] = randomVectors(21, DIM, 37);
+    await searchCollectionPooled(c, asked(first!, false));
+    const walks = pool.walks;
+    const forgotten = pool.forgotten;
+    for (const [i, q] of rest.entries()) expect(await searchCollectionPooled(c, asked(q, i % 2 === 0))).to.deep.equal(searchCollection(c, asked(q, i % 2 === 0)));
+    expect(pool.walks).to.equal(walks + 20);
+    expect(pool.forgotten).to.equal(forgotten);
+    // The codes' memory is let go of by the workers at the next walk, which is on the floats.
+    c.settings = {};
+    expect(await searchCollectionPooled(c, query(first!))).to.deep.equal(searchCollection(c, query(first!)));
+    expect(pool.forgotten).to.equal(forgotten + 1);
+  });
+
   it('walks a named vector\'s own graph and answers collection points, as in place', async () => {
     const c = new Collection('t', { size: 0, distance: 'Cosine', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16), named: { text: { size: DIM, distance: 'Euclid', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16), onDisk: false } } }, 42);
     const vectors = randomVectors(4000, DIM, 17);
