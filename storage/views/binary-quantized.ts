@@ -103,6 +103,11 @@ export class BinaryQuantized {
     return null;
   }
 
+  /** All of them: one bit a dimension ties often, and the floats must choose among the ties. */
+  rescoreCount(_k: number, ef: number): number {
+    return ef;
+  }
+
   setQuery(q: Float32Array): void {
     this.encodeInto(q, 0, this.queryAt);
   }
