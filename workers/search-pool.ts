@@ -3,7 +3,6 @@ import type { GraphWalker } from '../query/search/graph-walker.js';
 import type { GraphBuilder } from '../storage/views/graph-builder.js';
 import { HnswIndex, type GraphLayout } from '../storage/views/hnsw.js';
 import { READER_SLOTS } from '../storage/views/point-store.js';
-import { collectGarbageSoon } from '../storage/floats/collect-garbage.js';
 import type { QuantizedLayout, QuantizedVectors } from '../storage/views/quantized-vectors.js';
 import type { Walk, WorkerAnswer, WorkerRequest } from './walk-messages.js';
 
@@ -25,9 +24,13 @@ interface Waiting {
 class PoolWorker {
   thread!: Worker;
   readonly waiting = new Map<number, Waiting>();
-  /** The layout this worker last received for each graph, and for its quantized codes. */
-  readonly sent = new Map<number, GraphLayout>();
-  readonly sentCodes = new Map<number, QuantizedLayout>();
+  /**
+   * The layout this worker last received for each graph, and for its quantized codes; weakly, so
+   * that layouts replaced (vectors moved into a file or back, codes made anew) do not keep the
+   * memory they name alive on this thread: the collection that follows such a change frees it.
+   */
+  readonly sent = new Map<number, WeakRef<GraphLayout>>();
+  readonly sentCodes = new Map<number, WeakRef<QuantizedLayout>>();
   /** The node it holds while linking (-1: none), and the graph it links: let go of if it dies. */
   readonly holding = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
   linking: GraphLayout | null = null;
@@ -119,6 +122,8 @@ export class SearchPool implements GraphWalker, GraphBuilder {
   walks = 0;
   linked = 0;
   replaced = 0;
+  /** Times a walk found a graph's floats or codes moved, and had the workers let go of their readers of it (tests). */
+  forgotten = 0;
   /** Tests: called with a worker right before a walk or a link is sent to it. */
   onDispatch: ((thread: Worker) => void) | null = null;
 
@@ -127,29 +132,32 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     for (let i = 0; i < size; i++) this.workers.push(new PoolWorker(i + 1, (w, thread, err) => this.stopped(w, thread, err)));
   }
 
-  walk(index: HnswIndex, query: Float32Array, k: number, ef: number, codes: QuantizedVectors | null): Promise<Int32Array> | null {
+  walk(index: HnswIndex, query: Float32Array, k: number, ef: number, codes: QuantizedVectors | null, onCodes: boolean): Promise<Int32Array> | null {
     if (this.closed) return null;
     const layout = index.layout();
     const codesLayout = codes?.layout() ?? null;
     // A walk on floats that are on disk reads the file, which only this thread has open.
-    if (!layout || (codes && !codesLayout) || (!codes && layout.store.onDisk)) return null;
+    if (!layout || (onCodes && !codesLayout) || (!onCodes && layout.store.onDisk)) return null;
     let worker = this.workers[0]!;
     for (const w of this.workers) if (w.waiting.size < worker.waiting.size) worker = w;
-    const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: codesLayout !== null };
-    // Vectors that moved (into a file, or codes made anew): every worker lets go of the old memory now, not at its next walk.
+    const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: onCodes };
+    // Vectors that moved (into a file, or codes made anew or dropped): every worker lets go of the
+    // old memory now (with a full collection of its own), not at its next walk. This thread holds
+    // it nowhere but weakly, and the change's own collection (FloatFiles.released) freed it here:
+    // a second one now would hold up this search, for the whole heap (a second or so at a million points).
     const sent = this.sentMemory.get(walk.graph);
     const codesMemory = codesLayout?.memories[0] ?? null;
     if (!sent || sent.store.deref() !== layout.store.memories[0] || (sent.codes?.deref() ?? null) !== codesMemory) {
       if (sent) {
+        this.forgotten++;
         this.forget(walk.graph);
-        collectGarbageSoon();
       }
       this.sentMemory.set(walk.graph, { store: new WeakRef(layout.store.memories[0]!), codes: codesMemory && new WeakRef(codesMemory) });
     }
     walk.layout = this.layoutFor(worker, walk.graph, layout);
-    if (codesLayout && worker.sentCodes.get(walk.graph) !== codesLayout) {
+    if (onCodes && codesLayout && worker.sentCodes.get(walk.graph)?.deref() !== codesLayout) {
       walk.codes = codesLayout;
-      worker.sentCodes.set(walk.graph, codesLayout);
+      worker.sentCodes.set(walk.graph, new WeakRef(codesLayout));
     }
     this.onDispatch?.(worker.thread);
     return worker.ask(walk.id, walk).then((a) => {
@@ -197,8 +205,8 @@ export class SearchPool implements GraphWalker, GraphBuilder {
 
   /** The layout to send along, when the worker's copy of this graph's is not it. */
   private layoutFor(worker: PoolWorker, graph: number, layout: GraphLayout): GraphLayout | undefined {
-    if (worker.sent.get(graph) === layout) return undefined;
-    worker.sent.set(graph, layout);
+    if (worker.sent.get(graph)?.deref() === layout) return undefined;
+    worker.sent.set(graph, new WeakRef(layout));
     // A new layout makes the worker a new reader, which needs the codes again.
     worker.sentCodes.delete(graph);
     return layout;

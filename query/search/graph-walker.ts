@@ -5,11 +5,13 @@ import type { QuantizedVectors } from '../../storage/views/quantized-vectors.js'
  * Graph walks run elsewhere: the server's search workers (workers/search-pool.ts) read the
  * graph's shared arrays on their own threads. A walk answers the slots of the graph's `k`
  * nearest live points to a prepared query, nearest first, by the float distances or, with
- * `codes`, by the quantized codes' ones; null means "walk it in place" (a small store, or codes
- * in a plain buffer), which the search then does itself.
+ * `onCodes`, by the quantized codes' ones; null means "walk it in place" (a small store, or codes
+ * in a plain buffer), which the search then does itself. `codes` are the graph's quantized codes
+ * whether or not this walk uses them (null: it has none), so that a walk on the floats between
+ * walks on the codes does not count as the codes having gone.
  */
 export interface GraphWalker {
-  walk(index: HnswIndex, query: Float32Array, k: number, ef: number, codes: QuantizedVectors | null): Promise<Int32Array> | null;
+  walk(index: HnswIndex, query: Float32Array, k: number, ef: number, codes: QuantizedVectors | null, onCodes: boolean): Promise<Int32Array> | null;
 }
 
 let current: GraphWalker | null = null;

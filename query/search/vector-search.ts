@@ -33,8 +33,9 @@ export interface VectorQuery {
 
 /**
  * How a search of quantized vectors goes: `ignore` walks the graph on the floats; otherwise the
- * walk uses the int8 codes and collects max(ef, limit * oversampling) candidates, which `rescore`
- * (the default) ranks again by their float vectors; without it the codes' distances are the scores.
+ * walk uses the codes, and `rescore` (the default) ranks again by their float vectors the first
+ * max(limit * oversampling, the codes' own count) of its ef candidates (QuantizedVectors.rescoreCount:
+ * 4 * limit, at most ef, for int8; all ef for binary); without it the codes' distances are the scores.
  */
 export interface QuantizationParams {
   ignore: boolean;
@@ -110,7 +111,7 @@ function planDense(c: Collection, q: VectorQuery): DensePlan {
   const k = q.offset + q.limit;
   const quantization = q.quantization ?? DEFAULT_QUANTIZATION;
   const approx = quantization.ignore ? null : view.quantized;
-  const wide = approx ? Math.max(k, Math.ceil(k * quantization.oversampling), quantization.rescore ? q.ef : 0) : k;
+  const wide = approx ? Math.max(k, Math.ceil(k * quantization.oversampling), quantization.rescore ? approx.rescoreCount(k, q.ef) : 0) : k;
   const filter = q.filter;
   let scan = false;
   if (filter) {
@@ -183,7 +184,7 @@ export async function searchCollectionPooled(c: Collection, q: VectorQuery): Pro
   if (plan.approx && !plan.rescore) return searchCollection(c, q);
   const { view, k } = plan;
   const prepared = view.prepare(q.vector);
-  const walking = walker.walk(view.graph, prepared, plan.wide, plan.ef, plan.approx);
+  const walking = walker.walk(view.graph, prepared, plan.wide, plan.ef, view.quantized, plan.approx !== null);
   if (!walking) return searchCollection(c, q);
   const pending = view.capturePending();
   const found = await walking;

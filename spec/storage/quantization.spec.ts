@@ -4,7 +4,8 @@ import type { CollectionConfig, Distance } from '../../storage/events/types.js';
 import { int8KernelsFor } from '../../storage/views/int8-kernels.js';
 import { dotInt8, l2Int8 } from '../../storage/views/int8-scalar-kernels.js';
 import { binaryKernelsFor, hammingBits } from '../../storage/views/binary-kernels.js';
-import { searchCollection, type QuantizationParams } from '../../query/search/vector-search.js';
+import { DEFAULT_QUANTIZATION, searchCollection, type QuantizationParams } from '../../query/search/vector-search.js';
+import { squaredEuclid } from '../../storage/views/distance.js';
 import { quietDataset, recallAt10, seeded, type Dataset } from '../../tools/bench/dataset.js';
 import { decodeEvent, encodeEvent } from '../../storage/events/codec.js';
 import { decodeSnapshot, encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
@@ -82,6 +83,28 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
       const exact = new Map(search(plain, ds, q).map((h) => [h.id, h.score]));
       for (const h of rescored) if (exact.has(h.id)) expect(h.score, 'the float score').to.equal(exact.get(h.id));
     }
+  });
+
+  it('rescores the first 4 x limit of an int8 walk\'s candidates (of ef 100), and all of them for binary codes', () => {
+    const LIMIT = 2;
+    const ds = quietDataset(3_000, 64, 'Euclid', 30, 41);
+    const top = (c: Collection, q: number, limit: number, quantization: QuantizationParams) =>
+      searchCollection(c, { vector: ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim), limit, offset: 0, ef: 100, filter: null, scoreThreshold: null, quantization }).map((h) => h.id as number);
+    // The k nearest by the floats among candidate ids (the answer rescoring those candidates gives).
+    const byFloats = (q: number, ids: number[], k: number) =>
+      ids.map((id) => [squaredEuclid(ds.queries, q * ds.dim, ds.data, id * ds.dim, ds.dim), id] as const).sort((a, b) => a[0] - b[0]).slice(0, k).map(([, id]) => id);
+    const codesOnly = { ignore: false, rescore: false, oversampling: 1 };
+    // A coarse range (half the values clamped) ranks far from the floats: rescoring 8 or 100 candidates then differs.
+    const coarse = build(ds, { quantization_config: { scalar: { type: 'int8', quantile: 0.5 }, binary: null, product: null } });
+    let differ = 0;
+    for (let q = 0; q < ds.queryCount; q++) {
+      const answer = top(coarse, q, LIMIT, DEFAULT_QUANTIZATION);
+      expect(answer).to.deep.equal(byFloats(q, top(coarse, q, 4 * LIMIT, codesOnly), LIMIT));
+      if (answer.join() !== byFloats(q, top(coarse, q, 100, codesOnly), LIMIT).join()) differ++;
+    }
+    expect(differ, 'queries where the 100 candidates rescored would answer otherwise').to.be.greaterThan(0);
+    const binary = build(ds, BINARY);
+    for (let q = 0; q < ds.queryCount; q++) expect(top(binary, q, LIMIT, DEFAULT_QUANTIZATION)).to.deep.equal(byFloats(q, top(binary, q, 100, codesOnly), LIMIT));
   });
 
   it('quantizes named dense vectors too, each with its own codes', () => {

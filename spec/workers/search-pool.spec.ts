@@ -5,6 +5,8 @@ import { searchCollection, searchCollectionPooled, type VectorQuery } from '../.
 import { useGraphWalker } from '../../query/search/graph-walker.js';
 import { SearchPool, SearchWorkerError } from '../../workers/search-pool.js';
 import { randomVectors } from '../helpers/vectors.js';
+import { collectGarbage } from '../../storage/floats/collect-garbage.js';
+import type { ScalarLayout } from '../../storage/views/scalar-quantized.js';
 
 const DIM = 32;
 
@@ -75,6 +77,36 @@ describe('workers: the search pool walks graphs on worker threads over shared me
       expect(pool.walks).to.equal(walks + 20);
     });
   }
+
+  it('keeps the workers\' readers while walks on the floats and on the int8 codes alternate, and lets go of them once the codes are dropped', async () => {
+    const c = filled('Cosine', 9000, 31);
+    c.settings = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
+    const asked = (q: Float32Array, ignore: boolean): VectorQuery => ({ ...query(q), quantization: { ignore, rescore: true, oversampling: 1 } });
+    const [first, ...rest] = randomVectors(21, DIM, 37);
+    await searchCollectionPooled(c, asked(first!, false));
+    const walks = pool.walks;
+    const forgotten = pool.forgotten;
+    for (const [i, q] of rest.entries()) expect(await searchCollectionPooled(c, asked(q, i % 2 === 0))).to.deep.equal(searchCollection(c, asked(q, i % 2 === 0)));
+    expect(pool.walks).to.equal(walks + 20);
+    expect(pool.forgotten).to.equal(forgotten);
+    // The codes' memory is let go of by the workers at the next walk, which is on the floats.
+    c.settings = {};
+    expect(await searchCollectionPooled(c, query(first!))).to.deep.equal(searchCollection(c, query(first!)));
+    expect(pool.forgotten).to.equal(forgotten + 1);
+  });
+
+  it('holds the layouts it sent only weakly, so the codes a collection drops are freed by one collection on this thread, before any walk', async () => {
+    const c = filled('Cosine', 9000, 41);
+    c.settings = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
+    const asked: VectorQuery = { ...query(randomVectors(1, DIM, 43)[0]!), quantization: { ignore: false, rescore: true, oversampling: 1 } };
+    await searchCollectionPooled(c, asked);
+    const memory = new WeakRef((c.quantized!.layout() as ScalarLayout).memory);
+    c.settings = {};
+    // A WeakRef read in a turn keeps its target alive to the end of that turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    expect(memory.deref()).to.equal(undefined);
+  });
 
   it('walks a named vector\'s own graph and answers collection points, as in place', async () => {
     const c = new Collection('t', { size: 0, distance: 'Cosine', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16), named: { text: { size: DIM, distance: 'Euclid', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16), onDisk: false } } }, 42);

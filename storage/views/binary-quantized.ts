@@ -129,6 +129,11 @@ export class BinaryQuantized {
     return null;
   }
 
+  /** All of them: one bit a dimension ties often, and the floats must choose among the ties. */
+  rescoreCount(_k: number, ef: number): number {
+    return ef;
+  }
+
   setQuery(q: Float32Array): void {
     const { queryAt, stride, segments } = this;
     this.encodeInto(q, 0, segments[0]!, queryAt);

@@ -20,6 +20,12 @@ export interface QuantizedVectors extends QueryDistance {
   layout(): QuantizedLayout | null;
   /** Distances between coded slots good enough to link a graph on (int8), or null (binary's are too coarse). */
   nodeDistance(): NodeDistance | null;
+  /**
+   * How many of a walk's candidates (ef of them, nearest first by the codes) the floats rescore
+   * for the k best: as many as the codes need for those k to be among them (limit × oversampling
+   * raises it further, vector-search.ts).
+   */
+  rescoreCount(k: number, ef: number): number;
 }
 
 /** The codes `quantization` asks for over `store`, made from its vectors now. */
