@@ -100,7 +100,7 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     c.settings = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
     const asked: VectorQuery = { ...query(randomVectors(1, DIM, 43)[0]!), quantization: { ignore: false, rescore: true, oversampling: 1 } };
     await searchCollectionPooled(c, asked);
-    const memory = new WeakRef((c.quantized!.layout() as ScalarLayout).memory);
+    const memory = new WeakRef((c.quantized!.layout() as ScalarLayout).memories[0]!);
     c.settings = {};
     // A WeakRef read in a turn keeps its target alive to the end of that turn.
     await new Promise((resolve) => setImmediate(resolve));
