@@ -190,6 +190,7 @@ port.on('message', (m: ReplicaRequest) => {
     const before = early;
     early = [];
     applyEntries(before);
+    send({ type: 'loaded' });
   } else if (m.type === 'entries') {
     applyEntries(m.entries);
   } else if (m.type === 'pull') {

@@ -35,6 +35,10 @@ class Replica {
   thread!: Worker;
   readonly owed = new Map<number, Owed>();
   readonly cursors = new Map<number, ReplicaCursor>();
+  /** The thread has its state (it answered 'loaded'); until then a query sent would wait for it. */
+  loaded = false;
+  /** Told when the thread has its state. */
+  private readonly whenLoaded: (() => void)[] = [];
 
   /** Nothing owed, no cursor open: a retiring replica can be stopped. */
   get idle(): boolean {
@@ -43,7 +47,18 @@ class Replica {
 
   constructor(private readonly onAnswer: (r: Replica, a: ReplicaAnswer) => void, private readonly onStopped: (r: Replica, thread: Worker, err: Error) => void) {}
 
+  /** Resolves once the thread has its state. */
+  ready(): Promise<void> {
+    return this.loaded ? Promise.resolve() : new Promise((resolve) => this.whenLoaded.push(resolve));
+  }
+
+  markLoaded(): void {
+    this.loaded = true;
+    for (const resolve of this.whenLoaded.splice(0)) resolve();
+  }
+
   start(): void {
+    this.loaded = false;
     const thread = new Worker(new URL('./cypher-replica-worker.js', import.meta.url));
     thread.unref();
     thread.on('message', (a: ReplicaAnswer) => this.onAnswer(this, a));
@@ -63,9 +78,10 @@ class Replica {
  * views, built from a snapshot the main thread encodes and kept current with every log entry the
  * main thread applies, forwarded in operation_id order. A read-only query goes to the replica
  * with the fewest queries in flight, with the operation_id applied when it arrived, which the
- * replica waits for (read your own writes). When every replica is busy and the request thread
- * runs no Cypher query, the query runs there instead (in slices), so two long queries use two
- * cores even with one replica. The replicas start with the first query sent to them; a replica
+ * replica waits for (read your own writes). When every replica is busy, or still loading its
+ * state, and the request thread runs no Cypher query, the query runs there instead (in slices),
+ * so two long queries use two cores even with one replica, and the first reads do not wait for a
+ * copy of every view. The replicas start with the first query sent to them; a replica
  * that stops fails the queries it owed and is replaced by a new copy.
  */
 export class CypherReplicas {
@@ -111,7 +127,7 @@ export class CypherReplicas {
   run(collection: string, query: Query, text: string, parameters: Record<string, unknown>, limits: GuardOptions): Promise<CypherResultText> | null {
     if (this.size === 0 || this.closed || searchesVectors(query)) return null;
     const replica = this.leastBusy();
-    if (replica.owed.size > 0 && this.inPlace === 0) return null;
+    if (this.takenHere(replica)) return null;
     const limited = { timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryBytes };
     return this.ask(replica, (id, after) => ({ type: 'query', id, collection, text, parameters, after, limits: limited })).then((a) => {
       const { columns, rowsJson, rowCount, nodesScanned } = a as ResultAnswer;
@@ -127,7 +143,7 @@ export class CypherReplicas {
   open(collection: string, query: Query, text: string, parameters: Record<string, Value>, limits: GuardOptions, first: number): Promise<ReplicaCursor> | null {
     if (this.size === 0 || this.closed || searchesVectors(query)) return null;
     const replica = this.leastBusy();
-    if (replica.owed.size > 0 && this.inPlace === 0) return null;
+    if (this.takenHere(replica)) return null;
     const limited = { timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryBytes };
     const resolved = resolveParameters(parameters);
     const sentAt = performance.now();
@@ -172,6 +188,22 @@ export class CypherReplicas {
   traverse(collection: string, request: TraverseRequest): Promise<string> | null {
     if (this.size === 0 || this.closed) return null;
     return this.ask(this.leastBusy(), (id, after) => ({ type: 'traverse', id, collection, request, after })).then((a) => (a as TraverseAnswer).json);
+  }
+
+  /**
+   * Whether the request thread takes a read rather than `replica`, the least busy: when that one
+   * is busy, or still loading its state (the first queries would wait for a copy of every view:
+   * seconds for a large database), and no read runs on the request thread.
+   */
+  private takenHere(replica: Replica): boolean {
+    return (replica.owed.size > 0 || !replica.loaded) && this.inPlace === 0;
+  }
+
+  /** Starts the replicas if they have not started, and resolves once every one has its state (tests, benchmarks). */
+  async ready(): Promise<void> {
+    if (this.size === 0 || this.closed) return;
+    this.leastBusy();
+    await Promise.all(this.replicas.map((r) => r.ready()));
   }
 
   /** The replica with the fewest requests in flight (starting the replicas with the first). */
@@ -300,6 +332,7 @@ export class CypherReplicas {
   }
 
   private answer(r: Replica, a: ReplicaAnswer): void {
+    if (a.type === 'loaded') return r.markLoaded();
     if (a.type === 'reload') return this.retire(r);
     const owed = r.owed.get(a.id);
     if (!owed) return;

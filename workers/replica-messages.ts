@@ -126,4 +126,9 @@ export interface RetryAnswer {
   id: number;
 }
 
-export type ReplicaAnswer = ResultAnswer | RowsAnswer | TraverseAnswer | RefusalAnswer | FailureAnswer | ReloadAnswer | RetryAnswer;
+/** The replica has its state and takes queries without waiting for it. */
+export interface LoadedAnswer {
+  type: 'loaded';
+}
+
+export type ReplicaAnswer = ResultAnswer | RowsAnswer | TraverseAnswer | RefusalAnswer | FailureAnswer | ReloadAnswer | RetryAnswer | LoadedAnswer;

@@ -114,6 +114,8 @@ describe('bolt: auto-commit reads on the Cypher replicas', function () {
         drivers.push(driverOf(s));
         await loadGraph(s.url, drivers[drivers.length - 1]!);
       }
+      // Until it has its state, reads run on the free request thread.
+      await replicas.service.cypher.ready();
     });
     after(async () => {
       await Promise.all(drivers.map((d) => d.close()));
@@ -166,6 +168,7 @@ describe('bolt: auto-commit reads on the Cypher replicas', function () {
     let driver: Driver | null = null;
     beforeEach(async () => {
       expect((await call(s.url, 'PUT', '/collections/neo4j', { vectors: { size: 2, distance: 'Euclid' } })).status).to.equal(200);
+      await s.service.cypher.ready();
     });
     afterEach(async () => {
       client?.close();
@@ -298,6 +301,7 @@ describe('bolt: auto-commit reads on the Cypher replicas', function () {
 
     it('runs two long Bolt reads at the same moment, one on the replica and one on the request thread, while /healthz answers', async () => {
       expect((await call(s.url, 'PUT', '/collections/neo4j', { vectors: { size: 2, distance: 'Euclid' } })).status).to.equal(200);
+      await s.service.cypher.ready();
       const driver = driverOf(s);
       try {
         // session.run: an auto-commit read (executeQuery would open a transaction, which stays on the request thread).

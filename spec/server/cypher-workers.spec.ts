@@ -61,6 +61,8 @@ describe('server: read-only Cypher on the Cypher replicas (SERVICE_CYPHER_WORKER
     before(async () => {
       [replicas, inPlace] = await Promise.all([startTestServer({ SERVICE_CYPHER_WORKERS: '2' }), startTestServer({ SERVICE_CYPHER_WORKERS: '0' })]);
       await Promise.all([loadGraph(replicas.url), loadGraph(inPlace.url)]);
+      // Until they have their state, reads run on the free request thread.
+      await replicas.service.cypher.ready();
     });
     after(async () => {
       for (const s of [replicas, inPlace]) {
@@ -130,6 +132,7 @@ describe('server: read-only Cypher on the Cypher replicas (SERVICE_CYPHER_WORKER
     beforeEach(async () => {
       expect((await call(s.url, 'PUT', '/collections/g', { vectors: { size: 2, distance: 'Euclid' } })).status).to.equal(200);
       expect((await call(s.url, 'PUT', '/collections/g/points?wait=true', { points: [{ id: 1, vector: [1, 2], payload: { name: 'one' } }] })).status).to.equal(200);
+      await s.service.cypher.ready();
     });
 
     it('runs two long queries at the same moment, one on each replica, while /healthz and a point read answer; both then time out', async () => {
@@ -173,6 +176,7 @@ describe('server: read-only Cypher on the Cypher replicas (SERVICE_CYPHER_WORKER
       expect((await call(s.url, 'PUT', '/collections/g', { vectors: { size: 2, distance: 'Euclid' } })).status).to.equal(200);
       expect((await call(s.url, 'POST', '/collections/g/graph/query', { query: "CREATE (:A {name: 'a'})-[:T]->(:B {name: 'b'})" })).status).to.equal(200);
       const exported = Buffer.from(await (await fetch(`${s.url}/collections/g/export`)).arrayBuffer());
+      await s.service.cypher.ready();
       const long = call(s.url, 'POST', '/collections/g/graph/query', { query: 'UNWIND range(1, 3000000) AS x RETURN count(x) AS n' });
       await until('the long query on a replica', async () => (await running(s.url, 'replica')) === 1);
       const before = s.service.cypher.threads();
@@ -194,6 +198,7 @@ describe('server: read-only Cypher on the Cypher replicas (SERVICE_CYPHER_WORKER
 
     it('runs the second long query on the request thread while the replica runs the first', async () => {
       expect((await call(s.url, 'PUT', '/collections/g', { vectors: { size: 2, distance: 'Euclid' } })).status).to.equal(200);
+      await s.service.cypher.ready();
       const first = call(s.url, 'POST', '/collections/g/graph/query', { query: RUNAWAY });
       await until('the first on the replica', async () => (await running(s.url, 'replica')) === 1);
       const second = call(s.url, 'POST', '/collections/g/graph/query', { query: RUNAWAY });

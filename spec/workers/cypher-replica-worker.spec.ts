@@ -17,6 +17,7 @@ describe('workers: a Cypher replica thread', function () {
     thread = new Worker(new URL('../../workers/cypher-replica-worker.js', import.meta.url));
     const state: ReplicaRequest = { type: 'state', opId: engine.lastAppliedOperationId, chunks: encodeSnapshot(engine.collections, engine.lastAppliedOperationId) };
     thread.postMessage(state);
+    expect(((await once(thread, 'message')) as [ReplicaAnswer])[0], 'it tells the pool once it has its state').to.deep.equal({ type: 'loaded' });
     await engine.close();
   });
 

@@ -17,6 +17,19 @@ async function onReplica(replicas: CypherReplicas, text: string, parameters: Rec
   return (await answer!).rowsJson;
 }
 
+/**
+ * Sends while a read holds the request thread, so that the query goes to a replica still loading
+ * its state (a free request thread would take it) and waits there for the state.
+ */
+function sentWhileLoading<T>(replicas: CypherReplicas, send: () => T): T {
+  let sent!: T;
+  // inPlaceRun counts the read and calls `send` at once, in this turn.
+  void replicas.inPlaceRun(async () => {
+    sent = send();
+  });
+  return sent;
+}
+
 const inPlace = (engine: Engine, text: string, parameters: Record<string, unknown> = {}): string =>
   jsonText(executeQuery(engine.collections.get('g')!, compileQuery(text), parameters, LIMITS, { present: toTypedJson }).rows);
 
@@ -43,6 +56,7 @@ describe('workers: Cypher replicas hold a copy of the views, fed the applied log
 
   it('answers what the query answers in place, from the state at start and the entries applied after', async () => {
     replicas = new CypherReplicas(engine, 2);
+    await replicas.ready();
     const queries = ['MATCH (n:N) RETURN n ORDER BY n.i LIMIT 5', 'MATCH p = (a:N {i: 3})-[:NEXT*2]->(b) RETURN p, b.d', 'MATCH (n:N) RETURN sum(n.half) AS s, collect(n.d)[0] AS first'];
     for (const q of queries) expect(await onReplica(replicas, q), q).to.equal(inPlace(engine, q));
     await write(engine, 'MATCH (n:N) WHERE n.i > 40 DETACH DELETE n');
@@ -54,7 +68,7 @@ describe('workers: Cypher replicas hold a copy of the views, fed the applied log
   it('keeps the entries applied while its state is encoded in slices, and applies them after it', async () => {
     await write(engine, "UNWIND range(1, 20000) AS i CREATE (:Big {i: i, s: 'some text ' + toString(i)})");
     replicas = new CypherReplicas(engine, 1);
-    const first = onReplica(replicas, 'MATCH (n:M) RETURN count(n)');
+    const first = sentWhileLoading(replicas, () => onReplica(replicas, 'MATCH (n:M) RETURN count(n)'));
     // One turn: the state is captured, and its encoding has reached its first pause.
     await new Promise((resolve) => setImmediate(resolve));
     for (let i = 0; i < 5; i++) await write(engine, "CREATE (:M {name: 'during'})");
@@ -66,6 +80,7 @@ describe('workers: Cypher replicas hold a copy of the views, fed the applied log
 
   it('waits for the operation applied when the query came: a write applied in the same turn is seen though its entry is sent after the query', async () => {
     replicas = new CypherReplicas(engine, 1);
+    await replicas.ready();
     expect(await onReplica(replicas, 'MATCH (n:M) RETURN count(n)')).to.equal('[[0]]');
     for (let i = 1; i <= 5; i++) {
       // Applied at once (an in-memory log), in this turn: its entry goes out to the replica only at the turn's end.
@@ -76,6 +91,7 @@ describe('workers: Cypher replicas hold a copy of the views, fed the applied log
 
   it('runs queries on every replica at once, and leaves the rest to the request thread while it runs none', async () => {
     replicas = new CypherReplicas(engine, 2);
+    await replicas.ready();
     const long = 'UNWIND range(1, 3000000) AS x RETURN count(x)';
     const first = onReplica(replicas, long);
     const second = onReplica(replicas, long);
@@ -87,6 +103,15 @@ describe('workers: Cypher replicas hold a copy of the views, fed the applied log
     });
     await third;
     expect(await Promise.all([first, second])).to.deep.equal(['[[3000000]]', '[[3000000]]']);
+  });
+
+  it('leaves a read to the request thread while the replica loads its state, when the request thread runs none', async () => {
+    await write(engine, "UNWIND range(1, 20000) AS i CREATE (:Big {i: i, s: 'some text ' + toString(i)})");
+    replicas = new CypherReplicas(engine, 1);
+    expect(replicas.run('g', compileQuery('RETURN 1'), 'RETURN 1', {}, LIMITS), 'loading, the request thread free').to.equal(null);
+    expect(replicas.threads(), 'the first read started the replica').to.have.length(1);
+    await replicas.ready();
+    expect(await onReplica(replicas, 'MATCH (n:Big) RETURN count(n)')).to.equal('[[20000]]');
   });
 
   it('leaves vector searches, and everything when it has no replica, to the request thread', async () => {
@@ -107,7 +132,7 @@ describe('workers: Cypher replicas hold a copy of the views, fed the applied log
       throw new Error('cannot encode');
     };
     let failure: unknown = null;
-    await onReplica(replicas, 'RETURN 1').catch((err: unknown) => (failure = err));
+    await sentWhileLoading(replicas, () => onReplica(replicas, 'RETURN 1')).catch((err: unknown) => (failure = err));
     expect(failure).to.be.instanceOf(CypherReplicaError);
     expect((failure as Error).message).to.equal('the views could not be sent to a Cypher replica: cannot encode');
     expect(replicas.failure?.message).to.equal('cannot encode');
@@ -117,6 +142,7 @@ describe('workers: Cypher replicas hold a copy of the views, fed the applied log
 
   it('fails the queries of a replica that stops with a CypherReplicaError, and answers the next from a new copy', async () => {
     replicas = new CypherReplicas(engine, 1);
+    await replicas.ready();
     const runaway = onReplica(replicas, 'UNWIND range(1, 1000000000) AS x RETURN count(x)');
     const [thread] = replicas.threads();
     await thread!.terminate();
@@ -126,6 +152,7 @@ describe('workers: Cypher replicas hold a copy of the views, fed the applied log
     expect((failure as Error).message).to.match(/the Cypher replica stopped/);
     expect(replicas.replaced).to.equal(1);
     await write(engine, "CREATE (:M {name: 'after'})");
+    await replicas.ready();
     expect(await onReplica(replicas, 'MATCH (m:M) RETURN m.name')).to.equal('[["after"]]');
     expect(replicas.threads()[0]).to.not.equal(thread);
   });
