@@ -9,6 +9,9 @@ const BATCH = 1000;
 const LOAD = 'UNWIND $rows AS row MERGE (a:Entity {id: row.a}) MERGE (b:Entity {id: row.b}) MERGE (a)-[:REL {kind: row.kind}]->(b)';
 const LOOKUP = 'MATCH (n:Entity {id: $id}) RETURN n.id AS id';
 const TWO_HOP = 'MATCH (n:Entity {id: $id})-[:REL]->()-[:REL]->(m) RETURN count(m) AS n';
+/** A date for every entity, spread over four years by its number. */
+const SET_DATES = "MATCH (n:Entity) SET n.seen = date('2020-01-01') + duration({days: toInteger(substring(n.id, 1)) % 1461})";
+const DATE_RANGE = 'MATCH (n:Entity) WHERE n.seen >= date($from) AND n.seen < date($to) RETURN count(n) AS n';
 const STREAM_ROWS = 1_000_000;
 const STREAM = `UNWIND range(1, ${STREAM_ROWS}) AS i RETURN i`;
 
@@ -64,8 +67,8 @@ async function cypherOverHttp(client: HttpClient, collection: string, query: str
 /**
  * Loading a knowledge graph as LLM tools do (UNWIND $rows MERGE ... in batches of 1,000, each a
  * durable write), over REST and over Bolt into collections of their own; then the same point
- * lookup and two-hop query over both protocols with one and eight clients, and a 1,000,000-row
- * result pulled through each.
+ * lookup, two-hop query and temporal range filter over both protocols with one and eight
+ * clients, and a 1,000,000-row result pulled through each.
  */
 export async function benchCypherLoad(nodes: number, runs: number, dataDir: string, log: (m: string) => void): Promise<Row[]> {
   const edges = nodes * 5;
@@ -90,12 +93,19 @@ export async function benchCypherLoad(nodes: number, runs: number, dataDir: stri
       const seconds = (performance.now() - t0) / 1000;
       rows.push([`MERGE load over ${protocol} (${fmt(nodes)} nodes, ${fmt(edges)} relationship rows)`, `${fmt(edges / seconds)} rows/s`, `${fmt(seconds, 1)} s`]);
     }
-    const ids = Array.from({ length: runs }, (_, i) => `e${(i * 7919) % nodes}`);
-    for (const [what, query] of [['point lookup', LOOKUP], ['two hops', TWO_HOP]] as const) {
+    // Every entity gets a date over four years, for the temporal range filter.
+    await cypherOverHttp(client, 'kg', SET_DATES, {});
+    const ids = Array.from({ length: runs }, (_, i) => ({ id: `e${(i * 7919) % nodes}` }));
+    const windows = Array.from({ length: runs }, (_, i) => {
+      const from = new Date(Date.UTC(2020, 0, 1 + ((i * 37) % 1400)));
+      const to = new Date(from.getTime() + 30 * 86_400_000);
+      return { from: from.toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) };
+    });
+    for (const [what, query, params] of [['point lookup', LOOKUP, ids], ['two hops', TWO_HOP, ids], ['temporal range filter (a 30-day window of dates)', DATE_RANGE, windows]] as const) {
       for (const clients of [1, 8]) {
         log(`cypher-load: ${what}, ${clients} client(s)...`);
-        const rest = await measure(runs, clients, async (i) => void (await cypherOverHttp(client, 'kg', query, { id: ids[i] })));
-        const viaBolt = await measure(runs, clients, async (i) => void (await driver!.executeQuery(query, { id: ids[i] }, { database: 'kg' })));
+        const rest = await measure(runs, clients, async (i) => void (await cypherOverHttp(client, 'kg', query, params[i]!)));
+        const viaBolt = await measure(runs, clients, async (i) => void (await driver!.executeQuery(query, params[i]!, { database: 'kg' })));
         rows.push([`${what}, ${clients} client(s), REST`, `${rest[2]} queries/s`, `median ${rest[0]} ms, p99 ${rest[1]} ms`]);
         rows.push([`${what}, ${clients} client(s), Bolt`, `${viaBolt[2]} queries/s`, `median ${viaBolt[0]} ms, p99 ${viaBolt[1]} ms`]);
       }
