@@ -353,6 +353,8 @@ describe('web console over TLS with a bearer token, in headless Chromium', funct
       const { page } = tab;
       await page.goto(`${server.url}/console`);
       const dialog = page.getByRole('dialog', { name: 'Sign in' });
+      // The page fills the choices from the server's answer, after the dialog shows.
+      await dialog.getByLabel('Kind').locator('option').first().waitFor({ state: 'attached' });
       expect(await dialog.getByLabel('Kind').locator('option').allTextContents(), 'only the scheme the server takes').to.deep.equal(['Bearer token']);
       await dialog.getByLabel('Key or token').fill('token-1');
       await dialog.getByRole('button', { name: 'Sign in' }).click();
