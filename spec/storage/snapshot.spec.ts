@@ -43,15 +43,22 @@ describe('storage/snapshot', () => {
     const c = busyCollection('Euclid');
     const written: Uint8Array[] = [];
     const out: SnapshotOutput = { append: (bytes) => void written.push(bytes), reserve: () => () => undefined };
-    const capture = captureSnapshot(new Map([['busy', c]]), 5, 20_000);
+    // Above the floats' 96,064 bytes (checked before the capture), below the whole block (its links too).
+    const capture = captureSnapshot(new Map([['busy', c]]), 5, 120_000);
     try {
       expect(() => {
         for (const _ of capture.write(out));
-      }).to.throw(/a snapshot holds at most 20000 bytes, and collection "busy" takes it past that: none is written, the log is kept/);
+      }).to.throw(/a snapshot holds at most 120000 bytes, and collection "busy" takes it past that: none is written, the log is kept/);
     } finally {
       capture.release();
     }
-    expect(written.reduce((n, b) => n + b.length, 0)).to.be.at.most(20_000);
+    expect(written.reduce((n, b) => n + b.length, 0)).to.be.at.most(120_000);
+  });
+
+  it('refuses at once, before capturing anything, a state whose floats alone pass the size limit', () => {
+    const c = busyCollection('Euclid');
+    const small = new Collection('small', config('Euclid'), 7);
+    expect(() => captureSnapshot(new Map([['small', small], ['busy', c]]), 5, 96_000)).to.throw(/a snapshot holds at most 96000 bytes, and collection "busy" takes it past that/);
   });
 
   for (const distance of ['Cosine', 'Dot'] as const) {

@@ -73,8 +73,23 @@ export const MAX_SNAPSHOT_BYTES = 2 ** 32 - 1;
 /** The trailer block: its header, the opId and the collection count. */
 const TRAILER_BYTES = BLOCK_HEADER + 12;
 
+const pastLimit = (maxBytes: number, name: string): Error => new Error(`a snapshot holds at most ${maxBytes} bytes, and collection "${name}" takes it past that: none is written, the log is kept and start-up replays it`);
+
+/**
+ * Refuses at once a state whose floats alone (written slot for slot) pass the limit, rather
+ * than after encoding gigabytes of it; the limit is checked exactly as the bytes are written.
+ */
+function refusePastLimit(collections: ReadonlyMap<string, Collection>, maxBytes: number): void {
+  let floor = 0;
+  for (const c of collections.values()) {
+    floor += c.store.slotCount * c.store.dim * 4;
+    if (floor > maxBytes) throw pastLimit(maxBytes, c.name);
+  }
+}
+
 /** `maxBytes` (tests): the most bytes the snapshot may take, MAX_SNAPSHOT_BYTES by default. */
 export function captureSnapshot(collections: ReadonlyMap<string, Collection>, opId: number, maxBytes = MAX_SNAPSHOT_BYTES): SnapshotCapture {
+  refusePastLimit(collections, maxBytes);
   const captured: { name: string; config: Collection['config']; seed: number; state: CollectionCapture }[] = [];
   try {
     for (const c of collections.values()) captured.push({ name: c.name, config: c.config, seed: c.seed, state: c.capture() });
@@ -95,7 +110,7 @@ export function captureSnapshot(collections: ReadonlyMap<string, Collection>, op
         let blockBytes = 0;
         const w = new ByteWriter(ENCODE_BUFFER_BYTES, (bytes) => {
           blockBytes += bytes.length;
-          if (total + BLOCK_HEADER + blockBytes + TRAILER_BYTES > maxBytes) throw new Error(`a snapshot holds at most ${maxBytes} bytes, and collection "${c.name}" takes it past that: none is written, the log is kept and start-up replays it`);
+          if (total + BLOCK_HEADER + blockBytes + TRAILER_BYTES > maxBytes) throw pastLimit(maxBytes, c.name);
           crc = crc32(bytes, 0, bytes.length, crc);
           out.append(bytes);
         }).str(c.name);
