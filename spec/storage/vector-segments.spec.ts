@@ -7,8 +7,7 @@ import { VectorSpace } from '../../storage/views/vector-space.js';
 import type { FloatFile } from '../../storage/views/float-file.js';
 import { parseFilter } from '../../query/filter/parse-filter.js';
 import { searchCollection, searchCollectionPooled, type VectorQuery } from '../../query/search/vector-search.js';
-import { useGraphWalker } from '../../query/search/graph-walker.js';
-import { SearchPool } from '../../workers/search-pool.js';
+import { useSearchPool } from '../helpers/search-pool.js';
 import { MAX_MEMORY_BYTES, segmentMemoryBytes, setVectorSegmentBytes } from '../../storage/views/vector-segments.js';
 import { randomVectors } from '../helpers/vectors.js';
 
@@ -152,26 +151,18 @@ describe('storage/views: vectors in segments', function () {
   });
 
   describe('search workers', () => {
-    let pool: SearchPool;
-    before(() => {
-      pool = new SearchPool(2);
-      useGraphWalker(pool);
-    });
-    after(async () => {
-      useGraphWalker(null);
-      await pool.close();
-    });
+    const searchPool = useSearchPool(2);
 
     it('walk a store of several segments in shared memories and link into its graph, answering as in place', async () => {
       const [one, many] = pair('Cosine', 2000, 256);
       expect(many.store.layout()!.memories.length).to.be.greaterThan(10);
-      const walks = pool.walks;
+      const walks = searchPool().walks;
       for (const q of randomVectors(10, 256, 16)) expect(await searchCollectionPooled(many, query(q))).to.deep.equal(searchCollection(one, query(q)));
-      expect(pool.walks).to.equal(walks + 10);
+      expect(searchPool().walks).to.equal(walks + 10);
       // New points in new segments, linked by the workers (distances across segments in their own cross rows); the next walk takes the new layout.
       const more = randomVectors(300, 256, 17);
       many.upsert(more.map((vector, i) => ({ id: 20_000 + i, vector, payload: {}, labels: [] })));
-      for (let batches = many.indexElsewhere(pool, 64); batches.length > 0; batches = many.indexElsewhere(pool, 64)) await Promise.all(batches);
+      for (let batches = many.indexElsewhere(searchPool(), 64); batches.length > 0; batches = many.indexElsewhere(searchPool(), 64)) await Promise.all(batches);
       expect(many.pendingCount).to.equal(0);
       for (const [i, q] of more.slice(0, 5).entries()) expect((await searchCollectionPooled(many, query(q)))[0]!.id).to.equal(20_000 + i);
     });
@@ -185,12 +176,12 @@ describe('storage/views: vectors in segments', function () {
         const [one, many] = pair('Cosine', 2200, dim);
         for (const c of [one, many]) c.settings = settings;
         expect(many.quantized!.layout()!.memories.length).to.be.greaterThan(10);
-        const walks = pool.walks;
+        const walks = searchPool().walks;
         for (const q of randomVectors(10, dim, 18)) {
           const asked = query(q, { quantization: { ignore: false, rescore: true, oversampling: 2 } });
           expect(await searchCollectionPooled(many, asked)).to.deep.equal(searchCollection(one, asked));
         }
-        expect(pool.walks).to.equal(walks + 10);
+        expect(searchPool().walks).to.equal(walks + 10);
       });
     }
   });

@@ -4,6 +4,7 @@ import type { CollectionConfig, Distance } from '../../storage/events/types.js';
 import { searchCollection, searchCollectionPooled, type VectorQuery } from '../../query/search/vector-search.js';
 import { useGraphWalker } from '../../query/search/graph-walker.js';
 import { SearchPool, SearchWorkerError } from '../../workers/search-pool.js';
+import { useSearchPool } from '../helpers/search-pool.js';
 import { randomVectors } from '../helpers/vectors.js';
 import { collectGarbage } from '../../storage/floats/collect-garbage.js';
 import type { ScalarLayout } from '../../storage/views/scalar-quantized.js';
@@ -25,17 +26,7 @@ const query = (vector: Float32Array, ef = 64): VectorQuery => ({ vector, limit: 
 
 describe('workers: the search pool walks graphs on worker threads over shared memory', function () {
   this.timeout(120_000);
-  let pool: SearchPool;
-
-  before(() => {
-    pool = new SearchPool(2);
-    useGraphWalker(pool);
-  });
-
-  after(async () => {
-    useGraphWalker(null);
-    await pool.close();
-  });
+  const searchPool = useSearchPool(2);
 
   for (const distance of ['Cosine', 'Euclid', 'Dot'] as Distance[]) {
     it(`answers exactly what the same search in place answers (${distance}, 1 and 2 workers)`, async () => {
@@ -44,15 +35,15 @@ describe('workers: the search pool walks graphs on worker threads over shared me
       try {
         for (const [i, q] of randomVectors(40, DIM, 11).entries()) {
           const inPlace = searchCollection(c, query(q));
-          useGraphWalker(i % 2 === 0 ? pool : single);
+          useGraphWalker(i % 2 === 0 ? searchPool() : single);
           const pooled = await searchCollectionPooled(c, query(q));
           expect(pooled).to.deep.equal(inPlace);
         }
       } finally {
-        useGraphWalker(pool);
+        useGraphWalker(searchPool());
         await single.close();
       }
-      expect(pool.walks).to.be.greaterThan(0);
+      expect(searchPool().walks).to.be.greaterThan(0);
       expect(single.walks).to.equal(20);
     });
   }
@@ -65,16 +56,16 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     it(`walks on the ${method} codes in the worker and rescores here, answering as in place`, async () => {
       const c = filled('Cosine', n, 19, dim);
       c.settings = settings;
-      const walks = pool.walks;
+      const walks = searchPool().walks;
       for (const q of randomVectors(20, dim, 23)) {
         const asked: VectorQuery = { ...query(q), quantization: { ignore: false, rescore: true, oversampling: 2 } };
         expect(await searchCollectionPooled(c, asked)).to.deep.equal(searchCollection(c, asked));
       }
-      expect(pool.walks).to.equal(walks + 20);
+      expect(searchPool().walks).to.equal(walks + 20);
       // Without rescoring the codes' own scores are the answer: that search stays on this thread.
       const unrescored: VectorQuery = { ...query(randomVectors(1, dim, 29)[0]!), quantization: { ignore: false, rescore: false, oversampling: 1 } };
       expect(await searchCollectionPooled(c, unrescored)).to.deep.equal(searchCollection(c, unrescored));
-      expect(pool.walks).to.equal(walks + 20);
+      expect(searchPool().walks).to.equal(walks + 20);
     });
   }
 
@@ -84,15 +75,15 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     const asked = (q: Float32Array, ignore: boolean): VectorQuery => ({ ...query(q), quantization: { ignore, rescore: true, oversampling: 1 } });
     const [first, ...rest] = randomVectors(21, DIM, 37);
     await searchCollectionPooled(c, asked(first!, false));
-    const walks = pool.walks;
-    const forgotten = pool.forgotten;
+    const walks = searchPool().walks;
+    const forgotten = searchPool().forgotten;
     for (const [i, q] of rest.entries()) expect(await searchCollectionPooled(c, asked(q, i % 2 === 0))).to.deep.equal(searchCollection(c, asked(q, i % 2 === 0)));
-    expect(pool.walks).to.equal(walks + 20);
-    expect(pool.forgotten).to.equal(forgotten);
+    expect(searchPool().walks).to.equal(walks + 20);
+    expect(searchPool().forgotten).to.equal(forgotten);
     // The codes' memory is let go of by the workers at the next walk, which is on the floats.
     c.settings = {};
     expect(await searchCollectionPooled(c, query(first!))).to.deep.equal(searchCollection(c, query(first!)));
-    expect(pool.forgotten).to.equal(forgotten + 1);
+    expect(searchPool().forgotten).to.equal(forgotten + 1);
   });
 
   it('holds the layouts it sent only weakly, so the codes a collection drops are freed by one collection on this thread, before any walk', async () => {
@@ -114,14 +105,14 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     // Every third point lacks the vector, so the named store's slots are not the collection's.
     c.upsert(vectors.map((v, id) => ({ id, vector: null, ...(id % 3 === 0 ? {} : { named: { text: v } }), payload: {}, labels: [] })));
     while (c.indexSome(10_000));
-    const walks = pool.walks;
+    const walks = searchPool().walks;
     for (const id of [1, 2, 3998]) {
       const q: VectorQuery = { ...query(vectors[id]!), using: 'text' };
       const pooled = await searchCollectionPooled(c, q);
       expect(pooled).to.deep.equal(searchCollection(c, q));
       expect(pooled[0]!.id).to.equal(id);
     }
-    expect(pool.walks).to.equal(walks + 3);
+    expect(searchPool().walks).to.equal(walks + 3);
   });
 
   it('finds a point written just before the search, pending or linked while the walk runs (read your write)', async () => {
@@ -169,15 +160,15 @@ describe('workers: the search pool walks graphs on worker threads over shared me
   it('replaces a worker that dies under a walk, failing only that walk', async () => {
     const c = filled('Euclid', 3000, 13);
     const q = randomVectors(1, DIM, 14)[0]!;
-    const before = pool.replaced;
-    pool.onDispatch = (thread) => {
-      pool.onDispatch = null;
+    const before = searchPool().replaced;
+    searchPool().onDispatch = (thread) => {
+      searchPool().onDispatch = null;
       void thread.terminate();
     };
     let failure: unknown = null;
     await searchCollectionPooled(c, query(q)).catch((err: unknown) => (failure = err));
     expect(failure).to.be.instanceOf(SearchWorkerError);
-    expect(pool.replaced).to.equal(before + 1);
+    expect(searchPool().replaced).to.equal(before + 1);
     const again = await searchCollectionPooled(c, query(q));
     expect(again).to.deep.equal(searchCollection(c, query(q)));
   });
