@@ -202,7 +202,7 @@ export class CypherReplicas {
   /** Starts the replicas if they have not started, and resolves once every one has its state (tests, benchmarks). */
   async ready(): Promise<void> {
     if (this.size === 0 || this.closed) return;
-    this.leastBusy();
+    if (!this.started) this.start();
     await Promise.all(this.replicas.map((r) => r.ready()));
   }
 
