@@ -129,8 +129,9 @@ export class HnswIndex {
   private keys = new Float64Array(256);
   private slots = new Int32Array(256);
   private readonly selected: Int32Array;
-  /** A copy of a new node's neighbours: connect() reuses `selected`. */
-  private readonly chosen: Int32Array;
+  /** A new node's neighbours, m a layer from layer 0 up, and how many at each: connect() reuses `selected`. */
+  private chosen: Int32Array;
+  private chosenCount: Int32Array;
   private readonly pairKeys: Float64Array;
   private readonly pairSlots: Int32Array;
   /** The query's distances during a search: the float ones, or a QueryDistance's. */
@@ -158,7 +159,8 @@ export class HnswIndex {
     const most = Math.max(params.m0, params.m) + 1;
     this.linkScratch = new Uint32Array(most);
     this.selected = new Int32Array(most);
-    this.chosen = new Int32Array(most);
+    this.chosen = new Int32Array(params.m);
+    this.chosenCount = new Int32Array(1);
     this.pairKeys = new Float64Array(most);
     this.pairSlots = new Int32Array(most);
     this.queryDistance = space.toQuery;
@@ -480,24 +482,38 @@ export class HnswIndex {
   /**
    * Links a prepared node into the graph: on the writing thread, or on a builder thread
    * (workers/search-worker.ts) beside others, each node's lists changed only while held.
+   * The node's own lists are written at every layer before any back link to it: once another
+   * builder can reach it at some layer, its lists below are whole, so that builder never walks
+   * on from a node whose lower lists are still empty (it would link to that node alone, and the
+   * node's own list, written later, would drop the link back: a node no walk reaches).
    */
   linkPrepared(slot: number): void {
     this.syncEntry();
     const level = this.levels[slot]!;
     const top = this.maxLevel;
+    const m = this.params.m;
+    const layers = Math.min(level, top) + 1;
+    if (this.chosenCount.length < layers) {
+      this.chosen = new Int32Array(layers * m);
+      this.chosenCount = new Int32Array(layers);
+    }
     let cur = this.descend(slot, level);
     this.ensureScratch(this.params.efConstruct + 1);
-    for (let l = Math.min(level, top); l >= 0; l--) {
+    for (let l = layers - 1; l >= 0; l--) {
+      this.chosenCount[l] = 0;
       this.searchLayer(slot, cur, this.params.efConstruct, l, null);
       const n = this.results.drainAscending(this.keys, this.slots);
       if (n === 0) continue;
-      const count = this.selectNeighbours(this.keys, this.slots, n, this.params.m);
+      const count = this.selectNeighbours(this.keys, this.slots, n, m);
       this.lockNode(slot);
       this.writeLinks(slot, l, this.selected, count);
       this.unlockNode(slot);
-      this.chosen.set(this.selected.subarray(0, count));
-      for (let i = 0; i < count; i++) this.connect(this.chosen[i]!, slot, l);
+      this.chosen.set(this.selected.subarray(0, count), l * m);
+      this.chosenCount[l] = count;
       cur = this.slots[0]!;
+    }
+    for (let l = layers - 1; l >= 0; l--) {
+      for (let i = 0; i < this.chosenCount[l]!; i++) this.connect(this.chosen[l * m + i]!, slot, l);
     }
     if (level <= top) return;
     // A new top level: the entry point moves here, unless another thread has put it higher meanwhile.
