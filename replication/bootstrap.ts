@@ -44,10 +44,13 @@ export async function bootstrapFromPrimary(source: BootstrapSource, log: EventLo
     if (!res.ok) throw new Error(`the primary at ${source.primaryUrl} refused the bootstrap (${res.status}): ${await res.text()}`);
     const opId = Number(res.headers.get(BOOTSTRAP_OPERATION_HEADER));
     if (!Number.isSafeInteger(opId) || opId < 0) throw new Error(`the primary's bootstrap answer names no operation_id (${BOOTSTRAP_OPERATION_HEADER})`);
-    const bytes = new Uint8Array(await res.arrayBuffer());
+    // Kept as the chunks it came in: one array holds at most 4 GiB, a snapshot may hold more.
+    const chunks: Uint8Array[] = [];
+    const body = res.body?.getReader();
+    for (let part = await body?.read(); part && !part.done; part = await body!.read()) chunks.push(part.value);
     // Checked before it is kept: a snapshot that does not decode would be skipped at start-up.
-    decodeSnapshot(bytes);
-    await snapshots.write(opId, (out) => out.append(bytes));
+    decodeSnapshot(chunks);
+    await snapshots.write(opId, (out) => chunks.forEach((c) => out.append(c)));
     log.reserveThrough(opId);
     return opId;
   }

@@ -4,7 +4,6 @@ import { applyEvent } from '../storage/engine/apply-event.js';
 import { DbError } from '../storage/errors.js';
 import { decodeEntry } from '../storage/log/record.js';
 import { decodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
-import { joinChunks } from '../storage/codec/join-chunks.js';
 import { traverseJson } from '../query/api/graph-json.js';
 import { jsonText } from '../query/api/json-text.js';
 import { CypherError } from '../query/cypher/errors.js';
@@ -185,7 +184,7 @@ function wait(m: QueryMessage | TraverseMessage | OpenMessage, start: (waitedMs:
 
 port.on('message', (m: ReplicaRequest) => {
   if (m.type === 'state') {
-    for (const [name, c] of decodeSnapshot(joinChunks(m.chunks)).collections) collections.set(name, c);
+    for (const [name, c] of decodeSnapshot(m.chunks).collections) collections.set(name, c);
     applied = m.opId;
     const before = early;
     early = [];

@@ -39,26 +39,56 @@ function answers(c: Collection): unknown {
 }
 
 describe('storage/snapshot', () => {
-  it('stops a snapshot at its size limit, naming the collection that takes it past, before writing the rest', () => {
+  it('cuts a collection into frames that decode, from chunks or a file, to the same state', async () => {
     const c = busyCollection('Euclid');
-    const written: Uint8Array[] = [];
-    const out: SnapshotOutput = { append: (bytes) => void written.push(bytes), reserve: () => () => undefined };
-    // Above the floats' 96,064 bytes (checked before the capture), below the whole block (its links too).
-    const capture = captureSnapshot(new Map([['busy', c]]), 5, 120_000);
+    const other = new Collection('other', config('Cosine'), 3);
+    other.upsert(randomVectors(300, DIM, 4).map((vector, id) => ({ id, vector, payload: { id }, labels: [] })));
+    const state = new Map([['busy', c], ['other', other]]);
+    const whole = join2(encodeSnapshot(state, 5));
+    const framed: Uint8Array[] = [];
+    const capture = captureSnapshot(state, 5, 1000);
     try {
-      expect(() => {
-        for (const _ of capture.write(out));
-      }).to.throw(/a snapshot holds at most 120000 bytes, and collection "busy" takes it past that: none is written, the log is kept/);
+      const out: SnapshotOutput = {
+        append: (b) => void framed.push(b.slice()),
+        reserve: (n) => {
+          const room = new Uint8Array(n);
+          framed.push(room);
+          return (b) => room.set(b);
+        },
+      };
+      for (const _ of capture.write(out));
     } finally {
       capture.release();
     }
-    expect(written.reduce((n, b) => n + b.length, 0)).to.be.at.most(120_000);
-  });
-
-  it('refuses at once, before capturing anything, a state whose floats alone pass the size limit', () => {
-    const c = busyCollection('Euclid');
-    const small = new Collection('small', config('Euclid'), 7);
-    expect(() => captureSnapshot(new Map([['small', small], ['busy', c]]), 5, 96_000)).to.throw(/a snapshot holds at most 96000 bytes, and collection "busy" takes it past that/);
+    const bytes = join2(framed);
+    // Each collection's payload is the same; each 1,000 bytes of it after the first take a 9-byte frame header more.
+    const payloads = whole.length - 20 - 2 * 9 - 21;
+    expect(bytes.length - whole.length).to.be.within(9 * (Math.floor(payloads / 1000) - 2), 9 * Math.ceil(payloads / 1000));
+    // Read back from chunks of an unrelated size (values straddle frames and chunks), and from a file.
+    const sevens = Array.from({ length: Math.ceil(bytes.length / 777) }, (_, i) => bytes.subarray(i * 777, (i + 1) * 777));
+    const dir = tempDir();
+    try {
+      const files = new SnapshotFiles(dir.path);
+      await files.save(5, [bytes]);
+      for (const copy of [decodeSnapshot(sevens), files.loadNewest()!]) {
+        expect(copy.opId).to.equal(5);
+        const busy = copy.collections.get('busy')!;
+        expect(answers(busy)).to.deep.equal(answers(c));
+        expect(busy.graph.allEdges()).to.deep.equal(c.graph.allEdges());
+        expect([...busy.store.sortedIds()]).to.deep.equal([...c.store.sortedIds()]);
+        expect(join2(encodeSnapshot(copy.collections, 5))).to.deep.equal(whole);
+      }
+    } finally {
+      dir.remove();
+    }
+    // A frame damaged anywhere, one missing, or the last one cut short is refused.
+    for (const at of [30, 2500, Math.floor(bytes.length / 2), bytes.length - 40]) {
+      const bad = Uint8Array.from(bytes);
+      bad[at]! ^= 0x20;
+      expect(() => decodeSnapshot(bad), `byte ${at}`).to.throw(CorruptDataError);
+    }
+    expect(() => decodeSnapshot([bytes.subarray(0, 20 + 1009), bytes.subarray(20 + 2 * 1009)]), 'a frame missing').to.throw(CorruptDataError, /collection 1 is damaged/);
+    expect(() => decodeSnapshot([bytes.subarray(0, 20 + 1009), bytes.subarray(20 + 2 * 1009, 20 + 3 * 1009), bytes.subarray(20 + 1009)]), 'frames out of order').to.throw(CorruptDataError, /collection 1 is damaged/);
   });
 
   for (const distance of ['Cosine', 'Dot'] as const) {

@@ -10,6 +10,5 @@ export function writeRaw(w: ByteWriter, a: Typed, count: number): void {
 
 /** Reads `count` elements written by writeRaw into the start of `a`. */
 export function readRaw(r: ByteReader, a: Typed, count: number): void {
-  const n = count * a.BYTES_PER_ELEMENT;
-  new Uint8Array(a.buffer, a.byteOffset, n).set(r.bytes(n));
+  r.copyInto(new Uint8Array(a.buffer, a.byteOffset, count * a.BYTES_PER_ELEMENT));
 }

@@ -1,5 +1,6 @@
 import { ByteReader } from '../codec/byte-reader.js';
 import { ByteWriter } from '../codec/byte-writer.js';
+import { chunkSource, type ByteSource } from '../codec/byte-source.js';
 import { crc32 } from '../codec/crc32.js';
 import { runInSlices, runNow, type Sliced } from '../codec/slices.js';
 import { Collection, type CollectionCapture } from '../collection.js';
@@ -11,24 +12,40 @@ import { BLOCK_HEADER, block } from '../export/format.js';
  * A snapshot: the whole state as of one operation_id, so start-up loads it and replays only
  * the log after it (the HNSW graph included, so nothing is rebuilt).
  *
- *   file := magic "VGSN" | u16 version | u16 0 | f64 operation_id | u32 collections | block* | trailer block
- *   block (as in the export format: u8 type, u32 length, u32 CRC-32, payload) per collection:
+ *   file := magic "VGSN" | u16 version | u16 0 | f64 operation_id | u32 collections | collection* | trailer block
+ *   collection := frame* (type PART) then one frame (type LAST), whose payloads joined are:
  *     str name | config | f64 creation seed | collection state (store, HNSW, graph, pending slots)
+ *   frame, trailer block (as the export format's blocks: u8 type, u32 length, u32 CRC-32, payload)
  *   trailer: f64 operation_id | u32 collections
+ *
+ * A collection is cut into frames of FRAME_BYTES, each checked by its own CRC before any of its
+ * bytes is decoded, so a state of any size is written and read back a frame at a time: no
+ * length passes a u32, and start-up holds one frame of the file, not the file (version 6; before
+ * it a collection was one block, of at most 4 GiB, and a file was read back whole).
  */
 const MAGIC = Uint8Array.of(0x56, 0x47, 0x53, 0x4e);
+/** The header's bytes: magic, version, 0, operation_id, collections. */
+const HEAD_BYTES = 20;
 /**
  * Version 2 added relationship properties, float64 weights and the node-id counter; version 3
  * UUID point ids (in the store and the graph); version 4 the declared payload indexes; version 5
  * named and sparse vectors (in the config, and their stores and indexes after the collection's
- * own state), and the Cypher types of properties after their JSON (codec/payload-text.ts). Every
- * earlier version still loads.
+ * own state), and the Cypher types of properties after their JSON (codec/payload-text.ts);
+ * version 6 cut each collection into frames. Every earlier version still loads.
  */
-export const SNAPSHOT_FORMAT_VERSION = 5;
+export const SNAPSHOT_FORMAT_VERSION = 6;
 /** The first version with named and sparse vectors. */
 export const SNAPSHOT_VECTOR_NAMES = 5;
+/** The first version whose collections are cut into frames. */
+const SNAPSHOT_FRAMES = 6;
+/** Before version 6: a collection's one block. */
 const COLLECTION_BLOCK = 1;
 const TRAILER_BLOCK = 2;
+/** A frame of a collection that more frames follow, and its last. */
+const PART_FRAME = 3;
+const LAST_FRAME = 4;
+/** The most payload bytes a frame holds: what start-up reads, checks and decodes at a time. */
+export const FRAME_BYTES = 16 * 2 ** 20;
 
 export interface Snapshot {
   opId: number;
@@ -60,36 +77,62 @@ export interface SnapshotCapture {
   release(): void;
 }
 
-/**
- * Captures the state at operation `opId` (release it once written or given up): what is written
- * later is this state, whatever is applied meanwhile. See sliced-encoding.md.
- */
-/**
- * The most bytes a snapshot file may take: block lengths are u32 and a file is read back into one
- * Uint8Array (at most 4 GiB). A state past it (collections of more vectors than one memory held,
- * vector-segments.md) is not snapshotted; the log keeps it.
- */
-export const MAX_SNAPSHOT_BYTES = 2 ** 32 - 1;
-/** The trailer block: its header, the opId and the collection count. */
-const TRAILER_BYTES = BLOCK_HEADER + 12;
+/** Cuts what a collection's encoder hands on into frames on `out`, each with its length and CRC. */
+class FrameWriter {
+  private header: ((bytes: Uint8Array) => void) | null = null;
+  private length = 0;
+  /** Frames closed so far: each frame's CRC starts from its index, so a frame missing or moved fails its check. */
+  private index = 0;
+  private crc = 0;
 
-const pastLimit = (maxBytes: number, name: string): Error => new Error(`a snapshot holds at most ${maxBytes} bytes, and collection "${name}" takes it past that: none is written, the log is kept and start-up replays it`);
+  constructor(
+    private readonly out: SnapshotOutput,
+    private readonly frameBytes: number,
+  ) {}
 
-/**
- * Refuses at once a state whose floats alone (written slot for slot) pass the limit, rather
- * than after encoding gigabytes of it; the limit is checked exactly as the bytes are written.
- */
-function refusePastLimit(collections: ReadonlyMap<string, Collection>, maxBytes: number): void {
-  let floor = 0;
-  for (const c of collections.values()) {
-    floor += c.store.slotCount * c.store.dim * 4;
-    if (floor > maxBytes) throw pastLimit(maxBytes, c.name);
+  /** Bytes written so far, frame headers included. */
+  written = 0;
+
+  append(bytes: Uint8Array): void {
+    for (let at = 0; at < bytes.length; ) {
+      // A full frame waits to be closed until more bytes come: the collection's last may be full.
+      if (this.header && this.length === this.frameBytes) this.close(PART_FRAME);
+      if (!this.header) {
+        this.header = this.out.reserve(BLOCK_HEADER);
+        this.written += BLOCK_HEADER;
+      }
+      const piece = bytes.subarray(at, Math.min(bytes.length, at + this.frameBytes - this.length));
+      this.crc = crc32(piece, 0, piece.length, this.crc);
+      this.out.append(piece);
+      this.length += piece.length;
+      this.written += piece.length;
+      at += piece.length;
+    }
+  }
+
+  private close(type: number): void {
+    this.header!(new ByteWriter(BLOCK_HEADER).u8(type).u32(this.length).u32(this.crc).finish());
+    this.header = null;
+    this.length = 0;
+    this.crc = ++this.index;
+  }
+
+  /** Closes the collection's last frame (an empty one if none is open). */
+  finish(): void {
+    if (!this.header) {
+      this.header = this.out.reserve(BLOCK_HEADER);
+      this.written += BLOCK_HEADER;
+    }
+    this.close(LAST_FRAME);
   }
 }
 
-/** `maxBytes` (tests): the most bytes the snapshot may take, MAX_SNAPSHOT_BYTES by default. */
-export function captureSnapshot(collections: ReadonlyMap<string, Collection>, opId: number, maxBytes = MAX_SNAPSHOT_BYTES): SnapshotCapture {
-  refusePastLimit(collections, maxBytes);
+/**
+ * Captures the state at operation `opId` (release it once written or given up): what is written
+ * later is this state, whatever is applied meanwhile. See sliced-encoding.md. `frameBytes`
+ * (tests): the most payload a frame takes.
+ */
+export function captureSnapshot(collections: ReadonlyMap<string, Collection>, opId: number, frameBytes = FRAME_BYTES): SnapshotCapture {
   const captured: { name: string; config: Collection['config']; seed: number; state: CollectionCapture }[] = [];
   try {
     for (const c of collections.values()) captured.push({ name: c.name, config: c.config, seed: c.seed, state: c.capture() });
@@ -101,25 +144,18 @@ export function captureSnapshot(collections: ReadonlyMap<string, Collection>, op
   return {
     opId,
     *write(out) {
-      const head = new ByteWriter(24).bytes(MAGIC).u16(SNAPSHOT_FORMAT_VERSION).u16(0).f64(opId).u32(captured.length).finish();
+      const head = new ByteWriter(HEAD_BYTES).bytes(MAGIC).u16(SNAPSHOT_FORMAT_VERSION).u16(0).f64(opId).u32(captured.length).finish();
       out.append(head);
       let total = head.length;
       for (const c of captured) {
-        const header = out.reserve(BLOCK_HEADER);
-        let crc = 0;
-        let blockBytes = 0;
-        const w = new ByteWriter(ENCODE_BUFFER_BYTES, (bytes) => {
-          blockBytes += bytes.length;
-          if (total + BLOCK_HEADER + blockBytes + TRAILER_BYTES > maxBytes) throw pastLimit(maxBytes, c.name);
-          crc = crc32(bytes, 0, bytes.length, crc);
-          out.append(bytes);
-        }).str(c.name);
+        const frames = new FrameWriter(out, frameBytes);
+        const w = new ByteWriter(ENCODE_BUFFER_BYTES, (bytes) => frames.append(bytes)).str(c.name);
         writeConfig(w, c.config);
         w.f64(c.seed);
         yield* c.state.write(w);
         w.flush();
-        header(new ByteWriter(BLOCK_HEADER).u8(COLLECTION_BLOCK).u32(w.length).u32(crc).finish());
-        total += BLOCK_HEADER + w.length;
+        frames.finish();
+        total += frames.written;
         yield;
       }
       const trailer = block(TRAILER_BLOCK, new ByteWriter(12).f64(opId).u32(captured.length).finish());
@@ -181,9 +217,25 @@ export async function encodeSnapshotInSlices(collections: ReadonlyMap<string, Co
   return chunks;
 }
 
-/** Decodes a whole snapshot file, checking every block; throws CorruptDataError on any damage. */
-export function decodeSnapshot(bytes: Uint8Array): Snapshot {
-  const r = new ByteReader(bytes);
+/** A block's or frame's header and payload, its CRC (begun from `seed`) checked; `types` the types it may have. */
+function readBlock(source: ByteSource, types: readonly number[], what: () => string, seed = 0): { type: number; payload: Uint8Array } {
+  const h = new ByteReader(source.read(BLOCK_HEADER));
+  const type = h.u8();
+  const length = h.u32();
+  const crc = h.u32();
+  if (!types.includes(type)) throw new CorruptDataError(`${what()} is damaged (a block of type ${type} where ${types.join(' or ')} belongs)`);
+  const payload = source.read(length);
+  if (crc32(payload, 0, payload.length, seed) !== crc) throw new CorruptDataError(`${what()} is damaged (its checksum does not match)`);
+  return { type, payload };
+}
+
+/**
+ * Decodes a snapshot, checking every block and frame; throws CorruptDataError on any damage.
+ * From a source (a file read as it goes), a frame at a time; or from bytes in memory.
+ */
+export function decodeSnapshot(input: Uint8Array | readonly Uint8Array[] | ByteSource): Snapshot {
+  const source = input instanceof Uint8Array || Array.isArray(input) ? chunkSource(input as Uint8Array | readonly Uint8Array[]) : (input as ByteSource);
+  const r = new ByteReader(source.read(HEAD_BYTES));
   if (!MAGIC.every((b) => r.u8() === b)) throw new CorruptDataError('not a snapshot: bad magic');
   const version = r.u16();
   if (version < 1 || version > SNAPSHOT_FORMAT_VERSION) throw new CorruptDataError(`unsupported snapshot version ${version}`);
@@ -191,18 +243,21 @@ export function decodeSnapshot(bytes: Uint8Array): Snapshot {
   const opId = r.f64();
   const count = r.u32();
   const collections = new Map<string, Collection>();
-  const nextBlock = (type: number): ByteReader => {
-    const h = new ByteReader(bytes, r.pos, r.pos + BLOCK_HEADER);
-    const t = h.u8();
-    const length = h.u32();
-    const crc = h.u32();
-    r.pos += BLOCK_HEADER;
-    const payload = r.bytes(length);
-    if (t !== type || crc32(payload) !== crc) throw new CorruptDataError(`snapshot block ${collections.size + 1} is damaged`);
-    return new ByteReader(payload);
-  };
+  const where = (): string => `snapshot collection ${collections.size + 1}`;
   for (let i = 0; i < count; i++) {
-    const b = nextBlock(COLLECTION_BLOCK);
+    let b: ByteReader;
+    if (version < SNAPSHOT_FRAMES) b = new ByteReader(readBlock(source, [COLLECTION_BLOCK], where).payload);
+    else {
+      const first = readBlock(source, [PART_FRAME, LAST_FRAME], where);
+      let last = first.type === LAST_FRAME;
+      let index = 0;
+      b = new ByteReader(first.payload, 0, first.payload.length, () => {
+        if (last) return null;
+        const frame = readBlock(source, [PART_FRAME, LAST_FRAME], where, ++index);
+        last = frame.type === LAST_FRAME;
+        return frame.payload;
+      });
+    }
     const name = b.str();
     // Configs before version 5 are laid out as log entries before VECTOR_NAMES.
     const config = readConfig(b, version >= SNAPSHOT_VECTOR_NAMES ? VECTOR_NAMES : VECTOR_NAMES - 1);
@@ -211,8 +266,9 @@ export function decodeSnapshot(bytes: Uint8Array): Snapshot {
     b.expectEnd();
     collections.set(name, c);
   }
-  const t = nextBlock(TRAILER_BLOCK);
+  const t = new ByteReader(readBlock(source, [TRAILER_BLOCK], () => 'the snapshot trailer').payload);
   if (t.f64() !== opId || t.u32() !== count) throw new CorruptDataError('snapshot trailer does not match its header');
-  r.expectEnd();
+  t.expectEnd();
+  if (!source.done) throw new CorruptDataError('unexpected bytes after the snapshot trailer');
   return { opId, collections };
 }

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, fsync, mkdirSync, openSync, readdirSync, readFile
 import { rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { ByteSource } from '../codec/byte-source.js';
 import { CorruptDataError } from '../errors.js';
 import { syncDirectory, writeFileDurably } from './durable-file.js';
 import { checkReadsBack, FileOutput, type WrittenFile } from './file-output.js';
@@ -12,20 +13,39 @@ import type { SnapshotStore } from './snapshot-store.js';
 const NAME = /^snapshot-(\d{16})\.snap$/;
 const TEMP = /^snapshot-\d{16}\.snap\.tmp$/;
 const MARK = 'high-water-mark';
-/** Bytes one read takes (readFileSync stops at 2 GiB; a snapshot may take up to 4). */
+/** Bytes one read takes (readSync reads at most 2 GiB). */
 const READ_CHUNK_BYTES = 1 << 30;
 
-/** A whole file in one array, read a chunk at a time. */
-function readWhole(path: string): Uint8Array {
+/**
+ * A file read in order as it is decoded: each read is a new array (a frame of a snapshot, at
+ * most FRAME_BYTES since version 6), so the file is never held whole.
+ */
+function fileSource(fd: number, path: string): ByteSource {
+  const size = fstatSync(fd).size;
+  let position = 0;
+  return {
+    read(n) {
+      if (position + n > size) throw new CorruptDataError(`${path} ends early: needed ${n} bytes at byte ${position} of ${size}`);
+      const bytes = new Uint8Array(n);
+      for (let at = 0; at < n; ) {
+        const got = readSync(fd, bytes, at, Math.min(READ_CHUNK_BYTES, n - at), position + at);
+        if (got === 0) throw new CorruptDataError(`${path} ended at ${position + at} of ${size} bytes while being read`);
+        at += got;
+      }
+      position += n;
+      return bytes;
+    },
+    get done() {
+      return position === size;
+    },
+  };
+}
+
+/** Decodes the snapshot in a file, reading it a frame at a time. */
+function decodeFile(path: string): Snapshot {
   const fd = openSync(path, 'r');
   try {
-    const bytes = new Uint8Array(fstatSync(fd).size);
-    for (let at = 0; at < bytes.length; ) {
-      const n = readSync(fd, bytes, at, Math.min(READ_CHUNK_BYTES, bytes.length - at), at);
-      if (n === 0) throw new CorruptDataError(`${path} ended at ${at} of ${bytes.length} bytes while being read`);
-      at += n;
-    }
-    return bytes;
+    return decodeSnapshot(fileSource(fd, path));
   } finally {
     closeSync(fd);
   }
@@ -66,7 +86,7 @@ export class SnapshotFiles implements SnapshotStore {
     for (const name of this.names()) {
       if (Number(NAME.exec(name)![1]) > atMost) continue;
       try {
-        return decodeSnapshot(readWhole(join(this.dir, name)));
+        return decodeFile(join(this.dir, name));
       } catch (err) {
         this.onSkip(name, (err as Error).message);
       }
