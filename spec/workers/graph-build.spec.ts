@@ -91,7 +91,9 @@ describe('workers: HNSW graphs built by the search workers, several at once', fu
       await buildWith(pool, c);
       c.upsert(points.slice(1000));
       let searched = 0;
+      expect(c.index.othersWrite, 'no batch out: this thread reads lists in place').to.equal(false);
       await buildWith(pool, c, async () => {
+        expect(c.index.othersWrite, 'a batch out: this thread reads lists under their locks').to.equal(true);
         // Each point being linked right now is found by its own vector, through the pool and in place.
         for (const id of [1000 + searched * 7, 5999 - searched * 3]) {
           const [pooled] = await searchCollectionPooled(c, { ...query(data[id]!), limit: 1 });
@@ -102,6 +104,7 @@ describe('workers: HNSW graphs built by the search workers, several at once', fu
         }
       });
       expect(searched).to.be.greaterThan(10);
+      expect(c.index.othersWrite).to.equal(false);
       const ids = searchCollection(c, { ...query(queries[0]!), limit: 50 }).map((h) => h.id);
       expect(new Set(ids).size).to.equal(ids.length);
     } finally {

@@ -102,6 +102,15 @@ export class HnswIndex {
   private layoutCache: GraphLayout | null = null;
   /** Scratch for one node's links while they are read. */
   private readonly linkScratch: Uint32Array;
+  /** Where readLinks left the links it answered: linkScratch from 0, or the list in place. */
+  private linkFrom: Uint32Array;
+  private linkAt = 0;
+  /**
+   * Whether another thread may be writing link lists: always on a worker's reader, and on the
+   * owning thread while a batch is linked elsewhere (IndexBacklog). Otherwise the owner is the
+   * only writer, and reads a list in place with no sequence lock.
+   */
+  othersWrite: boolean;
   /** On a builder thread: the node it holds (-1: none), so that its pool can let go of it if the thread dies. */
   private readonly holding: Int32Array | null;
   private entry = -1;
@@ -125,6 +134,9 @@ export class HnswIndex {
   linkOn: NodeDistance | null = null;
   private readonly visited: VisitedSet;
   private readonly candidates = new CandidateHeap();
+  /** A node's unvisited neighbours and their distances, in searchLayer. */
+  private readonly fresh: Uint32Array;
+  private readonly freshDist: Float64Array;
   private readonly results = new ResultHeap();
   private keys = new Float64Array(256);
   private slots = new Int32Array(256);
@@ -158,6 +170,10 @@ export class HnswIndex {
     this.visited = new VisitedSet(this.levels.length);
     const most = Math.max(params.m0, params.m) + 1;
     this.linkScratch = new Uint32Array(most);
+    this.fresh = new Uint32Array(most);
+    this.freshDist = new Float64Array(most);
+    this.linkFrom = this.linkScratch;
+    this.othersWrite = adopt !== undefined;
     this.selected = new Int32Array(most);
     this.chosen = new Int32Array(params.m);
     this.chosenCount = new Int32Array(1);
@@ -286,16 +302,24 @@ export class HnswIndex {
   }
 
   /**
-   * A node's links at one layer, copied into linkScratch; answers how many. The reader side of
-   * the sequence lock: a copy taken while the version was odd or changed is taken again. A lock
-   * held past SPIN_LIMIT tries (a builder thread that died holding it) no longer blocks: the
-   * copy is then taken as it is, valid slot numbers all the same.
+   * A node's links at one layer: answers how many, read from linkFrom at linkAt. While others
+   * write (othersWrite), they are copied into linkScratch on the reader side of the sequence
+   * lock: a copy taken while the version was odd or changed is taken again. A lock held past
+   * SPIN_LIMIT tries (a builder thread that died holding it) no longer blocks: the copy is then
+   * taken as it is, valid slot numbers all the same. Otherwise the list is read in place.
    */
   private readLinks(slot: number, level: number): number {
-    const versions = this.versions;
-    const out = this.linkScratch;
     const arr = this.linkArray(level);
     const off = this.linkOffset(slot, level);
+    if (!this.othersWrite) {
+      this.linkFrom = arr;
+      this.linkAt = off + 1;
+      return arr[off]!;
+    }
+    const versions = this.versions;
+    const out = this.linkScratch;
+    this.linkFrom = out;
+    this.linkAt = 0;
     for (let tries = 0; ; tries++) {
       const before = Atomics.load(versions, slot);
       if ((before & 1) === 0 || tries > SPIN_LIMIT) {
@@ -340,10 +364,11 @@ export class HnswIndex {
       let changed = true;
       while (changed) {
         changed = false;
-        const links = this.linkScratch;
         const n = this.readLinks(cur, level);
+        const links = this.linkFrom;
+        const at = this.linkAt;
         for (let i = 0; i < n; i++) {
-          const next = links[i]!;
+          const next = links[at + i]!;
           const d = this.distTo(from, next);
           if (d < curDist) {
             curDist = d;
@@ -374,12 +399,22 @@ export class HnswIndex {
       const c = candidates.topSlot();
       if (results.size >= ef && cd > results.topKey()) break;
       candidates.pop();
-      const links = this.linkScratch;
       const n = this.readLinks(c, level);
+      const links = this.linkFrom;
+      const at = this.linkAt;
+      // The unvisited neighbours first, then their distances one after another: the loads of
+      // several vectors overlap (what hnswlib's prefetches do), with nothing between them.
+      const fresh = this.fresh;
+      const dists = this.freshDist;
+      let k = 0;
       for (let i = 0; i < n; i++) {
-        const next = links[i]!;
-        if (this.visited.visit(next)) continue;
-        const d = this.distTo(from, next);
+        const next = links[at + i]!;
+        if (!this.visited.visit(next)) fresh[k++] = next;
+      }
+      for (let i = 0; i < k; i++) dists[i] = this.distTo(from, fresh[i]!);
+      for (let i = 0; i < k; i++) {
+        const next = fresh[i]!;
+        const d = dists[i]!;
         if (results.size < ef || d < results.topKey()) {
           candidates.push(d, next);
           if (state[next] === LIVE && (admit === null || admit(next))) {

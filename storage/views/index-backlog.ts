@@ -139,6 +139,7 @@ export class IndexBacklog {
     const slots = Int32Array.from(taken);
     const finish = (): void => {
       for (const slot of slots) if (this.store.state[slot] === LIVE) quantized?.add(slot);
+      this.index.othersWrite = false;
       this.linking = null;
       this.batch = null;
     };
@@ -148,6 +149,8 @@ export class IndexBacklog {
       finish();
       return null;
     }
+    // Searches on this thread read the graph under its sequence locks until the batch is done.
+    this.index.othersWrite = true;
     this.linking = slots;
     this.batch = linked.then(finish, () => {
       for (const slot of slots) this.index.linkPrepared(slot);

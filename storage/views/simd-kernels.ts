@@ -58,37 +58,51 @@ export const section = (id: number, body: number[]): number[] => [id, ...uleb(bo
 export const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
 
 /**
- * Locals: 0 a, 1 b, 2 dim (params); 3 end4, 4 end (i32); 5 acc, 6 d (v128); 7 sum, 8 t (f32).
- * Four lanes at a time up to end4, then a scalar tail up to end.
+ * Locals: 0 a, 1 b, 2 dim (params); 3 end16, 4 end4, 5 end (i32); 6-9 acc0-acc3, 10 d (v128);
+ * 11 sum, 12 t (f32). Sixteen lanes at a time up to end16, in four accumulators so that their
+ * additions do not wait on one another, then four at a time into acc0 up to end4; the
+ * accumulators are summed (acc0 + acc1) + (acc2 + acc3), their lanes 0+1+2+3, then a scalar
+ * tail up to end. scalar-kernels.ts does the same arithmetic in the same order.
  */
 function kernelBody(squaredDifference: boolean): number[] {
   const get = (i: number) => [OP.localGet, i];
   const set = (i: number) => [OP.localSet, i];
   const advance = (i: number, bytes: number) => [...get(i), OP.i32Const, ...sleb(bytes), OP.i32Add, ...set(i)];
   const lanes = squaredDifference
-    ? [SIMD, ...F32X4_SUB, OP.localTee, 6, ...get(6), SIMD, ...F32X4_MUL]
+    ? [SIMD, ...F32X4_SUB, OP.localTee, 10, ...get(10), SIMD, ...F32X4_MUL]
     : [SIMD, ...F32X4_MUL];
-  const scalar = squaredDifference ? [OP.f32Sub, OP.localTee, 8, ...get(8), OP.f32Mul] : [OP.f32Mul];
+  const scalar = squaredDifference ? [OP.f32Sub, OP.localTee, 12, ...get(12), OP.f32Mul] : [OP.f32Mul];
+  /** Adds the block at byte `offset` past a and b into accumulator `acc`. */
+  const block = (offset: number, acc: number) => [
+    ...get(0), SIMD, ...V128_LOAD, 0, ...uleb(offset), ...get(1), SIMD, ...V128_LOAD, 0, ...uleb(offset), ...lanes,
+    ...get(acc), SIMD, ...F32X4_ADD, ...set(acc),
+  ];
+  const endAt = (mask: number, local: number) => [...get(0), ...get(2), OP.i32Const, ...sleb(mask), OP.i32And, OP.i32Const, 2, OP.i32Shl, OP.i32Add, ...set(local)];
+  const zero = [SIMD, ...V128_CONST, ...new Array<number>(16).fill(0)];
   const code = [
-    ...get(0), ...get(2), OP.i32Const, 2, OP.i32Shl, OP.i32Add, ...set(4),
-    ...get(0), ...get(2), OP.i32Const, ...sleb(-4), OP.i32And, OP.i32Const, 2, OP.i32Shl, OP.i32Add, ...set(3),
-    SIMD, ...V128_CONST, ...new Array<number>(16).fill(0), ...set(5),
+    ...endAt(-1, 5), ...endAt(-4, 4), ...endAt(-16, 3),
+    ...zero, ...set(6), ...zero, ...set(7), ...zero, ...set(8), ...zero, ...set(9),
     OP.block, 0x40, OP.loop, 0x40,
     ...get(0), ...get(3), OP.i32GeU, OP.brIf, 1,
-    ...get(0), SIMD, ...V128_LOAD, 0, 0, ...get(1), SIMD, ...V128_LOAD, 0, 0, ...lanes,
-    ...get(5), SIMD, ...F32X4_ADD, ...set(5),
-    ...advance(0, 16), ...advance(1, 16),
+    ...block(0, 6), ...block(16, 7), ...block(32, 8), ...block(48, 9),
+    ...advance(0, 64), ...advance(1, 64),
     OP.br, 0, OP.end, OP.end,
-    ...get(5), SIMD, ...F32X4_EXTRACT, 0, ...get(5), SIMD, ...F32X4_EXTRACT, 1, OP.f32Add,
-    ...get(5), SIMD, ...F32X4_EXTRACT, 2, OP.f32Add, ...get(5), SIMD, ...F32X4_EXTRACT, 3, OP.f32Add, ...set(7),
     OP.block, 0x40, OP.loop, 0x40,
     ...get(0), ...get(4), OP.i32GeU, OP.brIf, 1,
-    ...get(0), OP.f32Load, 2, 0, ...get(1), OP.f32Load, 2, 0, ...scalar, ...get(7), OP.f32Add, ...set(7),
+    ...block(0, 6),
+    ...advance(0, 16), ...advance(1, 16),
+    OP.br, 0, OP.end, OP.end,
+    ...get(6), ...get(7), SIMD, ...F32X4_ADD, ...get(8), ...get(9), SIMD, ...F32X4_ADD, SIMD, ...F32X4_ADD, ...set(6),
+    ...get(6), SIMD, ...F32X4_EXTRACT, 0, ...get(6), SIMD, ...F32X4_EXTRACT, 1, OP.f32Add,
+    ...get(6), SIMD, ...F32X4_EXTRACT, 2, OP.f32Add, ...get(6), SIMD, ...F32X4_EXTRACT, 3, OP.f32Add, ...set(11),
+    OP.block, 0x40, OP.loop, 0x40,
+    ...get(0), ...get(5), OP.i32GeU, OP.brIf, 1,
+    ...get(0), OP.f32Load, 2, 0, ...get(1), OP.f32Load, 2, 0, ...scalar, ...get(11), OP.f32Add, ...set(11),
     ...advance(0, 4), ...advance(1, 4),
     OP.br, 0, OP.end, OP.end,
-    ...get(7), OP.end,
+    ...get(11), OP.end,
   ];
-  const locals = vec([[2, I32], [2, V128], [2, F32]]);
+  const locals = vec([[3, I32], [5, V128], [2, F32]]);
   const body = [...locals, ...code];
   return [...uleb(body.length), ...body];
 }
