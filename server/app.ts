@@ -8,6 +8,7 @@ import { applyingGate } from './middleware/applying-gate.js';
 import { consolePage } from './middleware/console-page.js';
 import { cors } from './middleware/cors.js';
 import { errorBody } from './middleware/error-body.js';
+import { countInFlight } from './middleware/in-flight.js';
 import { jsonBody } from './middleware/json-body.js';
 import { noteActivity } from './middleware/note-activity.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -72,6 +73,7 @@ export function createApp({ engine, config, logger, readiness, version, metrics,
   const metricsRoute = metricsRoutes(metrics.registry);
   const routeOf = routePatterns([publicRoutes, openApiRoute, metricsRoute, ...resourceRoutes]);
 
+  app.use(countInFlight());
   app.use(async (ctx, next) => {
     (ctx.state as RequestState).dialect = dialect;
     await next();

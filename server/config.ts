@@ -46,6 +46,12 @@ export interface ServiceConfig {
   queryTimeoutMs: number;
   /** Search workers (SERVICE_WORKERS, default: the cores, at most MAX_SEARCH_WORKERS); 0: searches run on the request thread. */
   workers: number;
+  /**
+   * Whether a search that is the only request in flight, with no walk out, walks in place rather
+   * than on a worker (SERVICE_WORKERS_IDLE_IN_PLACE, default on): a lone client's answer comes
+   * sooner than a worker can be woken and answer.
+   */
+  workersIdleInPlace: boolean;
   /** Cypher read replicas (SERVICE_CYPHER_WORKERS, default 1 on a machine with more than one core); 0: Cypher runs on the request thread only. */
   cypherWorkers: number;
   /** Payload depth and size, points per collection, collections per database. */
@@ -199,6 +205,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     queryMemoryBytes: atLeastOne(env.SERVICE_QUERY_MEMORY_MB, 'SERVICE_QUERY_MEMORY_MB', 256, 65_536) * 2 ** 20,
     queryTimeoutMs: atLeastOne(env.SERVICE_QUERY_TIMEOUT_MS, 'SERVICE_QUERY_TIMEOUT_MS', QUERY_TIMEOUT_MS, 3_600_000),
     workers: positiveInt(env.SERVICE_WORKERS, 'SERVICE_WORKERS', Math.min(availableParallelism(), MAX_SEARCH_WORKERS), MAX_SEARCH_WORKERS),
+    workersIdleInPlace: (env.SERVICE_WORKERS_IDLE_IN_PLACE ?? '') === '' || flag(env.SERVICE_WORKERS_IDLE_IN_PLACE, 'SERVICE_WORKERS_IDLE_IN_PLACE'),
     cypherWorkers: positiveInt(env.SERVICE_CYPHER_WORKERS, 'SERVICE_CYPHER_WORKERS', availableParallelism() > 1 ? 1 : 0, MAX_CYPHER_WORKERS),
     writeLimits: writeLimits(env),
     ...connectionLimits(env),

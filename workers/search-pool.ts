@@ -126,6 +126,19 @@ export class SearchPool implements GraphWalker, GraphBuilder {
   forgotten = 0;
   /** Tests: called with a worker right before a walk or a link is sent to it. */
   onDispatch: ((thread: Worker) => void) | null = null;
+  /**
+   * When set and answering true while no walk is out, the first walk asked for in a turn is left
+   * to the caller, who walks in place (the server: its request is the only one in flight,
+   * SERVICE_WORKERS_IDLE_IN_PLACE). Handing a lone walk over costs more than it saves: the
+   * message, a worker's wake-up and the answer's turn of the event loop (a lone client got 1.4x
+   * the searches a second with no workers). The rest of the turn's walks (a batch, a query's
+   * prefetches) still go to the workers.
+   */
+  inPlaceWhen: (() => boolean) | null = null;
+  /** Walks left to the caller by inPlaceWhen (metrics, tests). */
+  walksInPlace = 0;
+  private walksOut = 0;
+  private inPlaceThisTurn = false;
 
   constructor(readonly size: number) {
     if (!Number.isInteger(size) || size < 1 || size > MAX_SEARCH_WORKERS) throw new RangeError(`a search pool has 1 to ${MAX_SEARCH_WORKERS} workers, not ${size}`);
@@ -138,6 +151,12 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     const codesLayout = codes?.layout() ?? null;
     // A walk on floats that are on disk reads the file, which only this thread has open.
     if (!layout || (onCodes && !codesLayout) || (!onCodes && layout.store.onDisk)) return null;
+    if (this.walksOut === 0 && !this.inPlaceThisTurn && this.inPlaceWhen?.()) {
+      this.walksInPlace++;
+      this.inPlaceThisTurn = true;
+      queueMicrotask(() => (this.inPlaceThisTurn = false));
+      return null;
+    }
     let worker = this.workers[0]!;
     for (const w of this.workers) if (w.waiting.size < worker.waiting.size) worker = w;
     const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: onCodes };
@@ -160,11 +179,19 @@ export class SearchPool implements GraphWalker, GraphBuilder {
       worker.sentCodes.set(walk.graph, new WeakRef(codesLayout));
     }
     this.onDispatch?.(worker.thread);
-    return worker.ask(walk.id, walk).then((a) => {
-      if (!('slots' in a)) throw new SearchWorkerError(`a search worker could not walk the graph: ${'error' in a ? a.error : 'no answer'}`);
-      this.walks++;
-      return a.slots;
-    });
+    this.walksOut++;
+    return worker.ask(walk.id, walk).then(
+      (a) => {
+        this.walksOut--;
+        if (!('slots' in a)) throw new SearchWorkerError(`a search worker could not walk the graph: ${'error' in a ? a.error : 'no answer'}`);
+        this.walks++;
+        return a.slots;
+      },
+      (err: unknown) => {
+        this.walksOut--;
+        throw err;
+      },
+    );
   }
 
   link(index: HnswIndex, slots: Int32Array): Promise<void> | null {

@@ -21,7 +21,8 @@ async function metric(url: string, name: string): Promise<number> {
 
 describe('server: searches walk the graph on the search workers (SERVICE_WORKERS)', function () {
   this.timeout(120_000);
-  const srv = useTestServer({ SERVICE_WORKERS: '2' });
+  // Every walk to a worker, even a lone request's (below, the default walks that one in place).
+  const srv = useTestServer({ SERVICE_WORKERS: '2', SERVICE_WORKERS_IDLE_IN_PLACE: 'false' });
 
   before(async () => {
     const { url } = srv;
@@ -114,6 +115,32 @@ describe('server: searches walk the graph on the search workers (SERVICE_WORKERS
   });
 });
 
+describe('server: a search that is the only request in flight walks in place (SERVICE_WORKERS_IDLE_IN_PLACE)', function () {
+  this.timeout(120_000);
+  const srv = useTestServer({ SERVICE_WORKERS: '2' });
+
+  it('walks a lone search in place, and sends the other searches of a batch to the workers', async () => {
+    const { url } = srv;
+    expect((await call(url, 'PUT', '/collections/w', { vectors: { size: DIM, distance: 'Euclid' } })).status).to.equal(200);
+    const points = vectors.slice(0, BASE).map((v, id) => ({ id, vector: asList(v) }));
+    expect((await call(url, 'PUT', '/collections/w/points?wait=true', { points })).status).to.equal(200);
+    await srv.service.engine.indexed();
+    const inPlace = await metric(url, 'vgdb_search_walks_in_place_total');
+    const walks = await metric(url, 'vgdb_search_worker_walks_total');
+    for (const id of [5, 777, 2999]) {
+      const found = await call(url, 'POST', '/collections/w/points/search', { vector: asList(vectors[id]!), limit: 1 });
+      expect(found.body.result[0].id).to.equal(id);
+    }
+    expect(await metric(url, 'vgdb_search_walks_in_place_total')).to.equal(inPlace + 3);
+    expect(await metric(url, 'vgdb_search_worker_walks_total')).to.equal(walks);
+    // A batch's first walk may be left here; the others go out side by side.
+    const batch = await call(url, 'POST', '/collections/w/points/search/batch', { searches: [10, 20, 30, 40].map((id) => ({ vector: asList(vectors[id]!), limit: 1 })) });
+    expect(batch.body.result.map((r: { id: number }[]) => r[0]!.id)).to.deep.equal([10, 20, 30, 40]);
+    expect(await metric(url, 'vgdb_search_walks_in_place_total')).to.equal(inPlace + 4);
+    expect(await metric(url, 'vgdb_search_worker_walks_total')).to.equal(walks + 3);
+  });
+});
+
 describe('server: the search workers link new vectors into the graph in the background', function () {
   this.timeout(120_000);
   const srv = useTestServer({ SERVICE_WORKERS: '2', SERVICE_SNAPSHOT_EVERY: '4' });
@@ -147,6 +174,13 @@ describe('server: SERVICE_WORKERS', function () {
     expect(readConfig({ SERVICE_WORKERS: '0' }).workers).to.equal(0);
     expect(readConfig({ SERVICE_WORKERS: '31' }).workers).to.equal(31);
     for (const bad of ['32', '-1', '1.5', 'two']) expect(() => readConfig({ SERVICE_WORKERS: bad })).to.throw(/SERVICE_WORKERS must be an integer from 0 to 31/);
+  });
+
+  it('walks a lone request in place by default; SERVICE_WORKERS_IDLE_IN_PLACE takes a yes or a no, naming the variable otherwise', () => {
+    expect(readConfig({}).workersIdleInPlace).to.equal(true);
+    expect(readConfig({ SERVICE_WORKERS_IDLE_IN_PLACE: 'false' }).workersIdleInPlace).to.equal(false);
+    expect(readConfig({ SERVICE_WORKERS_IDLE_IN_PLACE: 'on' }).workersIdleInPlace).to.equal(true);
+    expect(() => readConfig({ SERVICE_WORKERS_IDLE_IN_PLACE: 'sometimes' })).to.throw(/SERVICE_WORKERS_IDLE_IN_PLACE must be one of/);
   });
 
   describe('with 0', () => {

@@ -157,6 +157,34 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     expect(walks).to.be.greaterThan(200);
   });
 
+  it('leaves the first walk of a turn to the caller while inPlaceWhen answers true and no walk is out, and sends the rest', async () => {
+    const c = filled('Euclid', 6000, 8);
+    const pool = searchPool();
+    const [a, b] = randomVectors(2, DIM, 9);
+    useGraphWalker(pool);
+    try {
+      pool.inPlaceWhen = () => true;
+      const before = { inPlace: pool.walksInPlace, walks: pool.walks };
+      // One turn: the first is left here, the second goes out (one is out now, so the third does too).
+      const turn = [searchCollectionPooled(c, query(a!)), searchCollectionPooled(c, query(b!)), searchCollectionPooled(c, query(a!))];
+      const [first, second, third] = await Promise.all(turn);
+      expect(first).to.deep.equal(searchCollection(c, query(a!)));
+      expect(second).to.deep.equal(searchCollection(c, query(b!)));
+      expect(third).to.deep.equal(first);
+      expect(pool.walksInPlace - before.inPlace).to.equal(1);
+      expect(pool.walks - before.walks).to.equal(2);
+      // A later turn, nothing out: in place again; and never while inPlaceWhen answers false.
+      await searchCollectionPooled(c, query(b!));
+      expect(pool.walksInPlace - before.inPlace).to.equal(2);
+      pool.inPlaceWhen = () => false;
+      await searchCollectionPooled(c, query(b!));
+      expect(pool.walksInPlace - before.inPlace).to.equal(2);
+      expect(pool.walks - before.walks).to.equal(3);
+    } finally {
+      pool.inPlaceWhen = null;
+    }
+  });
+
   it('replaces a worker that dies under a walk, failing only that walk', async () => {
     const c = filled('Euclid', 3000, 13);
     const q = randomVectors(1, DIM, 14)[0]!;
