@@ -88,6 +88,10 @@ describe('storage/snapshot', () => {
       expect(() => decodeSnapshot(bad), `byte ${at}`).to.throw(CorruptDataError);
     }
     expect(() => decodeSnapshot([bytes.subarray(0, 20 + 1009), bytes.subarray(20 + 2 * 1009)]), 'a frame missing').to.throw(CorruptDataError, /collection 1 is damaged/);
+    // A frame's length damaged into gigabytes is refused before anything is read for it.
+    const long = Uint8Array.from(bytes);
+    new DataView(long.buffer).setUint32(20 + 1009 + 1, 0xfffffff0, true);
+    expect(() => decodeSnapshot(long), 'a huge frame length').to.throw(CorruptDataError, /a frame of 4294967280 bytes/);
     expect(() => decodeSnapshot([bytes.subarray(0, 20 + 1009), bytes.subarray(20 + 2 * 1009, 20 + 3 * 1009), bytes.subarray(20 + 1009)]), 'frames out of order').to.throw(CorruptDataError, /collection 1 is damaged/);
   });
 

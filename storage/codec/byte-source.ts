@@ -16,6 +16,7 @@ const endsEarly = (n: number, at: number): CorruptDataError => new CorruptDataEr
 /** Chunks in memory, read in order: a read within one chunk is a view of it, one across chunks a copy. */
 export function chunkSource(chunks: Uint8Array | readonly Uint8Array[]): ByteSource {
   const list = chunks instanceof Uint8Array ? [chunks] : chunks;
+  const total = list.reduce((n, c) => n + c.length, 0);
   let index = 0;
   let at = 0;
   let consumed = 0;
@@ -27,6 +28,8 @@ export function chunkSource(chunks: Uint8Array | readonly Uint8Array[]): ByteSou
   };
   return {
     read(n) {
+      // Checked first: a damaged length must not allocate before the end is found.
+      if (consumed + n > total) throw endsEarly(n, consumed);
       skipEmpty();
       const chunk = list[index];
       if (chunk && at + n <= chunk.length) {

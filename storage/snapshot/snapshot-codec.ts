@@ -224,6 +224,8 @@ function readBlock(source: ByteSource, types: readonly number[], what: () => str
   const length = h.u32();
   const crc = h.u32();
   if (!types.includes(type)) throw new CorruptDataError(`${what()} is damaged (a block of type ${type} where ${types.join(' or ')} belongs)`);
+  // Checked before anything is read for it: a damaged length must not allocate gigabytes.
+  if ((type === PART_FRAME || type === LAST_FRAME) && length > FRAME_BYTES) throw new CorruptDataError(`${what()} is damaged (a frame of ${length} bytes, more than ${FRAME_BYTES})`);
   const payload = source.read(length);
   if (crc32(payload, 0, payload.length, seed) !== crc) throw new CorruptDataError(`${what()} is damaged (its checksum does not match)`);
   return { type, payload };
