@@ -5,7 +5,7 @@ import type { Resolved, ResolvedMap } from '../query/cypher/resolved-values.js';
 
 /**
  * The state a Cypher replica starts from: a snapshot of the views (snapshot-codec.ts) at
- * operation `opId`, in the pieces it was encoded in; the replica joins them on its own thread
+ * operation `opId`, in the pieces it was encoded in; the replica decodes them as they are, on its own thread
  * (tens of MB the request thread would otherwise copy in one go).
  */
 export interface StateMessage {

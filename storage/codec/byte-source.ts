@@ -40,8 +40,7 @@ export function chunkSource(chunks: Uint8Array | readonly Uint8Array[]): ByteSou
       const out = new Uint8Array(n);
       for (let filled = 0; filled < n; ) {
         skipEmpty();
-        const from = list[index];
-        if (!from) throw endsEarly(n, consumed);
+        const from = list[index]!;
         const take = Math.min(n - filled, from.length - at);
         out.set(from.subarray(at, at + take), filled);
         filled += take;
@@ -51,8 +50,7 @@ export function chunkSource(chunks: Uint8Array | readonly Uint8Array[]): ByteSou
       return out;
     },
     get done() {
-      skipEmpty();
-      return index === list.length;
+      return consumed === total;
     },
   };
 }

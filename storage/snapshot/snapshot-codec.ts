@@ -79,6 +79,8 @@ export interface SnapshotCapture {
 
 /** Cuts what a collection's encoder hands on into frames on `out`, each with its length and CRC. */
 class FrameWriter {
+  /** Bytes written so far, frame headers included. */
+  written = 0;
   private header: ((bytes: Uint8Array) => void) | null = null;
   private length = 0;
   /** Frames closed so far: each frame's CRC starts from its index, so a frame missing or moved fails its check. */
@@ -89,9 +91,6 @@ class FrameWriter {
     private readonly out: SnapshotOutput,
     private readonly frameBytes: number,
   ) {}
-
-  /** Bytes written so far, frame headers included. */
-  written = 0;
 
   append(bytes: Uint8Array): void {
     for (let at = 0; at < bytes.length; ) {
