@@ -36,7 +36,9 @@ const RESCORE_PER_HIT = 4;
  * placed so [mid - 127 step, mid + 127 step] covers the quantile of the values (all of them by
  * default). Distances then come from integer sums:
  *   Euclid  |q - x|² ≈ step² Σ(cq - cx)²          (the offsets cancel)
- *   Dot     q·x ≈ step² Σ cq cx + step mid (Σcq + Σcx) + dim mid²   (Σcx kept per slot)
+ *   Dot     between slots: a·b ≈ step² Σ ca cb + step mid (Σca + Σcb) + dim mid²   (Σc kept per slot)
+ *           to a query, coded on a scale of its own, q ≈ qstep cq (no offset):
+ *           q·x ≈ step qstep Σ cq cx + mid Σq   (no per-slot term: a search reads only the codes)
  *   Cosine  1 - q·x on the unit vectors.
  * The codes are derived: made as points are linked into the HNSW graph (the indexer), all of
  * them again whenever the live count has doubled since the range was placed (so it follows the
@@ -60,11 +62,13 @@ export class ScalarQuantized {
   private segmentKernels: Int8Kernels[] = [];
   /** Slots the codes have room for. */
   private placedCap = -1;
-  /** Σ codes per slot (the Dot correction). */
+  /** Σ codes per slot (the Dot correction between two slots). */
   private sums: Int32Array;
   private mid = 0;
   private step = 1;
-  private querySum = 0;
+  /** Dot and Cosine: step x the query's own step, and mid Σq (setQuery). */
+  private queryScale = 1;
+  private queryOffset = 0;
   /** The live count when the range was placed (0: never). */
   private placedFor = 0;
   private readonly dim: number;
@@ -163,8 +167,8 @@ export class ScalarQuantized {
       const dotBetween = (a: number, b: number) => step2 * dot(base + stride * a, base + stride * b, stride) + sumsOf(a, b);
       this.between = metric === 'Euclid' ? this.l2Between : metric === 'Cosine' ? (a, b) => 1 - dotBetween(a, b) : (a, b) => -dotBetween(a, b);
       if (metric === 'Euclid') this.toQuery = (x) => step2 * l2(queryAt, base + stride * x, stride);
-      else if (metric === 'Cosine') this.toQuery = (x) => 1 - (step2 * dot(queryAt, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
-      else this.toQuery = (x) => -(step2 * dot(queryAt, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
+      else if (metric === 'Cosine') this.toQuery = (x) => 1 - (this.queryScale * dot(queryAt, base + stride * x, stride) + this.queryOffset);
+      else this.toQuery = (x) => -(this.queryScale * dot(queryAt, base + stride * x, stride) + this.queryOffset);
       return;
     }
     const codes = this.codes;
@@ -172,8 +176,8 @@ export class ScalarQuantized {
     const dotBetween = (a: number, b: number) => step2 * dotInt8(codes, base + stride * a, codes, base + stride * b, stride) + sumsOf(a, b);
     this.between = metric === 'Euclid' ? this.l2Between : metric === 'Cosine' ? (a, b) => 1 - dotBetween(a, b) : (a, b) => -dotBetween(a, b);
     if (metric === 'Euclid') this.toQuery = (x) => step2 * l2Int8(codes, queryAt, codes, base + stride * x, stride);
-    else if (metric === 'Cosine') this.toQuery = (x) => 1 - (step2 * dotInt8(codes, queryAt, codes, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
-    else this.toQuery = (x) => -(step2 * dotInt8(codes, queryAt, codes, base + stride * x, stride) + cross * (this.querySum + sums[x]!) + constant);
+    else if (metric === 'Cosine') this.toQuery = (x) => 1 - (this.queryScale * dotInt8(codes, queryAt, codes, base + stride * x, stride) + this.queryOffset);
+    else this.toQuery = (x) => -(this.queryScale * dotInt8(codes, queryAt, codes, base + stride * x, stride) + this.queryOffset);
   }
 
   /**
@@ -208,7 +212,7 @@ export class ScalarQuantized {
     this.l2Between = (a, b) => step2 * l2Pair(a, b);
     const dotBetween = (a: number, b: number) => step2 * dotPair(a, b) + cross * (sums[a]! + sums[b]!) + constant;
     this.between = metric === 'Euclid' ? this.l2Between : metric === 'Cosine' ? (a, b) => 1 - dotBetween(a, b) : (a, b) => -dotBetween(a, b);
-    const dotToQuery = (x: number) => step2 * dotQuery(x) + cross * (this.querySum + sums[x]!) + constant;
+    const dotToQuery = (x: number) => this.queryScale * dotQuery(x) + this.queryOffset;
     if (metric === 'Euclid') this.toQuery = (x) => step2 * l2Query(x);
     else if (metric === 'Cosine') this.toQuery = (x) => 1 - dotToQuery(x);
     else this.toQuery = (x) => -dotToQuery(x);
@@ -300,10 +304,28 @@ export class ScalarQuantized {
     return Math.min(ef, RESCORE_PER_HIT * k);
   }
 
-  /** Codes a prepared query (unit length for Cosine) into this thread's query row. */
+  /**
+   * Codes a prepared query (unit length for Cosine) into this thread's query row: on the store's
+   * range for Euclid (the offsets cancel), on a symmetric scale of its own for Dot and Cosine, so
+   * that a distance needs no per-slot sum (see the class comment).
+   */
   setQuery(q: Float32Array): void {
-    const { queryAt, stride, codes, segments } = this;
-    this.querySum = this.encodeInto(q, 0, codes, queryAt);
+    const { queryAt, stride, codes, segments, dim } = this;
+    if (this.metric === 'Euclid') this.encodeInto(q, 0, codes, queryAt);
+    else {
+      let most = 0;
+      let sum = 0;
+      for (let i = 0; i < dim; i++) {
+        const x = q[i]!;
+        sum += x;
+        if (Math.abs(x) > most) most = Math.abs(x);
+      }
+      const qstep = most > 0 ? most / LEVELS : 1;
+      const inverse = 1 / qstep;
+      for (let i = 0; i < dim; i++) codes[queryAt + i] = Math.round(q[i]! * inverse);
+      this.queryScale = this.step * qstep;
+      this.queryOffset = this.mid * sum;
+    }
     for (let k = 1; k < segments.length; k++) segments[k]!.set(codes.subarray(queryAt, queryAt + stride), queryAt);
   }
 }
