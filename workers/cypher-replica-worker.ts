@@ -13,7 +13,6 @@ import { resolveValue, valueOf, type Resolved } from '../query/cypher/resolved-v
 import { compileQuery, executeQueryInSlices, streamQuery, type ResultStream } from '../query/cypher/run-query.js';
 import { setEntry } from '../query/cypher/values.js';
 import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaRequest, TraverseMessage } from './replica-messages.js';
-import { niceThisThread } from './thread-priority.js';
 
 /**
  * A Cypher read replica (cypher-replica.md): its own copy of the views, loaded from a snapshot
@@ -23,16 +22,9 @@ import { niceThisThread } from './thread-priority.js';
  * traverse route) run in one go. Bolt's reads are cursors kept here between two pulls, holding
  * a batch of rows (streamQuery), until they end or the main thread closes them. An entry that
  * fails to apply throws out of the message handler: the worker stops and the pool replaces it
- * with a fresh copy.
+ * with a fresh copy. Its thread starts at cypher-replica-thread.ts, which lowers its priority first.
  */
 const port = parentPort!;
-/**
- * A long query here yields the cores to the request thread and the search workers when they
- * want them (nice 10: about a tenth of a contended core), so searches keep their latency on a
- * machine with few cores; an idle core is still all the query's.
- */
-const REPLICA_NICE = 10;
-niceThisThread(REPLICA_NICE);
 const collections = new Map<string, Collection>();
 /** The newest operation_id applied here; -1 until the state has come. */
 let applied = -1;

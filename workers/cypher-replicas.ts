@@ -59,7 +59,7 @@ class Replica {
 
   start(): void {
     this.loaded = false;
-    const thread = new Worker(new URL('./cypher-replica-worker.js', import.meta.url));
+    const thread = new Worker(new URL('./cypher-replica-thread.js', import.meta.url));
     thread.unref();
     thread.on('message', (a: ReplicaAnswer) => this.onAnswer(this, a));
     // A crash fires 'error' and then 'exit': the first replaces the thread, the second finds it replaced.

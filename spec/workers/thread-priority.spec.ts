@@ -40,7 +40,7 @@ describe('workers: thread priority', function () {
 
   it('a Cypher replica thread runs at nice 10, below the request thread and the search workers', async () => {
     const tens = count(10);
-    const thread = new Worker(new URL('../../workers/cypher-replica-worker.js', import.meta.url));
+    const thread = new Worker(new URL('../../workers/cypher-replica-thread.js', import.meta.url));
     try {
       await once(thread, 'online');
       for (let i = 0; i < 100 && count(10) === tens; i++) await new Promise((r) => setTimeout(r, 20));
