@@ -10,7 +10,7 @@ import { changesSchema, writesData } from '../query/cypher/query-kind.js';
 import type { GuardOptions } from '../query/cypher/guard.js';
 import { compileQuery, executeQueryInSlices, isWriteQuery, streamQuery, type CypherResult, type ResultStream } from '../query/cypher/run-query.js';
 import type { Resolved } from '../query/cypher/resolved-values.js';
-import { nextTurn } from '../server/next-turn.js';
+import { betweenQuerySlices, REQUEST_THREAD_SLICE_MS } from '../server/next-turn.js';
 import { serialWrite } from '../query/cypher/write-queue.js';
 import type { Value } from '../query/cypher/values.js';
 import type { CypherReplicas } from '../workers/cypher-replicas.js';
@@ -123,13 +123,13 @@ export class Databases {
   /** Runs a compiled query on a collection through an overlay (a fresh one, or a transaction's), in slices (see executeQueryInSlices). */
   async execute(c: Collection, query: Query, input: QueryInput, tx: GraphTx): Promise<CypherResult> {
     await this.engine.settled(c.name);
-    return executeQueryInSlices(c, query, input.parameters, this.limits(input), { tx, present: (v, t) => input.writer.write(v, t) }, nextTurn);
+    return executeQueryInSlices(c, query, input.parameters, { ...this.limits(input), sliceMs: REQUEST_THREAD_SLICE_MS }, { tx, present: (v, t) => input.writer.write(v, t) }, betweenQuerySlices(0));
   }
 
   /** A read query's rows as the client pulls them; its first rows are produced here, so an error in them is the RUN's. */
   async stream(c: Collection, query: Query, input: QueryInput, tx: GraphTx): Promise<{ fields: string[]; rows: RowSource } | null> {
     await this.engine.settled(c.name);
-    const stream = streamQuery(c, query, input.parameters, this.limits(input), { tx, present: (v, t) => input.writer.write(v, t) }, nextTurn);
+    const stream = streamQuery(c, query, input.parameters, { ...this.limits(input), sliceMs: REQUEST_THREAD_SLICE_MS }, { tx, present: (v, t) => input.writer.write(v, t) }, betweenQuerySlices(0));
     if (!stream) return null;
     const replicas = this.replicas;
     const take = replicas ? (n: number) => replicas.inPlaceRun(() => stream.take(n)) : (n: number) => stream.take(n);

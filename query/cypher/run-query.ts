@@ -82,9 +82,9 @@ export function executeQuery(c: Collection, query: Query, parameters: Record<str
 }
 
 /**
- * How long a query runs before it lets other requests in (the server's slice). A search waits
- * for up to two slices (its request coming in, its walk's answer coming back from a search
- * worker), so slices are short: 4 ms keeps its p99 under 10 ms while a long query runs.
+ * How long a query runs before it lets other work in, unless its options say otherwise: the
+ * slice of a Cypher replica's thread, where it delays only the replica's other queries (on the
+ * request thread the server passes shorter slices; see server/next-turn.ts).
  */
 export const QUERY_SLICE_MS = 4;
 

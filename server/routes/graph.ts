@@ -6,7 +6,7 @@ import { notFound } from '../../storage/errors.js';
 import type { Edge } from '../../storage/views/graph-store.js';
 import { cypherJson, cypherTextJson, traverseJson } from '../../query/api/graph-json.js';
 import { compileQuery, executeQueryInSlices, isWriteQuery, type CypherResult } from '../../query/cypher/run-query.js';
-import { nextTurn } from '../next-turn.js';
+import { betweenQuerySlices, REQUEST_THREAD_SLICE_MS } from '../next-turn.js';
 import type { GuardOptions } from '../../query/cypher/guard.js';
 import { logQueryResult } from '../../query/cypher/log-result.js';
 import { serialWrite } from '../../query/cypher/write-queue.js';
@@ -62,12 +62,12 @@ export function graphRoutes(engine: Engine, limits: GuardOptions, replicas: Cyph
       const c = collectionOf(ctx);
       const elsewhere = replicas?.run(c.name, query, req.query, req.parameters, limits);
       if (elsewhere) return okText(ctx, cypherTextJson(await elsewhere, started));
-      const inPlace = () => executeQueryInSlices(c, query, req.parameters, limits, { present: toTypedJson }, nextTurn);
+      const inPlace = () => executeQueryInSlices(c, query, req.parameters, { sliceMs: REQUEST_THREAD_SLICE_MS, ...limits }, { present: toTypedJson }, betweenQuerySlices(1));
       result = await (replicas ? replicas.inPlaceRun(inPlace) : inPlace());
     } else {
       result = await serialWrite(engine, async () => {
         const c = collectionOf(ctx);
-        const r = await executeQueryInSlices(c, query, req.parameters, limits, { present: toTypedJson }, nextTurn);
+        const r = await executeQueryInSlices(c, query, req.parameters, { sliceMs: REQUEST_THREAD_SLICE_MS, ...limits }, { present: toTypedJson }, betweenQuerySlices(1));
         await logQueryResult(engine, c.name, r);
         return r;
       });
