@@ -7,6 +7,7 @@ import { GraphStore } from './views/graph-store.js';
 import { HnswIndex } from './views/hnsw.js';
 import { LabelIndex } from './views/label-index.js';
 import { PayloadIndex } from './views/payload-index.js';
+import { SlotJournal } from './views/slot-journal.js';
 import { NamedDenseVectors } from './views/named-dense.js';
 import { LIVE, PointStore } from './views/point-store.js';
 import { SparseVectors } from './views/sparse-vectors.js';
@@ -38,6 +39,8 @@ export class Collection {
   readonly space: VectorSpace;
   readonly index: HnswIndex;
   readonly payloadIndex = new PayloadIndex();
+  /** Slots whose payload changed, while a view derived from payloads reads them (SlotJournal). */
+  readonly payloadChanges = new SlotJournal();
   readonly labelIndex = new LabelIndex();
   readonly graph = new GraphStore();
   /** The unnamed vector's backlog; running exports pin it, so no slot is freed for reuse under them. */
@@ -195,6 +198,7 @@ export class Collection {
       if (existing >= 0) this.dropSlot(p.id, existing);
       const slot = this.store.add(p.id, vector, p.payload, p.labels);
       this.payloadIndex.add(slot, p.payload);
+      this.payloadChanges.note(slot);
       this.labelIndex.add(p.id, p.labels);
       if (vector) this.backlog.push(slot);
     }
@@ -215,6 +219,7 @@ export class Collection {
     this.store.payloads[slot] = payload;
     this.store.labels[slot] = labels;
     this.payloadIndex.add(slot, payload);
+    this.payloadChanges.note(slot);
     this.labelIndex.add(id, labels);
     return true;
   }
@@ -222,6 +227,7 @@ export class Collection {
   /** Takes a point's slot out of the views; its edges stay (an upsert keeps them). */
   private dropSlot(id: PointId, slot: number): void {
     this.payloadIndex.remove(slot, this.store.payloads[slot]!);
+    this.payloadChanges.note(slot);
     this.labelIndex.remove(id, this.store.labels[slot]!);
     const hadVector = this.store.hasVector[slot] === 1;
     this.store.remove(id);
@@ -314,6 +320,7 @@ export class Collection {
     for (const field of this.named.values()) field.readFrom(r);
     for (const field of this.sparse.values()) field.readFrom(r);
     this.quantize();
+    this.payloadChanges.restart();
     for (let slot = 0; slot < store.slotCount; slot++) {
       if (store.state[slot] !== LIVE) continue;
       this.payloadIndex.add(slot, store.payloads[slot]!);

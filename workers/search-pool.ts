@@ -145,7 +145,7 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     for (let i = 0; i < size; i++) this.workers.push(new PoolWorker(i + 1, (w, thread, err) => this.stopped(w, thread, err)));
   }
 
-  walk(index: HnswIndex, query: Float32Array, k: number, ef: number, codes: QuantizedVectors | null, onCodes: boolean): Promise<Int32Array> | null {
+  walk(index: HnswIndex, query: Float32Array, k: number, ef: number, codes: QuantizedVectors | null, onCodes: boolean, allow: Uint32Array | null = null): Promise<Int32Array> | null {
     if (this.closed) return null;
     const layout = index.layout();
     const codesLayout = codes?.layout() ?? null;
@@ -160,6 +160,7 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     let worker = this.workers[0]!;
     for (const w of this.workers) if (w.waiting.size < worker.waiting.size) worker = w;
     const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: onCodes };
+    if (allow) walk.allow = allow;
     // Vectors that moved (into a file, or codes made anew or dropped): every worker lets go of the
     // old memory now (with a full collection of its own), not at its next walk. This thread holds
     // it nowhere but weakly, and the change's own collection (FloatFiles.released) freed it here:

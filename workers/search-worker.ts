@@ -53,7 +53,9 @@ function walk(m: Walk): Int32Array<ArrayBuffer> {
     keys = new Float64Array(m.k);
     slots = new Int32Array(m.k);
   }
-  const n = reader.index.search(m.query, m.k, m.ef, null, keys, slots, codes);
+  const allow = m.allow;
+  const admit = allow ? (slot: number) => (allow[slot >>> 5]! & (1 << (slot & 31))) !== 0 : null;
+  const n = reader.index.search(m.query, m.k, m.ef, admit, keys, slots, codes);
   return slots.slice(0, n);
 }
 

@@ -13,6 +13,8 @@ export interface Walk {
   /** Walk on the quantized codes: true, with their layout when the worker's copy is out of date. */
   quantized: boolean;
   codes?: QuantizedLayout;
+  /** The only slots to answer, as bits (a filter's matches, in shared memory); absent: any live one. */
+  allow?: Uint32Array;
 }
 
 /** The walks given to one worker in one turn of the main thread (a batch search's share), sent as one message. */

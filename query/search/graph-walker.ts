@@ -11,7 +11,8 @@ import type { QuantizedVectors } from '../../storage/views/quantized-vectors.js'
  * walks on the codes does not count as the codes having gone.
  */
 export interface GraphWalker {
-  walk(index: HnswIndex, query: Float32Array, k: number, ef: number, codes: QuantizedVectors | null, onCodes: boolean): Promise<Int32Array> | null;
+  /** `allow`: the only slots the walk may answer, as bits in shared memory (a filter's matches, FilterBitsets); null: any. */
+  walk(index: HnswIndex, query: Float32Array, k: number, ef: number, codes: QuantizedVectors | null, onCodes: boolean, allow: Uint32Array | null): Promise<Int32Array> | null;
 }
 
 let current: GraphWalker | null = null;

@@ -5,6 +5,7 @@ import { ResultHeap } from '../../storage/views/distance-heap.js';
 import { scoreOf } from '../../storage/views/distance.js';
 import { LIVE } from '../../storage/views/point-store.js';
 import { candidateSlots } from '../filter/candidates.js';
+import { filterBitsets } from '../filter/filter-bitsets.js';
 import { matchesFilter } from '../filter/evaluate-filter.js';
 import type { Filter } from '../filter/types.js';
 import { forEachMatchingSlot } from './matching-slots.js';
@@ -148,7 +149,11 @@ function sparseHits(c: Collection, q: VectorQuery & { sparse: SparseVector }): S
  */
 export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
   if (q.sparse) return sparseHits(c, { ...q, sparse: q.sparse });
-  const plan = planDense(c, q);
+  return searchPlanned(c, q, planDense(c, q));
+}
+
+/** searchCollection of a dense query once planned. */
+function searchPlanned(c: Collection, q: VectorQuery, plan: DensePlan): ScoredSlot[] {
   const { view, k, wide, admit } = plan;
   const { heap, keys, slots, query } = scratchFor(wide, view.size);
   view.prepare(q.vector, query);
@@ -169,23 +174,28 @@ export function searchCollection(c: Collection, q: VectorQuery): ScoredSlot[] {
 
 /**
  * searchCollection, with the graph walk on a search worker when one is installed and can take
- * it (an unfiltered walk of a store in shared memory, on its float vectors or on its quantized
- * codes with rescoring); otherwise the same search in place. The vectors pending at the call
- * are taken then and scanned when the walk returns, and the walk's slots are scored again against the vectors as they are then (a slot
+ * it (a walk of a store in shared memory, on its float vectors or on its quantized codes with
+ * rescoring); otherwise the same search in place. A filtered walk goes there once the filter's
+ * matches are kept as bits the worker reads (query/filter/filter-bitsets.ts: from the second
+ * time a filter is searched; the unnamed vector's graph, whose slots are the collection's). The
+ * vectors pending at the call are taken then and scanned when the walk returns, and the walk's
+ * slots are scored again against the vectors as they are then and the filter read again (a slot
  * the walk found may have been deleted meanwhile, or freed and reused), so a write acknowledged
- * before the call is always seen and every hit is a live point with its true score.
+ * before the call is always seen and every hit is a live, matching point with its true score.
  */
 export async function searchCollectionPooled(c: Collection, q: VectorQuery): Promise<ScoredSlot[]> {
   const walker = graphWalker();
-  // A filter is evaluated on this thread, over payloads the workers do not share.
-  if (!walker || q.sparse || q.filter) return searchCollection(c, q);
+  if (!walker || q.sparse) return searchCollection(c, q);
   const plan = planDense(c, q);
   // Unrescored codes' scores would have to come back from the walk: such searches stay here.
-  if (plan.approx && !plan.rescore) return searchCollection(c, q);
-  const { view, k } = plan;
+  if (plan.approx && !plan.rescore) return searchPlanned(c, q, plan);
+  const { view, k, admit } = plan;
+  // A filter answered by a scan, on a named vector (its graph has slots of its own), or whose matches are not kept yet, is searched here.
+  const allow = q.filter && !plan.scan && view.name === '' ? filterBitsets(c).bitsFor(q.filter) : null;
+  if (q.filter && !allow) return searchPlanned(c, q, plan);
   const prepared = view.prepare(q.vector);
-  const walking = walker.walk(view.graph, prepared, plan.wide, plan.ef, view.quantized, plan.approx !== null);
-  if (!walking) return searchCollection(c, q);
+  const walking = walker.walk(view.graph, prepared, plan.wide, plan.ef, view.quantized, plan.approx !== null, allow);
+  if (!walking) return searchPlanned(c, q, plan);
   const pending = view.capturePending();
   const found = await walking;
   const { heap, keys, slots } = scratchFor(plan.wide, view.size);
@@ -193,12 +203,12 @@ export async function searchCollectionPooled(c: Collection, q: VectorQuery): Pro
   view.setQuery(prepared);
   for (let i = 0; i < found.length; i++) {
     const slot = view.fromGraphSlot(found[i]!);
-    if (slot >= 0 && c.store.state[slot] === LIVE) offer(slot);
+    if (slot >= 0 && c.store.state[slot] === LIVE && (!admit || admit(slot))) offer(slot);
   }
   // A vector pending at the call may have been linked, and found, while the walk ran.
   const walked = lazySet(found, found.length, view.fromGraphSlot);
   pending((slot) => {
-    if (!walked(slot)) offer(slot);
+    if (!walked(slot) && (!admit || admit(slot))) offer(slot);
   });
   return scored(c, q, plan.distance, keys, slots, heap.drainAscending(keys, slots));
 }

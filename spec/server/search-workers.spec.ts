@@ -141,6 +141,57 @@ describe('server: a search that is the only request in flight walks in place (SE
   });
 });
 
+describe('server: filtered searches walk on the search workers once the filter is kept as bits', function () {
+  this.timeout(120_000);
+  const srv = useTestServer({ SERVICE_WORKERS: '2', SERVICE_WORKERS_IDLE_IN_PLACE: 'false' });
+  // More matches than a filter answered by a scan has (10,000), so the search walks the graph.
+  const COUNT = 24_000;
+  const SMALL = 8;
+  const points = randomVectors(COUNT, SMALL, 41);
+  const tenantOf = (id: number): number => id % 2;
+
+  before(async () => {
+    const { url } = srv;
+    expect((await call(url, 'PUT', '/collections/f', { vectors: { size: SMALL, distance: 'Euclid' } })).status).to.equal(200);
+    for (let from = 0; from < COUNT; from += 2000) {
+      const batch = points.slice(from, from + 2000).map((v, i) => ({ id: from + i, vector: asList(v), payload: { tenant: tenantOf(from + i) } }));
+      expect((await call(url, 'PUT', '/collections/f/points?wait=true', { points: batch })).status).to.equal(200);
+    }
+    await srv.service.engine.indexed();
+  });
+
+  const search = async (id: number, tenant: number) =>
+    (await call(srv.url, 'POST', '/collections/f/points/search', { vector: asList(points[id]!), limit: 5, with_payload: true, filter: { must: [{ key: 'tenant', match: { value: tenant } }] } })).body.result as { id: number; payload: { tenant: number } }[];
+
+  it('answers only matching points, finds a point by its own vector, and walks on the workers from the second search of a filter', async () => {
+    const { url } = srv;
+    const walks = await metric(url, 'vgdb_search_worker_walks_total');
+    for (let round = 0; round < 20; round++) {
+      for (const id of [11, 1234, 23_999]) {
+        const hits = await search(id, tenantOf(id));
+        expect(hits[0]!.id).to.equal(id);
+        expect(hits.every((h) => h.payload.tenant === tenantOf(id))).to.equal(true);
+      }
+      if ((await metric(url, 'vgdb_search_worker_walks_total')) > walks + 3) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(await metric(url, 'vgdb_search_worker_walks_total')).to.be.greaterThan(walks + 3);
+  });
+
+  it('sees every write acknowledged before the search: a payload that now matches, and a point deleted', async () => {
+    const { url } = srv;
+    for (let i = 0; i < 3; i++) await search(1, 1);
+    const walks = await metric(url, 'vgdb_search_worker_walks_total');
+    // Point 500 is tenant 0: it has no place in tenant 1's results until its payload says so.
+    expect((await search(500, 1)).map((h) => h.id)).to.not.include(500);
+    expect((await call(url, 'POST', '/collections/f/points/payload?wait=true', { payload: { tenant: 1 }, points: [500] })).status).to.equal(200);
+    expect((await search(500, 1))[0]!.id).to.equal(500);
+    expect((await call(url, 'POST', '/collections/f/points/delete?wait=true', { points: [500] })).status).to.equal(200);
+    expect((await search(500, 1)).map((h) => h.id)).to.not.include(500);
+    expect(await metric(url, 'vgdb_search_worker_walks_total'), 'on the workers').to.be.greaterThan(walks + 2);
+  });
+});
+
 describe('server: the search workers link new vectors into the graph in the background', function () {
   this.timeout(120_000);
   const srv = useTestServer({ SERVICE_WORKERS: '2', SERVICE_SNAPSHOT_EVERY: '4' });

@@ -138,7 +138,7 @@ export async function benchWorkers(ds: Dataset, dir: string, rounds = 3): Promis
   const bodies: string[] = [];
   for (let from = 0; from < ds.count; from += 1_000) {
     const points = [];
-    for (let i = from; i < Math.min(ds.count, from + 1_000); i++) points.push({ id: i, vector: Array.from(ds.data.subarray(i * ds.dim, (i + 1) * ds.dim)) });
+    for (let i = from; i < Math.min(ds.count, from + 1_000); i++) points.push({ id: i, vector: Array.from(ds.data.subarray(i * ds.dim, (i + 1) * ds.dim)), payload: { half: i % 2 } });
     bodies.push(JSON.stringify({ points }));
   }
   await runConcurrent(bodies.length, 4, async (b) => void (await loader.json('PUT', `/collections/${COLLECTION}/points`, bodies[b])));
@@ -156,8 +156,12 @@ export async function benchWorkers(ds: Dataset, dir: string, rounds = 3): Promis
   const queries = Array.from({ length: ds.queryCount }, (_, q) => Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)));
   const single = (i: number) => JSON.stringify({ vector: queries[i % queries.length], limit: 10, params: { hnsw_ef: 64 } });
   const batch = (i: number) => JSON.stringify({ searches: Array.from({ length: BATCH }, (_, k) => ({ vector: queries[(i * BATCH + k) % queries.length], limit: 10, params: { hnsw_ef: 64 } })) });
+  // Half the points match: a graph walk (not a scan of the matches), on the workers once the filter's bits are kept.
+  const half = { must: [{ key: 'half', match: { value: 1 } }] };
+  const filteredBatch = (i: number) => JSON.stringify({ searches: Array.from({ length: BATCH }, (_, k) => ({ vector: queries[(i * BATCH + k) % queries.length], limit: 10, params: { hnsw_ef: 64 }, filter: half })) });
   const phases: Phase[] = [
     { what: `batch search (${BATCH} searches a request), 2 clients`, clients: 2, requests: 30, searchesPerRequest: BATCH, path: `/collections/${COLLECTION}/points/search/batch`, body: batch },
+    { what: `filtered batch search (${BATCH} searches a request, a filter half the points match), 2 clients`, clients: 2, requests: 30, searchesPerRequest: BATCH, path: `/collections/${COLLECTION}/points/search/batch`, body: filteredBatch },
     ...[1, 4, 16].map((clients) => ({ what: `single searches, ${clients} client${clients > 1 ? 's' : ''}`, clients, requests: 600, searchesPerRequest: 1, path: `/collections/${COLLECTION}/points/search`, body: single })),
   ];
   const totals = phases.map(() => setups.map(() => ({ seconds: 0, latencies: [] as number[] })));
