@@ -7,9 +7,10 @@ import type { Condition, Filter } from './types.js';
 
 /** Filters whose matches are kept per collection (the most recently used). */
 const KEPT = 8;
-/** Filters counted before they are kept: the times one is searched before its matches are made. */
-const COUNTED = 64;
+/** The times a filter is searched before its matches are made. */
 const KEEP_AFTER = 2;
+/** Filters searched fewer times than that, counted per collection (the most recent). */
+const COUNTED = 64;
 /** Slots a kept filter reads again to catch up; past this share of the slots it is made anew. */
 const CATCH_UP_SHARE = 1 / 16;
 /** Slots read between two checks of the clock while matches are made. */
@@ -31,8 +32,8 @@ const wordsFor = (c: Collection): number => Math.max(1, Math.ceil((c.store.slotC
 
 /** Whether a filter reads only payloads and ids, which the payload journal follows (a vector's presence is not). */
 function followable(f: Filter): boolean {
-  const conditionOk = (c: Condition): boolean => c.kind !== 'has_vector' && (c.kind !== 'nested' && c.kind !== 'nested_array' ? true : followable(c.filter));
-  return [...f.must, ...f.should, ...f.mustNot, ...(f.minShould?.conditions ?? [])].every(conditionOk);
+  const ok = (c: Condition): boolean => (c.kind === 'has_vector' ? false : c.kind === 'nested' || c.kind === 'nested_array' ? followable(c.filter) : true);
+  return [...f.must, ...f.should, ...f.mustNot, ...(f.minShould?.conditions ?? [])].every(ok);
 }
 
 /** A filter as text, the same for the same filter (its sets written as lists in their order). */
@@ -104,7 +105,7 @@ export class FilterBitsets {
     return true;
   }
 
-  /** The most changed slots read again to catch up; the journal keeps no more than that (between two uses) and one slice of making. */
+  /** The most changed slots a kept filter reads again to catch up (past it its bits are made anew); the journal keeps no more. */
   private catchUpLimit(): number {
     return Math.max(SLOTS_PER_STEP, this.c.store.slotCount * CATCH_UP_SHARE);
   }

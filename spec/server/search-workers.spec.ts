@@ -190,6 +190,32 @@ describe('server: filtered searches walk on the search workers once the filter i
     expect((await search(500, 1)).map((h) => h.id)).to.not.include(500);
     expect(await metric(url, 'vgdb_search_worker_walks_total'), 'on the workers').to.be.greaterThan(walks + 2);
   });
+
+  it('under writers that move points between tenants, answers only points that match when it answers', async () => {
+    const { url } = srv;
+    const walks = await metric(url, 'vgdb_search_worker_walks_total');
+    let writing = true;
+    const writer = (async () => {
+      for (let round = 0; writing; round++) {
+        // Point 500 was deleted above.
+        const ids = Array.from({ length: 50 }, (_, i) => (round * 50 + i * 37) % COUNT).filter((id) => id !== 500);
+        const res = await call(url, 'POST', '/collections/f/points/payload', { payload: { tenant: round % 2 }, points: ids });
+        expect(res.status).to.equal(200);
+      }
+    })();
+    try {
+      for (let i = 0; i < 150; i++) {
+        const tenant = i % 2;
+        const hits = await search((i * 97) % COUNT, tenant);
+        expect(hits.length).to.equal(5);
+        expect(hits.every((h) => h.payload.tenant === tenant), JSON.stringify(hits)).to.equal(true);
+      }
+    } finally {
+      writing = false;
+      await writer;
+    }
+    expect(await metric(url, 'vgdb_search_worker_walks_total')).to.be.greaterThan(walks + 100);
+  });
 });
 
 describe('server: the search workers link new vectors into the graph in the background', function () {
