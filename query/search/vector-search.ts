@@ -181,7 +181,8 @@ function searchPlanned(c: Collection, q: VectorQuery, plan: DensePlan): ScoredSl
  * vectors pending at the call are taken then and scanned when the walk returns, and the walk's
  * slots are scored again against the vectors as they are then and the filter read again (a slot
  * the walk found may have been deleted meanwhile, or freed and reused), so a write acknowledged
- * before the call is always seen and every hit is a live, matching point with its true score.
+ * before the call is always seen and every hit is a live, matching point with its true score;
+ * when that leaves fewer hits than asked for, the search runs again in place.
  */
 export async function searchCollectionPooled(c: Collection, q: VectorQuery): Promise<ScoredSlot[]> {
   const walker = graphWalker();
@@ -201,15 +202,19 @@ export async function searchCollectionPooled(c: Collection, q: VectorQuery): Pro
   const { heap, keys, slots } = scratchFor(plan.wide, view.size);
   const offer = offerTo(c, view, heap, k);
   view.setQuery(prepared);
+  let gone = 0;
   for (let i = 0; i < found.length; i++) {
     const slot = view.fromGraphSlot(found[i]!);
     if (slot >= 0 && c.store.state[slot] === LIVE && (!admit || admit(slot))) offer(slot);
+    else gone++;
   }
   // A vector pending at the call may have been linked, and found, while the walk ran.
   const walked = lazySet(found, found.length, view.fromGraphSlot);
   pending((slot) => {
     if (!walked(slot) && (!admit || admit(slot))) offer(slot);
   });
+  // Hits deleted, or no longer matching, while the walk ran left fewer than asked for: walk again here.
+  if (gone > 0 && heap.size < k) return searchPlanned(c, q, plan);
   return scored(c, q, plan.distance, keys, slots, heap.drainAscending(keys, slots));
 }
 
