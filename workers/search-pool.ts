@@ -8,6 +8,8 @@ import type { Walk, WorkerAnswer, WorkerRequest } from './walk-messages.js';
 
 /** The most workers: each reads in a query area of its own (READER_SLOTS, the main thread's is 0). */
 export const MAX_SEARCH_WORKERS = READER_SLOTS - 1;
+/** How long walks go out after one found other requests in flight (see SearchPool.inPlaceWhen). */
+const SHARED_MS = 20;
 
 /** Prepared nodes in one link message: small enough that walks queued behind it wait little. */
 const LINK_CHUNK = 32;
@@ -132,9 +134,20 @@ export class SearchPool implements GraphWalker, GraphBuilder {
    * SERVICE_WORKERS_IDLE_IN_PLACE). Handing a lone walk over costs more than it saves: the
    * message, a worker's wake-up and the answer's turn of the event loop (a lone client got 1.4x
    * the searches a second with no workers). The rest of the turn's walks (a batch, a query's
-   * prefetches) still go to the workers.
+   * prefetches) still go to the workers. A request walked in place runs from its first byte to
+   * its answer in one turn of the event loop, before the requests waiting on other connections
+   * are even read, so under several clients each would find itself alone and every walk would
+   * stay here, the workers idle: so every `probeEvery`-th walk that would stay goes out all the
+   * same, and while it is out the waiting requests are read and find others in flight. Once a
+   * walk has found others in flight, walks go out for SHARED_MS, and keep going out while
+   * requests keep overlapping; a lone client's walks stay here again once they stop.
    */
   inPlaceWhen: (() => boolean) | null = null;
+  /** See inPlaceWhen (0: no walk goes out that inPlaceWhen would leave in place; tests). */
+  probeEvery = 8;
+  private lone = 0;
+  /** When a walk last found other requests in flight (performance.now()). */
+  private sharedAt = -Infinity;
   /** Walks left to the caller by inPlaceWhen (metrics, tests). */
   walksInPlace = 0;
   private walksOut = 0;
@@ -151,7 +164,7 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     const codesLayout = codes?.layout() ?? null;
     // A walk on floats that are on disk reads the file, which only this thread has open.
     if (!layout || (onCodes && !codesLayout) || (!onCodes && layout.store.onDisk)) return null;
-    if (this.walksOut === 0 && !this.inPlaceThisTurn && this.inPlaceWhen?.()) {
+    if (this.inPlaceWhen && this.stayHere(this.inPlaceWhen())) {
       this.walksInPlace++;
       this.inPlaceThisTurn = true;
       queueMicrotask(() => (this.inPlaceThisTurn = false));
@@ -193,6 +206,14 @@ export class SearchPool implements GraphWalker, GraphBuilder {
         throw err;
       },
     );
+  }
+
+  /** Whether this walk is left to the caller (see inPlaceWhen), `alone` saying whether its request is the only one in flight. */
+  private stayHere(alone: boolean): boolean {
+    const now = performance.now();
+    if (!alone) this.sharedAt = now;
+    if (!alone || this.walksOut > 0 || this.inPlaceThisTurn || now - this.sharedAt < SHARED_MS) return false;
+    return this.probeEvery === 0 || ++this.lone % this.probeEvery !== 0;
   }
 
   link(index: HnswIndex, slots: Int32Array): Promise<void> | null {

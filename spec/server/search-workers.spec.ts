@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { call, useTestServer } from '../helpers/http.js';
 import { randomVectors } from '../helpers/vectors.js';
+import { Agent, request } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { readConfig } from '../../server/config.js';
 import { processSearchPool } from '../../workers/process-pool.js';
@@ -121,6 +122,8 @@ describe('server: a search that is the only request in flight walks in place (SE
 
   it('walks a lone search in place, and sends the other searches of a batch to the workers', async () => {
     const { url } = srv;
+    // No walk goes out to see whether other clients wait (that is the next test's).
+    processSearchPool()!.probeEvery = 0;
     expect((await call(url, 'PUT', '/collections/w', { vectors: { size: DIM, distance: 'Euclid' } })).status).to.equal(200);
     const points = vectors.slice(0, BASE).map((v, id) => ({ id, vector: asList(v) }));
     expect((await call(url, 'PUT', '/collections/w/points?wait=true', { points })).status).to.equal(200);
@@ -138,6 +141,38 @@ describe('server: a search that is the only request in flight walks in place (SE
     expect(batch.body.result.map((r: { id: number }[]) => r[0]!.id)).to.deep.equal([10, 20, 30, 40]);
     expect(await metric(url, 'vgdb_search_walks_in_place_total')).to.equal(inPlace + 4);
     expect(await metric(url, 'vgdb_search_worker_walks_total')).to.equal(walks + 3);
+  });
+
+  it('sends most walks to the workers while several clients search at once, though each request finds itself alone when it walks', async () => {
+    const { url } = srv;
+    const pool = processSearchPool()!;
+    pool.probeEvery = 8;
+    const port = Number(new URL(url).port);
+    const agents = [0, 1, 2, 3].map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
+    const search = (agent: Agent, id: number) =>
+      new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify({ vector: asList(vectors[id]!), limit: 1 });
+        const req = request({ host: '127.0.0.1', port, path: '/collections/w/points/search', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve((JSON.parse(Buffer.concat(chunks).toString()) as { result: { id: number }[] }).result[0]!.id));
+        });
+        req.on('error', reject).end(body);
+      });
+    try {
+      const inPlace = await metric(url, 'vgdb_search_walks_in_place_total');
+      const walks = await metric(url, 'vgdb_search_worker_walks_total');
+      await Promise.all(
+        agents.map(async (agent, a) => {
+          for (let i = 0; i < 100; i++) expect(await search(agent, 100 + a * 100 + i)).to.equal(100 + a * 100 + i);
+        }),
+      );
+      const out = (await metric(url, 'vgdb_search_worker_walks_total')) - walks;
+      const here = (await metric(url, 'vgdb_search_walks_in_place_total')) - inPlace;
+      expect(out + here).to.equal(400);
+      expect(out, `${out} on the workers, ${here} in place`).to.be.greaterThan(200);
+    } finally {
+      for (const a of agents) a.destroy();
+    }
   });
 });
 
