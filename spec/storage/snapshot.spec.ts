@@ -281,11 +281,41 @@ describe('storage/snapshot', () => {
       engine = open();
       expect(engine.replay()).to.equal(0, 'close wrote a last snapshot, so there is no tail to replay');
       expect(engine.collections.get('c')!.store.liveCount).to.equal(12);
-      // A background snapshot encoded before flushIndex (close does not write a second one at the same operation) holds some points as pending: each is in the index or waits for it.
+      // Indexed before close: the last snapshot holds every point in the index (close writes one
+      // at the same operation as a background snapshot taken before flushIndex, if there was one).
       const c = engine.collections.get('c')!;
-      expect(c.index.nodeCount + c.pendingCount).to.equal(12);
+      expect(c.index.nodeCount).to.equal(12);
+      expect(c.pendingCount).to.equal(0);
       const next = await engine.submit({ type: 'delete_points', collection: 'c', ids: [1] });
       expect(next.opId).to.equal(14);
+      await engine.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('writes a last snapshot at close when points were indexed since the newest one, at the same operation_id', async () => {
+    const dir = tempDir();
+    try {
+      const open = (held: (() => void)[] | null) =>
+        new Engine(LmdbLog.open(join(dir.path, 'log')), { snapshots: new SnapshotFiles(join(dir.path, 'snap')), ...(held ? { schedule: (task: () => void) => void held.push(task) } : {}) });
+      // Background indexing held back: the snapshot taken after the writes holds every point as waiting.
+      let engine = open([]);
+      engine.replay();
+      await engine.submit({ type: 'create_collection', name: 'c', config: config('Euclid') });
+      const vectors = randomVectors(300, DIM, 2);
+      await engine.submit({ type: 'upsert_points', collection: 'c', points: vectors.map((vector, id) => ({ id, vector, payload: {}, labels: [] })) });
+      const opId = await engine.snapshot();
+      expect(engine.collections.get('c')!.pendingCount).to.equal(300);
+      engine.flushIndex();
+      await engine.close();
+      expect(readdirSync(join(dir.path, 'snap')).filter((f) => f.endsWith('.snap'))).to.deep.equal([`snapshot-${String(opId).padStart(16, '0')}.snap`]);
+
+      engine = open(null);
+      expect(engine.replay()).to.equal(0);
+      const c = engine.collections.get('c')!;
+      expect(c.pendingCount, 'nothing to link again at start').to.equal(0);
+      expect(c.index.nodeCount).to.equal(300);
       await engine.close();
     } finally {
       dir.remove();

@@ -166,6 +166,8 @@ export class Engine {
    */
   private partialMerge: number | null = null;
   private snapshotOpId = 0;
+  /** Points waiting for their index in the newest snapshot (taken or loaded): close writes another at the same operation_id once fewer wait. */
+  private snapshotPending = 0;
   /** Entries a start-up that accepts loss passes over: there, but not applicable (onLoss was told why). */
   private lostEntries: ReadonlySet<number> = new Set();
   private snapshotting: Promise<number> | null = null;
@@ -235,6 +237,14 @@ export class Engine {
     for (const [name, c] of snapshot.collections) this.collections.set(name, c);
     touchAliases();
     this.appliedUpTo = this.snapshotOpId = snapshot.opId;
+    this.snapshotPending = this.pendingPoints();
+  }
+
+  /** Points waiting to be linked into their index, over every collection. */
+  private pendingPoints(): number {
+    let n = 0;
+    for (const c of this.collections.values()) n += c.pendingCount;
+    return n;
   }
 
   /** Applies the log after the state, up to `until`, passing over holes that start() has accepted. */
@@ -598,6 +608,7 @@ export class Engine {
       this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes: 0, error: err as Error });
       return Promise.reject(err as Error);
     }
+    const pending = this.pendingPoints();
     // Encoded straight into the file: memory holds no encoded copy of the state.
     const written = store.write(opId, async (out) => {
       try {
@@ -610,6 +621,7 @@ export class Engine {
       try {
         await written;
         this.snapshotOpId = opId;
+        this.snapshotPending = pending;
         await this.markDurable();
         const drop = Math.min(this.retentionCut(opId), this.options.gate?.truncatableThrough() ?? Number.MAX_SAFE_INTEGER);
         if (drop > 0) await this.log.truncateThrough(drop);
@@ -753,12 +765,18 @@ export class Engine {
     }
   }
 
-  /** Stops indexing, writes a last snapshot when there is news since the previous one and the high-water mark, closes the log. */
+  /**
+   * Stops indexing, writes a last snapshot when there is news since the previous one (operations
+   * applied, or points linked into their index that it holds as waiting: the next start would
+   * link them again, minutes for a large load whose last snapshot came before its indexing ended)
+   * and the high-water mark, closes the log.
+   */
   async close(): Promise<void> {
     this.closed = true;
     this.applied.cancelAll();
     await this.snapshotting?.catch(() => undefined);
-    if (this.options.snapshots && !this.options.readOnly && !this.failure && this.appliedUpTo > this.snapshotOpId) await this.snapshot().catch(() => undefined);
+    const news = this.appliedUpTo > this.snapshotOpId || this.pendingPoints() < this.snapshotPending;
+    if (this.options.snapshots && !this.options.readOnly && !this.failure && news) await this.snapshot().catch(() => undefined);
     await this.markDurable();
     await this.log.close();
     for (const c of this.collections.values()) c.closeFloatFiles();
