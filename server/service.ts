@@ -19,7 +19,7 @@ import type { LmdbLog } from '../storage/log/lmdb-log.js';
 import { Readiness } from './readiness.js';
 import { Replication } from '../replication/replication.js';
 import { acquireSearchPool, releaseSearchPool } from '../workers/process-pool.js';
-import { requestsInFlight } from './middleware/in-flight.js';
+import { requestsInFlight, severalConnections } from './middleware/in-flight.js';
 import { CypherReplicas } from '../workers/cypher-replicas.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -166,7 +166,10 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   if (bolt) logger.info({ host: config.host, port: bolt.port, url: bolt.url }, 'listening (Bolt)');
 
   const searchPool = acquireSearchPool(config.workers);
-  if (searchPool) searchPool.inPlaceWhen = config.workersIdleInPlace ? () => requestsInFlight() <= 1 : null;
+  if (searchPool) {
+    searchPool.inPlaceWhen = config.workersIdleInPlace ? () => requestsInFlight() <= 1 : null;
+    searchPool.probeWhen = () => severalConnections();
+  }
   metrics.watchSearchPool(searchPool);
   logger.info({ workers: config.workers }, searchPool ? 'search workers started' : 'searches run on the request thread (SERVICE_WORKERS=0)');
   logger.info({ cypherWorkers: config.cypherWorkers }, config.cypherWorkers > 0 ? 'read-only Cypher runs on replicas, started by the first query' : 'Cypher runs on the request thread (SERVICE_CYPHER_WORKERS=0)');

@@ -137,12 +137,16 @@ export class SearchPool implements GraphWalker, GraphBuilder {
    * prefetches) still go to the workers. A request walked in place runs from its first byte to
    * its answer in one turn of the event loop, before the requests waiting on other connections
    * are even read, so under several clients each would find itself alone and every walk would
-   * stay here, the workers idle: so every `probeEvery`-th walk that would stay goes out all the
-   * same, and while it is out the waiting requests are read and find others in flight. Once a
-   * walk has found others in flight, walks go out for SHARED_MS, and keep going out while
-   * requests keep overlapping; a lone client's walks stay here again once they stop.
+   * stay here, the workers idle: so while `probeWhen` says other clients may be waiting (the
+   * server: requests came on several connections lately), every `probeEvery`-th walk that would
+   * stay goes out all the same, and while it is out the waiting requests are read and find
+   * others in flight. Once a walk has found others in flight, walks go out for SHARED_MS, and
+   * keep going out while requests keep overlapping; a lone client's walks stay here again once
+   * they stop.
    */
   inPlaceWhen: (() => boolean) | null = null;
+  /** See inPlaceWhen; null: never. */
+  probeWhen: (() => boolean) | null = null;
   /** See inPlaceWhen (0: no walk goes out that inPlaceWhen would leave in place; tests). */
   probeEvery = 8;
   private lone = 0;
@@ -213,7 +217,7 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     const now = performance.now();
     if (!alone) this.sharedAt = now;
     if (!alone || this.walksOut > 0 || this.inPlaceThisTurn || now - this.sharedAt < SHARED_MS) return false;
-    return this.probeEvery === 0 || ++this.lone % this.probeEvery !== 0;
+    return this.probeEvery === 0 || !this.probeWhen?.() || ++this.lone % this.probeEvery !== 0;
   }
 
   link(index: HnswIndex, slots: Int32Array): Promise<void> | null {

@@ -116,6 +116,18 @@ describe('server: searches walk the graph on the search workers (SERVICE_WORKERS
   });
 });
 
+/** A search for point `id`'s vector in collection w through `agent` (one keep-alive connection); answers the first hit's id. */
+function searchOn(agent: Agent, port: number, id: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const body = JSON.stringify({ vector: asList(vectors[id]!), limit: 1 });
+    const req = request({ host: '127.0.0.1', port, path: '/collections/w/points/search', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve((JSON.parse(Buffer.concat(chunks).toString()) as { result: { id: number }[] }).result[0]!.id));
+    });
+    req.on('error', reject).end(body);
+  });
+}
+
 describe('server: a search that is the only request in flight walks in place (SERVICE_WORKERS_IDLE_IN_PLACE)', function () {
   this.timeout(120_000);
   const srv = useTestServer({ SERVICE_WORKERS: '2' });
@@ -143,21 +155,34 @@ describe('server: a search that is the only request in flight walks in place (SE
     expect(await metric(url, 'vgdb_search_worker_walks_total')).to.equal(walks + 3);
   });
 
+  it('keeps every walk of one client on one connection in place, sending none out to look for others', async () => {
+    const { url } = srv;
+    const pool = processSearchPool()!;
+    pool.probeEvery = 8;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const port = Number(new URL(url).port);
+      // A request on a connection other than the last one's counts for a while: past it, and read
+      // the pool's own counts (the metrics would come on a connection of their own).
+      expect(await searchOn(agent, port, 299)).to.equal(299);
+      await new Promise((r) => setTimeout(r, 100));
+      const inPlace = pool.walksInPlace;
+      const walks = pool.walks;
+      for (let i = 0; i < 40; i++) expect(await searchOn(agent, port, 300 + i)).to.equal(300 + i);
+      expect(pool.walksInPlace).to.equal(inPlace + 40);
+      expect(pool.walks).to.equal(walks);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('sends most walks to the workers while several clients search at once, though each request finds itself alone when it walks', async () => {
     const { url } = srv;
     const pool = processSearchPool()!;
     pool.probeEvery = 8;
     const port = Number(new URL(url).port);
     const agents = [0, 1, 2, 3].map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
-    const search = (agent: Agent, id: number) =>
-      new Promise<number>((resolve, reject) => {
-        const body = JSON.stringify({ vector: asList(vectors[id]!), limit: 1 });
-        const req = request({ host: '127.0.0.1', port, path: '/collections/w/points/search', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve((JSON.parse(Buffer.concat(chunks).toString()) as { result: { id: number }[] }).result[0]!.id));
-        });
-        req.on('error', reject).end(body);
-      });
+    const search = (agent: Agent, id: number) => searchOn(agent, port, id);
     try {
       const inPlace = await metric(url, 'vgdb_search_walks_in_place_total');
       const walks = await metric(url, 'vgdb_search_worker_walks_total');
