@@ -23,7 +23,8 @@ describe('server: the pause between two slices of a query on the request thread'
 
   it('rests while another request is in flight, so that request runs all its steps before the query goes on', async () => {
     let release!: () => void;
-    const inFlight = countInFlight()({} as Context, () => new Promise<void>((resolve) => (release = resolve)));
+    const request = { req: { socket: {} } } as unknown as Context;
+    const inFlight = countInFlight()(request, () => new Promise<void>((resolve) => (release = resolve)));
     try {
       const done = turnsOfWork(5);
       await betweenQuerySlices(0)();
