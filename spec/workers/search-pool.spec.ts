@@ -185,6 +185,31 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     }
   });
 
+  it('sends every probeEvery-th walk it would leave to the caller out all the same while probeWhen answers true, and none while it answers false', async () => {
+    const c = filled('Euclid', 6000, 8);
+    const pool = searchPool();
+    const [a] = randomVectors(1, DIM, 10);
+    useGraphWalker(pool);
+    try {
+      // Past the while after a walk found other requests in flight (the test before ends with one).
+      await new Promise((r) => setTimeout(r, 50));
+      pool.inPlaceWhen = () => true;
+      pool.probeEvery = 8;
+      pool.probeWhen = () => false;
+      let before = { inPlace: pool.walksInPlace, walks: pool.walks };
+      for (let i = 0; i < 16; i++) await searchCollectionPooled(c, query(a!));
+      expect(pool.walksInPlace - before.inPlace).to.equal(16);
+      pool.probeWhen = () => true;
+      before = { inPlace: pool.walksInPlace, walks: pool.walks };
+      for (let i = 0; i < 16; i++) expect(await searchCollectionPooled(c, query(a!))).to.deep.equal(searchCollection(c, query(a!)));
+      expect(pool.walksInPlace - before.inPlace).to.equal(14);
+      expect(pool.walks - before.walks).to.equal(2);
+    } finally {
+      pool.inPlaceWhen = null;
+      pool.probeWhen = null;
+    }
+  });
+
   it('replaces a worker that dies under a walk, failing only that walk', async () => {
     const c = filled('Euclid', 3000, 13);
     const q = randomVectors(1, DIM, 14)[0]!;
