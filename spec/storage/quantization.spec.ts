@@ -56,6 +56,28 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
     expect(kernels.l2(0, 16, 16)).to.equal(16 * 254 * 254);
   });
 
+  it('estimates a Dot query from the codes alone: close to the float product on data far from 0, and no per-point sum read', () => {
+    const dim = 64;
+    const count = 2000;
+    const next = seeded(21);
+    // Every value in [0.5, 1.5]: the codes' range is centred far from 0, so the offset matters.
+    const data = Float32Array.from({ length: count * dim }, () => 0.5 + next());
+    const c = new Collection('d', { size: dim, distance: 'Dot', m: 16, m0: 32, efConstruct: 32, ml: 1 / Math.log(16) }, 7);
+    c.settings = INT8;
+    c.upsert(Array.from({ length: count }, (_, id) => ({ id, vector: data.subarray(id * dim, (id + 1) * dim), payload: {}, labels: [] })));
+    while (c.indexSome(1000));
+    const codes = c.quantized!;
+    const q = Float32Array.from({ length: dim }, () => next() * 2 - 1);
+    codes.setQuery(q);
+    const product = (slot: number) => q.reduce((sum, v, i) => sum + v * data[slot * dim + i]!, 0);
+    const estimates = Array.from({ length: count }, (_, slot) => -codes.toQuery(slot));
+    for (let slot = 0; slot < count; slot++) expect(Math.abs(estimates[slot]! - product(slot)), `slot ${slot}`).to.be.below(0.05);
+    // The per-point sums of codes serve distances between two points only (linking on codes).
+    (codes as unknown as { sums: Int32Array }).sums.fill(12345);
+    codes.setQuery(q);
+    expect(Array.from({ length: count }, (_, slot) => -codes.toQuery(slot))).to.deep.equal(estimates);
+  });
+
   for (const [dim, distance] of [[128, 'Cosine'], [128, 'Euclid'], [128, 'Dot'], [768, 'Cosine']] as [number, Distance][]) {
     it(`finds the float search's neighbours with recall@10 >= 0.95 walking int8 codes and rescoring: 5,000 x ${dim} ${distance}`, () => {
       const ds = quietDataset(5_000, dim, distance, 40, dim + distance.length);
