@@ -11,8 +11,9 @@ const KEPT = 8;
 const KEEP_AFTER = 2;
 /** Filters searched fewer times than that, counted per collection (the most recent). */
 const COUNTED = 64;
-/** Slots a kept filter reads again to catch up; past this share of the slots it is made anew. */
+/** Slots a kept filter reads again to catch up: this share of the slots (and this many at least); past it, it is made anew. */
 const CATCH_UP_SHARE = 1 / 16;
+const CATCH_UP_LEAST = 1024;
 /** Slots read between two checks of the clock while matches are made. */
 const SLOTS_PER_STEP = 1024;
 const BUILD_SLICE_MS = 1;
@@ -107,7 +108,7 @@ export class FilterBitsets {
 
   /** The most changed slots a kept filter reads again to catch up (past it its bits are made anew); the journal keeps no more. */
   private catchUpLimit(): number {
-    return Math.max(SLOTS_PER_STEP, this.c.store.slotCount * CATCH_UP_SHARE);
+    return Math.max(CATCH_UP_LEAST, this.c.store.slotCount * CATCH_UP_SHARE);
   }
 
   private setBit(bits: Uint32Array, slot: number, filter: Filter): void {
