@@ -86,6 +86,34 @@ describe('storage/views HNSW recall against brute force', () => {
     });
   }
 
+  it('walks with batched distances whose keys are the one-at-a-time distances, bit for bit: floats of each metric and int8 codes', () => {
+    const keys = new Float64Array(50);
+    const slots = new Int32Array(50);
+    const qs = randomVectors(20, 128, 77);
+    for (const distance of ['Cosine', 'Euclid', 'Dot'] as Distance[]) {
+      const c = new Collection('b', { ...config(distance), size: 128 }, 1);
+      c.upsert(randomVectors(3000, 128, 5).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+      while (c.indexSome(10_000));
+      expect(c.space.batch, `${distance}: the floats are in one memory, so walks batch`).to.not.equal(null);
+      for (const q of qs) {
+        const prepared = c.prepareQuery(q);
+        const n = c.index.search(prepared, 50, 64, null, keys, slots);
+        expect(n).to.equal(50);
+        c.space.setQuery(prepared);
+        for (let i = 0; i < n; i++) expect(keys[i], `${distance} float key of slot ${slots[i]}`).to.equal(c.space.toQuery(slots[i]!));
+      }
+      c.settings = { quantization_config: { scalar: { type: 'int8', quantile: null, always_ram: null }, binary: null, product: null } };
+      const codes = c.quantized!;
+      expect(codes.batch, `${distance}: the int8 codes are in one memory, so walks batch`).to.not.equal(null);
+      for (const q of qs) {
+        const prepared = c.prepareQuery(q);
+        const n = c.index.search(prepared, 50, 64, null, keys, slots, codes);
+        codes.setQuery(prepared);
+        for (let i = 0; i < n; i++) expect(keys[i], `${distance} int8 key of slot ${slots[i]}`).to.equal(codes.toQuery(slots[i]!));
+      }
+    }
+  });
+
   it('returns fresh points before the index has linked them', () => {
     const c = new Collection('t', config('Euclid'), 1);
     const data = randomVectors(200, DIM, 3);

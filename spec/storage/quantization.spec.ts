@@ -10,6 +10,7 @@ import { quietDataset, recallAt10, seeded, type Dataset } from '../../tools/benc
 import { decodeEvent, encodeEvent } from '../../storage/events/codec.js';
 import { decodeSnapshot, encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
 import { READER_SLOTS } from '../../storage/views/point-store.js';
+import { codeHeadRows } from '../../storage/views/code-memory.js';
 
 const BINARY = { quantization_config: { scalar: null, binary: {}, product: null } };
 const INT8 = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
@@ -54,6 +55,15 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
     codes.fill(-127, 16, 32);
     expect(kernels.dot(0, 16, 16), 'a known answer').to.equal(-16 * 127 * 127);
     expect(kernels.l2(0, 16, 16)).to.equal(16 * 254 * 254);
+    // Batched (l2Many, dotMany): rows of 48 bytes from byte 1024, slot numbers at 0, float64 results at 512.
+    for (let i = 1024; i < 1024 + 30 * 48; i++) codes[i] = Math.round(next() * 254) - 127;
+    const chosen = [4, 0, 29, 4, 17, 2];
+    new Uint32Array(memory.buffer, 0, chosen.length).set(chosen);
+    const out = new Float64Array(memory.buffer, 512, chosen.length);
+    for (const [many, one] of [[kernels.l2Many, kernels.l2], [kernels.dotMany, kernels.dot]] as const) {
+      many(1024 + 7 * 48, 0, chosen.length, 512, 1024, 48, 48);
+      chosen.forEach((slot, i) => expect(out[i]).to.equal(one(1024 + 7 * 48, 1024 + slot * 48, 48)));
+    }
   });
 
   it('estimates a Dot query from the codes alone: close to the float product on data far from 0, and no per-point sum read', () => {
@@ -83,7 +93,7 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
       const ds = quietDataset(5_000, dim, distance, 40, dim + distance.length);
       const c = build(ds, INT8);
       expect(c.quantized, 'the codes are made').to.not.equal(null);
-      expect(c.quantized!.byteLength, 'a byte a dimension (a query row for each searching thread besides)').to.equal((c.store.capacity + READER_SLOTS) * dim);
+      expect(c.quantized!.byteLength, 'a byte a dimension (a query row and a batch area for each searching thread besides)').to.equal((c.store.capacity + codeHeadRows(dim, true)) * dim);
       expect(c.quantized!.byteLength / c.store.vectors.byteLength).to.be.below(0.26);
       const r = recall(c, ds);
       expect(r).to.be.at.least(0.95);

@@ -31,6 +31,35 @@ describe('storage/views: where vectors live', () => {
     }
   });
 
+  it('compares a row with many slots in one call (l2Many, dotMany) exactly as one at a time, as float64s', () => {
+    const memory = new WebAssembly.Memory({ initial: 2 });
+    const kernels = kernelsFor(memory);
+    const floats = new Float32Array(memory.buffer);
+    const next = random(11);
+    const slotsAt = 0;
+    const outAt = 512;
+    const base = 2048;
+    for (const dim of [1, 3, 4, 16, 17, 67]) {
+      const stride = dim * 4;
+      const rows = 40;
+      for (let i = 0; i < rows * dim; i++) floats[base / 4 + i] = next() * 3;
+      const slots = new Uint32Array(memory.buffer, slotsAt, 64);
+      const out = new Float64Array(memory.buffer, outAt, 64);
+      // Any order, repeats, and the row compared with itself.
+      const chosen = [5, 0, 39, 5, 12, 3, 38, 1, 20, 20, 7];
+      slots.set(chosen);
+      for (const [name, many, one] of [['l2', kernels.l2Many, kernels.l2], ['dot', kernels.dotMany, kernels.dot]] as const) {
+        out.fill(-1);
+        many(base + 3 * stride, slotsAt, chosen.length, outAt, base, stride, dim);
+        chosen.forEach((slot, i) => expect(out[i], `${name} ${dim}-d, slot ${slot}`).to.equal(one(base + 3 * stride, base + slot * stride, dim)));
+        expect(out[chosen.length], 'nothing written past n').to.equal(-1);
+        out[0] = -2;
+        many(base, slotsAt, 0, outAt, base, stride, dim);
+        expect(out[0], 'n = 0 writes nothing').to.equal(-2);
+      }
+    }
+  });
+
   it('keeps a small store in a plain buffer and moves it into a WebAssembly memory as it grows, with the same results', () => {
     const config: CollectionConfig = { size: 64, distance: 'Cosine', m: 8, m0: 16, efConstruct: 40, ml: 0.5 };
     const next = random(9);

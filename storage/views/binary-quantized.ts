@@ -1,6 +1,6 @@
 import type { Distance } from '../events/types.js';
 import { binaryKernelsFor, hammingBits, type BinaryKernels } from './binary-kernels.js';
-import { placeCodeSegments } from './code-memory.js';
+import { codeHeadRows, placeCodeSegments } from './code-memory.js';
 import { READER_SLOTS, type PointStore } from './point-store.js';
 import { isShared } from './shared-arrays.js';
 
@@ -25,7 +25,7 @@ export interface BinaryLayout {
  */
 export class BinaryQuantized {
   readonly stride: number;
-  /** Each segment's rows: query rows, slot s at stride * ((s & segmentMask) + READER_SLOTS). */
+  /** Each segment's rows: query rows, slot s at stride * ((s & segmentMask) + READER_SLOTS) (codeHeadRows, unbatched). */
   private segments: Uint8Array[] = [];
   private memories: WebAssembly.Memory[] = [];
   private segmentKernels: BinaryKernels[] = [];
@@ -74,7 +74,7 @@ export class BinaryQuantized {
   private place(cap: number): void {
     if (cap <= this.placedCap) return;
     const slots = this.store.segmentSlots;
-    const placed = placeCodeSegments({ bytes: this.segments, memories: this.memories }, this.stride, cap, slots);
+    const placed = placeCodeSegments({ bytes: this.segments, memories: this.memories }, this.stride, cap, slots, codeHeadRows(this.stride, false));
     this.segmentKernels = placed.memories.map((m, k) => (m === this.memories[k] ? this.segmentKernels[k]! : binaryKernelsFor(m)));
     this.memories = placed.memories;
     this.segments = placed.bytes;

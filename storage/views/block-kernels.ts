@@ -1,4 +1,4 @@
-import { memoryIsShared, memoryLimits, section, sleb, str, uleb, vec } from './simd-kernels.js';
+import { MANY_TYPE, manyBody, memoryIsShared, memoryLimits, section, sleb, str, uleb, vec } from './simd-kernels.js';
 
 /**
  * Assembles WebAssembly SIMD kernels of one shape: (a, b, bytes) -> i32 over two rows of the
@@ -49,28 +49,33 @@ export function blockKernelBody(fold: number[], scratch: number): number[] {
   return [...uleb(body.length), ...body];
 }
 
-/** A module importing env.memory (shared or not) and exporting these kernels by name, all of type (i32, i32, i32) -> i32. */
-function blockKernelModule(kernels: readonly (readonly [name: string, body: number[]])[], shared: boolean): WebAssembly.Module {
+/**
+ * A module importing env.memory (shared or not) and exporting these kernels by name, all of type
+ * (i32, i32, i32) -> i32; with `batched`, each also as `<name>Many` (simd-kernels.ts manyBody).
+ */
+function blockKernelModule(kernels: readonly (readonly [name: string, body: number[]])[], shared: boolean, batched: boolean): WebAssembly.Module {
+  const many = batched ? kernels.map(([name], i) => [`${name}Many`, manyBody(i, true)] as const) : [];
+  const all = [...kernels, ...many];
   const bytes = Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([[0x60, 3, I32, I32, I32, 1, I32]])),
+    ...section(1, vec([[0x60, 3, I32, I32, I32, 1, I32], MANY_TYPE])),
     ...section(2, vec([[...str('env'), ...str('memory'), 0x02, ...memoryLimits(shared)]])),
-    ...section(3, vec(kernels.map(() => [0]))),
-    ...section(7, vec(kernels.map(([name], i) => [...str(name), 0x00, i]))),
-    ...section(10, vec(kernels.map(([, body]) => body))),
+    ...section(3, vec(all.map((_, i) => [i < kernels.length ? 0 : 1]))),
+    ...section(7, vec(all.map(([name], i) => [...str(name), 0x00, i]))),
+    ...section(10, vec(all.map(([, body]) => body))),
   ]);
   return new WebAssembly.Module(bytes);
 }
 
 /**
  * Instantiates kernels over a memory: `kernels` is asked for the bodies once, and each module
- * (one for shared memories, one for others) is compiled once.
+ * (one for shared memories, one for others) is compiled once; `batched` as blockKernelModule's.
  */
-export function blockKernelsFactory<T>(kernels: () => readonly (readonly [name: string, body: number[]])[]): (memory: WebAssembly.Memory) => T {
+export function blockKernelsFactory<T>(kernels: () => readonly (readonly [name: string, body: number[]])[], batched = false): (memory: WebAssembly.Memory) => T {
   const compiled: [WebAssembly.Module | null, WebAssembly.Module | null] = [null, null];
   return (memory) => {
     const shared = memoryIsShared(memory) ? 1 : 0;
-    const module = (compiled[shared] ??= blockKernelModule(kernels(), shared === 1));
+    const module = (compiled[shared] ??= blockKernelModule(kernels(), shared === 1, batched));
     return new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as T;
   };
 }

@@ -1,5 +1,5 @@
 import { MAX_MEMORY_BYTES, SIMD_FROM_BYTES } from './point-store.js';
-import { READER_SLOTS } from './vector-segments.js';
+import { BATCH_AREA_BYTES, READER_SLOTS } from './vector-segments.js';
 import { CAN_SHARE } from './shared-arrays.js';
 
 const PAGE = 65536;
@@ -39,34 +39,48 @@ export function placeCodes(old: PlacedCodes, length: number): PlacedCodes {
   return { bytes, memory };
 }
 
+/**
+ * Rows of `stride` bytes each thread has at the head of a code segment: its query row, and with
+ * `batched` its batch area after it (BATCH_AREA_BYTES in whole rows). Thread r's query row is row
+ * r * areaRows; the slots' rows come after READER_SLOTS such areas (codeHeadRows).
+ */
+export function codeAreaRows(stride: number, batched: boolean): number {
+  return 1 + (batched ? Math.ceil(BATCH_AREA_BYTES / stride) : 0);
+}
+
+/** Rows before a code segment's first slot: READER_SLOTS areas of codeAreaRows. */
+export function codeHeadRows(stride: number, batched: boolean): number {
+  return READER_SLOTS * codeAreaRows(stride, batched);
+}
+
 /** Quantized codes in segments (as the floats', vector-segments.md): each segment's bytes, and its memory when in one. */
 export interface CodeSegments {
-  /** Per segment: READER_SLOTS query rows, then its slots' rows, then (past one segment) READER_SLOTS cross rows. */
+  /** Per segment: the threads' areas (headRows), then its slots' rows, then (past one segment) READER_SLOTS cross rows. */
   bytes: Uint8Array[];
   /** One per segment, or none while the codes are in plain buffers. */
   memories: WebAssembly.Memory[];
 }
 
-/** Bytes of a full segment of `slots` rows of `stride` bytes: the query rows, the rows, the cross rows. */
-export function codeSegmentBytes(stride: number, slots: number): number {
-  return stride * (READER_SLOTS + slots + READER_SLOTS);
+/** Bytes of a full segment of `slots` rows of `stride` bytes after `headRows`: the threads' areas, the rows, the cross rows. */
+export function codeSegmentBytes(stride: number, slots: number, headRows: number): number {
+  return stride * (headRows + slots + READER_SLOTS);
 }
 
 /**
- * Room for `cap` slots of `stride`-byte codes in segments of `segmentSlots`: one segment grows as
+ * Room for `cap` slots of `stride`-byte codes, after `headRows` (codeHeadRows), in segments of `segmentSlots`: one segment grows as
  * placeCodes does (a plain buffer while small, a memory from SIMD_FROM_BYTES on); past one, every
  * segment takes its full size, in a memory of its own (plain buffers, all of them, when the process
  * can create no more memories).
  */
-export function placeCodeSegments(old: CodeSegments, stride: number, cap: number, segmentSlots: number): CodeSegments {
+export function placeCodeSegments(old: CodeSegments, stride: number, cap: number, segmentSlots: number, headRows: number): CodeSegments {
   const count = Math.max(1, Math.ceil(cap / segmentSlots));
   if (count === 1) {
-    const placed = placeCodes({ bytes: old.bytes[0] ?? new Uint8Array(0), memory: old.memories[0] ?? null }, stride * (cap + READER_SLOTS));
+    const placed = placeCodes({ bytes: old.bytes[0] ?? new Uint8Array(0), memory: old.memories[0] ?? null }, stride * (cap + headRows));
     return { bytes: [placed.bytes], memories: placed.memory ? [placed.memory] : [] };
   }
-  const full = codeSegmentBytes(stride, segmentSlots);
+  const full = codeSegmentBytes(stride, segmentSlots, headRows);
   if (old.bytes.length === count && old.bytes.every((b) => b.length >= full)) return old;
-  const inMemory = old.memories.length > 0 || stride * (cap + READER_SLOTS) >= SIMD_FROM_BYTES;
+  const inMemory = old.memories.length > 0 || stride * (cap + headRows) >= SIMD_FROM_BYTES;
   const memories: WebAssembly.Memory[] = [];
   const bytes: Uint8Array[] = [];
   for (let k = 0; k < count; k++) {

@@ -6,7 +6,9 @@ import { readRaw, writeRaw } from '../codec/raw-arrays.js';
 import { rawPieces, type Captured } from '../codec/slices.js';
 import { grownCopy, isShared } from './shared-arrays.js';
 import type { StoreLayout } from './point-store.js';
+import type { DistanceBatch, QueryBatch } from './distance-batch.js';
 import type { VectorSpace } from './vector-space.js';
+import { BATCH_SLOTS } from './vector-segments.js';
 import { VisitedSet } from './visited-set.js';
 
 export interface HnswParams {
@@ -41,6 +43,8 @@ export interface QueryDistance {
   setQuery(q: Float32Array): void;
   /** A function property, read once per search (so it may be rebound between searches, never during one). */
   readonly toQuery: (x: number) => number;
+  /** The same distances batched, where the codes allow; read once per search. */
+  readonly batch?: QueryBatch | null;
 }
 
 /** Node-to-node distances other than the float ones, for linking (the int8 codes of a store whose floats are on disk). */
@@ -148,6 +152,8 @@ export class HnswIndex {
   private readonly pairSlots: Int32Array;
   /** The query's distances during a search: the float ones, or a QueryDistance's. */
   private queryDistance: (x: number) => number;
+  /** The same, batched (null: one at a time). */
+  private queryBatch: QueryBatch | null = null;
 
   /** An index over `space`'s store; with `adopt`, a worker's reader of another thread's index. */
   constructor(private readonly space: VectorSpace, private readonly params: HnswParams, seed: number, adopt?: GraphLayout, holding: Int32Array | null = null) {
@@ -180,6 +186,7 @@ export class HnswIndex {
     this.pairKeys = new Float64Array(most);
     this.pairSlots = new Int32Array(most);
     this.queryDistance = space.toQuery;
+    this.queryBatch = space.batch;
   }
 
   contains(slot: number): boolean {
@@ -216,6 +223,7 @@ export class HnswIndex {
   storeMoved(): void {
     this.layoutCache = null;
     this.queryDistance = this.space.toQuery;
+    this.queryBatch = this.space.batch;
   }
 
   private ensureCapacity(): void {
@@ -411,7 +419,9 @@ export class HnswIndex {
         const next = links[at + i]!;
         if (!this.visited.visit(next)) fresh[k++] = next;
       }
-      for (let i = 0; i < k; i++) dists[i] = this.distTo(from, fresh[i]!);
+      const batch = from < 0 ? this.queryBatch : this.linkOn === null ? this.space.batch : null;
+      if (batch !== null) this.batchDistances(batch, from, k);
+      else for (let i = 0; i < k; i++) dists[i] = this.distTo(from, fresh[i]!);
       for (let i = 0; i < k; i++) {
         const next = fresh[i]!;
         const d = dists[i]!;
@@ -422,6 +432,32 @@ export class HnswIndex {
             if (results.size > ef) results.pop();
           }
         }
+      }
+    }
+  }
+
+  /** distTo(from, fresh[i]) into freshDist[i] for i < k, BATCH_SLOTS at a time. */
+  private batchDistances(batch: QueryBatch, from: number, k: number): void {
+    const fresh = this.fresh;
+    const dists = this.freshDist;
+    const { slots, out, shift, sign, scale, offset } = batch;
+    const augmented = from >= 0 && this.augmented;
+    for (let first = 0; first < k; first += BATCH_SLOTS) {
+      const n = Math.min(BATCH_SLOTS, k - first);
+      for (let i = 0; i < n; i++) slots[i] = fresh[first + i]!;
+      if (from < 0) batch.toQuery(n);
+      else if (augmented) (batch as DistanceBatch).l2FromSlot(from, n);
+      else (batch as DistanceBatch).fromSlot(from, n);
+      if (augmented) {
+        const norms2 = this.norms2;
+        const max2 = this.maxNorm2;
+        const own = Math.sqrt(Math.max(0, max2 - norms2[from]!));
+        for (let i = 0; i < n; i++) {
+          const extra = own - Math.sqrt(Math.max(0, max2 - norms2[slots[i]!]!));
+          dists[first + i] = out[i]! + extra * extra;
+        }
+      } else {
+        for (let i = 0; i < n; i++) dists[first + i] = shift + sign * (scale * out[i]! + offset);
       }
     }
   }
@@ -579,6 +615,7 @@ export class HnswIndex {
     approx?.setQuery(q);
     // Both are rebound when their arrays move, so they are read at each search.
     this.queryDistance = approx ? approx.toQuery : this.space.toQuery;
+    this.queryBatch = approx ? (approx.batch ?? null) : this.space.batch;
     this.searchLayer(-1, this.descend(-1, 0), width, 0, admit);
     const n = this.results.drainAscending(this.keys, this.slots);
     const count = Math.min(n, k);

@@ -7,10 +7,13 @@ import { A, ACC, B, blockKernelBody, blockKernelsFactory, get, I32X4_ADD, SCRATC
  * nothing), and return an i32: l2 the sum of squared differences, dot the inner product.
  * Sixteen codes widen to two i16x8 halves, and i32x4.dot_i16x8_s multiplies and adds pairs.
  * Integer arithmetic is exact, so the scalar twin (int8-scalar-kernels.ts) gives the same results.
+ * l2Many and dotMany compare the row at `a` with many (simd-kernels.ts manyBody), as float64s.
  */
 export interface Int8Kernels {
   l2(a: number, b: number, bytes: number): number;
   dot(a: number, b: number, bytes: number): number;
+  l2Many(a: number, slots: number, n: number, out: number, base: number, stride: number, bytes: number): void;
+  dotMany(a: number, slots: number, n: number, out: number, base: number, stride: number, bytes: number): void;
 }
 
 const I16X8_EXTEND_LOW_S = [0x87, 0x01];
@@ -43,4 +46,4 @@ function int8Fold(squaredDifference: boolean): number[] {
 export const int8KernelsFor = blockKernelsFactory<Int8Kernels>(() => [
   ['l2', blockKernelBody(int8Fold(true), 3)],
   ['dot', blockKernelBody(int8Fold(false), 3)],
-]);
+], true);

@@ -10,7 +10,7 @@ import type { FloatFile } from './float-file.js';
 import { IdSlotMap } from './id-slot-map.js';
 import { kernelsFor, type Kernels } from './simd-kernels.js';
 import { CAN_SHARE, grownCopy, isShared } from './shared-arrays.js';
-import { READER_SLOTS, queryStride, segmentMemoryBytes, segmentSlotsFor } from './vector-segments.js';
+import { READER_SLOTS, queryStride, readerAreaBytes, segmentMemoryBytes, segmentSlotsFor } from './vector-segments.js';
 
 /** What `ids` holds for a slot whose id is a UUID (its words are in `uuidWords`). */
 export const UUID_ID = -1;
@@ -100,6 +100,8 @@ export class PointStore {
   crossRows: Float32Array[] = [];
   /** Byte offset of this thread's query area in each memory. */
   readonly queryOffset: number;
+  /** Byte offset of this thread's batch area (after its query row) in segment 0's memory: slot numbers, then results (vector-space.ts DistanceBatch). */
+  readonly batchOffset: number;
   /** Byte offset of this thread's cross row in each memory of a store of several segments. */
   readonly crossOffset: number;
   /** Byte offset of slot 0's vector in the memory (of each segment's first slot in its memory). */
@@ -153,11 +155,13 @@ export class PointStore {
   constructor(readonly dim: number, capacity = INITIAL_CAPACITY, segmentSlots = segmentSlotsFor(dim), reader?: { layout: StoreLayout; slot: number }) {
     if (!Number.isInteger(Math.log2(segmentSlots))) throw new RangeError(`a vector segment holds a power of two slots, not ${segmentSlots}`);
     const stride = queryStride(dim);
-    this.base = stride * READER_SLOTS;
+    const area = readerAreaBytes(dim);
+    this.base = area * READER_SLOTS;
     this.segmentSlots = segmentSlots;
     this.segmentShift = Math.log2(segmentSlots);
     this.segmentMask = segmentSlots - 1;
-    this.queryOffset = reader ? stride * reader.slot : 0;
+    this.queryOffset = reader ? area * reader.slot : 0;
+    this.batchOffset = this.queryOffset + stride;
     this.crossOffset = segmentMemoryBytes(dim, segmentSlots) - stride * (READER_SLOTS - (reader?.slot ?? 0));
     this.rowOffsets = [this.base, this.base + stride];
     if (reader) {

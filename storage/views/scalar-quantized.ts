@@ -1,8 +1,10 @@
 import type { Distance } from '../events/types.js';
 import { int8KernelsFor, type Int8Kernels } from './int8-kernels.js';
 import { dotInt8, l2Int8 } from './int8-scalar-kernels.js';
-import { placeCodeSegments } from './code-memory.js';
-import { READER_SLOTS, type PointStore } from './point-store.js';
+import { codeAreaRows, codeHeadRows, placeCodeSegments } from './code-memory.js';
+import type { QueryBatch } from './distance-batch.js';
+import { batchViews } from './distance-batch.js';
+import type { PointStore } from './point-store.js';
 import { grownCopy, isShared } from './shared-arrays.js';
 
 /** What a search worker needs to walk a graph on a store's int8 codes (ScalarQuantized.reader). */
@@ -30,8 +32,9 @@ const RESCORE_PER_HIT = 4;
 
 /**
  * Int8 codes of a store's vectors (scalar quantization), one contiguous byte array: a query row
- * for each thread that searches (READER_SLOTS: the writing thread's first, then the search
- * workers'), then each slot's codes, every row padded with zeros to a multiple of 16 bytes. A value
+ * and a batch area for each thread that searches (READER_SLOTS: the writing thread's first, then
+ * the search workers'; code-memory.ts codeHeadRows), then each slot's codes, every row padded with
+ * zeros to a multiple of 16 bytes. A value
  * x is coded round((x - mid) / step) clamped to ±127, with one mid and step for the whole store,
  * placed so [mid - 127 step, mid + 127 step] covers the quantile of the values (all of them by
  * default). Distances then come from integer sums:
@@ -51,11 +54,17 @@ const RESCORE_PER_HIT = 4;
 export class ScalarQuantized {
   /** Bytes per row: dim rounded up to 16. */
   readonly stride: number;
-  /** Segment 0's codes: this thread's query row at stride * queryRow, slot s at stride * (s + READER_SLOTS). */
+  /** Segment 0's codes: this thread's query row at queryAt, slot s at stride * (s + headRows). */
   codes: Int8Array;
-  /** Each segment's codes: query rows, slot s at stride * ((s & segmentMask) + READER_SLOTS), then (past one) cross rows. */
+  /** Each segment's codes: the threads' areas, slot s at stride * ((s & segmentMask) + headRows), then (past one) cross rows. */
   private segments: Int8Array[];
+  /** Rows before the first slot's: each thread's query row and batch area. */
+  private readonly headRows: number;
+  /** This thread's row among READER_SLOTS (its cross row's), and its query row's byte offset. */
+  private readonly row: number;
   private readonly queryAt: number;
+  /** Batched distances to the query while the codes are in one memory, else null (hnsw.ts QueryDistance). */
+  batch: (QueryBatch & { scale: number; offset: number }) | null = null;
   private layoutCache: ScalarLayout | null = null;
   private memories: WebAssembly.Memory[] = [];
   private kernels: Int8Kernels | null = null;
@@ -83,7 +92,9 @@ export class ScalarQuantized {
   constructor(private readonly store: PointStore, private readonly metric: Distance, private readonly quantile: number | null, reader?: { layout: ScalarLayout; row: number }) {
     this.dim = store.dim;
     this.stride = Math.ceil(this.dim / 16) * 16;
-    this.queryAt = this.stride * (reader?.row ?? 0);
+    this.headRows = codeHeadRows(this.stride, true);
+    this.row = reader?.row ?? 0;
+    this.queryAt = this.stride * this.row * codeAreaRows(this.stride, true);
     if (reader) {
       const { memories, sums, mid, step } = reader.layout;
       this.memories = memories;
@@ -134,13 +145,13 @@ export class ScalarQuantized {
     const { stride } = this;
     const slots = this.store.segmentSlots;
     const old = { bytes: this.segments.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.length)), memories: this.memories };
-    const placed = placeCodeSegments(old, stride, cap, slots);
+    const placed = placeCodeSegments(old, stride, cap, slots, this.headRows);
     this.segmentKernels = placed.memories.map((m, k) => (m === this.memories[k] ? this.segmentKernels[k]! : int8KernelsFor(m)));
     this.kernels = this.segmentKernels[0] ?? null;
     this.memories = placed.memories;
     this.segments = placed.bytes.map((b) => new Int8Array(b.buffer, b.byteOffset, b.length));
     this.codes = this.segments[0]!;
-    this.placedCap = placed.bytes.length > 1 ? placed.bytes.length * slots : this.codes.length / stride - READER_SLOTS;
+    this.placedCap = placed.bytes.length > 1 ? placed.bytes.length * slots : this.codes.length / stride - this.headRows;
     // A segment made anew takes the query as coded in segment 0.
     for (let k = 1; k < this.segments.length; k++) this.segments[k]!.set(this.codes.subarray(this.queryAt, this.queryAt + stride), this.queryAt);
     // A sum for every slot the codes have room for (past one segment, more than `cap`).
@@ -151,12 +162,13 @@ export class ScalarQuantized {
 
   /** Binds toQuery to the kernels, the range and the sums as they are now (after each move or new range). */
   private bind(): void {
+    this.batch = null;
     if (this.segments.length > 1) {
       this.bindSegments();
       return;
     }
     const { stride, kernels, metric, dim, sums, queryAt } = this;
-    const base = stride * READER_SLOTS;
+    const base = stride * this.headRows;
     const step2 = this.step * this.step;
     const cross = this.step * this.mid;
     const constant = dim * this.mid * this.mid;
@@ -169,6 +181,7 @@ export class ScalarQuantized {
       if (metric === 'Euclid') this.toQuery = (x) => step2 * l2(queryAt, base + stride * x, stride);
       else if (metric === 'Cosine') this.toQuery = (x) => 1 - (this.queryScale * dot(queryAt, base + stride * x, stride) + this.queryOffset);
       else this.toQuery = (x) => -(this.queryScale * dot(queryAt, base + stride * x, stride) + this.queryOffset);
+      this.bindBatch(kernels, base);
       return;
     }
     const codes = this.codes;
@@ -181,14 +194,35 @@ export class ScalarQuantized {
   }
 
   /**
+   * The batch area after this thread's query row, with the same arithmetic as toQuery: Euclid
+   * step² l2, Cosine 1 - (queryScale dot + queryOffset), Dot -(queryScale dot + queryOffset);
+   * setQuery keeps its scale and offset the query's.
+   */
+  private bindBatch(kernels: Int8Kernels, base: number): void {
+    const { stride, metric, queryAt } = this;
+    const { slots, out, slotsAt, outAt } = batchViews(this.codes.buffer, this.codes.byteOffset + queryAt + stride);
+    const many = metric === 'Euclid' ? kernels.l2Many : kernels.dotMany;
+    const euclid = metric === 'Euclid';
+    this.batch = {
+      slots,
+      out,
+      shift: metric === 'Cosine' ? 1 : 0,
+      sign: euclid ? 1 : -1,
+      scale: euclid ? this.step * this.step : this.queryScale,
+      offset: euclid ? 0 : this.queryOffset,
+      toQuery: (n) => many(queryAt, slotsAt, n, outAt, base, stride, stride),
+    };
+  }
+
+  /**
    * Several segments: each slot's segment's kernels (or the scalar twins), a pair across two
    * segments compared in a's, b's row copied into this thread's cross row there.
    */
   private bindSegments(): void {
     const { stride, metric, dim, sums, queryAt, segments, segmentKernels: kernels } = this;
     const { segmentShift: shift, segmentMask: mask, segmentSlots } = this.store;
-    const base = stride * READER_SLOTS;
-    const crossAt = stride * (READER_SLOTS + segmentSlots) + queryAt;
+    const base = stride * this.headRows;
+    const crossAt = stride * (this.headRows + segmentSlots + this.row);
     const rowAt = (x: number) => base + stride * (x & mask);
     const pairOf = (kernel: 'l2' | 'dot', scalar: typeof l2Int8) =>
       kernels.length > 0
@@ -221,7 +255,7 @@ export class ScalarQuantized {
   /** Codes slot's vector (`dim` floats of `v` at `vo`) into its row; answers their sum. */
   private encodeSlot(slot: number, v: Float32Array, vo: number): number {
     const { segmentShift, segmentMask } = this.store;
-    return this.encodeInto(v, vo, this.segments[slot >>> segmentShift]!, this.stride * ((slot & segmentMask) + READER_SLOTS));
+    return this.encodeInto(v, vo, this.segments[slot >>> segmentShift]!, this.stride * ((slot & segmentMask) + this.headRows));
   }
 
   /** Codes `dim` floats of `v` at `vo` into row `at` (a byte offset) of `codes`; answers their sum. */
@@ -325,6 +359,10 @@ export class ScalarQuantized {
       for (let i = 0; i < dim; i++) codes[queryAt + i] = Math.round(q[i]! * inverse);
       this.queryScale = this.step * qstep;
       this.queryOffset = this.mid * sum;
+      if (this.batch) {
+        this.batch.scale = this.queryScale;
+        this.batch.offset = this.queryOffset;
+      }
     }
     for (let k = 1; k < segments.length; k++) segments[k]!.set(codes.subarray(queryAt, queryAt + stride), queryAt);
   }

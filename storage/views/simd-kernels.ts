@@ -4,10 +4,15 @@ import { CAN_SHARE } from './shared-arrays.js';
  * Distance kernels in WebAssembly SIMD (f32x4), assembled here from opcodes, so no toolchain or
  * binary file is needed. Both take two byte offsets into the module's memory and a dimension,
  * and return a float32: l2 the squared Euclidean distance, dot the inner product.
+ * l2Many and dotMany compare the vector at `a` with n rows, `base + slot * stride` for each u32
+ * slot at `slots`, writing the results as float64 at `out` (manyBody): a walk's fresh neighbours
+ * in one call from JavaScript instead of one each, their rows read from memory together.
  */
 export interface Kernels {
   l2(a: number, b: number, dim: number): number;
   dot(a: number, b: number, dim: number): number;
+  l2Many(a: number, slots: number, n: number, out: number, base: number, stride: number, dim: number): void;
+  dotMany(a: number, slots: number, n: number, out: number, base: number, stride: number, dim: number): void;
 }
 
 const I32 = 0x7f;
@@ -17,8 +22,9 @@ const SIMD = 0xfd;
 const OP = {
   block: 0x02, loop: 0x03, br: 0x0c, brIf: 0x0d, end: 0x0b,
   localGet: 0x20, localSet: 0x21, localTee: 0x22,
-  i32Const: 0x41, i32Add: 0x6a, i32And: 0x71, i32Shl: 0x74, i32GeU: 0x4f,
-  f32Load: 0x2a, f32Add: 0x92, f32Sub: 0x93, f32Mul: 0x94,
+  i32Const: 0x41, i32Add: 0x6a, i32Mul: 0x6c, i32And: 0x71, i32Shl: 0x74, i32GeU: 0x4f,
+  i32Load: 0x28, f32Load: 0x2a, f32Store: 0x38, f32Add: 0x92, f32Sub: 0x93, f32Mul: 0x94, call: 0x10, drop: 0x1a,
+  f64Store: 0x39, f64ConvertI32S: 0xb7, f64PromoteF32: 0xbb,
 } as const;
 // SIMD sub-opcodes, LEB128-encoded after the 0xfd prefix.
 const V128_LOAD = [0x00];
@@ -107,6 +113,48 @@ function kernelBody(squaredDifference: boolean): number[] {
   return [...uleb(body.length), ...body];
 }
 
+/**
+ * The body of a batched kernel: compares the row at `a` with the rows of n slots, each
+ * `base + slot * stride`, by calling function `kernel` (a, row, len), and writes each result as a
+ * float64 at `out` (from a float32, or exactly from an i32 when `intResult`). Every cache line of
+ * every row is read once first, so that the rows come from memory together rather than one by one
+ * (what hnswlib's prefetches do; WebAssembly has no prefetch). Locals: 0 a, 1 slots, 2 n, 3 out,
+ * 4 base, 5 stride, 6 len (params); 7 end of the slots, 8 a line, 9 a row's end, 10 a slot cursor.
+ */
+export function manyBody(kernel: number, intResult: boolean): number[] {
+  const get = (i: number) => [OP.localGet, i];
+  const set = (i: number) => [OP.localSet, i];
+  const advance = (i: number, bytes: number) => [...get(i), OP.i32Const, bytes, OP.i32Add, ...set(i)];
+  const rowAt = (slotAt: number) => [...get(4), ...get(slotAt), OP.i32Load, 2, 0, ...get(5), OP.i32Mul, OP.i32Add];
+  const code = [
+    ...get(1), ...get(2), OP.i32Const, 2, OP.i32Shl, OP.i32Add, ...set(7),
+    ...get(1), ...set(10),
+    OP.block, 0x40, OP.loop, 0x40,
+    ...get(10), ...get(7), OP.i32GeU, OP.brIf, 1,
+    ...rowAt(10), OP.localTee, 8, ...get(5), OP.i32Add, ...set(9),
+    OP.block, 0x40, OP.loop, 0x40,
+    ...get(8), ...get(9), OP.i32GeU, OP.brIf, 1,
+    ...get(8), OP.i32Load, 2, 0, OP.drop,
+    ...get(8), OP.i32Const, ...sleb(64), OP.i32Add, ...set(8),
+    OP.br, 0, OP.end, OP.end,
+    ...advance(10, 4),
+    OP.br, 0, OP.end, OP.end,
+    OP.block, 0x40, OP.loop, 0x40,
+    ...get(1), ...get(7), OP.i32GeU, OP.brIf, 1,
+    ...get(3),
+    ...get(0), ...rowAt(1), ...get(6), OP.call, kernel,
+    intResult ? OP.f64ConvertI32S : OP.f64PromoteF32, OP.f64Store, 3, 0,
+    ...advance(1, 4), ...advance(3, 8),
+    OP.br, 0, OP.end, OP.end,
+    OP.end,
+  ];
+  const body = [...vec([[4, I32]]), ...code];
+  return [...uleb(body.length), ...body];
+}
+
+/** The type of a batched kernel: (a, slots, n, out, base, stride, len) -> (). */
+export const MANY_TYPE = [0x60, 7, I32, I32, I32, I32, I32, I32, I32, 0];
+
 /** The limits of an imported memory: a shared memory must be imported as shared (flag 3, with its maximum). */
 export const memoryLimits = (shared: boolean): number[] => (shared ? [0x03, 0x01, ...uleb(65536)] : [0x00, 0x01]);
 
@@ -114,11 +162,11 @@ function moduleBytes(shared: boolean): Uint8Array<ArrayBuffer> {
   const limits = memoryLimits(shared);
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([[0x60, 3, I32, I32, I32, 1, F32]])),
+    ...section(1, vec([[0x60, 3, I32, I32, I32, 1, F32], MANY_TYPE])),
     ...section(2, vec([[...str('env'), ...str('memory'), 0x02, ...limits]])),
-    ...section(3, vec([[0], [0]])),
-    ...section(7, vec([[...str('l2'), 0x00, 0], [...str('dot'), 0x00, 1]])),
-    ...section(10, vec([kernelBody(true), kernelBody(false)])),
+    ...section(3, vec([[0], [0], [1], [1]])),
+    ...section(7, vec([[...str('l2'), 0x00, 0], [...str('dot'), 0x00, 1], [...str('l2Many'), 0x00, 2], [...str('dotMany'), 0x00, 3]])),
+    ...section(10, vec([kernelBody(true), kernelBody(false), manyBody(0, false), manyBody(1, false)])),
   ]);
 }
 

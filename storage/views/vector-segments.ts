@@ -21,10 +21,20 @@ export function queryStride(dim: number): number {
   return Math.ceil((dim * 4) / 16) * 16;
 }
 
-/** Bytes a full segment of `slots` vectors takes in its memory: the query areas, the rows, the cross rows. */
+/** Slots one batched distance call compares (simd-kernels.ts l2Many / dotMany). */
+export const BATCH_SLOTS = 64;
+
+/** Bytes of one thread's batch area: BATCH_SLOTS u32 slot numbers, then as many float64 results. */
+export const BATCH_AREA_BYTES = BATCH_SLOTS * 12;
+
+/** Bytes of one thread's area at the head of a float memory: its query row, then its batch area. */
+export function readerAreaBytes(dim: number): number {
+  return queryStride(dim) + BATCH_AREA_BYTES;
+}
+
+/** Bytes a full segment of `slots` vectors takes in its memory: the threads' areas, the rows, the cross rows. */
 export function segmentMemoryBytes(dim: number, slots: number): number {
-  const stride = queryStride(dim);
-  return stride * READER_SLOTS + Math.ceil((slots * dim * 4) / 16) * 16 + stride * READER_SLOTS;
+  return readerAreaBytes(dim) * READER_SLOTS + Math.ceil((slots * dim * 4) / 16) * 16 + queryStride(dim) * READER_SLOTS;
 }
 
 /** The slots per segment of a `dim`-dimensional store: the largest power of two whose full segment fits the segment bytes (at least 1). */

@@ -1,9 +1,9 @@
 import type { Distance } from '../events/types.js';
 import type { PointStore } from './point-store.js';
 import { dotScalar, l2Scalar } from './scalar-kernels.js';
+import { batchViews, type DistanceBatch } from './distance-batch.js';
 
-/**
- * Internal distances over a store's vectors (smaller is closer): Cosine 1 - a·b on unit
+/** * Internal distances over a store's vectors (smaller is closer): Cosine 1 - a·b on unit
  * vectors, Dot -a·b, Euclid the squared distance. With the store's SIMD kernels when its
  * vectors are in WebAssembly memories, else with their scalar twins; rebound when they move.
  * A store of one segment (most) is bound to functions of slot offsets in that segment alone; one
@@ -18,13 +18,27 @@ export class VectorSpace {
   between!: (a: number, b: number) => number;
   /** Squared Euclidean distance between slots a and b, whatever the metric. */
   l2Between!: (a: number, b: number) => number;
+  /** Batched distances while the vectors are in one WebAssembly memory (see `batch`). */
+  private batchArea: DistanceBatch | null = null;
 
   constructor(readonly store: PointStore, readonly metric: Distance) {
     this.bind();
     store.onRelocate = () => this.bind();
   }
 
+  /**
+   * Batched distances while the vectors are in one WebAssembly memory, else null. Its views are
+   * made anew when the memory's buffer changes (a memory that is not shared detaches its buffer
+   * as it grows, which moves no vector and so calls no onRelocate).
+   */
+  get batch(): DistanceBatch | null {
+    const area = this.batchArea;
+    if (area !== null && area.slots.buffer !== this.store.query.buffer) this.batchArea = this.batchIn(this.store.query.buffer);
+    return this.batchArea;
+  }
+
   private bind(): void {
+    this.batchArea = null;
     if (this.store.onDisk) {
       this.bindOnDisk();
       return;
@@ -63,6 +77,28 @@ export class VectorSpace {
       this.toQuery = (x) => -dot(queryOffset, base + x * stride, dim);
       this.between = (a, b) => -dot(base + a * stride, base + b * stride, dim);
     }
+    this.batchArea = this.batchIn(store.query.buffer);
+  }
+
+  /** The batch area of this thread in the store's one memory (`buffer`): Euclid l2, Cosine 1 - dot, Dot -dot. */
+  private batchIn(buffer: ArrayBufferLike): DistanceBatch {
+    const { store, metric } = this;
+    const { kernels, base, dim, queryOffset, batchOffset } = store;
+    const { l2Many, dotMany } = kernels!;
+    const stride = dim * 4;
+    const { slots, out, slotsAt, outAt } = batchViews(buffer, batchOffset);
+    const many = metric === 'Euclid' ? l2Many : dotMany;
+    return {
+      slots,
+      out,
+      shift: metric === 'Cosine' ? 1 : 0,
+      sign: metric === 'Euclid' ? 1 : -1,
+      scale: 1,
+      offset: 0,
+      toQuery: (n) => many(queryOffset, slotsAt, n, outAt, base, stride, dim),
+      fromSlot: (a, n) => many(base + a * stride, slotsAt, n, outAt, base, stride, dim),
+      l2FromSlot: (a, n) => l2Many(base + a * stride, slotsAt, n, outAt, base, stride, dim),
+    };
   }
 
   /** Several segments in memories: each slot's segment's kernels; a pair across two segments compared in a's, b copied into its cross row. */
