@@ -410,8 +410,7 @@ export class HnswIndex {
       const n = this.readLinks(c, level);
       const links = this.linkFrom;
       const at = this.linkAt;
-      // The unvisited neighbours first, then their distances one after another: the loads of
-      // several vectors overlap (what hnswlib's prefetches do), with nothing between them.
+      // The unvisited neighbours first, then their distances all together (distancesFrom).
       const fresh = this.fresh;
       const dists = this.freshDist;
       let k = 0;
@@ -419,9 +418,7 @@ export class HnswIndex {
         const next = links[at + i]!;
         if (!this.visited.visit(next)) fresh[k++] = next;
       }
-      const batch = from < 0 ? this.queryBatch : this.linkOn === null ? this.space.batch : null;
-      if (batch !== null) this.batchDistances(batch, from, k);
-      else for (let i = 0; i < k; i++) dists[i] = this.distTo(from, fresh[i]!);
+      this.distancesFrom(from, k);
       for (let i = 0; i < k; i++) {
         const next = fresh[i]!;
         const d = dists[i]!;
@@ -436,7 +433,23 @@ export class HnswIndex {
     }
   }
 
-  /** distTo(from, fresh[i]) into freshDist[i] for i < k, BATCH_SLOTS at a time. */
+  /**
+   * distTo(from, fresh[i]) into freshDist[i] for i < k: in one kernel call per BATCH_SLOTS where
+   * the vectors (or the query's codes) allow (their rows then come from memory together), else
+   * one at a time.
+   */
+  private distancesFrom(from: number, k: number): void {
+    const batch = from < 0 ? this.queryBatch : this.linkOn === null ? this.space.batch : null;
+    if (batch !== null) {
+      this.batchDistances(batch, from, k);
+      return;
+    }
+    const fresh = this.fresh;
+    const dists = this.freshDist;
+    for (let i = 0; i < k; i++) dists[i] = this.distTo(from, fresh[i]!);
+  }
+
+  /** distancesFrom with a batch: BATCH_SLOTS at a time (from >= 0 only with the floats' DistanceBatch). */
   private batchDistances(batch: QueryBatch, from: number, k: number): void {
     const fresh = this.fresh;
     const dists = this.freshDist;
@@ -507,8 +520,11 @@ export class HnswIndex {
     } else if (!present) {
       const keys = this.pairKeys;
       const slots = this.pairSlots;
-      for (let i = 1; i <= n; i++) insertByDistance(keys, slots, i - 1, this.nodeDist(slot, arr[off + i]!), arr[off + i]!);
-      insertByDistance(keys, slots, n, this.nodeDist(slot, added), added);
+      const fresh = this.fresh;
+      for (let i = 0; i < n; i++) fresh[i] = arr[off + 1 + i]!;
+      fresh[n] = added;
+      this.distancesFrom(slot, n + 1);
+      for (let i = 0; i <= n; i++) insertByDistance(keys, slots, i, this.freshDist[i]!, fresh[i]!);
       this.writeLinks(slot, level, this.selected, this.selectNeighbours(keys, slots, n + 1, most));
     }
     this.unlockNode(slot);
