@@ -402,6 +402,7 @@ export class HnswIndex {
     this.visited.visit(start);
     candidates.push(d0, start);
     if (state[start] === LIVE && (admit === null || admit(start))) results.push(d0, start);
+    const batch = this.batchFor(from);
     while (candidates.size > 0) {
       const cd = candidates.topKey();
       const c = candidates.topSlot();
@@ -418,7 +419,7 @@ export class HnswIndex {
         const next = links[at + i]!;
         if (!this.visited.visit(next)) fresh[k++] = next;
       }
-      this.distancesFrom(from, k);
+      this.distancesFrom(from, k, batch);
       for (let i = 0; i < k; i++) {
         const next = fresh[i]!;
         const d = dists[i]!;
@@ -433,13 +434,17 @@ export class HnswIndex {
     }
   }
 
+  /** The batch distancesFrom uses from the query (from < 0) or from a node, or null. */
+  private batchFor(from: number): QueryBatch | null {
+    return from < 0 ? this.queryBatch : this.linkOn === null ? this.space.batch : null;
+  }
+
   /**
    * distTo(from, fresh[i]) into freshDist[i] for i < k: in one kernel call per BATCH_SLOTS where
    * the vectors (or the query's codes) allow (their rows then come from memory together), else
    * one at a time.
    */
-  private distancesFrom(from: number, k: number): void {
-    const batch = from < 0 ? this.queryBatch : this.linkOn === null ? this.space.batch : null;
+  private distancesFrom(from: number, k: number, batch: QueryBatch | null): void {
     if (batch !== null) {
       this.batchDistances(batch, from, k);
       return;
@@ -523,7 +528,7 @@ export class HnswIndex {
       const fresh = this.fresh;
       for (let i = 0; i < n; i++) fresh[i] = arr[off + 1 + i]!;
       fresh[n] = added;
-      this.distancesFrom(slot, n + 1);
+      this.distancesFrom(slot, n + 1, this.batchFor(slot));
       for (let i = 0; i <= n; i++) insertByDistance(keys, slots, i, this.freshDist[i]!, fresh[i]!);
       this.writeLinks(slot, level, this.selected, this.selectNeighbours(keys, slots, n + 1, most));
     }
