@@ -23,6 +23,8 @@ export interface DenseView {
   stored(slot: number): Float32Array | null;
   setQuery(prepared: Float32Array): void;
   toQuery(slot: number): number;
+  /** toQuery of slots[0..n) into out[0..n), batched where the vectors allow (the walk's candidates, rescored). */
+  toQueryAll(slots: Int32Array, n: number, out: Float64Array): void;
   between(a: number, b: number): number;
   /** The quantized codes while the collection quantizes its vectors, else null. */
   quantized: QuantizedVectors | null;
@@ -47,6 +49,10 @@ function unnamedView(c: Collection): DenseView {
     stored: (slot) => (store.hasVector[slot] ? store.vectorOf(slot) : null),
     setQuery: (q) => space.setQuery(q),
     toQuery: (slot) => (store.hasVector[slot] ? space.toQuery(slot) : NaN),
+    toQueryAll: (slots, n, out) => {
+      space.toQueryAll(slots, n, out);
+      for (let i = 0; i < n; i++) if (!store.hasVector[slots[i]!]) out[i] = NaN;
+    },
     between: (a, b) => space.between(a, b),
     get quantized() {
       return c.quantized;
@@ -78,6 +84,9 @@ function namedView(c: Collection, field: NamedDenseVectors): DenseView {
     toQuery: (slot) => {
       const s = ownSlot(slot);
       return s < 0 ? NaN : field.space.toQuery(s);
+    },
+    toQueryAll(slots, n, out) {
+      for (let i = 0; i < n; i++) out[i] = this.toQuery(slots[i]!);
     },
     between: (a, b) => {
       const sa = ownSlot(a);

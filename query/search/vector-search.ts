@@ -162,7 +162,8 @@ function searchPlanned(c: Collection, q: VectorQuery, plan: DensePlan): ScoredSl
   if (plan.scan) forEachMatchingSlot(c, q.filter!, offer);
   else {
     const n = view.search(query, wide, plan.ef, admit, keys, slots, plan.approx);
-    for (let i = 0; i < n; i++) heap.offer(plan.rescore ? view.toQuery(slots[i]!) : keys[i]!, slots[i]!, k);
+    if (plan.rescore) view.toQueryAll(slots, n, keys);
+    for (let i = 0; i < n; i++) heap.offer(keys[i]!, slots[i]!, k);
     // Vectors being linked on other threads are scanned too, and the walk may have met them.
     const walked = lazySet(slots, n);
     view.forEachPending((slot) => {
@@ -203,11 +204,14 @@ export async function searchCollectionPooled(c: Collection, q: VectorQuery): Pro
   const offer = offerTo(c, view, heap, k);
   view.setQuery(prepared);
   let gone = 0;
+  let kept = 0;
   for (let i = 0; i < found.length; i++) {
     const slot = view.fromGraphSlot(found[i]!);
-    if (slot >= 0 && c.store.state[slot] === LIVE && (!admit || admit(slot))) offer(slot);
+    if (slot >= 0 && c.store.state[slot] === LIVE && (!admit || admit(slot))) slots[kept++] = slot;
     else gone++;
   }
+  view.toQueryAll(slots, kept, keys);
+  for (let i = 0; i < kept; i++) if (!Number.isNaN(keys[i])) heap.offer(keys[i]!, slots[i]!, k);
   // A vector pending at the call may have been linked, and found, while the walk ran.
   const walked = lazySet(found, found.length, view.fromGraphSlot);
   pending((slot) => {

@@ -31,3 +31,14 @@ export function batchViews(buffer: ArrayBufferLike, at: number): { slots: Uint32
   const outAt = at + BATCH_SLOTS * 4;
   return { slots: new Uint32Array(buffer, at, BATCH_SLOTS), out: new Float64Array(buffer, outAt, BATCH_SLOTS), slotsAt: at, outAt };
 }
+
+/** The distances from the query to slots[0..n) into out[0..n), through `batch` BATCH_SLOTS at a time. */
+export function batchToQuery(batch: QueryBatch, slots: ArrayLike<number>, n: number, out: Float64Array): void {
+  const { slots: into, out: raw, shift, sign, scale, offset } = batch;
+  for (let first = 0; first < n; first += BATCH_SLOTS) {
+    const count = Math.min(BATCH_SLOTS, n - first);
+    for (let i = 0; i < count; i++) into[i] = slots[first + i]!;
+    batch.toQuery(count);
+    for (let i = 0; i < count; i++) out[first + i] = shift + sign * (scale * raw[i]! + offset);
+  }
+}

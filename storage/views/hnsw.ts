@@ -6,7 +6,7 @@ import { readRaw, writeRaw } from '../codec/raw-arrays.js';
 import { rawPieces, type Captured } from '../codec/slices.js';
 import { grownCopy, isShared } from './shared-arrays.js';
 import type { StoreLayout } from './point-store.js';
-import type { DistanceBatch, QueryBatch } from './distance-batch.js';
+import { batchToQuery, type DistanceBatch, type QueryBatch } from './distance-batch.js';
 import type { VectorSpace } from './vector-space.js';
 import { BATCH_SLOTS } from './vector-segments.js';
 import { VisitedSet } from './visited-set.js';
@@ -458,15 +458,18 @@ export class HnswIndex {
   private batchDistances(batch: QueryBatch, from: number, k: number): void {
     const fresh = this.fresh;
     const dists = this.freshDist;
-    const { slots, out, shift, sign, scale, offset } = batch;
-    const augmented = from >= 0 && this.augmented;
+    if (from < 0) {
+      batchToQuery(batch, fresh, k, dists);
+      return;
+    }
+    const node = batch as DistanceBatch;
+    const { slots, out, shift, sign, scale, offset } = node;
+    const augmented = this.augmented;
     for (let first = 0; first < k; first += BATCH_SLOTS) {
       const n = Math.min(BATCH_SLOTS, k - first);
       for (let i = 0; i < n; i++) slots[i] = fresh[first + i]!;
-      if (from < 0) batch.toQuery(n);
-      else if (augmented) (batch as DistanceBatch).l2FromSlot(from, n);
-      else (batch as DistanceBatch).fromSlot(from, n);
       if (augmented) {
+        node.l2FromSlot(from, n);
         const norms2 = this.norms2;
         const max2 = this.maxNorm2;
         const own = Math.sqrt(Math.max(0, max2 - norms2[from]!));
@@ -475,6 +478,7 @@ export class HnswIndex {
           dists[first + i] = out[i]! + extra * extra;
         }
       } else {
+        node.fromSlot(from, n);
         for (let i = 0; i < n; i++) dists[first + i] = shift + sign * (scale * out[i]! + offset);
       }
     }

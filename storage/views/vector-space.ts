@@ -1,7 +1,7 @@
 import type { Distance } from '../events/types.js';
 import type { PointStore } from './point-store.js';
 import { dotScalar, l2Scalar } from './scalar-kernels.js';
-import { batchViews, type DistanceBatch } from './distance-batch.js';
+import { batchToQuery, batchViews, type DistanceBatch } from './distance-batch.js';
 
 /** * Internal distances over a store's vectors (smaller is closer): Cosine 1 - a·b on unit
  * vectors, Dot -a·b, Euclid the squared distance. With the store's SIMD kernels when its
@@ -173,6 +173,13 @@ export class VectorSpace {
       this.toQuery = (x) => -dotQuery(x);
       this.between = (a, b) => -dot(a, b);
     }
+  }
+
+  /** toQuery of slots[0..n) into out[0..n): in one kernel call per batch where the vectors allow (rescoring a walk's candidates). */
+  toQueryAll(slots: ArrayLike<number>, n: number, out: Float64Array): void {
+    const batch = this.batch;
+    if (batch !== null) batchToQuery(batch, slots, n, out);
+    else for (let i = 0; i < n; i++) out[i] = this.toQuery(slots[i]!);
   }
 
   /** Puts a prepared query vector (unit length for Cosine) in the scratch area. */
