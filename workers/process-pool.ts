@@ -1,6 +1,7 @@
 import { useGraphWalker } from '../query/search/graph-walker.js';
 import { useGraphBuilder } from '../storage/views/graph-builder.js';
-import { SearchPool } from './search-pool.js';
+import { availableParallelism } from 'node:os';
+import { SearchPool, walkersFor } from './search-pool.js';
 
 /**
  * One search pool per process, installed as the graph walker and builder, shared by every service running
@@ -9,12 +10,12 @@ import { SearchPool } from './search-pool.js';
 let pool: SearchPool | null = null;
 let users = 0;
 
-/** Takes the process's pool, starting it with `size` workers when none runs; 0 searches in place. */
+/** Takes the process's pool, starting it with `size` workers when none runs (walks on walkersFor of them); 0 searches in place. */
 export function acquireSearchPool(size: number): SearchPool | null {
   if (size === 0) return null;
   users++;
   if (!pool) {
-    pool = new SearchPool(size);
+    pool = new SearchPool(size, walkersFor(size, availableParallelism()));
     useGraphWalker(pool);
     useGraphBuilder(pool);
   }

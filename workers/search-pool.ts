@@ -100,8 +100,13 @@ class PoolWorker {
   }
 }
 
+/** Walkers for a pool of `size` on a machine of `cores`: all but one core's worth, at least one. */
+export function walkersFor(size: number, cores: number): number {
+  return Math.max(1, Math.min(size, cores - 1));
+}
+
 /**
- * The search workers (SERVICE_WORKERS): graph walks go to the worker with the fewest in
+ * The search workers (SERVICE_WORKERS): graph walks go to the walker with the fewest in
  * flight; batches of nodes to link are shared out between all of them, a chunk at a time. A
  * worker that dies fails what it owed (a search answers 500 naming its request id; a batch is
  * linked on the main thread), has the node it held let go of, and is replaced at once. Graphs
@@ -157,8 +162,14 @@ export class SearchPool implements GraphWalker, GraphBuilder {
   private walksOut = 0;
   private inPlaceThisTurn = false;
 
-  constructor(readonly size: number) {
+  /**
+   * `size` workers link nodes into graphs; walks go to the first `walkers` of them (all by
+   * default). The server leaves the request thread a core of its own (walkersFor): it parses,
+   * checks and answers every search, and a walker beyond the other cores only takes turns with it.
+   */
+  constructor(readonly size: number, readonly walkers = size) {
     if (!Number.isInteger(size) || size < 1 || size > MAX_SEARCH_WORKERS) throw new RangeError(`a search pool has 1 to ${MAX_SEARCH_WORKERS} workers, not ${size}`);
+    if (!Number.isInteger(walkers) || walkers < 1 || walkers > size) throw new RangeError(`a search pool of ${size} walks on 1 to ${size} of its workers, not ${walkers}`);
     for (let i = 0; i < size; i++) this.workers.push(new PoolWorker(i + 1, (w, thread, err) => this.stopped(w, thread, err)));
   }
 
@@ -175,7 +186,7 @@ export class SearchPool implements GraphWalker, GraphBuilder {
       return null;
     }
     let worker = this.workers[0]!;
-    for (const w of this.workers) if (w.waiting.size < worker.waiting.size) worker = w;
+    for (let i = 1; i < this.walkers; i++) if (this.workers[i]!.waiting.size < worker.waiting.size) worker = this.workers[i]!;
     const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: onCodes };
     if (allow) walk.allow = allow;
     // Vectors that moved (into a file, or codes made anew or dropped): every worker lets go of the

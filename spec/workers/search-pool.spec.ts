@@ -3,7 +3,7 @@ import { Collection } from '../../storage/collection.js';
 import type { CollectionConfig, Distance } from '../../storage/events/types.js';
 import { searchCollection, searchCollectionPooled, type VectorQuery } from '../../query/search/vector-search.js';
 import { useGraphWalker } from '../../query/search/graph-walker.js';
-import { SearchPool, SearchWorkerError } from '../../workers/search-pool.js';
+import { SearchPool, SearchWorkerError, walkersFor } from '../../workers/search-pool.js';
 import { useSearchPool } from '../helpers/search-pool.js';
 import { randomVectors } from '../helpers/vectors.js';
 import { collectGarbage } from '../../storage/floats/collect-garbage.js';
@@ -113,6 +113,33 @@ describe('workers: the search pool walks graphs on worker threads over shared me
       expect(pooled[0]!.id).to.equal(id);
     }
     expect(searchPool().walks).to.equal(walks + 3);
+  });
+
+  it('walks on its first `walkers` workers only, and links on all of them', async () => {
+    expect(walkersFor(2, 2), 'two cores: one walker, the request thread keeps a core').to.equal(1);
+    expect(walkersFor(8, 16)).to.equal(8);
+    expect(walkersFor(4, 1), 'one core: still one').to.equal(1);
+    expect(() => new SearchPool(2, 3)).to.throw(RangeError, /1 to 2/);
+    const c = new Collection('t', config('Euclid'), 42);
+    c.upsert(randomVectors(6000, DIM, 31).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+    const pool = new SearchPool(2, 1);
+    const used = new Set<unknown>();
+    pool.onDispatch = (thread) => used.add(thread);
+    useGraphWalker(pool);
+    try {
+      await Promise.all(c.indexElsewhere(pool, 6000));
+      expect(used.size, 'a batch to link is shared by both').to.equal(2);
+      while (c.indexSome(10_000));
+      used.clear();
+      const queries = randomVectors(40, DIM, 32);
+      const answers = await Promise.all(queries.map((q) => searchCollectionPooled(c, query(q))));
+      expect(answers.every((a) => a.length === 10)).to.equal(true);
+      expect(pool.walks).to.equal(40);
+      expect([...used], '40 walks at once, all on the one walker').to.deep.equal([pool.threads()[0]]);
+    } finally {
+      useGraphWalker(searchPool());
+      await pool.close();
+    }
   });
 
   it('finds a point written just before the search, pending or linked while the walk runs (read your write)', async () => {
