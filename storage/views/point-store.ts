@@ -100,7 +100,7 @@ export class PointStore {
   crossRows: Float32Array[] = [];
   /** Byte offset of this thread's query area in each memory. */
   readonly queryOffset: number;
-  /** Byte offset of this thread's batch area (after its query row) in segment 0's memory: slot numbers, then results (vector-space.ts DistanceBatch). */
+  /** Byte offset of this thread's batch area (after its query row) in segment 0's memory: slot numbers, then results (distance-batch.ts). */
   readonly batchOffset: number;
   /** Byte offset of this thread's cross row in each memory of a store of several segments. */
   readonly crossOffset: number;

@@ -116,9 +116,9 @@ function kernelBody(squaredDifference: boolean): number[] {
 /**
  * The body of a batched kernel: compares the row at `a` with the rows of n slots, each
  * `base + slot * stride`, by calling function `kernel` (a, row, len), and writes each result as a
- * float64 at `out` (from a float32, or exactly from an i32 when `intResult`). Every cache line of
- * every row is read once first, so that the rows come from memory together rather than one by one
- * (what hnswlib's prefetches do; WebAssembly has no prefetch). Locals: 0 a, 1 slots, 2 n, 3 out,
+ * float64 at `out` (from a float32, or exactly from an i32 when `intResult`). One word every 64
+ * bytes of every row (a cache line's worth) is read first, so that the rows come from memory
+ * together rather than one by one (what hnswlib's prefetches do; WebAssembly has no prefetch). Locals: 0 a, 1 slots, 2 n, 3 out,
  * 4 base, 5 stride, 6 len (params); 7 end of the slots, 8 a line, 9 a row's end, 10 a slot cursor.
  */
 export function manyBody(kernel: number, intResult: boolean): number[] {
