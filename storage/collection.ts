@@ -17,7 +17,7 @@ import { onDiskOf } from './views/on-disk-config.js';
 import { quantizedVectors, type QuantizedVectors } from './views/quantized-vectors.js';
 import { VectorSpace } from './views/vector-space.js';
 import { IndexBacklog } from './views/index-backlog.js';
-import type { GraphBuilder } from './views/graph-builder.js';
+import { graphBuilder, type GraphBuilder } from './views/graph-builder.js';
 
 /** A collection's state captured for a snapshot (Collection.capture). */
 export interface CollectionCapture {
@@ -87,7 +87,16 @@ export class Collection {
     this.givenSettings = next;
     const requantized = JSON.stringify(quantizationOf(next)) !== before;
     if (requantized) this.quantize();
-    if (this.placeFloats() || requantized) this.floatFiles?.released();
+    if (this.placeFloats() || requantized) this.letGo();
+  }
+
+  /** After vectors or codes moved: their old memory goes back at once, here and on the builder's threads. */
+  private letGo(): void {
+    this.floatFiles?.released();
+    const builder = graphBuilder();
+    if (!builder) return;
+    builder.vectorsMoved(this.index);
+    for (const field of this.named.values()) builder.vectorsMoved(field.index);
   }
 
   /** Whether the dense vector `name` ("" the unnamed one) asks for its floats on disk (Qdrant's on_disk). */
@@ -98,7 +107,7 @@ export class Collection {
   /** Gives the collection a place for on-disk floats (the engine's data dir), and moves there those that ask for it. */
   useFloatFiles(files: FloatFiles | null): void {
     this.floatFiles = files;
-    if (this.placeFloats()) files?.released();
+    if (this.placeFloats()) this.letGo();
   }
 
   /** Closes the float files of vectors on disk (a closed database): a later read of them throws. */

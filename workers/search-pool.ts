@@ -129,7 +129,7 @@ export class SearchPool implements GraphWalker, GraphBuilder {
   walks = 0;
   linked = 0;
   replaced = 0;
-  /** Times a walk found a graph's floats or codes moved, and had the workers let go of their readers of it (tests). */
+  /** Times the workers were told to let go of their readers of a graph whose floats or codes moved (vectorsMoved, or found so by a walk; tests). */
   forgotten = 0;
   /** Tests: called with a worker right before a walk or a link is sent to it. */
   onDispatch: ((thread: Worker) => void) | null = null;
@@ -255,6 +255,14 @@ export class SearchPool implements GraphWalker, GraphBuilder {
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
     });
+  }
+
+  /** GraphBuilder.vectorsMoved: every worker holding a reader of this graph lets go of it now (and collects). */
+  vectorsMoved(index: HnswIndex): void {
+    const graph = this.graphIds.get(index);
+    if (graph === undefined || !this.sentMemory.delete(graph)) return;
+    this.forgotten++;
+    this.forget(graph);
   }
 
   /** The worker threads (tests stop one to see it replaced). */

@@ -3,6 +3,7 @@ import { Collection } from '../../storage/collection.js';
 import type { CollectionConfig, Distance } from '../../storage/events/types.js';
 import { searchCollection, searchCollectionPooled, type VectorQuery } from '../../query/search/vector-search.js';
 import { useGraphWalker } from '../../query/search/graph-walker.js';
+import { useGraphBuilder } from '../../storage/views/graph-builder.js';
 import { SearchPool, SearchWorkerError, walkersFor } from '../../workers/search-pool.js';
 import { useSearchPool } from '../helpers/search-pool.js';
 import { randomVectors } from '../helpers/vectors.js';
@@ -84,6 +85,31 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     c.settings = {};
     expect(await searchCollectionPooled(c, query(first!))).to.deep.equal(searchCollection(c, query(first!)));
     expect(searchPool().forgotten).to.equal(forgotten + 1);
+  });
+
+  it('has the workers let go of a graph whose codes or floats moved at once, as the graph builder, without waiting for a walk', async () => {
+    const c = filled('Cosine', 9000, 33);
+    const q = randomVectors(1, DIM, 34)[0]!;
+    await searchCollectionPooled(c, query(q));
+    const forgotten = searchPool().forgotten;
+    useGraphBuilder(searchPool());
+    try {
+      // A lone client's walks stay on its thread: no walk would tell the workers.
+      c.settings = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
+      expect(searchPool().forgotten, 'told when the codes were made').to.equal(forgotten + 1);
+      c.settings = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
+      expect(searchPool().forgotten, 'nothing moved, nothing told').to.equal(forgotten + 1);
+      c.settings = {};
+      expect(searchPool().forgotten, 'a graph no worker read since is not told again').to.equal(forgotten + 1);
+      expect(await searchCollectionPooled(c, query(q))).to.deep.equal(searchCollection(c, query(q)));
+      c.settings = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
+      expect(searchPool().forgotten, 'told again once a walk read it').to.equal(forgotten + 2);
+      const asked: VectorQuery = { ...query(q), quantization: { ignore: false, rescore: true, oversampling: 1 } };
+      expect(await searchCollectionPooled(c, asked)).to.deep.equal(searchCollection(c, asked));
+      expect(searchPool().forgotten, 'the next walk finds nothing more to let go of').to.equal(forgotten + 2);
+    } finally {
+      useGraphBuilder(null);
+    }
   });
 
   it('holds the layouts it sent only weakly, so the codes a collection drops are freed by one collection on this thread, before any walk', async () => {

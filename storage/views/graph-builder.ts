@@ -9,6 +9,12 @@ import type { HnswIndex } from './hnsw.js';
  */
 export interface GraphBuilder {
   link(index: HnswIndex, slots: Int32Array): Promise<void> | null;
+  /**
+   * The graph's vectors or codes moved (floats to a file or back, codes made or dropped): the
+   * threads holding readers of the old ones let go of them now, not at their next walk, which a
+   * lone client, whose walks stay on its request thread, may never send.
+   */
+  vectorsMoved(index: HnswIndex): void;
 }
 
 let current: GraphBuilder | null = null;
