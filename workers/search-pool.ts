@@ -260,7 +260,10 @@ export class SearchPool implements GraphWalker, GraphBuilder {
   /** GraphBuilder.vectorsMoved: every worker holding a reader of this graph lets go of it now (and collects). */
   vectorsMoved(index: HnswIndex): void {
     const graph = this.graphIds.get(index);
-    if (graph === undefined || !this.sentMemory.delete(graph)) return;
+    if (graph === undefined) return;
+    this.sentMemory.delete(graph);
+    // Readers come from walks and from links alike (a lone client's graph may have been linked here and never walked).
+    if (!this.workers.some((w) => w.sent.has(graph))) return;
     this.forgotten++;
     this.forget(graph);
   }

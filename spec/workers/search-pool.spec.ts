@@ -87,6 +87,21 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     expect(searchPool().forgotten).to.equal(forgotten + 1);
   });
 
+  it('has the workers let go of a graph they only linked once its codes move, as the graph builder', async () => {
+    const c = new Collection('t', config('Euclid'), 42);
+    c.upsert(randomVectors(6000, DIM, 35).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+    await Promise.all(c.indexElsewhere(searchPool(), 6000));
+    while (c.indexSome(10_000));
+    const forgotten = searchPool().forgotten;
+    useGraphBuilder(searchPool());
+    try {
+      c.settings = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
+      expect(searchPool().forgotten, 'the linking workers are told, though no walk ever went out').to.equal(forgotten + 1);
+    } finally {
+      useGraphBuilder(null);
+    }
+  });
+
   it('has the workers let go of a graph whose codes or floats moved at once, as the graph builder, without waiting for a walk', async () => {
     const c = filled('Cosine', 9000, 33);
     const q = randomVectors(1, DIM, 34)[0]!;
