@@ -90,13 +90,16 @@ export class Collection {
     if (this.placeFloats() || requantized) this.letGo();
   }
 
-  /** After vectors or codes moved: their old memory goes back at once, here and on the builder's threads. */
+  /**
+   * After vectors or codes moved: their old memory goes back at once, here (each graph lets go of
+   * the last walk's distances, which may be the dropped codes') and on the builder's threads.
+   */
   private letGo(): void {
+    const indexes = [this.index, ...[...this.named.values()].map((field) => field.index)];
+    for (const index of indexes) index.storeMoved();
     this.floatFiles?.released();
     const builder = graphBuilder();
-    if (!builder) return;
-    builder.vectorsMoved(this.index);
-    for (const field of this.named.values()) builder.vectorsMoved(field.index);
+    for (const index of indexes) builder?.vectorsMoved(index);
   }
 
   /** Whether the dense vector `name` ("" the unnamed one) asks for its floats on disk (Qdrant's on_disk). */
@@ -116,20 +119,19 @@ export class Collection {
     for (const field of this.named.values()) field.store.closeFile();
   }
 
-  /** Each dense vector's floats in a file when it is on_disk and there is a place for them, else in RAM; answers whether any moved. */
+  /** Each dense vector's floats in a file when it is on_disk and there is a place for them, else in RAM; answers whether any moved (the caller then lets go: letGo). */
   private placeFloats(): boolean {
     const files = this.floatFiles;
     let moved = false;
-    const place = (store: PointStore, index: HnswIndex, onDisk: boolean): void => {
+    const place = (store: PointStore, onDisk: boolean): void => {
       const toDisk = onDisk && files !== null;
       if (toDisk === store.onDisk) return;
       if (toDisk) store.toDisk(files.open(store.dim));
       else store.toRam();
-      index.storeMoved();
       moved = true;
     };
-    if (this.hasUnnamed) place(this.store, this.index, this.onDisk(''));
-    for (const [name, field] of this.named) place(field.store, field.index, this.onDisk(name));
+    if (this.hasUnnamed) place(this.store, this.onDisk(''));
+    for (const [name, field] of this.named) place(field.store, this.onDisk(name));
     this.chooseLinkDistances();
     return moved;
   }

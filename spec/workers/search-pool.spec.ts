@@ -140,6 +140,18 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     expect(memory.deref()).to.equal(undefined);
   });
 
+  it('lets go of the codes a collection drops after a search walked them in place, so one collection frees them', async () => {
+    const c = filled('Cosine', 9000, 45);
+    c.settings = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
+    const asked: VectorQuery = { ...query(randomVectors(1, DIM, 47)[0]!), quantization: { ignore: false, rescore: true, oversampling: 1 } };
+    searchCollection(c, asked);
+    const memory = new WeakRef((c.quantized!.layout() as ScalarLayout).memories[0]!);
+    c.settings = {};
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    expect(memory.deref(), 'the graph still held the walk\'s distances to the codes').to.equal(undefined);
+  });
+
   it('walks a named vector\'s own graph and answers collection points, as in place', async () => {
     const c = new Collection('t', { size: 0, distance: 'Cosine', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16), named: { text: { size: DIM, distance: 'Euclid', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16), onDisk: false } } }, 42);
     const vectors = randomVectors(4000, DIM, 17);

@@ -219,7 +219,7 @@ export class HnswIndex {
     return this.layoutCache;
   }
 
-  /** Lets go of what refers to the store's old vectors after they moved (the layout, the query distance), so their memory can be freed. */
+  /** Lets go of what refers to the store's old vectors or codes after they moved (the layout, the last walk's distances), so their memory can be freed. */
   storeMoved(): void {
     this.layoutCache = null;
     this.queryDistance = this.space.toQuery;
