@@ -32,7 +32,12 @@ function readerOf(graph: number, layout: GraphLayout | undefined): Reader {
   if (layout) {
     const store = new PointStore(layout.store.dim, 0, layout.store.segmentSlots, { layout: layout.store, slot: readerSlot });
     const reader = { index: HnswIndex.reader(new VectorSpace(store, layout.metric), layout, holding), store, codes: null };
+    const replaced = readers.has(graph);
     readers.set(graph, reader);
+    // The old reader's arrays (a graph or a store outgrown, each copy as large as the graph) are
+    // shared: this thread's reference keeps them alive until it collects, which, allocating
+    // little, it would not do for a long time. Layouts are replaced a few dozen times a load.
+    if (replaced) collectGarbage();
     return reader;
   }
   const reader = readers.get(graph);

@@ -143,4 +143,16 @@ describe('storage/views HNSW recall against brute force', () => {
     c.upsert(data.slice(0, 250).map((vector, i) => ({ id: 1000 + i, vector, payload: {}, labels: [] })));
     expect(c.store.slotCount).to.equal(500);
   });
+
+  it('grows its upper lists with the store, so linking a store that does not grow replaces its shared arrays at most once', () => {
+    const c = new Collection('t', config('Euclid'), 3);
+    const n = 20_000;
+    c.upsert(randomVectors(n, DIM, 11).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+    const layouts = new Set([c.index.layout()]);
+    expect(layouts.has(null), 'the vectors are in a shared memory').to.equal(false);
+    while (c.indexSome(500)) layouts.add(c.index.layout());
+    // Each replacement copies every array (links0 with them), which readers on other threads keep until they collect.
+    expect(layouts.size, 'layouts while linking 20,000 nodes (8 when the upper lists grew by doubling)').to.be.at.most(2);
+    expect(c.index.nodeCount, 'every node linked').to.equal(n);
+  });
 });

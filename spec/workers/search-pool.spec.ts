@@ -195,6 +195,32 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     }
   });
 
+  it('has a worker let go of a graph\'s old shared arrays once a new layout of it comes, not at its next collection', async () => {
+    const c = new Collection('t', config('Euclid', 8), 42);
+    const pool = new SearchPool(2);
+    let id = 0;
+    try {
+      // Each round doubles the store: every array of the graph is copied anew, and so are the store's.
+      for (let round = 0; round < 7; round++) {
+        const n = 1000 << round;
+        c.upsert(randomVectors(n, 8, 60 + round).map((vector) => ({ id: id++, vector, payload: {}, labels: [] })));
+        await Promise.all(c.indexElsewhere(pool, n));
+      }
+      const arrayBuffers = async (): Promise<number> => {
+        await new Promise((resolve) => setImmediate(resolve));
+        collectGarbage();
+        return process.memoryUsage().arrayBuffers;
+      };
+      const held = await arrayBuffers();
+      await pool.close();
+      const heldByWorkers = held - (await arrayBuffers());
+      // Before: 19 MB (every copy of the graph's and the store's arrays since the first round).
+      expect(heldByWorkers, `bytes of old arrays the workers held: ${heldByWorkers}`).to.be.below(2_000_000);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('finds a point written just before the search, pending or linked while the walk runs (read your write)', async () => {
     const c = filled('Euclid', 5000, 5);
     const fresh = randomVectors(200, DIM, 77);

@@ -170,7 +170,7 @@ export class HnswIndex {
       this.links0 = new Uint32Array(store.capacity * (params.m0 + 1));
       this.versions = new Int32Array(store.capacity);
       this.upperAt = new Int32Array(store.capacity);
-      this.upperLinks = new Uint32Array(2 * (params.m + 1));
+      this.upperLinks = new Uint32Array(this.upperWordsFor(store.capacity));
       this.top = new Int32Array(1).fill(-1);
     }
     this.visited = new VisitedSet(this.levels.length);
@@ -229,7 +229,7 @@ export class HnswIndex {
   private ensureCapacity(): void {
     const cap = this.store.capacity;
     if (this.levels.length >= cap) return;
-    this.replaceArrays(cap, this.upperLinks.length);
+    this.replaceArrays(cap, Math.max(this.upperLinks.length, this.upperWordsFor(cap)));
     if (this.augmented) {
       const norms2 = new Float64Array(cap);
       norms2.set(this.norms2);
@@ -250,6 +250,16 @@ export class HnswIndex {
     this.upperLinks = grownCopy(this.upperLinks, upperWords, shared);
     this.top = grownCopy(this.top, 1, shared);
     this.layoutCache = null;
+  }
+
+  /**
+   * Room for the upper lists of `nodes` nodes, a quarter over what they take on average: a node
+   * has its level l or higher with probability exp(-l / ml), so the lists of a node average
+   * (m + 1) / (exp(1 / ml) - 1) words (1.13 at m 16). Grown with the store, so that filling them
+   * rarely replaces every array (links0 with them), which readers on other threads would hold.
+   */
+  private upperWordsFor(nodes: number): number {
+    return Math.ceil((1.25 * nodes * (this.params.m + 1)) / Math.expm1(1 / this.params.ml));
   }
 
   private setEntry(slot: number, level: number): void {
