@@ -31,9 +31,9 @@ function anonMb(pid: number): number {
 }
 
 /** Posts a file as an import, streamed from disk; `abortAfter` bytes: the client goes away mid-body. */
-function postFile(url: string, path: string, query: string, abortAfter?: number): Promise<{ status: number; body: string }> {
+function postFile(url: string, path: string, query: string, abortAfter?: number, collection = 'big'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/collections/big/import?${query}`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' } }, (res) => {
+    const req = request(`${url}/collections/${collection}/import?${query}`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
@@ -78,6 +78,7 @@ describe('server: streamed import (a child server with a small heap)', function 
   const files = tempDir();
   const good = join(files.path, 'good.vgdb');
   const damaged = join(files.path, 'damaged.vgdb');
+  const onDisk = join(files.path, 'on-disk.vgdb');
   let fileBytes = 0;
   let server: ChildServer;
   const env = { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}`, SERVICE_SNAPSHOT_EVERY: '0', SERVICE_SNAPSHOT_EVERY_BYTES: '0' };
@@ -85,6 +86,7 @@ describe('server: streamed import (a child server with a small heap)', function 
   before(async () => {
     fileBytes = await writeExportFile(good, { name: 'big', config: CONFIG, points: POINTS, pointAt });
     await writeExportFile(damaged, { name: 'big', config: CONFIG, points: POINTS, pointAt, damageBlock: 170 });
+    await writeExportFile(onDisk, { name: 'big', config: CONFIG, points: POINTS, pointAt, settings: { quantization_config: { scalar: { type: 'int8' } }, vectors: { '': { on_disk: true } } } });
     server = await spawnServer(dir.path, env);
   });
   after(async () => {
@@ -158,6 +160,27 @@ describe('server: streamed import (a child server with a small heap)', function 
     expect((await call(server.url, 'POST', '/collections/big/points/count', {})).body.result.count).to.equal(POINTS);
     expect(await asked()).to.deep.equal(before);
     expect(before[3]!.vector).to.deep.equal(Array.from(pointAt(POINTS - 1).vector!));
+  });
+
+  it('imports the file of a collection whose floats are on disk without their ever taking RAM: memory grows by the int8 codes, not by the floats', async () => {
+    const pid = server.child.pid!;
+    const before = anonMb(pid);
+    let peak = before;
+    const sampler = setInterval(() => {
+      if (server.child.exitCode === null) peak = Math.max(peak, anonMb(pid));
+    }, 25);
+    const res = await postFile(server.url, onDisk, 'mode=create', undefined, 'floats_on_disk');
+    clearInterval(sampler);
+    peak = Math.max(peak, anonMb(pid));
+    expect(res.status, res.body).to.equal(200);
+    const info = (await call(server.url, 'GET', '/collections/floats_on_disk')).body.result;
+    expect(info.config.vectors.on_disk).to.equal(true);
+    const floatsMb = (POINTS * DIM * 4) / 2 ** 20;
+    const seen = `anonymous RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MB, for ${floatsMb.toFixed(0)} MB of floats`;
+    // The codes are a quarter of the floats; the floats built in RAM and then moved would put the peak above them.
+    expect(peak - before, seen).to.be.below(floatsMb / 2);
+    const sample = (await call(server.url, 'POST', '/collections/floats_on_disk/points', { ids: [POINTS - 1], with_vector: true })).body.result as { vector: number[] }[];
+    expect(sample[0]!.vector, 'read back from the file').to.deep.equal(Array.from(pointAt(POINTS - 1).vector!));
   });
 });
 

@@ -8,6 +8,7 @@ import { applyUpdates, simulateUpdates } from './point-updates.js';
 import { applyAliases } from './apply-aliases.js';
 import { resolveCollection, touchAliases } from '../aliases.js';
 import { importItems, importPointCount } from './import-chunks.js';
+import { furnish } from './collection-map.js';
 
 export interface ApplyResult {
   /** Set when the state no longer allowed the event (a concurrent change won the race): it was a no-op. */
@@ -28,6 +29,8 @@ export interface ApplyResult {
 function* buildImported(collections: Map<string, Collection>, opId: number, event: ImportCollectionEvent): Generator<void, ApplyResult> {
   const c = new Collection(event.name, event.config, opId);
   c.settings = event.settings ?? {};
+  // Floats on disk go to their file as the points come: the import never holds them in RAM.
+  furnish(collections, c);
   // Declared first, so a text index fills as the points arrive.
   for (const [field, index] of Object.entries(event.indexes ?? {})) c.declareIndex(field, index);
   for (const points of importItems(event, 'points')) {

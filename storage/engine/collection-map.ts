@@ -12,7 +12,17 @@ export class CollectionMap extends Map<string, Collection> {
   }
 
   override set(name: string, c: Collection): this {
-    c.useFloatFiles(this.floatFiles);
+    this.furnish(c);
     return super.set(name, c);
   }
+
+  /** Gives a collection the place for on-disk floats before it is filled, so that they never take RAM (an import). */
+  furnish(c: Collection): void {
+    c.useFloatFiles(this.floatFiles);
+  }
+}
+
+/** CollectionMap.furnish, for a map that is one (a plain map, as tools and tests use, has no place for on-disk floats). */
+export function furnish(collections: Map<string, Collection>, c: Collection): void {
+  if (collections instanceof CollectionMap) collections.furnish(c);
 }

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { ByteWriter } from '../../storage/codec/byte-writer.js';
 import { writeConfig, writeEdge, writePoint } from '../../storage/events/codec.js';
-import type { CollectionConfig, EdgeRecord, PointRecord } from '../../storage/events/types.js';
+import type { CollectionConfig, CollectionSettings, EdgeRecord, PointRecord } from '../../storage/events/types.js';
 import { block, BLOCK, preamble } from '../../storage/export/format.js';
 
 export interface ExportFileSpec {
@@ -12,6 +12,8 @@ export interface ExportFileSpec {
   /** The point numbered i (0-based), made on demand so no file is ever held whole. */
   pointAt(i: number): PointRecord;
   edges?: readonly EdgeRecord[];
+  /** The collection's settings (quantization, on_disk), as an export file keeps them. */
+  settings?: CollectionSettings;
   /** Flip a byte in this POINTS block (0-based), to test damage far into a file. */
   damageBlock?: number;
 }
@@ -24,7 +26,7 @@ export function* exportFileChunks(spec: ExportFileSpec): Generator<Uint8Array> {
   yield preamble();
   const header = new ByteWriter(128).str(spec.name);
   writeConfig(header, spec.config);
-  yield block(BLOCK.header, header.f64(spec.points).f64(edges.length).f64(0).str('{}').str('').finish());
+  yield block(BLOCK.header, header.f64(spec.points).f64(edges.length).f64(0).str(JSON.stringify(spec.settings ?? {})).str('').finish());
   yield block(BLOCK.indexes, new ByteWriter(8).u32(0).finish());
   let blocks = 2;
   for (let from = 0, n = 0; from < spec.points; from += POINTS_PER_BLOCK, n++) {
