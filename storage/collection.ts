@@ -1,7 +1,7 @@
 import type { ByteReader } from './codec/byte-reader.js';
 import type { Captured } from './codec/slices.js';
 import type { CollectionConfig, CollectionSettings, FieldIndex, PointId, PointRecord, SparseVector } from './events/types.js';
-import { readFieldIndexes, writeFieldIndexes } from './events/codec.js';
+import { readFieldIndexes, readSettings, writeFieldIndexes } from './events/codec.js';
 import { normalizeInPlace } from './views/distance.js';
 import { GraphStore } from './views/graph-store.js';
 import { HnswIndex } from './views/hnsw.js';
@@ -298,12 +298,12 @@ export class Collection {
     const fields = [...named.map((f) => f.write), ...[...this.sparse.values()].map((f) => f.capture())];
     return {
       *write(w) {
+        w.str(settings);
         for (const part of parts) yield* part(w);
         w.f64(nextNodeId);
         writeFieldIndexes(w, indexes);
         w.u32(aliases.length);
         for (const alias of aliases) w.str(alias);
-        w.str(settings);
         for (const field of fields) yield* field(w);
       },
       release: () => {
@@ -314,7 +314,13 @@ export class Collection {
   }
 
   /** Fills a new, empty collection from capture's bytes (`version`: the snapshot format's). */
-  readFrom(r: ByteReader, version: number): void {
+  readFrom(r: ByteReader, version: number, floatFiles: FloatFiles | null = null): void {
+    // Version 7 on: the settings first, so that floats on disk are read straight into their file.
+    if (version >= 7) {
+      this.givenSettings = readSettings(r);
+      this.floatFiles = floatFiles;
+      this.placeFloats();
+    }
     this.store.readFrom(r, version >= 3);
     this.index.readFrom(r);
     this.graph.readFrom(r, version);
@@ -325,7 +331,7 @@ export class Collection {
     if (version >= 4) {
       for (const [field, index] of Object.entries(readFieldIndexes(r))) this.declareIndex(field, index);
       for (let k = r.u32(), i = 0; i < k; i++) this.aliases.add(r.str());
-      this.givenSettings = JSON.parse(r.str()) as CollectionSettings;
+      if (version < 7) this.givenSettings = JSON.parse(r.str()) as CollectionSettings;
     }
     // Before version 5 a collection had no named or sparse vectors (its config names none).
     for (const field of this.named.values()) field.readFrom(r);

@@ -9,6 +9,7 @@ import { DataDirFloatFiles } from '../../storage/floats/data-dir-float-files.js'
 import { PointStore, SIMD_FROM_BYTES } from '../../storage/views/point-store.js';
 import { VectorSpace } from '../../storage/views/vector-space.js';
 import { searchCollection } from '../../query/search/vector-search.js';
+import { decodeSnapshot, encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { randomVectors } from '../helpers/vectors.js';
 
@@ -128,6 +129,24 @@ describe('storage/views: float vectors on disk', () => {
     disk.settings = { ...disk.settings, vectors: { '': { on_disk: false } } };
     expect([disk.store.onDisk, openFloatFiles(dir.path)]).to.deep.equal([false, 0]);
     expect(top(disk)).to.deep.equal(top(ram));
+  });
+
+  it('loads a snapshot of a collection whose floats are on disk straight into its file, never into RAM, given the float files', () => {
+    const config: CollectionConfig = { size: 16, distance: 'Euclid', m: 8, m0: 16, efConstruct: 64, ml: 1 / Math.log(8) };
+    const c = new Collection('disk', config, 7);
+    c.upsert(randomVectors(20_000, 16, 9).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+    while (c.indexSome(5000));
+    c.settings = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null }, vectors: { '': { on_disk: true } } };
+    const bytes = encodeSnapshot(new Map([['disk', c]]), 3);
+    const loaded = decodeSnapshot(bytes, new DataDirFloatFiles(dir.path)).collections.get('disk')!;
+    // Settings come first (format 7): the store was on disk before its first vector was read.
+    expect([loaded.store.onDisk, loaded.store.vectors.length, openFloatFiles(dir.path)]).to.deep.equal([true, 0, 1]);
+    const inRam = decodeSnapshot(bytes).collections.get('disk')!;
+    expect(inRam.store.onDisk, 'no float files: in RAM').to.equal(false);
+    const queries = randomVectors(10, 16, 13);
+    const top = (x: Collection) => queries.map((vector) => searchCollection(x, { vector, limit: 10, offset: 0, ef: 64, filter: null, scoreThreshold: null }).map((h) => [h.id, h.score]));
+    expect(top(loaded)).to.deep.equal(top(inRam));
+    expect(Buffer.concat(encodeSnapshot(new Map([['disk', loaded]]), 3)).equals(Buffer.concat(bytes)), 'the same snapshot bytes').to.equal(true);
   });
 
   for (const [distance, dim] of [['Cosine', 96], ['Dot', 48]] as const) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Collection } from '../../storage/collection.js';
 import { joinChunks } from '../../storage/codec/join-chunks.js';
@@ -106,15 +106,18 @@ function asVersion5(v6: Uint8Array): Uint8Array {
 }
 
 describe('storage/sliced encoding of snapshots and exports', () => {
-  it('writes the bytes the previous release wrote for the same state (the formats are unchanged but for the frames), and loads them', () => {
-    // Hashes of what the code before sliced encoding wrote for fixtureCollection (commit c74df15).
+  it('writes the bytes it wrote before for the same state, loads them back to it, and loads formats 6 and 5 as written then', () => {
+    // The hash of format 7 for fixtureCollection (format 6 with each collection's settings moved
+    // ahead of its state); the export file's, as the code before sliced encoding wrote it (c74df15).
     const state = new Map([['rich', fixtureCollection()], ['other', fixtureCollection('other')]]);
-    const v6 = joinChunks(encodeSnapshot(state, 77));
-    const v5 = asVersion5(v6);
-    expect(sha256([v5])).to.equal('324b7bf2a0b6788c0fb3133b0414b25ebfd8d50e1c134f16583cf135d2b0949a');
-    // A version 5 file loads, to the state that writes the same version 6 file.
-    expect(joinChunks(encodeSnapshot(decodeSnapshot(v5).collections, 77))).to.deep.equal(v6);
+    const v7 = joinChunks(encodeSnapshot(state, 77));
+    expect(sha256([v7])).to.equal('581973a7697d57f9084fb59cbd952c9f307c52a7f1a80d55f601af6a15deb848');
+    expect(joinChunks(encodeSnapshot(decodeSnapshot(v7).collections, 77))).to.deep.equal(v7);
     expect(sha256(exportCollection(state.get('rich')!, 77, 'abcd').chunks())).to.equal('62c822891a0af62ab30713a9f0b0978086f1cf3ec80def6608e076c5977da9d3');
+    // spec/fixtures/snapshot-v6.snap (the format-6 writer's), and the same as format 5 wrote it: the same state.
+    const v6 = readFileSync(new URL('../../../spec/fixtures/snapshot-v6.snap', import.meta.url));
+    const fromV6 = joinChunks(encodeSnapshot(decodeSnapshot(v6).collections, 12));
+    expect(joinChunks(encodeSnapshot(decodeSnapshot(asVersion5(v6)).collections, 12))).to.deep.equal(fromV6);
   });
 
   it('writes a captured snapshot as the state was at the capture, whatever is applied between its slices', () => {

@@ -169,6 +169,22 @@ describe('storage/snapshot', () => {
     expect(hits.map((h) => h.id)).to.deep.equal([2, 1]);
   });
 
+  it('loads a version 6 snapshot, whose settings follow the state (int8 codes, floats on disk), as the same collection', () => {
+    // spec/fixtures/snapshot-v6.snap: written by the format-6 writer from the collection made here.
+    const made = new Collection('settled', { size: 8, distance: 'Euclid', m: 4, m0: 8, efConstruct: 16, ml: 1 / Math.log(4) }, 3);
+    made.upsert(randomVectors(300, 8, 71).map((vector, id) => ({ id, vector, payload: { id }, labels: [] })));
+    while (made.indexSome(1000));
+    made.settings = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null }, vectors: { '': { on_disk: true } } };
+    const fixture = readFileSync(new URL('../../../spec/fixtures/snapshot-v6.snap', import.meta.url));
+    expect(fixture.readUInt16LE(4), 'the fixture is format 6').to.equal(6);
+    const { opId, collections } = decodeSnapshot(fixture);
+    expect(opId).to.equal(12);
+    const c = collections.get('settled')!;
+    expect(c.settings).to.deep.equal(made.settings);
+    expect(c.quantized, 'codes made from the settings').to.not.equal(null);
+    expect(Buffer.from(join2(encodeSnapshot(collections, 12))).equals(Buffer.from(join2(encodeSnapshot(new Map([['settled', made]]), 12)))), 'the same state, written as format 7').to.equal(true);
+  });
+
   it('refuses a damaged snapshot', () => {
     const bytes = join2(encodeSnapshot(new Map([['busy', busyCollection('Euclid')]]), 5));
     for (const at of [0, 4, 20, 5000, bytes.length - 2]) {

@@ -232,7 +232,7 @@ export class Engine {
   }
 
   private useSnapshot(atMost: number): void {
-    const snapshot = this.options.snapshots?.loadNewest(atMost) ?? null;
+    const snapshot = this.options.snapshots?.loadNewest(atMost, this.options.floatFiles ?? null) ?? null;
     if (!snapshot) return;
     for (const [name, c] of snapshot.collections) this.collections.set(name, c);
     touchAliases();

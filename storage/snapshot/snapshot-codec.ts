@@ -4,6 +4,7 @@ import { chunkSource, type ByteSource } from '../codec/byte-source.js';
 import { crc32 } from '../codec/crc32.js';
 import { runInSlices, runNow, type Sliced } from '../codec/slices.js';
 import { Collection, type CollectionCapture } from '../collection.js';
+import type { FloatFiles } from '../views/float-file.js';
 import { CorruptDataError } from '../errors.js';
 import { readConfig, VECTOR_NAMES, writeConfig } from '../events/codec.js';
 import { BLOCK_HEADER, block } from '../export/format.js';
@@ -31,9 +32,11 @@ const HEAD_BYTES = 20;
  * UUID point ids (in the store and the graph); version 4 the declared payload indexes; version 5
  * named and sparse vectors (in the config, and their stores and indexes after the collection's
  * own state), and the Cypher types of properties after their JSON (codec/payload-text.ts);
- * version 6 cut each collection into frames. Every earlier version still loads.
+ * version 6 cut each collection into frames; version 7 put each collection's settings ahead of
+ * its state (Collection.readFrom), so that floats on disk go straight to their file. Every
+ * earlier version still loads.
  */
-export const SNAPSHOT_FORMAT_VERSION = 6;
+export const SNAPSHOT_FORMAT_VERSION = 7;
 /** The first version with named and sparse vectors. */
 export const SNAPSHOT_VECTOR_NAMES = 5;
 /** The first version whose collections are cut into frames. */
@@ -232,9 +235,10 @@ function readBlock(source: ByteSource, types: readonly number[], what: () => str
 
 /**
  * Decodes a snapshot, checking every block and frame; throws CorruptDataError on any damage.
- * From a source (a file read as it goes), a frame at a time; or from bytes in memory.
+ * From a source (a file read as it goes), a frame at a time; or from bytes in memory. With
+ * `floatFiles`, the floats of vectors on disk go to their files as they are read (format 7 on).
  */
-export function decodeSnapshot(input: Uint8Array | readonly Uint8Array[] | ByteSource): Snapshot {
+export function decodeSnapshot(input: Uint8Array | readonly Uint8Array[] | ByteSource, floatFiles: FloatFiles | null = null): Snapshot {
   const source = input instanceof Uint8Array || Array.isArray(input) ? chunkSource(input as Uint8Array | readonly Uint8Array[]) : (input as ByteSource);
   const r = new ByteReader(source.read(HEAD_BYTES));
   if (!MAGIC.every((b) => r.u8() === b)) throw new CorruptDataError('not a snapshot: bad magic');
@@ -263,7 +267,7 @@ export function decodeSnapshot(input: Uint8Array | readonly Uint8Array[] | ByteS
     // Configs before version 5 are laid out as log entries before VECTOR_NAMES.
     const config = readConfig(b, version >= SNAPSHOT_VECTOR_NAMES ? VECTOR_NAMES : VECTOR_NAMES - 1);
     const c = new Collection(name, config, b.f64());
-    c.readFrom(b, version);
+    c.readFrom(b, version, floatFiles);
     b.expectEnd();
     collections.set(name, c);
   }

@@ -8,6 +8,7 @@ import { syncDirectory, writeFileDurably } from './durable-file.js';
 import { checkReadsBack, FileOutput, type WrittenFile } from './file-output.js';
 import { decodeMark, encodeMark, type HighWaterMark } from './high-water-mark.js';
 import { decodeSnapshot, type Snapshot, type SnapshotOutput } from './snapshot-codec.js';
+import type { FloatFiles } from '../views/float-file.js';
 import type { SnapshotStore } from './snapshot-store.js';
 
 const NAME = /^snapshot-(\d{16})\.snap$/;
@@ -42,10 +43,10 @@ function fileSource(fd: number, path: string): ByteSource {
 }
 
 /** Decodes the snapshot in a file, reading it a frame at a time. */
-function decodeFile(path: string): Snapshot {
+function decodeFile(path: string, floatFiles: FloatFiles | null): Snapshot {
   const fd = openSync(path, 'r');
   try {
-    return decodeSnapshot(fileSource(fd, path));
+    return decodeSnapshot(fileSource(fd, path), floatFiles);
   } finally {
     closeSync(fd);
   }
@@ -82,11 +83,11 @@ export class SnapshotFiles implements SnapshotStore {
     return readdirSync(this.dir).filter((f) => NAME.test(f)).sort().reverse();
   }
 
-  loadNewest(atMost = Number.MAX_SAFE_INTEGER): Snapshot | null {
+  loadNewest(atMost = Number.MAX_SAFE_INTEGER, floatFiles: FloatFiles | null = null): Snapshot | null {
     for (const name of this.names()) {
       if (Number(NAME.exec(name)![1]) > atMost) continue;
       try {
-        return decodeFile(join(this.dir, name));
+        return decodeFile(join(this.dir, name), floatFiles);
       } catch (err) {
         this.onSkip(name, (err as Error).message);
       }

@@ -1,10 +1,11 @@
 import type { HighWaterMark } from './high-water-mark.js';
 import type { Snapshot, SnapshotOutput } from './snapshot-codec.js';
+import type { FloatFiles } from '../views/float-file.js';
 
 /** Where the engine keeps snapshots and the high-water mark (files on the server; none in the browser). */
 export interface SnapshotStore {
-  /** The newest snapshot at or before `atMost` that reads back whole, or null. */
-  loadNewest(atMost?: number): Snapshot | null;
+  /** The newest snapshot at or before `atMost` that reads back whole, or null; floats on disk go to `floatFiles` as they are read. */
+  loadNewest(atMost?: number, floatFiles?: FloatFiles | null): Snapshot | null;
   /**
    * Writes snapshot `opId`: `fill` starts before this returns and writes through `out`, at once or
    * until the promise it answers resolves (the engine encodes a state captured beforehand, a
