@@ -206,8 +206,11 @@ describe('workers: the search pool walks graphs on worker threads over shared me
         c.upsert(randomVectors(n, 8, 60 + round).map((vector) => ({ id: id++, vector, payload: {}, labels: [] })));
         await Promise.all(c.indexElsewhere(pool, n));
       }
+      // Collected twice, a moment apart: graphs of earlier tests that the first collection
+      // finalizes are let go of by the suite's pool's workers meanwhile, not between the readings.
       const arrayBuffers = async (): Promise<number> => {
-        await new Promise((resolve) => setImmediate(resolve));
+        collectGarbage();
+        await new Promise((resolve) => setTimeout(resolve, 50));
         collectGarbage();
         return process.memoryUsage().arrayBuffers;
       };
@@ -216,6 +219,8 @@ describe('workers: the search pool walks graphs on worker threads over shared me
       const heldByWorkers = held - (await arrayBuffers());
       // Before: 19 MB (every copy of the graph's and the store's arrays since the first round).
       expect(heldByWorkers, `bytes of old arrays the workers held: ${heldByWorkers}`).to.be.below(2_000_000);
+      // Read after the second reading, so that the collection is alive (and its arrays held here) through both.
+      expect(c.store.liveCount).to.equal(id);
     } finally {
       await pool.close();
     }
