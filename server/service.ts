@@ -17,6 +17,7 @@ import { createServiceMetrics, type ServiceMetricsOptions } from './metrics/serv
 import { lossAdvice, openLog } from './open-log.js';
 import type { LmdbLog } from '../storage/log/lmdb-log.js';
 import { Readiness } from './readiness.js';
+import { collectGarbage } from '../storage/floats/collect-garbage.js';
 import { Replication } from '../replication/replication.js';
 import { acquireSearchPool, releaseSearchPool } from '../workers/process-pool.js';
 import { requestsInFlight, severalConnections } from './middleware/in-flight.js';
@@ -145,6 +146,9 @@ export async function startService(config: ServiceConfig, logger: Logger, option
     }
     throw err;
   }
+  // What start-up read and let go of (the snapshot's frames, the replayed entries) goes back to
+  // the OS before the first request, not at a major collection a quiet server may not reach for long.
+  collectGarbage();
   readiness.markReplayed();
   // Bolt has no readiness gate: it listens once the views hold the whole log.
   if (config.boltPort !== null) {
