@@ -30,6 +30,19 @@ function anonMb(pid: number): number {
   return Number(m![1]) / 1024;
 }
 
+/** Imports a file (mode create) while sampling the server's anonymous memory: before it, and its peak through the request. */
+async function importWatched(server: ChildServer, path: string, collection: string): Promise<{ res: { status: number; body: string }; before: number; peak: number }> {
+  const pid = server.child.pid!;
+  const before = anonMb(pid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    if (server.child.exitCode === null) peak = Math.max(peak, anonMb(pid));
+  }, 25);
+  const res = await postFile(server.url, path, 'mode=create', undefined, collection);
+  clearInterval(sampler);
+  return { res, before, peak: Math.max(peak, anonMb(pid)) };
+}
+
 /** Posts a file as an import, streamed from disk; `abortAfter` bytes: the client goes away mid-body. */
 function postFile(url: string, path: string, query: string, abortAfter?: number, collection = 'big'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -114,14 +127,7 @@ describe('server: streamed import (a child server with a small heap)', function 
 
   it(`imports a file larger than the server's ${HEAP_MB} MB heap, its own memory growing by about the vectors it keeps, not by copies of the file`, async () => {
     const pid = server.child.pid!;
-    const before = anonMb(pid);
-    let peak = before;
-    const sampler = setInterval(() => {
-      if (server.child.exitCode === null) peak = Math.max(peak, anonMb(pid));
-    }, 25);
-    const res = await postFile(server.url, good, 'mode=create');
-    clearInterval(sampler);
-    peak = Math.max(peak, anonMb(pid));
+    const { res, before, peak } = await importWatched(server, good, 'big');
     expect(fileBytes).to.be.above(HEAP_MB * 2 ** 20);
     expect(res.status, res.body).to.equal(200);
     expect(JSON.parse(res.body).result).to.deep.equal({ points_imported: POINTS, points_skipped: 0, dimension: DIM, mode: 'create' });
@@ -163,15 +169,7 @@ describe('server: streamed import (a child server with a small heap)', function 
   });
 
   it('imports the file of a collection whose floats are on disk without their ever taking RAM: memory grows by the int8 codes, not by the floats', async () => {
-    const pid = server.child.pid!;
-    const before = anonMb(pid);
-    let peak = before;
-    const sampler = setInterval(() => {
-      if (server.child.exitCode === null) peak = Math.max(peak, anonMb(pid));
-    }, 25);
-    const res = await postFile(server.url, onDisk, 'mode=create', undefined, 'floats_on_disk');
-    clearInterval(sampler);
-    peak = Math.max(peak, anonMb(pid));
+    const { res, before, peak } = await importWatched(server, onDisk, 'floats_on_disk');
     expect(res.status, res.body).to.equal(200);
     const info = (await call(server.url, 'GET', '/collections/floats_on_disk')).body.result;
     expect(info.config.vectors.on_disk).to.equal(true);
