@@ -26,6 +26,10 @@ interface Kept {
   epoch: number;
 }
 
+/** Filters whose matches could not be made, over every collection (a metric). */
+let failures = 0;
+export const filterBitsFailures = (): number => failures;
+
 const newWords = (words: number): Uint32Array => new Uint32Array(typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(words * 4) : new ArrayBuffer(words * 4));
 
 /** Room for the collection's slots and a half more (one word at least). */
@@ -118,9 +122,11 @@ export class FilterBitsets {
     bits[word] = on ? bits[word]! | bit : bits[word]! & ~bit;
   }
 
-  /** A filter whose bits could not be made is searched in place, as before they were asked for. */
+  /** A filter whose bits could not be made is searched in place, as before they were asked for, and counted (filterBitsFailures). */
   private startMaking(key: string, filter: Filter): void {
-    this.make(key, filter).catch(() => undefined);
+    this.make(key, filter).catch(() => {
+      failures++;
+    });
   }
 
   /** Makes a filter's bits in slices; the slots changed meanwhile are read again at its first use. */

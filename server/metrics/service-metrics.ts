@@ -11,6 +11,8 @@ import { writeMetrics } from './write-metrics.js';
 import { searchPoolMetrics } from './search-pool-metrics.js';
 import type { SearchPool } from '../../workers/search-pool.js';
 import { cypherReplicaMetrics } from './cypher-replica-metrics.js';
+import { followTotal } from './follow-total.js';
+import { filterBitsFailures } from '../../query/filter/filter-bitsets.js';
 import type { CypherReplicas } from '../../workers/cypher-replicas.js';
 
 /** Everything one service instance reports, in its own registry (tests run several in one process). */
@@ -53,6 +55,7 @@ export function createServiceMetrics({ droppedLogLines = () => 0 }: ServiceMetri
       seen = now;
     },
   });
+  followTotal(registry, 'vgdb_filter_bits_failures_total', 'Filters whose kept matches (the bits a filtered walk on a search worker reads) could not be made: their searches walk on the request thread', filterBitsFailures);
   return {
     registry,
     engineObserver: writeMetrics(registry),

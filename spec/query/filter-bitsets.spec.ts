@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Collection } from '../../storage/collection.js';
-import { filterBitsets, filterKey } from '../../query/filter/filter-bitsets.js';
+import { filterBitsets, filterBitsFailures, filterKey } from '../../query/filter/filter-bitsets.js';
 import { matchesFilter } from '../../query/filter/evaluate-filter.js';
 import { parseFilter } from '../../query/filter/parse-filter.js';
 import { LIVE } from '../../storage/views/point-store.js';
@@ -47,6 +47,21 @@ describe('query: the kept matches of filters searched again and again (filter bi
     const bits = await bitsOf(c, tenant1);
     expect(agrees(c, tenant1, bits)).to.equal(true);
     expect(agrees(c, odd, await bitsOf(c, odd))).to.equal(true);
+  });
+
+  it('counts a filter whose bits could not be made, and answers null for it (its searches walk in place)', async () => {
+    const c = collection(200);
+    Object.defineProperty(c, 'payloadChanges', {
+      get() {
+        throw new Error('the payload journal is gone');
+      },
+    });
+    const before = filterBitsFailures();
+    for (let i = 0; i < 4; i++) {
+      expect(filterBitsets(c).bitsFor(parseFilter(tenant1))).to.equal(null);
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(filterBitsFailures() - before, 'made at the second and fourth search, failing each time').to.equal(2);
   });
 
   it('follows every write before each use: new points, payload changes, deletes and a freed slot given to another point', async () => {
