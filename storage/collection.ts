@@ -331,7 +331,7 @@ export class Collection {
     if (version >= 4) {
       for (const [field, index] of Object.entries(readFieldIndexes(r))) this.declareIndex(field, index);
       for (let k = r.u32(), i = 0; i < k; i++) this.aliases.add(r.str());
-      if (version < 7) this.givenSettings = JSON.parse(r.str()) as CollectionSettings;
+      if (version < 7) this.givenSettings = readSettings(r);
     }
     // Before version 5 a collection had no named or sparse vectors (its config names none).
     for (const field of this.named.values()) field.readFrom(r);
