@@ -1,4 +1,5 @@
-import { decodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
+import { CorruptDataError } from '../storage/errors.js';
+import { SnapshotFrameCheck } from '../storage/snapshot/snapshot-frames.js';
 import type { SnapshotStore } from '../storage/snapshot/snapshot-store.js';
 import type { EventLog } from '../storage/log/event-log.js';
 
@@ -44,14 +45,48 @@ export async function bootstrapFromPrimary(source: BootstrapSource, log: EventLo
     if (!res.ok) throw new Error(`the primary at ${source.primaryUrl} refused the bootstrap (${res.status}): ${await res.text()}`);
     const opId = Number(res.headers.get(BOOTSTRAP_OPERATION_HEADER));
     if (!Number.isSafeInteger(opId) || opId < 0) throw new Error(`the primary's bootstrap answer names no operation_id (${BOOTSTRAP_OPERATION_HEADER})`);
-    // Kept as the chunks it came in: one array holds at most 4 GiB, a snapshot may hold more.
-    const chunks: Uint8Array[] = [];
-    const body = res.body?.getReader();
-    for (let part = await body?.read(); part && !part.done; part = await body!.read()) chunks.push(part.value);
-    // Checked before it is kept: a snapshot that does not decode would be skipped at start-up.
-    decodeSnapshot(chunks);
-    await snapshots.write(opId, (out) => chunks.forEach((c) => out.append(c)));
+    const cutShort = await receive(res, opId, snapshots);
+    if (cutShort) {
+      onWait(`the primary's snapshot stopped arriving (${cutShort}); asking for it again`);
+      await new Promise((r) => setTimeout(r, RETRY_MS));
+      continue;
+    }
     log.reserveThrough(opId);
     return opId;
   }
+}
+
+/**
+ * Writes the primary's snapshot to this data dir as it arrives, checking its frames on the way
+ * (SnapshotFrameCheck), so that memory holds a piece of it at a time, never the snapshot or its
+ * state. Answers why the answer's body stopped short, or null once the snapshot is in place; a
+ * snapshot that fails its checks is thrown (start-up would skip it), and in either case no file
+ * is left.
+ */
+async function receive(res: Response, opId: number, snapshots: SnapshotStore): Promise<string | null> {
+  if (!res.body) throw new Error('the primary\'s bootstrap answer has no body');
+  const check = new SnapshotFrameCheck();
+  let cutShort: string | null = null;
+  try {
+    await snapshots.write(opId, async (out) => {
+      const reader = res.body!.getReader();
+      try {
+        for (let part = await reader.read(); !part.done; part = await reader.read()) {
+          check.feed(part.value);
+          out.append(part.value);
+        }
+      } catch (err) {
+        if (!(err instanceof CorruptDataError)) cutShort = (err as Error).message;
+        // Whatever is still on its way is not wanted: the connection is let go.
+        await reader.cancel().catch(() => undefined);
+        throw err;
+      }
+      const head = check.end();
+      if (head.opId !== opId) throw new CorruptDataError(`the primary's snapshot is at operation ${head.opId}, while its answer names ${opId}`);
+    });
+  } catch (err) {
+    if (cutShort !== null) return cutShort;
+    throw err;
+  }
+  return null;
 }

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { readFileSync } from 'node:fs';
+import { createReadStream, fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Engine } from '../../storage/engine/engine.js';
 import { DbError } from '../../storage/errors.js';
@@ -7,6 +7,29 @@ import { snapshotFileName } from '../../storage/snapshot/snapshot-files.js';
 import { BOOTSTRAP_OPERATION_HEADER, BOOTSTRAP_PATH } from '../../replication/bootstrap.js';
 import type { Replication } from '../../replication/replication.js';
 import { ok } from '../state.js';
+
+/** What the snapshot is read in as it goes out: memory holds a piece of it, not the file. */
+const STREAM_PIECE_BYTES = 1 << 20;
+/** Snapshots taken for one bootstrap when a newer one replaces each before it is opened. */
+const OPEN_ATTEMPTS = 3;
+
+/** Takes a snapshot and opens its file; answers 503 when none can be taken. */
+async function openFreshSnapshot(engine: Engine, snapshotDir: string): Promise<{ opId: number; fd: number }> {
+  for (let attempt = 1; ; attempt++) {
+    let opId: number;
+    try {
+      opId = await engine.snapshot();
+    } catch (err) {
+      throw new DbError(503, `no snapshot can be taken for a replica just now: ${(err as Error).message}`);
+    }
+    try {
+      return { opId, fd: openSync(join(snapshotDir, snapshotFileName(opId)), 'r') };
+    } catch (err) {
+      // Replaced by a newer snapshot between its writing and this open: take one again.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === OPEN_ATTEMPTS) throw err;
+    }
+  }
+}
 
 /**
  * Replication's endpoints (behind credentials): its status, promotion of a replica, and the
@@ -30,15 +53,12 @@ export function replicationRoutes(engine: Engine, replication: Replication | nul
   // A fresh snapshot: everything applied so far, at one operation_id; the stream follows on after it.
   router.get(BOOTSTRAP_PATH, async (ctx) => {
     need();
-    let opId: number;
-    try {
-      opId = await engine.snapshot();
-    } catch (err) {
-      throw new DbError(503, `no snapshot can be taken for a replica just now: ${(err as Error).message}`);
-    }
+    const { opId, fd } = await openFreshSnapshot(engine, snapshotDir);
     ctx.set(BOOTSTRAP_OPERATION_HEADER, String(opId));
     ctx.type = 'application/octet-stream';
-    ctx.body = readFileSync(join(snapshotDir, snapshotFileName(opId)));
+    ctx.length = fstatSync(fd).size;
+    // Streamed from the open file: a newer snapshot may delete its name meanwhile, not its bytes.
+    ctx.body = createReadStream('', { fd, highWaterMark: STREAM_PIECE_BYTES });
   });
 
   return router;

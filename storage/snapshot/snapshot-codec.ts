@@ -26,7 +26,7 @@ import { BLOCK_HEADER, block } from '../export/format.js';
  */
 const MAGIC = Uint8Array.of(0x56, 0x47, 0x53, 0x4e);
 /** The header's bytes: magic, version, 0, operation_id, collections. */
-const HEAD_BYTES = 20;
+export const HEAD_BYTES = 20;
 /**
  * Version 2 added relationship properties, float64 weights and the node-id counter; version 3
  * UUID point ids (in the store and the graph); version 4 the declared payload indexes; version 5
@@ -40,13 +40,15 @@ export const SNAPSHOT_FORMAT_VERSION = 7;
 /** The first version with named and sparse vectors. */
 export const SNAPSHOT_VECTOR_NAMES = 5;
 /** The first version whose collections are cut into frames. */
-const SNAPSHOT_FRAMES = 6;
+export const SNAPSHOT_FRAMES = 6;
 /** Before version 6: a collection's one block. */
-const COLLECTION_BLOCK = 1;
-const TRAILER_BLOCK = 2;
+export const COLLECTION_BLOCK = 1;
+export const TRAILER_BLOCK = 2;
 /** A frame of a collection that more frames follow, and its last. */
-const PART_FRAME = 3;
-const LAST_FRAME = 4;
+export const PART_FRAME = 3;
+export const LAST_FRAME = 4;
+/** The trailer's payload: f64 operation_id, u32 collections. */
+export const TRAILER_BYTES = 12;
 /** The most payload bytes a frame holds: what start-up reads, checks and decodes at a time. */
 export const FRAME_BYTES = 16 * 2 ** 20;
 
@@ -160,7 +162,7 @@ export function captureSnapshot(collections: ReadonlyMap<string, Collection>, op
         total += frames.written;
         yield;
       }
-      const trailer = block(TRAILER_BLOCK, new ByteWriter(12).f64(opId).u32(captured.length).finish());
+      const trailer = block(TRAILER_BLOCK, new ByteWriter(TRAILER_BYTES).f64(opId).u32(captured.length).finish());
       out.append(trailer);
       return total + trailer.length;
     },
@@ -219,6 +221,23 @@ export async function encodeSnapshotInSlices(collections: ReadonlyMap<string, Co
   return chunks;
 }
 
+export interface SnapshotHead {
+  version: number;
+  opId: number;
+  /** Collections the snapshot holds. */
+  count: number;
+}
+
+/** The header's HEAD_BYTES, checked: a snapshot's magic and a version this build reads. */
+export function readSnapshotHead(bytes: Uint8Array): SnapshotHead {
+  const r = new ByteReader(bytes);
+  if (!MAGIC.every((b) => r.u8() === b)) throw new CorruptDataError('not a snapshot: bad magic');
+  const version = r.u16();
+  if (version < 1 || version > SNAPSHOT_FORMAT_VERSION) throw new CorruptDataError(`unsupported snapshot version ${version}`);
+  r.u16();
+  return { version, opId: r.f64(), count: r.u32() };
+}
+
 /** A block's or frame's header and payload, its CRC (begun from `seed`) checked; `types` the types it may have. */
 function readBlock(source: ByteSource, types: readonly number[], what: () => string, seed = 0): { type: number; payload: Uint8Array } {
   const h = new ByteReader(source.read(BLOCK_HEADER));
@@ -240,13 +259,7 @@ function readBlock(source: ByteSource, types: readonly number[], what: () => str
  */
 export function decodeSnapshot(input: Uint8Array | readonly Uint8Array[] | ByteSource, floatFiles: FloatFiles | null = null): Snapshot {
   const source = input instanceof Uint8Array || Array.isArray(input) ? chunkSource(input as Uint8Array | readonly Uint8Array[]) : (input as ByteSource);
-  const r = new ByteReader(source.read(HEAD_BYTES));
-  if (!MAGIC.every((b) => r.u8() === b)) throw new CorruptDataError('not a snapshot: bad magic');
-  const version = r.u16();
-  if (version < 1 || version > SNAPSHOT_FORMAT_VERSION) throw new CorruptDataError(`unsupported snapshot version ${version}`);
-  r.u16();
-  const opId = r.f64();
-  const count = r.u32();
+  const { version, opId, count } = readSnapshotHead(source.read(HEAD_BYTES));
   const collections = new Map<string, Collection>();
   const where = (): string => `snapshot collection ${collections.size + 1}`;
   for (let i = 0; i < count; i++) {
