@@ -2,6 +2,7 @@ import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStr
 import type { Engine } from '../storage/engine/engine.js';
 import { chainHash, hex } from '../storage/log/chain.js';
 import { chainHashOf, unframeRecord } from '../storage/log/record.js';
+import { PieceGatherer } from './pieces.js';
 import { firstSeqAfter, positionOf, readMessage, streamHead, SUBJECT } from './stream.js';
 
 /** Entries handed to the engine and not yet applied, at most: LMDB groups their commits. */
@@ -65,6 +66,8 @@ export class Follower {
   private stopped: string | null = null;
   /** stop() was called: the consumer is not started again. */
   private ending = false;
+  /** The entry being gathered from its pieces, when it did not fit one message. */
+  private readonly pieces = new PieceGatherer();
 
   constructor(private readonly o: FollowerOptions) {
     const log = o.engine.log;
@@ -96,6 +99,8 @@ export class Follower {
   /** An ordered consumer from the message after the newest entry held here. */
   private async subscribe(): Promise<ConsumerMessages> {
     const from = await firstSeqAfter(this.o.jsm, this.o.stream, this.held);
+    // Read again from there: an entry's pieces come again from its first.
+    this.pieces.drop();
     const consumer = await this.o.js.consumers.get(this.o.stream, { filter_subjects: SUBJECT, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
     this.messages = await consumer.consume();
     this.seenSeq = Math.max(this.seenSeq, from - 1);
@@ -171,7 +176,19 @@ export class Follower {
     this.streamSeq = Math.max(this.streamSeq, m.seq + m.info.pending);
     this.streamOpId = Math.max(this.streamOpId, positionOf(msg));
     if (msg.primary) this.o.onPrimary(msg.primary);
-    if (msg.kind === 'promotion' || msg.opId <= this.held) return;
+    // A marker after pieces of an entry: their primary stopped before the last, and the new one goes on after the entry before.
+    if (msg.kind === 'promotion') return this.pieces.drop();
+    if (msg.opId <= this.held) return;
+    if (msg.piece) {
+      let whole: Uint8Array | null;
+      try {
+        whole = this.pieces.take(msg);
+      } catch (err) {
+        return this.halt(`${(err as Error).message}: start this replica again on an empty data dir to bootstrap from the primary`);
+      }
+      if (!whole) return;
+      msg.record = whole;
+    }
     if (msg.previous > this.held) {
       return this.halt(`the stream no longer holds the entries between operation ${this.held} and ${msg.previous} (its oldest were dropped): start this replica again on an empty data dir to bootstrap from the primary`);
     }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { headers } from '@nats-io/transport-node';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import { crc32 } from '../storage/codec/crc32.js';
 import { DbError } from '../storage/errors.js';
-import { entryHeaders, positionOf, PRIMARY, PROMOTED_AFTER, streamHead, SUBJECT, type StreamMessage } from './stream.js';
+import { entryHeaders, entryMessageId, isPartial, positionOf, PRIMARY, PROMOTED_AFTER, streamHead, SUBJECT, type Piece, type StreamMessage } from './stream.js';
 
 /** sync: a write is acknowledged once JetStream holds it; async: once LMDB does, published behind it. */
 export type ReplicationMode = 'sync' | 'async';
@@ -10,6 +11,7 @@ export type ReplicationMode = 'sync' | 'async';
 /** Publishes in flight at once: they are pipelined on the connection, not one round trip each. */
 const WINDOW = 256;
 const RETRY_MS = 250;
+/** Room left in each message for its headers. */
 const HEADER_MARGIN = 1_024;
 
 interface Pending {
@@ -73,6 +75,8 @@ export class Publisher {
   private fence: string | null = null;
   private closed = false;
   private drainWaiters: (() => void)[] = [];
+  /** Where the stream's pieces of an entry end, when this server stopped part way through them. */
+  private partial: { opId: number; at: number } | null = null;
 
   constructor(private readonly o: PublisherOptions) {
     this.ownMarker = o.ownMarker ?? null;
@@ -82,7 +86,7 @@ export class Publisher {
     return this.o.mode;
   }
 
-  /** Why this server may not write (another one wrote to the stream: it is fenced; an entry too large to publish), or null. */
+  /** Why this server may not write (another one wrote to the stream: it is fenced), or null. */
   get fenced(): string | null {
     return this.fence;
   }
@@ -110,11 +114,6 @@ export class Publisher {
   /** Queues an entry as it is appended; see AckGate.admit. */
   admit(opId: number, record: Uint8Array, durable: Promise<void>): Promise<void> {
     if (this.fence) return Promise.reject(this.stoppedError());
-    // Headers travel in the same message: a margin for them.
-    if (record.length + HEADER_MARGIN > this.o.maxPayload) {
-      this.fenceWith(`log entry ${opId} is ${record.length} bytes, more than the NATS servers take in one message (max_payload ${this.o.maxPayload}); raise max_payload in their configuration (up to 64 MB) and restart this server, which then publishes it`);
-      return Promise.reject(this.stoppedError());
-    }
     const p: Pending = { opId, record, ready: false, stored: false, settle: null };
     const stored = this.o.mode === 'sync' ? new Promise<void>((resolve, reject) => (p.settle = { resolve, reject })) : null;
     this.queue.push(p);
@@ -172,16 +171,34 @@ export class Publisher {
     }
   }
 
+  /**
+   * Publishes an entry: as one message when it fits the NATS servers' max_payload, else as
+   * pieces in consecutive messages (each expecting the one before, as entries do), from where the
+   * stream's pieces of it end when this server stopped part way through it.
+   */
   private send(p: Pending): void {
-    const expected = this.lastSeq++;
     const previous = this.lastOpId;
     this.lastOpId = p.opId;
+    const room = this.o.maxPayload - HEADER_MARGIN;
+    let at = this.partial?.opId === p.opId ? this.partial.at : 0;
+    this.partial = null;
+    if (at === 0 && p.record.length <= room) return this.publish(p, p.record, null, previous, 0);
+    const recordCrc = crc32(p.record);
+    for (; at < p.record.length; at += room) this.publish(p, p.record.subarray(at, at + room), { at, total: p.record.length }, previous, recordCrc);
+  }
+
+  /** One message: the entry's last (or only) piece, once JetStream holds it, makes the entry stored. */
+  private publish(p: Pending, bytes: Uint8Array, piece: Piece | null, previous: number, recordCrc: number): void {
+    const expected = this.lastSeq++;
+    const last = piece === null || piece.at + bytes.length === piece.total;
     this.inFlight++;
-    this.o.js.publish(SUBJECT, p.record, { msgID: String(p.opId), expect: { lastSequence: expected }, headers: entryHeaders(previous, this.o.selfUrl), timeout: this.o.publishTimeoutMs }).then(
+    this.o.js.publish(SUBJECT, bytes, { msgID: entryMessageId(p.opId, piece, recordCrc), expect: { lastSequence: expected }, headers: entryHeaders(previous, this.o.selfUrl, piece), timeout: this.o.publishTimeoutMs }).then(
       () => {
         this.inFlight--;
-        p.stored = true;
-        this.confirmStored();
+        if (last) {
+          p.stored = true;
+          this.confirmStored();
+        }
         this.afterSettle();
       },
       (err: Error) => {
@@ -241,6 +258,8 @@ export class Publisher {
       return this.fenceWith(`${what}; restart this server with SERVICE_ROLE=replica on an empty data dir to follow the new primary`);
     }
     const through = last === null ? 0 : positionOf(last);
+    // This server stopped part way through an entry's pieces: it goes on after the last the stream holds.
+    this.partial = last !== null && last.kind === 'entry' && isPartial(last) ? { opId: last.opId, at: last.piece!.at + last.record.length } : null;
     for (const p of this.queue) if (p.opId <= through) p.stored = true;
     this.confirmStored();
     this.confirmedOpId = Math.max(this.confirmedOpId, through);
@@ -252,7 +271,9 @@ export class Publisher {
   private isOwn(m: StreamMessage): boolean {
     if (m.kind === 'promotion') return m.id === this.ownMarker;
     const held = this.o.heldRecord(m.opId);
-    return held !== null && sameBytes(held, m.record);
+    if (held === null) return false;
+    if (m.piece === null) return sameBytes(held, m.record);
+    return held.length === m.piece.total && sameBytes(held.subarray(m.piece.at, m.piece.at + m.record.length), m.record);
   }
 
   private fenceWith(reason: string): void {

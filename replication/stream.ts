@@ -12,18 +12,38 @@ export const SUBJECT = 'vgdb.log';
 export const PREVIOUS = 'Vgdb-Previous';
 export const PRIMARY = 'Vgdb-Primary';
 export const PROMOTED_AFTER = 'Vgdb-Promoted-After';
+/**
+ * On an entry too large for one message (the NATS servers' max_payload), sent as pieces in
+ * consecutive messages: `<byte offset of this piece>/<bytes of the whole record>`. A piece's
+ * Nats-Msg-Id is `<operation_id>@<byte offset>#<CRC-32 of the whole record>`: the CRC tells a
+ * retried piece (stored once) from the same place in another record of that operation_id, which
+ * a promoted replica may write after pieces its primary never finished.
+ */
+export const PIECE = 'Vgdb-Piece';
 
-/** What a message in the stream is: a log entry, or the marker a promoted replica publishes to claim the stream. */
+/** Where a piece of an entry lies in its record. */
+export interface Piece {
+  at: number;
+  total: number;
+}
+
+/** What a message in the stream is: a log entry (or a piece of one), or the marker a promoted replica publishes to claim the stream. */
 export type StreamMessage =
-  | { kind: 'entry'; seq: number; opId: number; previous: number; primary: string | null; record: Uint8Array }
+  | { kind: 'entry'; seq: number; opId: number; previous: number; primary: string | null; record: Uint8Array; piece: Piece | null }
   | { kind: 'promotion'; seq: number; id: string; after: number; primary: string | null };
 
-export function entryHeaders(previous: number, primary: string | null): MsgHdrs {
+export function entryHeaders(previous: number, primary: string | null, piece: Piece | null = null): MsgHdrs {
   const h = headers();
   h.set(PREVIOUS, String(previous));
   if (primary) h.set(PRIMARY, primary);
+  if (piece) h.set(PIECE, `${piece.at}/${piece.total}`);
   return h;
 }
+
+/** The message id an entry, or a piece of one, is published under (JetStream stores a retried one once); `recordCrc`: the whole record's CRC-32. */
+export const entryMessageId = (opId: number, piece: Piece | null, recordCrc: number): string => (piece ? `${opId}@${piece.at}#${recordCrc.toString(16).padStart(8, '0')}` : String(opId));
+
+const notOurs = (seq: number, what: string): Error => new Error(`stream message ${seq} ${what}: the stream holds something other than this database's log`);
 
 /** Reads a stored or delivered message: its headers say which kind it is. */
 export function readMessage(seq: number, h: MsgHdrs | undefined, data: Uint8Array): StreamMessage {
@@ -31,9 +51,19 @@ export function readMessage(seq: number, h: MsgHdrs | undefined, data: Uint8Arra
   const primary = h?.get(PRIMARY) || null;
   const after = h?.get(PROMOTED_AFTER);
   if (after) return { kind: 'promotion', seq, id, after: Number(after), primary };
-  if (!/^\d{1,16}$/.test(id)) throw new Error(`stream message ${seq} has no operation_id (Nats-Msg-Id ${JSON.stringify(id)}): the stream holds something other than this database's log`);
-  return { kind: 'entry', seq, opId: Number(id), previous: Number(h?.get(PREVIOUS) || 0), primary, record: data };
+  const named = /^(\d{1,16})(?:@(\d{1,16})#[0-9a-f]{8})?$/.exec(id);
+  if (!named) throw notOurs(seq, `has no operation_id (Nats-Msg-Id ${JSON.stringify(id)})`);
+  const pieceText = h?.get(PIECE) || null;
+  const place = pieceText === null ? null : /^(\d{1,16})\/(\d{1,16})$/.exec(pieceText);
+  if (pieceText !== null && (!place || named[2] !== place[1])) throw notOurs(seq, `names a piece of an entry as ${JSON.stringify(pieceText)} (Nats-Msg-Id ${JSON.stringify(id)})`);
+  if (pieceText === null && named[2] !== undefined) throw notOurs(seq, `is a piece of an entry without its ${PIECE} header`);
+  const piece = place ? { at: Number(place[1]), total: Number(place[2]) } : null;
+  if (piece && piece.at + data.length > piece.total) throw notOurs(seq, `holds bytes ${piece.at} to ${piece.at + data.length} of an entry of ${piece.total}`);
+  return { kind: 'entry', seq, opId: Number(named[1]), previous: Number(h?.get(PREVIOUS) || 0), primary, record: data, piece };
 }
+
+/** Whether a message is a piece of an entry that more pieces follow. */
+export const isPartial = (m: StreamMessage): boolean => m.kind === 'entry' && m.piece !== null && m.piece.at + m.record.length < m.piece.total;
 
 const stored = (m: StoredMsg): StreamMessage => readMessage(m.seq, m.header, m.data);
 
@@ -81,12 +111,21 @@ export async function messageAt(jsm: JetStreamManager, stream: string, seq: numb
   return m ? stored(m) : null;
 }
 
-/** The operation_id a message stands at: its own for an entry, the one it follows for a marker. */
-export const positionOf = (m: StreamMessage): number => (m.kind === 'entry' ? m.opId : m.after);
+/**
+ * The operation_id the stream stands at after a message: an entry's own once it is whole (a
+ * piece that more follow stands at the entry before it), the one it follows for a marker.
+ */
+export const positionOf = (m: StreamMessage): number => (m.kind === 'promotion' ? m.after : isPartial(m) ? m.previous : m.opId);
+
+/** The operation_id a message belongs to: an entry's (each of its pieces too), or the one a marker follows. */
+const entryOf = (m: StreamMessage): number => (m.kind === 'entry' ? m.opId : m.after);
 
 /**
- * The first stream sequence whose message stands above `opId` (operation_ids rise with the
- * sequence), by binary search over the messages held; one past the last when none does.
+ * The first stream sequence whose message belongs above `opId` (operation_ids rise with the
+ * sequence: an entry sent as pieces is found at its first), by binary search over the messages
+ * held; one past the last when none does. The pieces of an entry a primary never finished, then
+ * a marker, may stand out of order; the search lands on them or on the marker, and a follower
+ * drops such pieces at the marker either way.
  */
 export async function firstSeqAfter(jsm: JetStreamManager, stream: string, opId: number): Promise<number> {
   const info = await jsm.streams.info(stream);
@@ -96,7 +135,7 @@ export async function firstSeqAfter(jsm: JetStreamManager, stream: string, opId:
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
     const m = await messageAt(jsm, stream, mid);
-    if (m === null || positionOf(m) <= opId) lo = mid + 1;
+    if (m === null || entryOf(m) <= opId) lo = mid + 1;
     else hi = mid;
   }
   return lo;

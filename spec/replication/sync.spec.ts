@@ -16,6 +16,23 @@ describe('replication: a primary and two replicas over a 3-node JetStream cluste
     for (const name of ['replica1', 'replica2']) expect(missing(acknowledged, await pointIds(suite.set.url(name), maxOpId)), name).to.deep.equal([]);
   });
 
+  it('a write larger than the NATS servers take in one message (max_payload, 1 MB here) is published in pieces and applied whole on both replicas', async () => {
+    const text = 'x'.repeat(1_000);
+    const points = Array.from({ length: 3_000 }, (_, i) => ({ id: 700_000 + i, vector: [i % 7, 1], payload: { n: i, text } }));
+    const res = await call(suite.set.url('primary'), 'PUT', `/collections/${COLLECTION}/points`, { points });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(200);
+    const opId = res.body.result.operation_id as number;
+    for (const name of ['replica1', 'replica2']) {
+      expect(missing(points.map((p) => p.id), await pointIds(suite.set.url(name), opId)), name).to.deep.equal([]);
+      const read = await call(suite.set.url(name), 'GET', `/collections/${COLLECTION}/points/702999`);
+      expect(read.body.result.payload, name).to.deep.equal({ n: 2_999, text });
+    }
+    // And writes go on after it.
+    const after = (await writePoint(suite.set.url('primary'), 703_000))!;
+    expect((await pointIds(suite.set.url('replica1'), after)).has(703_000)).to.equal(true);
+    expect((await call(suite.set.url('primary'), 'GET', '/replication')).body.result.fenced).to.equal(null);
+  });
+
   it('a replica refuses writes with 421 naming the primary, in our dialect, Qdrant\'s and Bolt\'s', async () => {
     const ours = await call(suite.set.url('replica1'), 'PUT', `/collections/${COLLECTION}/points`, { points: [{ id: 1, vector: [1, 1] }] });
     expect(ours.status).to.equal(421);
