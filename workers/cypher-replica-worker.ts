@@ -3,6 +3,7 @@ import type { Collection } from '../storage/collection.js';
 import { applyEvent } from '../storage/engine/apply-event.js';
 import { DbError } from '../storage/errors.js';
 import { decodeEntry } from '../storage/log/record.js';
+import { collectGarbageSoon } from '../storage/floats/collect-garbage.js';
 import { decodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
 import { traverseJson } from '../query/api/graph-json.js';
 import { jsonText } from '../query/api/json-text.js';
@@ -13,6 +14,7 @@ import { resolveValue, valueOf, type Resolved } from '../query/cypher/resolved-v
 import { compileQuery, executeQueryInSlices, streamQuery, type ResultStream } from '../query/cypher/run-query.js';
 import { setEntry } from '../query/cypher/values.js';
 import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaRequest, TraverseMessage } from './replica-messages.js';
+import { receiveState, StateStoppedError } from './state-stream.js';
 
 /**
  * A Cypher read replica (cypher-replica.md): its own copy of the views, loaded from a snapshot
@@ -176,12 +178,22 @@ function wait(m: QueryMessage | TraverseMessage | OpenMessage, start: (waitedMs:
 
 port.on('message', (m: ReplicaRequest) => {
   if (m.type === 'state') {
-    for (const [name, c] of decodeSnapshot(m.chunks).collections) collections.set(name, c);
+    let state: ReturnType<typeof decodeSnapshot>;
+    try {
+      state = decodeSnapshot(receiveState(m.stream));
+    } catch (err) {
+      // The request thread stopped sending it: it replaces this thread, or stops the replicas.
+      if (err instanceof StateStoppedError) return;
+      throw err;
+    }
+    for (const [name, c] of state.collections) collections.set(name, c);
     applied = m.opId;
     const before = early;
     early = [];
     applyEntries(before);
     send({ type: 'loaded' });
+    // The state's pieces are garbage now; a thread that allocates little would keep them until its next major collection.
+    collectGarbageSoon();
   } else if (m.type === 'entries') {
     applyEntries(m.entries);
   } else if (m.type === 'pull') {

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { Worker, type TransferListItem } from 'node:worker_threads';
 import type { Query } from '../query/cypher/ast.js';
 import { CypherError } from '../query/cypher/errors.js';
 import { QUERY_TIMEOUT_MS, type GuardOptions } from '../query/cypher/guard.js';
@@ -9,14 +9,18 @@ import type { TraverseRequest } from '../query/api/graph-body.js';
 import type { CypherResultText } from '../query/api/graph-json.js';
 import type { Engine } from '../storage/engine/engine.js';
 import { DbError } from '../storage/errors.js';
-import { encodeSnapshotInSlices } from '../storage/snapshot/snapshot-codec.js';
+import { writeSnapshotInSlices } from '../storage/snapshot/snapshot-codec.js';
 import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaRequest, ResultAnswer, RowsAnswer, TraverseAnswer, TraverseMessage } from './replica-messages.js';
 import { ReplicaCursor } from './replica-cursor.js';
+import { StateSender } from './state-stream.js';
 
 /** The most Cypher replicas (SERVICE_CYPHER_WORKERS): each holds a whole copy of the views. */
 export const MAX_CYPHER_WORKERS = 16;
 /** A replica's state is encoded on the request thread in slices this long, resting between them as snapshots do (Engine.betweenSlices). */
 const STATE_SLICE_MS = 1;
+
+/** A replica's state stopped being sent: the replica was replaced or the replicas closed meanwhile. */
+class StateAbandoned extends Error {}
 
 /** A replica that stopped (crashed, ran out of memory, was replaced) while it owed an answer: the request answers 500 with its request id. */
 export class CypherReplicaError extends Error {}
@@ -68,7 +72,7 @@ class Replica {
     this.thread = thread;
   }
 
-  post(m: ReplicaRequest, transfer: ArrayBuffer[] = []): void {
+  post(m: ReplicaRequest, transfer: TransferListItem[] = []): void {
     this.thread.postMessage(m, transfer);
   }
 }
@@ -275,13 +279,24 @@ export class CypherReplicas {
   private launch(r: Replica): void {
     r.start();
     const thread = r.thread;
+    const abandoned = (): boolean => this.closed || r.thread !== thread;
     void this.whole()
       .then(async () => {
-        if (this.closed || r.thread !== thread) return;
+        if (abandoned()) return;
         const opId = this.engine.lastAppliedOperationId;
-        const chunks = await encodeSnapshotInSlices(this.engine.collections, opId, STATE_SLICE_MS, () => this.engine.betweenSlices());
-        if (this.closed || r.thread !== thread) return;
-        r.post({ type: 'state', opId, chunks }, [...new Set(chunks.map((c) => c.buffer as ArrayBuffer))]);
+        const sender = new StateSender();
+        r.post({ type: 'state', opId, stream: sender.stream }, [sender.stream.port]);
+        try {
+          await writeSnapshotInSlices(this.engine.collections, opId, sender, STATE_SLICE_MS, async () => {
+            await this.engine.betweenSlices();
+            await sender.room();
+            if (abandoned()) throw new StateAbandoned();
+          });
+          sender.end(null);
+        } catch (err) {
+          sender.end((err as Error).message);
+          if (!(err instanceof StateAbandoned)) throw err;
+        }
       })
       .catch((err: Error) => this.giveUp(err));
   }

@@ -2,16 +2,17 @@ import type { TraverseRequest } from '../query/api/graph-body.js';
 import type { CypherResultText } from '../query/api/graph-json.js';
 import type { GuardOptions } from '../query/cypher/guard.js';
 import type { Resolved, ResolvedMap } from '../query/cypher/resolved-values.js';
+import type { StateStream } from './state-stream.js';
 
 /**
  * The state a Cypher replica starts from: a snapshot of the views (snapshot-codec.ts) at
- * operation `opId`, in the pieces it was encoded in; the replica decodes them as they are, on its own thread
- * (tens of MB the request thread would otherwise copy in one go).
+ * operation `opId`, whose pieces come on `stream` as the request thread encodes them; the
+ * replica decodes them as they come, on its own thread (state-stream.ts).
  */
 export interface StateMessage {
   type: 'state';
   opId: number;
-  chunks: Uint8Array[];
+  stream: StateStream;
 }
 
 /** Log entries the main thread has applied, in operation_id order, each as its stored record. */

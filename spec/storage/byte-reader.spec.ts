@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ByteReader } from '../../storage/codec/byte-reader.js';
-import { chunkSource } from '../../storage/codec/byte-source.js';
+import { chunkSource, pulledSource } from '../../storage/codec/byte-source.js';
 import { ByteWriter } from '../../storage/codec/byte-writer.js';
 import { CorruptDataError } from '../../storage/errors.js';
 
@@ -72,5 +72,25 @@ describe('storage/byte reader over frames', () => {
     source.read(1);
     expect(source.done).to.equal(true);
     expect(() => source.read(1)).to.throw(CorruptDataError, /ends early/);
+  });
+
+  it('reads chunks pulled as it needs them, taking none before a read wants it, and knows its end', () => {
+    const chunks = [bytes.subarray(0, 10), new Uint8Array(0), bytes.subarray(10, 25), bytes.subarray(25)];
+    let pulled = 0;
+    const source = pulledSource(() => (pulled < chunks.length ? chunks[pulled++]! : (pulled++, null)));
+    expect(pulled).to.equal(0);
+    expect(Array.from(source.read(4))).to.deep.equal(Array.from(bytes.subarray(0, 4)));
+    expect(pulled).to.equal(1);
+    expect(Array.from(source.read(20))).to.deep.equal(Array.from(bytes.subarray(4, 24)));
+    expect(pulled).to.equal(3);
+    expect(source.read(0).length).to.equal(0);
+    expect(Array.from(source.read(bytes.length - 25))).to.deep.equal(Array.from(bytes.subarray(24, bytes.length - 1)));
+    expect(source.done).to.equal(false);
+    source.read(1);
+    expect(source.done).to.equal(true);
+    expect(() => source.read(1)).to.throw(CorruptDataError, /ends early: needed 1 bytes at byte/);
+    // Pieces of 7 bytes read back as one array.
+    const again = pulledSource(((rest) => () => rest.shift() ?? null)(Array.from({ length: Math.ceil(bytes.length / 7) }, (_, i) => bytes.subarray(i * 7, i * 7 + 7))));
+    expect(Array.from(again.read(bytes.length))).to.deep.equal(Array.from(bytes));
   });
 });

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
+import { writeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
 import { Engine } from '../../storage/engine/engine.js';
 import { MemoryLog } from '../../storage/log/memory-log.js';
 import type { RefusalAnswer, ReplicaAnswer, ReplicaRequest } from '../../workers/replica-messages.js';
+import { StateSender } from '../../workers/state-stream.js';
 
 /** The replica thread itself, spoken to in its messages: what the pool (cypher-replicas.ts) relies on. */
 describe('workers: a Cypher replica thread', function () {
@@ -15,8 +16,11 @@ describe('workers: a Cypher replica thread', function () {
     const engine = new Engine(new MemoryLog());
     await engine.submit({ type: 'create_collection', name: 'g', config: { size: 2, distance: 'Euclid', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16) } });
     thread = new Worker(new URL('../../workers/cypher-replica-worker.js', import.meta.url));
-    const state: ReplicaRequest = { type: 'state', opId: engine.lastAppliedOperationId, chunks: encodeSnapshot(engine.collections, engine.lastAppliedOperationId) };
-    thread.postMessage(state);
+    const sender = new StateSender();
+    const state: ReplicaRequest = { type: 'state', opId: engine.lastAppliedOperationId, stream: sender.stream };
+    thread.postMessage(state, [sender.stream.port]);
+    writeSnapshot(engine.collections, engine.lastAppliedOperationId, sender);
+    sender.end(null);
     expect(((await once(thread, 'message')) as [ReplicaAnswer])[0], 'it tells the pool once it has its state').to.deep.equal({ type: 'loaded' });
     await engine.close();
   });

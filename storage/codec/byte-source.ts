@@ -54,3 +54,54 @@ export function chunkSource(chunks: Uint8Array | readonly Uint8Array[]): ByteSou
     },
   };
 }
+
+/**
+ * Chunks taken one at a time as reading needs them from `next` (which may block until one
+ * comes; null: there are no more), so that bytes arriving from elsewhere are decoded as they
+ * come. A read is allocated only once its bytes have all arrived.
+ */
+export function pulledSource(next: () => Uint8Array | null): ByteSource {
+  const held: Uint8Array[] = [];
+  let heldBytes = 0;
+  let consumed = 0;
+  let ended = false;
+  /** Takes chunks until `n` bytes are held; answers whether they are. */
+  const fill = (n: number): boolean => {
+    while (heldBytes < n && !ended) {
+      const chunk = next();
+      if (chunk === null) ended = true;
+      else if (chunk.length > 0) {
+        held.push(chunk);
+        heldBytes += chunk.length;
+      }
+    }
+    return heldBytes >= n;
+  };
+  return {
+    read(n) {
+      if (n === 0) return new Uint8Array(0);
+      if (!fill(n)) throw endsEarly(n, consumed);
+      consumed += n;
+      heldBytes -= n;
+      const first = held[0]!;
+      if (first.length >= n) {
+        held[0] = first.subarray(n);
+        if (held[0].length === 0) held.shift();
+        return first.subarray(0, n);
+      }
+      const out = new Uint8Array(n);
+      for (let filled = 0; filled < n; ) {
+        const from = held[0]!;
+        const take = Math.min(n - filled, from.length);
+        out.set(from.subarray(0, take), filled);
+        filled += take;
+        if (take === from.length) held.shift();
+        else held[0] = from.subarray(take);
+      }
+      return out;
+    },
+    get done() {
+      return !fill(1);
+    },
+  };
+}

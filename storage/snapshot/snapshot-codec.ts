@@ -207,18 +207,16 @@ export function encodeSnapshot(collections: ReadonlyMap<string, Collection>, opI
 }
 
 /**
- * The state at operation `opId` as chunks in memory, captured now and encoded in slices of
- * `sliceMs`, awaiting `pause` between them, so the thread goes on serving meanwhile.
+ * Writes the state at operation `opId` to `out`, captured now and encoded in slices of `sliceMs`,
+ * awaiting `pause` between them (a rejection stops it), so the thread goes on serving meanwhile.
  */
-export async function encodeSnapshotInSlices(collections: ReadonlyMap<string, Collection>, opId: number, sliceMs: number, pause: () => Promise<void>): Promise<Uint8Array[]> {
+export async function writeSnapshotInSlices(collections: ReadonlyMap<string, Collection>, opId: number, out: SnapshotOutput, sliceMs: number, pause: () => Promise<void>): Promise<void> {
   const capture = captureSnapshot(collections, opId);
-  const chunks: Uint8Array[] = [];
   try {
-    await runInSlices(capture.write(chunkOutput(chunks)), sliceMs, pause);
+    await runInSlices(capture.write(out), sliceMs, pause);
   } finally {
     capture.release();
   }
-  return chunks;
 }
 
 export interface SnapshotHead {

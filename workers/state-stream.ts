@@ -1,0 +1,130 @@
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { pulledSource, type ByteSource } from '../storage/codec/byte-source.js';
+import type { SnapshotOutput } from '../storage/snapshot/snapshot-codec.js';
+
+/** Bytes sent that the replica has not taken yet, at most: beyond it the encoder waits between slices. */
+const UNREAD_BYTES = 8 * 2 ** 20;
+/** How long the replica sleeps at a time waiting for a piece (it is woken as each is posted). */
+const WAIT_MS = 1_000;
+
+/** One message on a state's port: a piece of the snapshot, or its end (with why, when the encoding stopped). */
+type StatePiece = { bytes: Uint8Array } | { end: true; error: string | null };
+
+/** What a replica reads its state from: the port its pieces come on, and [0] pieces posted (it waits on it), [1] pieces it has taken. */
+export interface StateStream {
+  port: MessagePort;
+  counts: Int32Array;
+}
+
+/**
+ * The request thread's side of a Cypher replica's state: a snapshot written into it as it is
+ * encoded goes to the replica's thread in pieces, which the replica decodes as they come, so
+ * neither thread holds the encoded state whole. A frame's header is written only once the frame
+ * is (its length and CRC), so the bytes after a place reserved wait for it: at most a frame.
+ * `room` keeps the bytes the replica has not taken under UNREAD_BYTES.
+ */
+export class StateSender implements SnapshotOutput {
+  private readonly channel = new MessageChannel();
+  readonly counts = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+  /** Pieces not posted yet: from the first place reserved and not yet filled on. */
+  private held: { bytes: Uint8Array; filled: boolean }[] = [];
+  private heldBytes = 0;
+  /** The size of each piece posted, in order, and how many of them the replica has taken. */
+  private readonly sizes: number[] = [];
+  private takenPieces = 0;
+  private unread = 0;
+  /** The most bytes held back and unread at once (tests). */
+  mostPending = 0;
+
+  /** Given to the replica's thread (transfer its port). */
+  get stream(): StateStream {
+    return { port: this.channel.port2, counts: this.counts };
+  }
+
+  append(bytes: Uint8Array): void {
+    // A copy of its own: the encoder reuses its buffer, and the copy's buffer is transferred whole.
+    this.hold({ bytes: new Uint8Array(bytes), filled: true });
+  }
+
+  reserve(length: number): (bytes: Uint8Array) => void {
+    const place = { bytes: new Uint8Array(length), filled: false };
+    this.hold(place);
+    return (bytes) => {
+      place.bytes.set(bytes);
+      place.filled = true;
+      this.flush();
+    };
+  }
+
+  /** Resolves once the replica has taken enough of what was sent for the encoder to go on. */
+  async room(): Promise<void> {
+    while (this.pending() - this.heldBytes > UNREAD_BYTES) await new Promise((r) => setTimeout(r, 1));
+  }
+
+  /** Sends the end (null: the state is whole; else why it stopped) and lets the port go. */
+  end(error: string | null): void {
+    if (error === null) this.flush();
+    this.post({ end: true, error }, 0);
+    this.channel.port1.close();
+  }
+
+  private hold(piece: { bytes: Uint8Array; filled: boolean }): void {
+    this.held.push(piece);
+    this.heldBytes += piece.bytes.length;
+    this.flush();
+  }
+
+  /** Posts the pieces before the first place still unfilled, as one message. */
+  private flush(): void {
+    let n = 0;
+    while (n < this.held.length && this.held[n]!.filled) n++;
+    if (n > 0) {
+      const ready = this.held.splice(0, n);
+      const bytes = n === 1 ? ready[0]!.bytes : new Uint8Array(Buffer.concat(ready.map((p) => p.bytes)));
+      this.heldBytes -= bytes.length;
+      this.post({ bytes }, bytes.length);
+    }
+    this.mostPending = Math.max(this.mostPending, this.pending());
+  }
+
+  private post(piece: StatePiece, size: number): void {
+    this.channel.port1.postMessage(piece, 'bytes' in piece ? [piece.bytes.buffer as ArrayBuffer] : []);
+    this.sizes.push(size);
+    this.unread += size;
+    Atomics.add(this.counts, 0, 1);
+    Atomics.notify(this.counts, 0);
+  }
+
+  /** Bytes held back or sent and not yet taken by the replica. */
+  private pending(): number {
+    for (const taken = Atomics.load(this.counts, 1); this.takenPieces < taken; ) this.unread -= this.sizes[this.takenPieces++]!;
+    return this.unread + this.heldBytes;
+  }
+}
+
+/** Thrown in the replica when the request thread stopped sending its state (it says why, and replaces or stops the replica). */
+export class StateStoppedError extends Error {
+  override name = 'StateStoppedError';
+}
+
+/**
+ * The replica's side: its state as a source that blocks (Atomics.wait, on the replica's own
+ * thread) until each next piece arrives, for decodeSnapshot to read as it decodes.
+ */
+export function receiveState(stream: StateStream): ByteSource {
+  return pulledSource(() => {
+    for (;;) {
+      const posted = Atomics.load(stream.counts, 0);
+      const got = receiveMessageOnPort(stream.port);
+      if (got) {
+        Atomics.add(stream.counts, 1, 1);
+        const piece = got.message as StatePiece;
+        if ('bytes' in piece) return piece.bytes;
+        stream.port.close();
+        if (piece.error !== null) throw new StateStoppedError(`the request thread stopped sending the state: ${piece.error}`);
+        return null;
+      }
+      Atomics.wait(stream.counts, 0, posted, WAIT_MS);
+    }
+  });
+}
