@@ -91,7 +91,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   metrics.watch(engine);
   const readiness = new Readiness(engine, replication);
   const rateLimiter = serviceRateLimiter(config, options.now);
-  const cypher = new CypherReplicas(engine, config.cypherWorkers, (err) => logger.error({ err }, 'the views could not be sent to a Cypher replica: Cypher runs on the request thread from now on'));
+  const cypher = new CypherReplicas(engine, config.cypherWorkers, (err) => logger.error({ err }, 'the views could not be sent to a Cypher replica: Cypher runs on the request thread from now on'), config.dataDir);
   metrics.watchCypherReplicas(cypher);
   const deps = { engine, config, logger, readiness, version: packageVersion(), metrics, rateLimiter, replication, cypher };
   const listeners: Server[] = [];

@@ -1,5 +1,7 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { Collection } from '../storage/collection.js';
+import { CollectionMap } from '../storage/engine/collection-map.js';
+import { DataDirFloatFiles } from '../storage/floats/data-dir-float-files.js';
 import { applyEvent } from '../storage/engine/apply-event.js';
 import { DbError } from '../storage/errors.js';
 import { decodeEntry } from '../storage/log/record.js';
@@ -13,7 +15,7 @@ import { toTypedJson } from '../query/cypher/present.js';
 import { resolveValue, valueOf, type Resolved } from '../query/cypher/resolved-values.js';
 import { compileQuery, executeQueryInSlices, streamQuery, type ResultStream } from '../query/cypher/run-query.js';
 import { setEntry } from '../query/cypher/values.js';
-import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaRequest, TraverseMessage } from './replica-messages.js';
+import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaData, ReplicaRequest, TraverseMessage } from './replica-messages.js';
 import { receiveState, StateStoppedError } from './state-stream.js';
 
 /**
@@ -27,7 +29,15 @@ import { receiveState, StateStoppedError } from './state-stream.js';
  * with a fresh copy. Its thread starts at cypher-replica-thread.ts, which lowers its priority first.
  */
 const port = parentPort!;
-const collections = new Map<string, Collection>();
+const send = (answer: ReplicaAnswer): void => port.postMessage(answer);
+const { dataDir } = (workerData ?? {}) as Partial<ReplicaData>;
+/**
+ * Floats the collections keep on disk (on_disk) go to files of this replica's own in the data
+ * dir, as the request thread's do, not to RAM. Node closes the descriptors a thread opened when
+ * it stops (replaced, crashed), so the files' space comes back then too.
+ */
+const floatFiles = dataDir ? new DataDirFloatFiles(dataDir) : null;
+const collections = new CollectionMap(floatFiles);
 /** The newest operation_id applied here; -1 until the state has come. */
 let applied = -1;
 /** Entries that came before the state (it is encoded while the main thread goes on applying). */
@@ -40,7 +50,6 @@ const cursors = new Map<number, ResultStream>();
 let waiting: { id: number; after: number; run: () => void; expires?: NodeJS.Timeout }[] = [];
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-const send = (answer: ReplicaAnswer): void => port.postMessage(answer);
 
 function refusal(id: number, err: unknown): ReplicaAnswer {
   if (err instanceof CypherError) return { type: 'refused', id, code: err.code, message: err.message, cypher: { kind: err.kind, detail: err.detail, ...(err.position ? { position: err.position } : {}) } };
@@ -180,7 +189,7 @@ port.on('message', (m: ReplicaRequest) => {
   if (m.type === 'state') {
     let state: ReturnType<typeof decodeSnapshot>;
     try {
-      state = decodeSnapshot(receiveState(m.stream));
+      state = decodeSnapshot(receiveState(m.stream), floatFiles);
     } catch (err) {
       // The request thread stopped sending it: it replaces this thread, or stops the replicas.
       if (err instanceof StateStoppedError) return;

@@ -10,7 +10,7 @@ import type { CypherResultText } from '../query/api/graph-json.js';
 import type { Engine } from '../storage/engine/engine.js';
 import { DbError } from '../storage/errors.js';
 import { writeSnapshotInSlices } from '../storage/snapshot/snapshot-codec.js';
-import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaRequest, ResultAnswer, RowsAnswer, TraverseAnswer, TraverseMessage } from './replica-messages.js';
+import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaData, ReplicaRequest, ResultAnswer, RowsAnswer, TraverseAnswer, TraverseMessage } from './replica-messages.js';
 import { ReplicaCursor } from './replica-cursor.js';
 import { StateSender } from './state-stream.js';
 
@@ -49,7 +49,11 @@ class Replica {
     return this.owed.size === 0 && this.cursors.size === 0;
   }
 
-  constructor(private readonly onAnswer: (r: Replica, a: ReplicaAnswer) => void, private readonly onStopped: (r: Replica, thread: Worker, err: Error) => void) {}
+  constructor(
+    private readonly onAnswer: (r: Replica, a: ReplicaAnswer) => void,
+    private readonly onStopped: (r: Replica, thread: Worker, err: Error) => void,
+    private readonly data: ReplicaData,
+  ) {}
 
   /** Resolves once the thread has its state. */
   ready(): Promise<void> {
@@ -63,7 +67,7 @@ class Replica {
 
   start(): void {
     this.loaded = false;
-    const thread = new Worker(new URL('./cypher-replica-thread.js', import.meta.url));
+    const thread = new Worker(new URL('./cypher-replica-thread.js', import.meta.url), { workerData: this.data });
     thread.unref();
     thread.on('message', (a: ReplicaAnswer) => this.onAnswer(this, a));
     // A crash fires 'error' and then 'exit': the first replaces the thread, the second finds it replaced.
@@ -110,6 +114,8 @@ export class CypherReplicas {
     readonly size: number,
     /** Told once if the replicas are stopped for good (see `failure`). */
     private readonly onGiveUp: (err: Error) => void = () => {},
+    /** The data dir: where a replica keeps the floats of vectors on disk (null: in RAM). */
+    private readonly dataDir: string | null = null,
   ) {
     if (!Number.isInteger(size) || size < 0 || size > MAX_CYPHER_WORKERS) throw new RangeError(`Cypher replicas number 0 to ${MAX_CYPHER_WORKERS}, not ${size}`);
   }
@@ -266,6 +272,7 @@ export class CypherReplicas {
     const r = new Replica(
       (replica, a) => this.answer(replica, a),
       (replica, thread, err) => this.stopped(replica, thread, err),
+      { dataDir: this.dataDir },
     );
     this.launch(r);
     return r;

@@ -133,3 +133,8 @@ export interface LoadedAnswer {
 }
 
 export type ReplicaAnswer = ResultAnswer | RowsAnswer | TraverseAnswer | RefusalAnswer | FailureAnswer | ReloadAnswer | RetryAnswer | LoadedAnswer;
+
+/** A replica thread's workerData: the data dir its files for floats on disk go in (none: they are kept in RAM). */
+export interface ReplicaData {
+  dataDir: string | null;
+}
