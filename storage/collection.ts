@@ -57,6 +57,8 @@ export class Collection {
   quantized: QuantizedVectors | null = null;
   /** Where the floats of an on_disk vector go; null (no data dir: the browser library, tools, tests) keeps them in RAM. */
   private floatFiles: FloatFiles | null = null;
+  /** Whether quantization_config makes codes here (see keepNoCodes). */
+  private codesKept = true;
   /** The named dense vectors, by name (the unnamed one, "", is `store`'s). */
   readonly named = new Map<string, NamedDenseVectors>();
   readonly sparse = new Map<string, SparseVectors>();
@@ -137,8 +139,20 @@ export class Collection {
   }
 
   /** Codes every dense vector as the settings ask (or drops the codes), from the float vectors as they are. */
+  /**
+   * Keeps no int8 or binary codes from now on, whatever the settings say: for a copy that no
+   * search walks (a Cypher replica's: vector-index queries run on the request thread).
+   */
+  keepNoCodes(): void {
+    if (!this.codesKept) return;
+    this.codesKept = false;
+    if (quantizationOf(this.givenSettings) === null) return;
+    this.quantize();
+    this.letGo();
+  }
+
   private quantize(): void {
-    const quantization = quantizationOf(this.givenSettings);
+    const quantization = this.codesKept ? quantizationOf(this.givenSettings) : null;
     this.quantized = quantization && this.hasUnnamed ? quantizedVectors(this.store, this.config.distance, quantization) : null;
     for (const field of this.named.values()) field.quantize(quantization);
     this.chooseLinkDistances();

@@ -37,7 +37,8 @@ const { dataDir } = (workerData ?? {}) as Partial<ReplicaData>;
  * it stops (replaced, crashed), so the files' space comes back then too.
  */
 const floatFiles = dataDir ? new DataDirFloatFiles(dataDir) : null;
-const collections = new CollectionMap(floatFiles);
+// No quantized codes either: queries that search an HNSW index run on the request thread.
+const collections = new CollectionMap(floatFiles, false);
 /** The newest operation_id applied here; -1 until the state has come. */
 let applied = -1;
 /** Entries that came before the state (it is encoded while the main thread goes on applying). */

@@ -27,7 +27,7 @@ const openFloatFiles = (dir: string): number =>
 
 const anonMb = (): number => Number(/RssAnon:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
 
-describe('workers: a Cypher replica keeps floats on disk as the request thread does', function () {
+describe('workers: a Cypher replica keeps floats on disk as the request thread does, and no quantized codes', function () {
   this.timeout(120_000);
   const dir = tempDir();
   let engine: Engine;
@@ -36,7 +36,8 @@ describe('workers: a Cypher replica keeps floats on disk as the request thread d
   before(async () => {
     engine = new Engine(new MemoryLog(), { floatFiles: new DataDirFloatFiles(dir.path) });
     await engine.submit({ type: 'create_collection', name: 'g', config });
-    await engine.submit({ type: 'collection_settings', collection: 'g', settings: { vectors: { '': { on_disk: true } } } });
+    // Floats on disk and int8 codes in RAM: what the codes are for.
+    await engine.submit({ type: 'collection_settings', collection: 'g', settings: { vectors: { '': { on_disk: true } }, quantization_config: { scalar: { type: 'int8' } } } });
     const vector = new Float32Array(DIM);
     for (let from = 0; from < POINTS; from += 5_000) {
       const points = Array.from({ length: 5_000 }, (_, i) => {
@@ -71,13 +72,14 @@ describe('workers: a Cypher replica keeps floats on disk as the request thread d
     return anonMb() - before;
   }
 
-  it('holds no copy of them in RAM, reads them from a file of its own, and leaves no file open once stopped', async () => {
+  it('holds no copy of the floats or the codes in RAM, reads the floats from a file of its own, and leaves no file open once stopped', async () => {
     const floats = (POINTS * DIM * 4) / 2 ** 20;
     expect(engine.collections.get('g')!.store.onDisk).to.equal(true);
+    expect(engine.collections.get('g')!.quantized, 'the request thread\'s codes').to.not.equal(null);
     expect(openFloatFiles(dir.path), 'the request thread\'s file').to.equal(1);
     const grew = await replicaGrowth(dir.path);
-    // The rest of the copy (ids, payloads, indexes, the thread itself) takes about a third of the floats here; in RAM the floats come on top.
-    expect(grew, `the replica added ${grew.toFixed(0)} MB; the floats are ${floats.toFixed(0)} MiB`).to.be.below(0.6 * floats);
+    // The rest of the copy (ids, payloads, indexes, the thread itself) takes about 40% of the floats here; the codes would add 25%, the floats 100%.
+    expect(grew, `the replica added ${grew.toFixed(0)} MB; the floats are ${floats.toFixed(0)} MiB`).to.be.below(0.5 * floats);
     expect(openFloatFiles(dir.path), 'the replica\'s own file too').to.equal(2);
     await replicas!.close();
     replicas = null;

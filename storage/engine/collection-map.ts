@@ -2,12 +2,13 @@ import type { Collection } from '../collection.js';
 import type { FloatFiles } from '../views/float-file.js';
 
 /**
- * The engine's collections by name. Every collection put in it (created, imported, loaded from a
- * snapshot) is given the engine's place for on-disk floats, so the apply code and the snapshot
- * codec need not know of one.
+ * The engine's collections by name (or a Cypher replica's). Every collection put in it (created,
+ * imported, loaded from a snapshot) is given the place for on-disk floats, so the apply code and
+ * the snapshot codec need not know of one.
  */
 export class CollectionMap extends Map<string, Collection> {
-  constructor(private readonly floatFiles: FloatFiles | null) {
+  /** `searched`: false for a copy no search walks (a Cypher replica's), whose collections keep no quantized codes. */
+  constructor(private readonly floatFiles: FloatFiles | null, private readonly searched = true) {
     super();
   }
 
@@ -19,6 +20,7 @@ export class CollectionMap extends Map<string, Collection> {
   /** Gives a collection the place for on-disk floats before it is filled, so that they never take RAM (an import). */
   furnish(c: Collection): void {
     c.useFloatFiles(this.floatFiles);
+    if (!this.searched) c.keepNoCodes();
   }
 }
 
