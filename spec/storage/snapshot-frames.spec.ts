@@ -1,10 +1,13 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Collection } from '../../storage/collection.js';
 import { CorruptDataError } from '../../storage/errors.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
 import { captureSnapshot, decodeSnapshot, FRAME_BYTES, type SnapshotOutput } from '../../storage/snapshot/snapshot-codec.js';
+import { SnapshotFiles, snapshotFileName } from '../../storage/snapshot/snapshot-files.js';
 import { SnapshotFrameCheck } from '../../storage/snapshot/snapshot-frames.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { randomVectors } from '../helpers/vectors.js';
 
 const DIM = 8;
@@ -95,6 +98,25 @@ describe('storage/snapshot-frames', () => {
     new DataView(head.buffer).setUint32(20 + 1, FRAME_BYTES + 1, true);
     const c = new SnapshotFrameCheck();
     expect(() => c.feed(head)).to.throw(CorruptDataError, `snapshot collection 1 is damaged (a frame of ${FRAME_BYTES + 1} bytes, more than ${FRAME_BYTES})`);
+  });
+
+  it('finds the newest whole snapshot in a directory without decoding one, skipping a damaged one as loading does', () => {
+    const dir = tempDir();
+    try {
+      writeFileSync(join(dir.path, snapshotFileName(41)), bytes);
+      const newer = framedSnapshot(50, 200);
+      newer[newer.length >> 1]! ^= 0x40;
+      writeFileSync(join(dir.path, snapshotFileName(50)), newer);
+      const skipped: string[] = [];
+      const files = new SnapshotFiles(dir.path, (file, reason) => skipped.push(`${file}: ${reason}`));
+      expect(files.newestWhole()).to.equal(41);
+      expect(skipped).to.have.length(1);
+      expect(skipped[0]).to.match(/^snapshot-0{14}50\.snap: snapshot collection \d is damaged \(its checksum does not match\)$/);
+      expect(files.loadNewest()!.opId, 'where loading starts from').to.equal(41);
+      expect(files.newestWhole(40)).to.equal(null);
+    } finally {
+      dir.remove();
+    }
   });
 
   it('passes the snapshots older formats wrote (format 1: one block a collection; format 6)', () => {

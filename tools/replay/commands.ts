@@ -291,7 +291,7 @@ export async function repair(tool: Tool, yes: boolean, acceptLoss = false): Prom
 }
 
 async function acceptLosses(tool: Tool, yes: boolean): Promise<number> {
-  const { problems } = auditLog(tool.log, tool.snapshots, tool.snapshots.loadNewest()?.opId ?? 0);
+  const { problems } = auditLog(tool.log, tool.snapshots, tool.snapshots.newestWhole() ?? 0);
   if (problems.length === 0) {
     tool.print('the log holds every operation known durable: no loss to accept');
     return 0;
