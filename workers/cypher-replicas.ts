@@ -296,7 +296,7 @@ export class CypherReplicas {
         try {
           await writeSnapshotInSlices(this.engine.collections, opId, sender, STATE_SLICE_MS, async () => {
             await this.engine.betweenSlices();
-            await sender.room();
+            await sender.room(abandoned);
             if (abandoned()) throw new StateAbandoned();
           });
           sender.end(null);

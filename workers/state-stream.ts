@@ -56,9 +56,9 @@ export class StateSender implements SnapshotOutput {
     };
   }
 
-  /** Resolves once the replica has taken enough of what was sent for the encoder to go on. */
-  async room(): Promise<void> {
-    while (this.pending() - this.heldBytes > UNREAD_BYTES) await new Promise((r) => setTimeout(r, 1));
+  /** Resolves once the replica has taken enough of what was sent for the encoder to go on, or `given up` answers true (a replica that stopped takes nothing more). */
+  async room(givenUp: () => boolean): Promise<void> {
+    while (this.pending() - this.heldBytes > UNREAD_BYTES && !givenUp()) await new Promise((r) => setTimeout(r, 1));
   }
 
   /** Sends the end (null: the state is whole; else why it stopped) and lets the port go. */

@@ -36,7 +36,7 @@ async function send(state: Map<string, Collection>, lateMs: number, stopAfterSli
     try {
       await writeSnapshotInSlices(state, 9, sender, 1, async () => {
         await new Promise((r) => setImmediate(r));
-        await sender.room();
+        await sender.room(() => false);
         if (++slices >= stopAfterSlices) throw new Error('given up');
       });
       sender.end(null);
@@ -63,6 +63,18 @@ describe('workers: a Cypher replica\'s state, sent as it is encoded', function (
       expect(answer, `${lateMs} ms late`).to.deep.equal({ opId: 9, sha256 });
       expect(mostPending, `${lateMs} ms late: held ${(mostPending / 2 ** 20).toFixed(1)} MiB`).to.be.below(FRAME_BYTES + 8 * 2 ** 20 + 2 * 2 ** 20);
     }
+  });
+
+  it('does not wait for a replica that stopped: the encoder goes on once the replica is given up', async () => {
+    const sender = new StateSender();
+    sender.append(new Uint8Array(9 * 2 ** 20));
+    let givenUp = false;
+    const waited = sender.room(() => givenUp);
+    const first = await Promise.race([waited.then(() => 'room'), new Promise((r) => setTimeout(() => r('waiting'), 50))]);
+    expect(first, 'nobody takes the 9 MiB sent').to.equal('waiting');
+    givenUp = true;
+    await waited;
+    sender.end('given up');
   });
 
   it('stops the replica\'s read when the sender gives up part way, saying why', async () => {
