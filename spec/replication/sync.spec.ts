@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import neo4j from 'neo4j-driver';
+import { SnapshotFrameCheck } from '../../storage/snapshot/snapshot-frames.js';
 import { useReplicaSet } from './replica-suite.js';
 import { call, COLLECTION, missing, pointIds, writePoint, writeUntil } from './writes.js';
 
@@ -97,6 +98,20 @@ describe('replication: a primary and two replicas over a 3-node JetStream cluste
     const opId = await writePoint(suite.set.url('primary'), 400_010);
     expect(opId, 'the restarted primary takes writes').to.be.a('number');
     expect((await pointIds(suite.set.url('replica2'), opId!)).has(400_010)).to.equal(true);
+  });
+
+  it('the primary streams a fresh snapshot to GET /replication/bootstrap, with its length and operation_id', async () => {
+    const opId = (await writePoint(suite.set.url('primary'), 310_000))!;
+    const res = await fetch(new URL('/replication/bootstrap', suite.set.url('primary')));
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.equal('application/octet-stream');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(Number(res.headers.get('content-length'))).to.equal(bytes.length);
+    const check = new SnapshotFrameCheck();
+    check.feed(bytes);
+    const head = check.end();
+    expect(head.opId).to.equal(Number(res.headers.get('x-operation-id')));
+    expect(head.opId, 'everything applied is in it').to.be.at.least(opId);
   });
 
   it('a replica started on an empty data dir bootstraps from the primary\'s snapshot, then follows', async () => {
