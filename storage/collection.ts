@@ -300,11 +300,12 @@ export class Collection {
   /**
    * Every view as it is now (snapshots), written later a piece at a time; the payload and label
    * indexes are rebuilt on load. `release` once written or given up (PointStore.capture).
+   * `links` false: the HNSW graphs as if nothing were linked, for a copy no search walks.
    */
-  capture(): CollectionCapture {
+  capture(links = true): CollectionCapture {
     const store = this.store.capture();
-    const named = [...this.named.values()].map((f) => f.capture());
-    const parts = [store.write, this.index.capture(), this.graph.capture(), this.backlog.captureSlots()];
+    const named = [...this.named.values()].map((f) => f.capture(links));
+    const parts = [store.write, links ? this.index.capture() : this.index.captureEmpty(), this.graph.capture(), this.backlog.captureSlots()];
     const nextNodeId = this.nextNodeId;
     const indexes = Object.fromEntries(this.fieldIndexes);
     const aliases = [...this.aliases].sort();

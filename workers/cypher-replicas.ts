@@ -106,6 +106,8 @@ export class CypherReplicas {
   replaced = 0;
   /** Read queries running on the request thread now. */
   inPlace = 0;
+  /** The bytes of the state last sent whole to a replica (tests). */
+  stateBytes = 0;
   /** Why the views could not be sent to a replica: the replicas are then stopped, and every query runs on the request thread. */
   failure: Error | null = null;
 
@@ -293,13 +295,16 @@ export class CypherReplicas {
         const opId = this.engine.lastAppliedOperationId;
         const sender = new StateSender();
         r.post({ type: 'state', opId, stream: sender.stream }, [sender.stream.port]);
+        // Without the HNSW graphs' links: queries that walk a graph run on the request thread.
+        const links = false;
         try {
           await writeSnapshotInSlices(this.engine.collections, opId, sender, STATE_SLICE_MS, async () => {
             await this.engine.betweenSlices();
             await sender.room(abandoned);
             if (abandoned()) throw new StateAbandoned();
-          });
+          }, links);
           sender.end(null);
+          this.stateBytes = sender.sent;
         } catch (err) {
           sender.end((err as Error).message);
           if (!(err instanceof StateAbandoned)) throw err;

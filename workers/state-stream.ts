@@ -35,6 +35,8 @@ export class StateSender implements SnapshotOutput {
   private unread = 0;
   /** The most bytes held back and unread at once (tests). */
   mostPending = 0;
+  /** Bytes posted so far. */
+  sent = 0;
 
   /** Given to the replica's thread (transfer its port). */
   get stream(): StateStream {
@@ -91,6 +93,7 @@ export class StateSender implements SnapshotOutput {
     this.channel.port1.postMessage(piece, 'bytes' in piece ? [piece.bytes.buffer as ArrayBuffer] : []);
     this.sizes.push(size);
     this.unread += size;
+    this.sent += size;
     Atomics.add(this.counts, 0, 1);
     Atomics.notify(this.counts, 0);
   }

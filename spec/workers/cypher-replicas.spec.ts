@@ -4,6 +4,7 @@ import { logQueryResult } from '../../query/cypher/log-result.js';
 import { toTypedJson } from '../../query/cypher/present.js';
 import { compileQuery, executeQuery } from '../../query/cypher/run-query.js';
 import { Engine } from '../../storage/engine/engine.js';
+import { captureSnapshot, decodeSnapshot, encodeSnapshot, FRAME_BYTES } from '../../storage/snapshot/snapshot-codec.js';
 import { MemoryLog } from '../../storage/log/memory-log.js';
 import { CypherReplicas, CypherReplicaError } from '../../workers/cypher-replicas.js';
 
@@ -32,6 +33,18 @@ function sentWhileLoading<T>(replicas: CypherReplicas, send: () => T): T {
 
 const inPlace = (engine: Engine, text: string, parameters: Record<string, unknown> = {}): string =>
   jsonText(executeQuery(engine.collections.get('g')!, compileQuery(text), parameters, LIMITS, { present: toTypedJson }).rows);
+
+/** The engine's state as a Cypher replica is sent it: without the HNSW graphs' links. */
+function encodeSnapshotWithoutLinks(engine: Engine): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  const capture = captureSnapshot(engine.collections, engine.lastAppliedOperationId, FRAME_BYTES, false);
+  try {
+    for (const _ of capture.write({ append: (b) => void parts.push(b.slice()), reserve: (n) => ((room) => (parts.push(room), (b: Uint8Array) => room.set(b)))(new Uint8Array(n)) }));
+  } finally {
+    capture.release();
+  }
+  return parts;
+}
 
 async function write(engine: Engine, text: string): Promise<void> {
   await logQueryResult(engine, 'g', executeQuery(engine.collections.get('g')!, compileQuery(text), {}));
@@ -112,6 +125,32 @@ describe('workers: Cypher replicas hold a copy of the views, fed the applied log
     expect(replicas.threads(), 'the first read started the replica').to.have.length(1);
     await replicas.ready();
     expect(await onReplica(replicas, 'MATCH (n:Big) RETURN count(n)')).to.equal('[[20000]]');
+  });
+
+  it('holds no HNSW links, and answers as in place through deletes and new vectors of points the request thread linked', async () => {
+    const v = { ...config, size: 4, m: 8, m0: 16 };
+    await engine.submit({ type: 'create_collection', name: 'v', config: v });
+    const vector = (i: number, k = 0) => Float32Array.of(Math.sin(i + k), Math.cos(i), i % 3, 1);
+    await engine.submit({ type: 'upsert_points', collection: 'v', points: Array.from({ length: 300 }, (_, i) => ({ id: i, vector: vector(i), payload: { k: i }, labels: ['P'] })) });
+    const linked = engine.collections.get('v')!;
+    while (linked.indexSome(10_000));
+    expect(linked.index.nodeCount).to.equal(300);
+    // The replica's state is what a snapshot without links holds: every point, no node of any graph.
+    const [name, copy] = [...decodeSnapshot(encodeSnapshotWithoutLinks(engine)).collections].find(([n]) => n === 'v')!;
+    expect([name, copy.index.nodeCount, [...copy.store.sortedIds()].length]).to.deep.equal(['v', 0, 300]);
+    replicas = new CypherReplicas(engine, 1);
+    await replicas.ready();
+    const withLinks = encodeSnapshot(engine.collections, engine.lastAppliedOperationId).reduce((n, c) => n + c.length, 0);
+    const links0 = 300 * (v.m0 + 1) * 4;
+    expect(replicas.stateBytes, 'the replica was sent no links').to.be.at.most(withLinks - links0);
+    await engine.submit({ type: 'delete_points', collection: 'v', ids: Array.from({ length: 50 }, (_, i) => i) });
+    await engine.submit({ type: 'upsert_points', collection: 'v', points: Array.from({ length: 50 }, (_, i) => ({ id: 50 + i, vector: vector(50 + i, 1), payload: { k: -i }, labels: ['P'] })) });
+    const queries = ['MATCH (n:P) RETURN count(n)', 'MATCH (n:P) WHERE n.k < 3 RETURN n.k, n.vector ORDER BY n.k', 'MATCH (n:P) WHERE n.k IN [120, 299] RETURN n.k, vector.similarity.cosine(n.vector, [1.0, 0.0, 0.0, 1.0]) AS s ORDER BY n.k'];
+    for (const q of queries) {
+      const answer = replicas.run('v', compileQuery(q), q, {}, LIMITS);
+      expect(answer, q).to.not.equal(null);
+      expect((await answer!).rowsJson, q).to.equal(jsonText(executeQuery(engine.collections.get('v')!, compileQuery(q), {}, LIMITS, { present: toTypedJson }).rows));
+    }
   });
 
   it('leaves vector searches, and everything when it has no replica, to the request thread', async () => {

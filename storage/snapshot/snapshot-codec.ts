@@ -136,10 +136,10 @@ class FrameWriter {
  * later is this state, whatever is applied meanwhile. See sliced-encoding.md. `frameBytes`
  * (tests): the most payload a frame takes.
  */
-export function captureSnapshot(collections: ReadonlyMap<string, Collection>, opId: number, frameBytes = FRAME_BYTES): SnapshotCapture {
+export function captureSnapshot(collections: ReadonlyMap<string, Collection>, opId: number, frameBytes = FRAME_BYTES, links = true): SnapshotCapture {
   const captured: { name: string; config: Collection['config']; seed: number; state: CollectionCapture }[] = [];
   try {
-    for (const c of collections.values()) captured.push({ name: c.name, config: c.config, seed: c.seed, state: c.capture() });
+    for (const c of collections.values()) captured.push({ name: c.name, config: c.config, seed: c.seed, state: c.capture(links) });
   } catch (err) {
     for (const c of captured) c.state.release();
     throw err;
@@ -209,9 +209,10 @@ export function encodeSnapshot(collections: ReadonlyMap<string, Collection>, opI
 /**
  * Writes the state at operation `opId` to `out`, captured now and encoded in slices of `sliceMs`,
  * awaiting `pause` between them (a rejection stops it), so the thread goes on serving meanwhile.
+ * `links` false: without the HNSW graphs' links (captureEmpty), for a copy no search walks.
  */
-export async function writeSnapshotInSlices(collections: ReadonlyMap<string, Collection>, opId: number, out: SnapshotOutput, sliceMs: number, pause: () => Promise<void>): Promise<void> {
-  const capture = captureSnapshot(collections, opId);
+export async function writeSnapshotInSlices(collections: ReadonlyMap<string, Collection>, opId: number, out: SnapshotOutput, sliceMs: number, pause: () => Promise<void>, links = true): Promise<void> {
+  const capture = captureSnapshot(collections, opId, FRAME_BYTES, links);
   try {
     await runInSlices(capture.write(out), sliceMs, pause);
   } finally {

@@ -764,6 +764,17 @@ export class HnswIndex {
     };
   }
 
+  /**
+   * The index with no node linked, in capture's layout: for a copy of the views that never walks
+   * its graphs (a Cypher replica's), which then holds none of the links.
+   */
+  captureEmpty(): Captured {
+    const head = [this.random.state, this.maxNorm2] as const;
+    return function* (w) {
+      w.u32(0).f64(-1).f64(-1).u32(0).u32(0).u32(head[0]).f64(head[1]);
+    };
+  }
+
   /** Fills an empty index from capture's bytes; the store must be restored first. */
   readFrom(r: ByteReader): void {
     this.ensureCapacity();

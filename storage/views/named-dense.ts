@@ -115,9 +115,9 @@ export class NamedDenseVectors {
   }
 
   /** The store, the graph and the backlog as they are now (snapshots), written later; `release` once written or given up (PointStore.capture). */
-  capture(): { write: Captured; release(): void } {
+  capture(links = true): { write: Captured; release(): void } {
     const store = this.store.capture();
-    const parts = [store.write, this.index.capture(), this.backlog.captureSlots()];
+    const parts = [store.write, links ? this.index.capture() : this.index.captureEmpty(), this.backlog.captureSlots()];
     return {
       *write(w) {
         for (const part of parts) yield* part(w);
