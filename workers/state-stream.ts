@@ -27,7 +27,7 @@ export class StateSender implements SnapshotOutput {
   private readonly channel = new MessageChannel();
   readonly counts = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
   /** Pieces not posted yet: from the first place reserved and not yet filled on. */
-  private held: { bytes: Uint8Array; filled: boolean }[] = [];
+  private readonly held: { bytes: Uint8Array; filled: boolean }[] = [];
   private heldBytes = 0;
   /** The size of each piece posted, in order, and how many of them the replica has taken. */
   private readonly sizes: number[] = [];
