@@ -100,15 +100,7 @@ export class SnapshotFiles implements SnapshotStore {
   }
 
   loadNewest(atMost = Number.MAX_SAFE_INTEGER, floatFiles: FloatFiles | null = null): Snapshot | null {
-    for (const name of this.names()) {
-      if (Number(NAME.exec(name)![1]) > atMost) continue;
-      try {
-        return decodeFile(join(this.dir, name), floatFiles);
-      } catch (err) {
-        this.onSkip(name, (err as Error).message);
-      }
-    }
-    return null;
+    return this.newestReadable(atMost, (path) => decodeFile(path, floatFiles));
   }
 
   /**
@@ -117,10 +109,15 @@ export class SnapshotFiles implements SnapshotStore {
    * state (a million points take seconds and gigabytes to decode).
    */
   newestWhole(atMost = Number.MAX_SAFE_INTEGER): number | null {
+    return this.newestReadable(atMost, (path) => checkFile(path).opId);
+  }
+
+  /** `read` of the newest snapshot at or before `atMost` it does not throw on; those it throws on are skipped, with why. */
+  private newestReadable<T>(atMost: number, read: (path: string) => T): T | null {
     for (const name of this.names()) {
       if (Number(NAME.exec(name)![1]) > atMost) continue;
       try {
-        return checkFile(join(this.dir, name)).opId;
+        return read(join(this.dir, name));
       } catch (err) {
         this.onSkip(name, (err as Error).message);
       }

@@ -68,7 +68,7 @@ export class SnapshotFrameCheck {
 
   /** The snapshot's header once every byte has been fed and checked; throws if it ended early. */
   end(): SnapshotHead {
-    if (this.phase !== 'done') throw new CorruptDataError(`the snapshot ends early, after ${this.at} bytes (in its ${this.phase === 'head' ? 'header' : `${this.where()}`})`);
+    if (this.phase !== 'done') throw new CorruptDataError(`the snapshot ends early, after ${this.at} bytes (in its ${this.phase === 'head' ? 'header' : this.where()})`);
     return this.head!;
   }
 
