@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { Collection } from '../../storage/collection.js';
 import { CorruptDataError } from '../../storage/errors.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
-import { captureSnapshot, decodeSnapshot, FRAME_BYTES, type SnapshotOutput } from '../../storage/snapshot/snapshot-codec.js';
+import { decodeSnapshot, FRAME_BYTES } from '../../storage/snapshot/snapshot-codec.js';
 import { SnapshotFiles, snapshotFileName } from '../../storage/snapshot/snapshot-files.js';
 import { SnapshotFrameCheck } from '../../storage/snapshot/snapshot-frames.js';
+import { capturedParts } from '../helpers/captured-parts.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { randomVectors } from '../helpers/vectors.js';
 
@@ -21,23 +22,8 @@ function framedSnapshot(opId: number, frameBytes: number): Uint8Array {
   a.graph.add(1, 2, 'R', 1);
   const b = new Collection('b', config, 2);
   b.upsert(randomVectors(30, DIM, 4).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
-  const parts: Uint8Array[] = [];
-  const out: SnapshotOutput = {
-    append: (bytes) => void parts.push(bytes.slice()),
-    reserve: (n) => {
-      const room = new Uint8Array(n);
-      parts.push(room);
-      return (bytes) => room.set(bytes);
-    },
-  };
-  const capture = captureSnapshot(new Map([['a', a], ['b', b]]), opId, frameBytes);
-  try {
-    for (const _ of capture.write(out));
-  } finally {
-    capture.release();
-  }
   // A Uint8Array of its own (a Buffer's slice() is a view of a shared pool).
-  return new Uint8Array(Buffer.concat(parts));
+  return new Uint8Array(Buffer.concat(capturedParts(new Map([['a', a], ['b', b]]), opId, frameBytes)));
 }
 
 /** Feeds `bytes` in pieces of `piece` and ends; answers the header or the error thrown. */

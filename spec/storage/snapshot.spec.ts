@@ -7,9 +7,10 @@ import { CorruptDataError } from '../../storage/errors.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { MemoryLog } from '../../storage/log/memory-log.js';
-import { captureSnapshot, decodeSnapshot, encodeSnapshot, writeSnapshot, type SnapshotOutput } from '../../storage/snapshot/snapshot-codec.js';
+import { decodeSnapshot, encodeSnapshot, writeSnapshot, type SnapshotOutput } from '../../storage/snapshot/snapshot-codec.js';
 import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
 import { searchCollection } from '../../query/search/vector-search.js';
+import { capturedParts } from '../helpers/captured-parts.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { randomVectors } from '../helpers/vectors.js';
 
@@ -45,22 +46,7 @@ describe('storage/snapshot', () => {
     other.upsert(randomVectors(300, DIM, 4).map((vector, id) => ({ id, vector, payload: { id }, labels: [] })));
     const state = new Map([['busy', c], ['other', other]]);
     const whole = join2(encodeSnapshot(state, 5));
-    const framed: Uint8Array[] = [];
-    const capture = captureSnapshot(state, 5, 1000);
-    try {
-      const out: SnapshotOutput = {
-        append: (b) => void framed.push(b.slice()),
-        reserve: (n) => {
-          const room = new Uint8Array(n);
-          framed.push(room);
-          return (b) => room.set(b);
-        },
-      };
-      for (const _ of capture.write(out));
-    } finally {
-      capture.release();
-    }
-    const bytes = join2(framed);
+    const bytes = join2(capturedParts(state, 5, 1000));
     // Each collection's payload is the same; each 1,000 bytes of it after the first take a 9-byte frame header more.
     const payloads = whole.length - 20 - 2 * 9 - 21;
     expect(bytes.length - whole.length).to.be.within(9 * (Math.floor(payloads / 1000) - 2), 9 * Math.ceil(payloads / 1000));

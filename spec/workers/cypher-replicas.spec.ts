@@ -4,9 +4,10 @@ import { logQueryResult } from '../../query/cypher/log-result.js';
 import { toTypedJson } from '../../query/cypher/present.js';
 import { compileQuery, executeQuery } from '../../query/cypher/run-query.js';
 import { Engine } from '../../storage/engine/engine.js';
-import { captureSnapshot, decodeSnapshot, encodeSnapshot, FRAME_BYTES } from '../../storage/snapshot/snapshot-codec.js';
+import { decodeSnapshot, encodeSnapshot, FRAME_BYTES } from '../../storage/snapshot/snapshot-codec.js';
 import { MemoryLog } from '../../storage/log/memory-log.js';
 import { CypherReplicas, CypherReplicaError } from '../../workers/cypher-replicas.js';
+import { capturedParts } from '../helpers/captured-parts.js';
 
 const config = { size: 2, distance: 'Euclid' as const, m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16) };
 const LIMITS = { timeoutMs: 30_000, memoryBytes: 256 * 2 ** 20 };
@@ -33,18 +34,6 @@ function sentWhileLoading<T>(replicas: CypherReplicas, send: () => T): T {
 
 const inPlace = (engine: Engine, text: string, parameters: Record<string, unknown> = {}): string =>
   jsonText(executeQuery(engine.collections.get('g')!, compileQuery(text), parameters, LIMITS, { present: toTypedJson }).rows);
-
-/** The engine's state as a Cypher replica is sent it: without the HNSW graphs' links. */
-function encodeSnapshotWithoutLinks(engine: Engine): Uint8Array[] {
-  const parts: Uint8Array[] = [];
-  const capture = captureSnapshot(engine.collections, engine.lastAppliedOperationId, FRAME_BYTES, false);
-  try {
-    for (const _ of capture.write({ append: (b) => void parts.push(b.slice()), reserve: (n) => ((room) => (parts.push(room), (b: Uint8Array) => room.set(b)))(new Uint8Array(n)) }));
-  } finally {
-    capture.release();
-  }
-  return parts;
-}
 
 async function write(engine: Engine, text: string): Promise<void> {
   await logQueryResult(engine, 'g', executeQuery(engine.collections.get('g')!, compileQuery(text), {}));
@@ -136,7 +125,7 @@ describe('workers: Cypher replicas hold a copy of the views, fed the applied log
     while (linked.indexSome(10_000));
     expect(linked.index.nodeCount).to.equal(300);
     // The replica's state is what a snapshot without links holds: every point, no node of any graph.
-    const [name, copy] = [...decodeSnapshot(encodeSnapshotWithoutLinks(engine)).collections].find(([n]) => n === 'v')!;
+    const [name, copy] = [...decodeSnapshot(capturedParts(engine.collections, engine.lastAppliedOperationId, FRAME_BYTES, false)).collections].find(([n]) => n === 'v')!;
     expect([name, copy.index.nodeCount, [...copy.store.sortedIds()].length]).to.deep.equal(['v', 0, 300]);
     replicas = new CypherReplicas(engine, 1);
     await replicas.ready();
