@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { createReadStream, fstatSync, openSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Engine } from '../../storage/engine/engine.js';
 import { DbError } from '../../storage/errors.js';
@@ -13,8 +13,8 @@ const STREAM_PIECE_BYTES = 1 << 20;
 /** Snapshots taken for one bootstrap when a newer one replaces each before it is opened. */
 const OPEN_ATTEMPTS = 3;
 
-/** Takes a snapshot and opens its file; answers 503 when none can be taken. */
-async function openFreshSnapshot(engine: Engine, snapshotDir: string): Promise<{ opId: number; fd: number }> {
+/** Takes a snapshot and opens its file, with its size; answers 503 when none can be taken. */
+async function openFreshSnapshot(engine: Engine, snapshotDir: string): Promise<{ opId: number; fd: number; size: number }> {
   for (let attempt = 1; ; attempt++) {
     let opId: number;
     try {
@@ -22,11 +22,19 @@ async function openFreshSnapshot(engine: Engine, snapshotDir: string): Promise<{
     } catch (err) {
       throw new DbError(503, `no snapshot can be taken for a replica just now: ${(err as Error).message}`);
     }
+    let fd: number;
     try {
-      return { opId, fd: openSync(join(snapshotDir, snapshotFileName(opId)), 'r') };
+      fd = openSync(join(snapshotDir, snapshotFileName(opId)), 'r');
     } catch (err) {
       // Replaced by a newer snapshot between its writing and this open: take one again.
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === OPEN_ATTEMPTS) throw err;
+      continue;
+    }
+    try {
+      return { opId, fd, size: fstatSync(fd).size };
+    } catch (err) {
+      closeSync(fd);
+      throw err;
     }
   }
 }
@@ -53,10 +61,10 @@ export function replicationRoutes(engine: Engine, replication: Replication | nul
   // A fresh snapshot: everything applied so far, at one operation_id; the stream follows on after it.
   router.get(BOOTSTRAP_PATH, async (ctx) => {
     need();
-    const { opId, fd } = await openFreshSnapshot(engine, snapshotDir);
+    const { opId, fd, size } = await openFreshSnapshot(engine, snapshotDir);
     ctx.set(BOOTSTRAP_OPERATION_HEADER, String(opId));
     ctx.type = 'application/octet-stream';
-    ctx.length = fstatSync(fd).size;
+    ctx.length = size;
     // Streamed from the open file: a newer snapshot may delete its name meanwhile, not its bytes.
     ctx.body = createReadStream('', { fd, highWaterMark: STREAM_PIECE_BYTES });
   });
