@@ -160,12 +160,16 @@ export class SearchPool implements GraphWalker, GraphBuilder {
   /** Walks left to the caller by inPlaceWhen (metrics, tests). */
   walksInPlace = 0;
   private walksOut = 0;
+  /** Walks sent in this turn of the event loop (see walk). */
+  private walksThisTurn = 0;
   private inPlaceThisTurn = false;
 
   /**
    * `size` workers link nodes into graphs; walks go to the first `walkers` of them (all by
    * default). The server leaves the request thread a core of its own (walkersFor): it parses,
    * checks and answers every search, and a walker beyond the other cores only takes turns with it.
+   * The walks asked for in one turn after its first (the searches of one batch request, a query's
+   * prefetches) go to all `size`: their request waits for them, so the core is theirs meanwhile.
    */
   constructor(readonly size: number, readonly walkers = size) {
     if (!Number.isInteger(size) || size < 1 || size > MAX_SEARCH_WORKERS) throw new RangeError(`a search pool has 1 to ${MAX_SEARCH_WORKERS} workers, not ${size}`);
@@ -185,8 +189,12 @@ export class SearchPool implements GraphWalker, GraphBuilder {
       queueMicrotask(() => (this.inPlaceThisTurn = false));
       return null;
     }
+    // A turn's first walk goes to the walkers, the rest (a batch's, a query's prefetches) to any
+    // worker: while they run, their request waits and the request thread's core is free for them.
+    const among = this.walksThisTurn++ > 0 ? this.size : this.walkers;
+    if (this.walksThisTurn === 1) queueMicrotask(() => (this.walksThisTurn = 0));
     let worker = this.workers[0]!;
-    for (let i = 1; i < this.walkers; i++) if (this.workers[i]!.waiting.size < worker.waiting.size) worker = this.workers[i]!;
+    for (let i = 1; i < among; i++) if (this.workers[i]!.waiting.size < worker.waiting.size) worker = this.workers[i]!;
     const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: onCodes };
     if (allow) walk.allow = allow;
     // Vectors that moved (into a file, or codes made anew or dropped): every worker lets go of the

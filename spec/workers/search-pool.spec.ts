@@ -168,7 +168,7 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     expect(searchPool().walks).to.equal(walks + 3);
   });
 
-  it('walks on its first `walkers` workers only, and links on all of them', async () => {
+  it('walks a lone search on its first `walkers` workers only, a turn\'s further walks (a batch) on all, and links on all of them', async () => {
     expect(walkersFor(2, 2), 'two cores: one walker, the request thread keeps a core').to.equal(1);
     expect(walkersFor(8, 16)).to.equal(8);
     expect(walkersFor(4, 1), 'one core: still one').to.equal(1);
@@ -185,10 +185,19 @@ describe('workers: the search pool walks graphs on worker threads over shared me
       while (c.indexSome(10_000));
       used.clear();
       const queries = randomVectors(40, DIM, 32);
+      for (const q of queries.slice(0, 10)) expect(await searchCollectionPooled(c, query(q))).to.deep.equal(searchCollection(c, query(q)));
+      expect([...used], 'one walk a turn: each on the one walker').to.deep.equal([pool.threads()[0]]);
+      const sent: unknown[] = [];
+      pool.onDispatch = (thread) => sent.push(thread);
       const answers = await Promise.all(queries.map((q) => searchCollectionPooled(c, query(q))));
-      expect(answers.every((a) => a.length === 10)).to.equal(true);
-      expect(pool.walks).to.equal(40);
-      expect([...used], '40 walks at once, all on the one walker').to.deep.equal([pool.threads()[0]]);
+      expect(answers).to.deep.equal(queries.map((q) => searchCollection(c, query(q))));
+      expect(pool.walks).to.equal(50);
+      const [walker, other] = pool.threads();
+      expect(sent[0], 'the first walk of the turn goes to the walker').to.equal(walker);
+      expect(sent.filter((t) => t === other).length, '40 walks in one turn: the rest shared with the other worker').to.be.within(15, 25);
+      sent.length = 0;
+      await searchCollectionPooled(c, query(queries[0]!));
+      expect(sent, 'the next turn starts again on the walker').to.deep.equal([walker]);
     } finally {
       useGraphWalker(searchPool());
       await pool.close();
