@@ -138,12 +138,20 @@ export class Collection {
     return moved;
   }
 
-  /** Codes every dense vector as the settings ask (or drops the codes), from the float vectors as they are. */
   /**
-   * Keeps no int8 or binary codes from now on, whatever the settings say: for a copy that no
-   * search walks (a Cypher replica's: vector-index queries run on the request thread).
+   * For a copy that no search walks (a Cypher replica's: vector-index queries run on the request
+   * thread): keeps no int8 or binary codes from now on, whatever the settings say, and links
+   * nothing into the HNSW graphs, so the slot of a point deleted or given a new vector is freed
+   * at once (IndexBacklog.linkNothing).
    */
-  keepNoCodes(): void {
+  unsearched(): void {
+    this.keepNoCodes();
+    this.backlog.linkNothing();
+    for (const field of this.named.values()) field.linkNothing();
+  }
+
+  /** Keeps no codes from now on (unsearched), dropping those kept. */
+  private keepNoCodes(): void {
     if (!this.codesKept) return;
     this.codesKept = false;
     if (quantizationOf(this.givenSettings) === null) return;
@@ -151,6 +159,7 @@ export class Collection {
     this.letGo();
   }
 
+  /** Codes every dense vector as the settings ask (or drops the codes), from the float vectors as they are. */
   private quantize(): void {
     const quantization = this.codesKept ? quantizationOf(this.givenSettings) : null;
     this.quantized = quantization && this.hasUnnamed ? quantizedVectors(this.store, this.config.distance, quantization) : null;
@@ -257,7 +266,7 @@ export class Collection {
     const hadVector = this.store.hasVector[slot] === 1;
     this.store.remove(id);
     if (this.index.contains(slot)) this.index.noteRemoved();
-    else if (!hadVector) this.backlog.release(slot);
+    else this.backlog.removed(slot, hadVector);
   }
 
   pin(): void {

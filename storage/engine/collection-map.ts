@@ -7,7 +7,7 @@ import type { FloatFiles } from '../views/float-file.js';
  * the snapshot codec need not know of one.
  */
 export class CollectionMap extends Map<string, Collection> {
-  /** `searched`: false for a copy no search walks (a Cypher replica's), whose collections keep no quantized codes. */
+  /** `searched`: false for a copy no search walks (a Cypher replica's), whose collections keep no quantized codes and link nothing (Collection.unsearched). */
   constructor(private readonly floatFiles: FloatFiles | null, private readonly searched = true) {
     super();
   }
@@ -20,7 +20,7 @@ export class CollectionMap extends Map<string, Collection> {
   /** Gives a collection the place for on-disk floats before it is filled, so that they never take RAM (an import). */
   furnish(c: Collection): void {
     c.useFloatFiles(this.floatFiles);
-    if (!this.searched) c.keepNoCodes();
+    if (!this.searched) c.unsearched();
   }
 }
 

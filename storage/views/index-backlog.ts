@@ -2,7 +2,7 @@ import type { ByteReader } from '../codec/byte-reader.js';
 import type { Captured } from '../codec/slices.js';
 import type { GraphBuilder } from './graph-builder.js';
 import type { HnswIndex } from './hnsw.js';
-import { LIVE, type PointStore } from './point-store.js';
+import { LIVE, REMOVED, type PointStore } from './point-store.js';
 import type { QuantizedVectors } from './quantized-vectors.js';
 
 /**
@@ -21,6 +21,8 @@ export class IndexBacklog {
   /** The batch being linked on other threads, and its slots (still scanned by searches until it is done). */
   private batch: Promise<void> | null = null;
   private linking: Int32Array | null = null;
+  /** Nothing is linked here (see linkNothing). */
+  private linksNothing = false;
 
   constructor(
     private readonly store: PointStore,
@@ -44,7 +46,30 @@ export class IndexBacklog {
 
   /** A slot whose new vector waits to be linked. */
   push(slot: number): void {
-    this.pending.push(slot);
+    if (!this.linksNothing) this.pending.push(slot);
+  }
+
+  /**
+   * A slot the store has just removed and the index does not hold: freed now when no vector of
+   * it waits to be linked (it had none, or nothing is linked here), else when linking passes it.
+   */
+  removed(slot: number, hadVector: boolean): void {
+    if (!hadVector || this.linksNothing) this.release(slot);
+  }
+
+  /**
+   * For a copy that no search walks (a Cypher replica's): nothing waits to be linked from now
+   * on, and the slots that are removed and not in the index, now and later, are freed at once,
+   * where linking or a repair would have freed them. Such a copy never links, so it used to
+   * keep the slot of every point deleted or given a new vector, and a pending entry for every
+   * vector written, until it was replaced.
+   */
+  linkNothing(): void {
+    this.linksNothing = true;
+    this.pending = [];
+    this.head = 0;
+    const state = this.store.state;
+    for (let slot = 0; slot < this.store.slotCount; slot++) if (state[slot] === REMOVED && !this.index.contains(slot)) this.release(slot);
   }
 
   /** Calls visit for each live slot not yet in the HNSW graph (every search: no closure made). */

@@ -82,10 +82,16 @@ export class NamedDenseVectors {
     return slot < 0 ? null : this.store.vectorOf(slot);
   }
 
-  /** An indexed slot waits as a waypoint until repairRemoved; a pending one until indexSome passes it. */
+  /** An indexed slot waits as a waypoint until repairRemoved; a pending one until indexSome passes it (IndexBacklog.removed). */
   private drop(id: PointId, slot: number): void {
     this.store.remove(id);
     if (this.index.contains(slot)) this.index.noteRemoved();
+    else this.backlog.removed(slot, true);
+  }
+
+  /** See IndexBacklog.linkNothing (a copy no search walks). */
+  linkNothing(): void {
+    this.backlog.linkNothing();
   }
 
   pin(): void {
