@@ -1,8 +1,10 @@
 import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { Engine } from '../storage/engine/engine.js';
 import { chainHash, hex } from '../storage/log/chain.js';
-import { chainHashOf, unframeRecord } from '../storage/log/record.js';
+import { chainHashOf, stagedImportOf, unframeRecord } from '../storage/log/record.js';
+import type { ImportStaging } from '../storage/log/event-log.js';
 import { PieceGatherer } from './pieces.js';
+import { StageReceiver } from './stage-receiver.js';
 import { firstSeqAfter, positionOf, readMessage, streamHead, SUBJECT } from './stream.js';
 
 /** Entries handed to the engine and not yet applied, at most: LMDB groups their commits. */
@@ -68,6 +70,8 @@ export class Follower {
   private ending = false;
   /** The entry being gathered from its pieces, when it did not fit one message. */
   private readonly pieces = new PieceGatherer();
+  /** A streamed import's staged blocks being received, ahead of its entry. */
+  private readonly stages: StageReceiver;
 
   constructor(private readonly o: FollowerOptions) {
     const log = o.engine.log;
@@ -76,6 +80,7 @@ export class Follower {
     // An unchained newest entry (written before logs were chained) leaves no hash to link to.
     this.previousHash = holdsNewest && log.headHash && /[^0]/.test(log.headHash) ? Buffer.from(log.headHash, 'hex') : null;
     this.streamOpId = this.held;
+    this.stages = new StageReceiver(log);
   }
 
   /** Why following stopped for good, or null. */
@@ -99,8 +104,9 @@ export class Follower {
   /** An ordered consumer from the message after the newest entry held here. */
   private async subscribe(): Promise<ConsumerMessages> {
     const from = await firstSeqAfter(this.o.jsm, this.o.stream, this.held);
-    // Read again from there: an entry's pieces come again from its first.
+    // Read again from there: an entry's pieces (and staged blocks) come again from their first.
     this.pieces.drop();
+    await this.stages.drop();
     const consumer = await this.o.js.consumers.get(this.o.stream, { filter_subjects: SUBJECT, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
     this.messages = await consumer.consume();
     this.seenSeq = Math.max(this.seenSeq, from - 1);
@@ -130,6 +136,7 @@ export class Follower {
     this.messages?.stop();
     await this.running;
     await Promise.allSettled(this.applying);
+    await this.stages.drop();
   }
 
   private async poll(): Promise<void> {
@@ -177,8 +184,18 @@ export class Follower {
     this.streamOpId = Math.max(this.streamOpId, positionOf(msg));
     if (msg.primary) this.o.onPrimary(msg.primary);
     // A marker after pieces of an entry: their primary stopped before the last, and the new one goes on after the entry before.
-    if (msg.kind === 'promotion') return this.pieces.drop();
+    if (msg.kind === 'promotion') {
+      this.pieces.drop();
+      return this.stages.drop();
+    }
     if (msg.opId <= this.held) return;
+    if (msg.stage) {
+      try {
+        return await this.stages.take(msg);
+      } catch (err) {
+        return this.halt(`${(err as Error).message}: start this replica again on an empty data dir to bootstrap from the primary`);
+      }
+    }
     if (msg.piece) {
       let whole: Uint8Array | null;
       try {
@@ -194,11 +211,17 @@ export class Follower {
     }
     const problem = this.checkChain(msg.opId, msg.record);
     if (problem) return this.halt(`log entry ${msg.opId} from the stream ${problem}; nothing from it on is applied`);
+    let stage: ImportStaging | undefined;
+    try {
+      stage = await this.stages.finish(msg.opId, stagedImportOf(msg.opId, msg.record)?.staged);
+    } catch (err) {
+      return this.halt(`${(err as Error).message}; nothing from it on is applied`);
+    }
     this.held = msg.opId;
     const stampMs = m.time.getTime();
     let applying: Promise<void>;
     try {
-      applying = this.o.engine.applyReplicated(msg.opId, msg.record);
+      applying = this.o.engine.applyReplicated(msg.opId, msg.record, stage);
     } catch (err) {
       return this.halt(`log entry ${msg.opId} from the stream could not be stored: ${(err as Error).message}`);
     }

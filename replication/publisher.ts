@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { headers } from '@nats-io/transport-node';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import { crc32 } from '../storage/codec/crc32.js';
 import { DbError } from '../storage/errors.js';
-import { entryHeaders, entryMessageId, isPartial, positionOf, PRIMARY, PROMOTED_AFTER, streamHead, SUBJECT, type Piece, type StreamMessage } from './stream.js';
+import { entryHeaders, entryMessageId, isPartial, positionOf, PRIMARY, PROMOTED_AFTER, stageMessageId, streamHead, SUBJECT, type Piece, type StagePiece, type StreamMessage } from './stream.js';
 
 /** sync: a write is acknowledged once JetStream holds it; async: once LMDB does, published behind it. */
 export type ReplicationMode = 'sync' | 'async';
@@ -13,6 +15,14 @@ const WINDOW = 256;
 const RETRY_MS = 250;
 /** Room left in each message for its headers. */
 const HEADER_MARGIN = 1_024;
+/** Bytes of a staged import's blocks published and not yet acknowledged, at most: what publishing them holds in memory. */
+const STAGE_WINDOW_BYTES = 8 * 2 ** 20;
+
+/** A streamed import's blocks, in the file its entry names (storage/log/import-stage.ts). */
+export interface StagedSource {
+  stage: number;
+  file: string;
+}
 
 interface Pending {
   opId: number;
@@ -38,6 +48,8 @@ export interface PublisherOptions {
   maxPayload: number;
   /** The record this server's log holds for an operation_id, or null: how it knows its own entries in the stream. */
   heldRecord(opId: number): Uint8Array | null;
+  /** A streamed import's staged blocks, for its record; null for any other record. */
+  stagedOf?(opId: number, record: Uint8Array): StagedSource | null;
   /** Told once when another server turns out to write to the stream. */
   onFenced(reason: string): void;
   /** Told of a publish that failed and will be retried. */
@@ -49,6 +61,22 @@ export interface PublisherOptions {
 }
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0;
+
+/** Up to `length` bytes of a file at `at` (fewer where it ends; none when it is missing). */
+function readAt(file: string, at: number, length: number): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return new Uint8Array(0);
+  }
+  try {
+    const bytes = new Uint8Array(length);
+    return bytes.subarray(0, readSync(fd, bytes, 0, length, at));
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * The primary's side: every durable log entry goes to the stream in operation_id order. Each
@@ -75,8 +103,10 @@ export class Publisher {
   private fence: string | null = null;
   private closed = false;
   private drainWaiters: (() => void)[] = [];
-  /** Where the stream's pieces of an entry end, when this server stopped part way through them. */
-  private partial: { opId: number; at: number } | null = null;
+  /** Where the stream's pieces of an entry (or of its staged blocks) end, when this server stopped part way through them. */
+  private partial: { opId: number; at: number; stage: boolean } | null = null;
+  /** A staged import's blocks are being published: nothing after its entry is sent meanwhile. */
+  private streaming = false;
 
   constructor(private readonly o: PublisherOptions) {
     this.ownMarker = o.ownMarker ?? null;
@@ -166,7 +196,7 @@ export class Publisher {
   }
 
   private pump(): void {
-    while (!this.broken && !this.resyncing && !this.fence && !this.closed && this.inFlight < WINDOW && this.sending < this.queue.length && this.queue[this.sending]!.ready) {
+    while (!this.broken && !this.resyncing && !this.streaming && !this.fence && !this.closed && this.inFlight < WINDOW && this.sending < this.queue.length && this.queue[this.sending]!.ready) {
       this.send(this.queue[this.sending++]!);
     }
   }
@@ -179,20 +209,74 @@ export class Publisher {
   private send(p: Pending): void {
     const previous = this.lastOpId;
     this.lastOpId = p.opId;
-    const room = this.o.maxPayload - HEADER_MARGIN;
-    let at = this.partial?.opId === p.opId ? this.partial.at : 0;
+    const resumed = this.partial?.opId === p.opId ? this.partial : null;
     this.partial = null;
-    if (at === 0 && p.record.length <= room) return this.publish(p, p.record, null, previous, 0);
-    const recordCrc = crc32(p.record);
-    for (; at < p.record.length; at += room) this.publish(p, p.record.subarray(at, at + room), { at, total: p.record.length }, previous, recordCrc);
+    let staged: StagedSource | null;
+    try {
+      staged = this.o.stagedOf?.(p.opId, p.record) ?? null;
+    } catch (err) {
+      return this.failed(err as Error);
+    }
+    // A stream that holds part of the record holds all of the blocks before it.
+    if (staged) return void this.sendStaged(p, staged, previous, resumed?.stage ? resumed.at : resumed ? Infinity : 0, resumed && !resumed.stage ? resumed.at : 0);
+    this.sendRecord(p, previous, resumed?.at ?? 0);
   }
 
-  /** One message: the entry's last (or only) piece, once JetStream holds it, makes the entry stored. */
-  private publish(p: Pending, bytes: Uint8Array, piece: Piece | null, previous: number, recordCrc: number): void {
-    const expected = this.lastSeq++;
-    const last = piece === null || piece.at + bytes.length === piece.total;
+  private sendRecord(p: Pending, previous: number, from: number): void {
+    const room = this.o.maxPayload - HEADER_MARGIN;
+    if (from === 0 && p.record.length <= room) return void this.publish(p, p.record, null, previous, 0);
+    const recordCrc = crc32(p.record);
+    for (let at = from; at < p.record.length; at += room) void this.publish(p, p.record.subarray(at, at + room), { at, total: p.record.length }, previous, recordCrc);
+  }
+
+  /**
+   * A streamed import: its staged blocks from `from` on, read from their file a message at a
+   * time with at most STAGE_WINDOW_BYTES unacknowledged, then its record (from `recordFrom`).
+   * Counted as a publish in flight until every message is sent, so that after a failure the
+   * stream is read again only once it has stopped.
+   */
+  private async sendStaged(p: Pending, staged: StagedSource, previous: number, from: number, recordFrom: number): Promise<void> {
     this.inFlight++;
-    this.o.js.publish(SUBJECT, bytes, { msgID: entryMessageId(p.opId, piece, recordCrc), expect: { lastSequence: expected }, headers: entryHeaders(previous, this.o.selfUrl, piece), timeout: this.o.publishTimeoutMs }).then(
+    this.streaming = true;
+    const room = this.o.maxPayload - HEADER_MARGIN;
+    const unacknowledged: Promise<void>[] = [];
+    const stopped = (): boolean => this.broken || this.closed || this.fence !== null;
+    const recordCrc = crc32(p.record);
+    let file = null;
+    try {
+      file = await open(staged.file, 'r');
+      const total = (await file.stat()).size;
+      for (let at = Math.min(from, total); at < total; at += room) {
+        while (unacknowledged.length * room >= STAGE_WINDOW_BYTES) await unacknowledged.shift();
+        if (stopped()) return;
+        const bytes = new Uint8Array(Math.min(room, total - at));
+        const { bytesRead } = await file.read(bytes, 0, bytes.length, at);
+        if (bytesRead !== bytes.length) throw new Error(`the staged blocks of operation ${p.opId} (${staged.file}) end at byte ${at + bytesRead}, not ${total}`);
+        if (stopped()) return;
+        unacknowledged.push(this.publish(p, bytes, null, previous, recordCrc, { stage: staged.stage, at, total }));
+      }
+      if (!stopped()) this.sendRecord(p, previous, recordFrom);
+    } catch (err) {
+      this.broken = true;
+      this.o.onRetry?.(err as Error);
+    } finally {
+      await file?.close();
+      this.streaming = false;
+      this.inFlight--;
+      this.afterSettle();
+    }
+  }
+
+  /**
+   * One message: the entry's last (or only) piece, once JetStream holds it, makes the entry
+   * stored (a piece of its staged blocks never does: the record follows). Resolves once settled.
+   */
+  private publish(p: Pending, bytes: Uint8Array, piece: Piece | null, previous: number, recordCrc: number, stage: StagePiece | null = null): Promise<void> {
+    const expected = this.lastSeq++;
+    const last = stage === null && (piece === null || piece.at + bytes.length === piece.total);
+    const msgID = stage ? stageMessageId(p.opId, stage.at, recordCrc) : entryMessageId(p.opId, piece, recordCrc);
+    this.inFlight++;
+    return this.o.js.publish(SUBJECT, bytes, { msgID, expect: { lastSequence: expected }, headers: entryHeaders(previous, this.o.selfUrl, piece, stage), timeout: this.o.publishTimeoutMs }).then(
       () => {
         this.inFlight--;
         if (last) {
@@ -203,11 +287,16 @@ export class Publisher {
       },
       (err: Error) => {
         this.inFlight--;
-        this.broken = true;
-        this.o.onRetry?.(err);
-        this.afterSettle();
+        this.failed(err);
       },
     );
+  }
+
+  /** A publish (or what it needed) failed: the stream is read again once nothing is in flight. */
+  private failed(err: Error): void {
+    this.broken = true;
+    this.o.onRetry?.(err);
+    this.afterSettle();
   }
 
   /** Acknowledges, in order, the entries at the head of the queue that the stream holds. */
@@ -258,8 +347,12 @@ export class Publisher {
       return this.fenceWith(`${what}; restart this server with SERVICE_ROLE=replica on an empty data dir to follow the new primary`);
     }
     const through = last === null ? 0 : positionOf(last);
-    // This server stopped part way through an entry's pieces: it goes on after the last the stream holds.
-    this.partial = last !== null && last.kind === 'entry' && isPartial(last) ? { opId: last.opId, at: last.piece!.at + last.record.length } : null;
+    // This server stopped part way through an entry's pieces (or its staged blocks): it goes on after the last the stream holds.
+    this.partial = null;
+    if (last !== null && last.kind === 'entry' && isPartial(last)) {
+      const place = last.stage ?? last.piece!;
+      this.partial = { opId: last.opId, at: place.at + last.record.length, stage: last.stage !== null };
+    }
     for (const p of this.queue) if (p.opId <= through) p.stored = true;
     this.confirmStored();
     this.confirmedOpId = Math.max(this.confirmedOpId, through);
@@ -272,6 +365,10 @@ export class Publisher {
     if (m.kind === 'promotion') return m.id === this.ownMarker;
     const held = this.o.heldRecord(m.opId);
     if (held === null) return false;
+    if (m.stage) {
+      const staged = this.o.stagedOf?.(m.opId, held);
+      return staged?.stage === m.stage.stage && sameBytes(readAt(staged.file, m.stage.at, m.record.length), m.record);
+    }
     if (m.piece === null) return sameBytes(held, m.record);
     return held.length === m.piece.total && sameBytes(held.subarray(m.piece.at, m.piece.at + m.record.length), m.record);
   }

@@ -7,6 +7,7 @@ import type { AckGate } from '../storage/engine/ack-gate.js';
 import type { Engine } from '../storage/engine/engine.js';
 import { DbError } from '../storage/errors.js';
 import type { EventLog } from '../storage/log/event-log.js';
+import { stagedImportOf } from '../storage/log/record.js';
 import { writeFileDurably } from '../storage/snapshot/durable-file.js';
 import type { SnapshotStore } from '../storage/snapshot/snapshot-store.js';
 import { bootstrapFromPrimary, isEmpty } from './bootstrap.js';
@@ -192,6 +193,10 @@ export class Replication implements AckGate {
       heldRecord: (opId) => {
         for (const { record } of log.readRaw(opId, opId)) return record;
         return null;
+      },
+      stagedOf: (opId, record) => {
+        const staged = stagedImportOf(opId, record)?.staged;
+        return staged && log.stageFile ? { stage: staged.stage, file: log.stageFile(staged.stage) } : null;
       },
       ownMarker,
       onClaimed: (id) => writeFileDurably(this.settings.dataDir, MARKER_FILE, [Buffer.from(id)]),

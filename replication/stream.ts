@@ -20,6 +20,16 @@ export const PROMOTED_AFTER = 'Vgdb-Promoted-After';
  * a promoted replica may write after pieces its primary never finished.
  */
 export const PIECE = 'Vgdb-Piece';
+/**
+ * On a piece of a streamed import's staged blocks (storage/log/import-stage.ts), published in
+ * consecutive messages before the import's own entry, which names the stage:
+ * `<stage>:<byte offset of this piece>/<bytes of the stage file>`. Its Nats-Msg-Id is
+ * `<operation_id>+<byte offset>#<CRC-32 of the entry's record>`: the record names the stage, the
+ * blocks' SHA-256 and (its chain hash) the history before it, so, as for an entry's pieces, a
+ * promoted replica's own import at that operation_id is not taken for a retry of its old
+ * primary's unfinished one.
+ */
+export const STAGE = 'Vgdb-Stage';
 
 /** Where a piece of an entry lies in its record. */
 export interface Piece {
@@ -27,21 +37,30 @@ export interface Piece {
   total: number;
 }
 
-/** What a message in the stream is: a log entry (or a piece of one), or the marker a promoted replica publishes to claim the stream. */
+/** Where a piece of a staged import's blocks lies in its stage file. */
+export interface StagePiece extends Piece {
+  stage: number;
+}
+
+/** What a message in the stream is: a log entry (or a piece of one, or of its staged blocks), or the marker a promoted replica publishes to claim the stream. */
 export type StreamMessage =
-  | { kind: 'entry'; seq: number; opId: number; previous: number; primary: string | null; record: Uint8Array; piece: Piece | null }
+  | { kind: 'entry'; seq: number; opId: number; previous: number; primary: string | null; record: Uint8Array; piece: Piece | null; stage: StagePiece | null }
   | { kind: 'promotion'; seq: number; id: string; after: number; primary: string | null };
 
-export function entryHeaders(previous: number, primary: string | null, piece: Piece | null = null): MsgHdrs {
+export function entryHeaders(previous: number, primary: string | null, piece: Piece | null = null, stage: StagePiece | null = null): MsgHdrs {
   const h = headers();
   h.set(PREVIOUS, String(previous));
   if (primary) h.set(PRIMARY, primary);
   if (piece) h.set(PIECE, `${piece.at}/${piece.total}`);
+  if (stage) h.set(STAGE, `${stage.stage}:${stage.at}/${stage.total}`);
   return h;
 }
 
 /** The message id an entry, or a piece of one, is published under (JetStream stores a retried one once); `recordCrc`: the whole record's CRC-32. */
 export const entryMessageId = (opId: number, piece: Piece | null, recordCrc: number): string => (piece ? `${opId}@${piece.at}#${recordCrc.toString(16).padStart(8, '0')}` : String(opId));
+
+/** The message id of a piece of an entry's staged blocks; `recordCrc`: the CRC-32 of the entry's record. */
+export const stageMessageId = (opId: number, at: number, recordCrc: number): string => `${opId}+${at}#${recordCrc.toString(16).padStart(8, '0')}`;
 
 const notOurs = (seq: number, what: string): Error => new Error(`stream message ${seq} ${what}: the stream holds something other than this database's log`);
 
@@ -51,19 +70,28 @@ export function readMessage(seq: number, h: MsgHdrs | undefined, data: Uint8Arra
   const primary = h?.get(PRIMARY) || null;
   const after = h?.get(PROMOTED_AFTER);
   if (after) return { kind: 'promotion', seq, id, after: Number(after), primary };
-  const named = /^(\d{1,16})(?:@(\d{1,16})#[0-9a-f]{8})?$/.exec(id);
+  const named = /^(\d{1,16})(?:([@+])(\d{1,16})#[0-9a-f]{8})?$/.exec(id);
   if (!named) throw notOurs(seq, `has no operation_id (Nats-Msg-Id ${JSON.stringify(id)})`);
+  const base = { kind: 'entry', seq, opId: Number(named[1]), previous: Number(h?.get(PREVIOUS) || 0), primary, record: data, piece: null, stage: null } as const;
+  const stageText = h?.get(STAGE) || null;
+  if (stageText !== null || named[2] === '+') {
+    const place = stageText === null ? null : /^(\d{1,16}):(\d{1,16})\/(\d{1,16})$/.exec(stageText);
+    if (!place || named[2] !== '+' || named[3] !== place[2]) throw notOurs(seq, `names a piece of staged blocks as ${JSON.stringify(stageText)} (Nats-Msg-Id ${JSON.stringify(id)})`);
+    const stage = { stage: Number(place[1]), at: Number(place[2]), total: Number(place[3]) };
+    if (stage.at + data.length > stage.total) throw notOurs(seq, `holds bytes ${stage.at} to ${stage.at + data.length} of staged blocks of ${stage.total}`);
+    return { ...base, stage };
+  }
   const pieceText = h?.get(PIECE) || null;
   const place = pieceText === null ? null : /^(\d{1,16})\/(\d{1,16})$/.exec(pieceText);
-  if (pieceText !== null && (!place || named[2] !== place[1])) throw notOurs(seq, `names a piece of an entry as ${JSON.stringify(pieceText)} (Nats-Msg-Id ${JSON.stringify(id)})`);
-  if (pieceText === null && named[2] !== undefined) throw notOurs(seq, `is a piece of an entry without its ${PIECE} header`);
+  if (pieceText !== null && (!place || named[3] !== place[1])) throw notOurs(seq, `names a piece of an entry as ${JSON.stringify(pieceText)} (Nats-Msg-Id ${JSON.stringify(id)})`);
+  if (pieceText === null && named[3] !== undefined) throw notOurs(seq, `is a piece of an entry without its ${PIECE} header`);
   const piece = place ? { at: Number(place[1]), total: Number(place[2]) } : null;
   if (piece && piece.at + data.length > piece.total) throw notOurs(seq, `holds bytes ${piece.at} to ${piece.at + data.length} of an entry of ${piece.total}`);
-  return { kind: 'entry', seq, opId: Number(named[1]), previous: Number(h?.get(PREVIOUS) || 0), primary, record: data, piece };
+  return { ...base, piece };
 }
 
-/** Whether a message is a piece of an entry that more pieces follow. */
-export const isPartial = (m: StreamMessage): boolean => m.kind === 'entry' && m.piece !== null && m.piece.at + m.record.length < m.piece.total;
+/** Whether a message is a piece of an entry that more messages follow: of its record, or of its staged blocks (its record follows them). */
+export const isPartial = (m: StreamMessage): boolean => m.kind === 'entry' && (m.stage !== null || (m.piece !== null && m.piece.at + m.record.length < m.piece.total));
 
 const stored = (m: StoredMsg): StreamMessage => readMessage(m.seq, m.header, m.data);
 
@@ -113,7 +141,8 @@ export async function messageAt(jsm: JetStreamManager, stream: string, seq: numb
 
 /**
  * The operation_id the stream stands at after a message: an entry's own once it is whole (a
- * piece that more follow stands at the entry before it), the one it follows for a marker.
+ * piece that more follow, and a piece of its staged blocks, stand at the entry before it), the
+ * one it follows for a marker.
  */
 export const positionOf = (m: StreamMessage): number => (m.kind === 'promotion' ? m.after : isPartial(m) ? m.previous : m.opId);
 

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import neo4j from 'neo4j-driver';
 import { SnapshotFrameCheck } from '../../storage/snapshot/snapshot-frames.js';
+import { exportFileChunks } from '../../tools/lib/export-file.js';
 import { useReplicaSet } from './replica-suite.js';
 import { call, COLLECTION, missing, pointIds, writePoint, writeUntil } from './writes.js';
 
@@ -31,6 +32,30 @@ describe('replication: a primary and two replicas over a 3-node JetStream cluste
     // And writes go on after it.
     const after = (await writePoint(suite.set.url('primary'), 703_000))!;
     expect((await pointIds(suite.set.url('replica1'), after)).has(703_000)).to.equal(true);
+    expect((await call(suite.set.url('primary'), 'GET', '/replication')).body.result.fenced).to.equal(null);
+  });
+
+  it('an import into the primary is staged beside its log, published as those blocks ahead of its entry, and staged and applied on both replicas', async () => {
+    const text = 'z'.repeat(1_000);
+    const file = Buffer.concat([...exportFileChunks({ name: 'x', config: { size: 2, distance: 'Dot', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16) }, points: 3_000, pointAt: (i) => ({ id: i, vector: Float32Array.of(i % 7, 1), payload: { n: i, text }, labels: [] }) })]);
+    expect(file.length, 'more than one NATS message holds').to.be.above(2 * 2 ** 20);
+    const res = await fetch(`${suite.set.url('primary')}/collections/staged/import?mode=create`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: file });
+    const answer = (await res.json()) as { result: { points_imported: number } };
+    expect(res.status, JSON.stringify(answer).slice(0, 300)).to.equal(200);
+    expect(answer.result.points_imported).to.equal(3_000);
+    // The import's operation_id: the newest the primary applied (its answer does not name it).
+    const opId = (await call(suite.set.url('primary'), 'GET', '/replication')).body.result.applied_operation_id as number;
+    const stageSizes = (name: string) => readdirSync(join(suite.set.dataDir(name), 'imports')).map((f) => statSync(join(suite.set.dataDir(name), 'imports', f)).size);
+    const [staged] = stageSizes('primary');
+    expect(staged, 'the primary staged the blocks').to.be.above(2 * 2 ** 20);
+    for (const name of ['replica1', 'replica2']) {
+      const read = await call(suite.set.url(name), 'GET', '/collections/staged/points/2999', undefined, { 'x-min-operation-id': String(opId) });
+      expect(read.status, JSON.stringify(read.body).slice(0, 300)).to.equal(200);
+      expect(read.body.result.payload, name).to.deep.equal({ n: 2_999, text });
+      const count = await call(suite.set.url(name), 'POST', '/collections/staged/points/count', { exact: true });
+      expect(count.body.result.count, name).to.equal(3_000);
+      expect(stageSizes(name), `${name} staged the same blocks`).to.deep.equal([staged]);
+    }
     expect((await call(suite.set.url('primary'), 'GET', '/replication')).body.result.fenced).to.equal(null);
   });
 

@@ -1,7 +1,7 @@
 import type { Collection } from '../collection.js';
 import { DbError } from '../errors.js';
 import type { DbEvent } from '../events/types.js';
-import type { EventLog, SkipNote } from '../log/event-log.js';
+import type { EventLog, ImportStaging, SkipNote } from '../log/event-log.js';
 import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log/log-audit.js';
 import { idsInUse } from '../log/passed-over.js';
 import { captureSnapshot, type SnapshotCapture } from '../snapshot/snapshot-codec.js';
@@ -332,12 +332,12 @@ export class Engine {
   }
 
   /**
-   * Whether an import may be staged beside the log (storage/engine/stream-import.ts): not under
-   * replication, whose stream carries each entry's record whole (a staged import's record only
-   * names blocks that the replicas do not have), so a replicated import is read whole, as before.
+   * Whether an import may be staged beside the log (storage/engine/stream-import.ts). Under
+   * replication the primary publishes a staged import's blocks from its stage file ahead of its
+   * entry, and each replica stages them as they come (docs/replication.md).
    */
   get stagesImports(): boolean {
-    return this.log.stageImport !== undefined && !this.options.gate;
+    return this.log.stageImport !== undefined;
   }
 
   /**
@@ -437,13 +437,18 @@ export class Engine {
   /**
    * A replica's write path: stores the primary's record under its operation_id in this log
    * (checked by its CRC as it is decoded), then applies it with the same apply code as every
-   * other entry, in order. Resolves once it is applied.
+   * other entry, in order. Resolves once it is applied. A streamed import's record comes with
+   * the stage its blocks were written to here (finished: durable, its digest checked), committed
+   * with the entry.
    */
-  applyReplicated(opId: number, record: Uint8Array): Promise<void> {
+  applyReplicated(opId: number, record: Uint8Array, stage?: ImportStaging): Promise<void> {
     if (this.failure) return Promise.reject(this.stoppedError());
     if (!this.log.appendRecord) return Promise.reject(new Error('this log cannot store another server\'s records'));
     const event = decodeEntry(opId, record);
-    const { durable, bytes } = this.log.appendRecord(opId, record);
+    const staged = event.type === 'import_collection' ? event.staged : undefined;
+    if ((staged?.stage ?? null) !== (stage?.id ?? null)) throw new Error(`log entry ${opId} ${staged ? `names staged import ${staged.stage}` : 'is no staged import'}, and came with ${stage ? `stage ${stage.id}` : 'no staged blocks'}`);
+    if (staged) staged.read = () => this.log.stagedBlocks!(staged.stage, staged.blocks, staged.digest);
+    const { durable, bytes } = this.log.appendRecord(opId, record, stage);
     return this.applyWhen(opId, event, durable, null, bytes).then(() => undefined);
   }
 

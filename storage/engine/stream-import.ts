@@ -38,8 +38,9 @@ function readingFile<T>(read: () => T): T {
  * its entry is dropped after a snapshot (LmdbLog.truncateThrough); start-up refuses an entry
  * whose stage file is missing or cut, naming it (LmdbLog.stageProblems).
  *
- * A log that cannot stage (the in-memory log), or a replicated one (Engine.stagesImports), reads
- * the file whole, as before.
+ * A log that cannot stage (the in-memory log) reads the file whole, as before. Under replication
+ * the primary publishes the stage file ahead of the entry, and each replica stages it in turn
+ * (replication/stage-receiver.ts).
  */
 async function readImport(engine: Engine, name: string, mode: ImportMode, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<{ event: ImportCollectionEvent; discard: () => Promise<void> }> {
   const log = engine.log;

@@ -45,6 +45,9 @@ const HAS_SPARSE = 4;
  */
 const STAGED_IMPORT = 12;
 
+/** Whether an event body's type code (its second byte) is a streamed import's: told without decoding the rest. */
+export const isStagedImportCode = (code: number | undefined): boolean => code === STAGED_IMPORT;
+
 export function encodeEvent(event: DbEvent): Uint8Array {
   if (event.type === 'import_collection' && event.staged) return encodeStagedImport(event);
   const w = new ByteWriter(event.type === 'upsert_points' ? 64 + event.points.reduce((n, p) => n + pointSizeHint(p), 0) : 64);

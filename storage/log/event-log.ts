@@ -26,7 +26,7 @@ export interface ImportStaging {
   readonly id: number;
   /** Bytes staged so far. */
   readonly size: number;
-  /** Stages one framed block of the file (copied). */
+  /** Stages one framed block of the file, or on a replica a piece of its primary's stage file as published (copied). */
   add(framed: Uint8Array): void;
   /** Resolves once few enough bytes are in flight to take more; rejects after a write failed. */
   room(): Promise<void>;
@@ -71,7 +71,7 @@ export interface EventLog {
    * own operation_id, above every id held; ids between are recorded as passed over. Absent: the
    * log cannot follow another.
    */
-  appendRecord?(opId: number, record: Uint8Array): Appended;
+  appendRecord?(opId: number, record: Uint8Array, stage?: ImportStaging): Appended;
   /** Entries with from <= opId <= to, in order; a damaged entry throws CorruptDataError naming it. */
   read(from?: number, to?: number): Iterable<LogEntry>;
   /** The operation_ids held with from <= opId <= to, in order (no record is read). */
@@ -89,8 +89,13 @@ export interface EventLog {
    * and `bytes` bytes stay: the highest operation_id to drop (0: none). Absent: by count only.
    */
   retentionCut?(through: number, entries: number, bytes: number): number;
-  /** Starts staging a streamed import; absent: the log takes imports whole, in their entry. */
-  stageImport?(): ImportStaging;
+  /**
+   * Starts staging a streamed import; absent: the log takes imports whole, in their entry. With
+   * `id`, the stage of that number (a replica staging its primary's, whose entry names it).
+   */
+  stageImport?(id?: number): ImportStaging;
+  /** The file holding a stage's blocks (a primary publishes them from it). */
+  stageFile?(stage: number): string;
   /** A stage's framed blocks, checked (CRC each, the digest at the end). */
   stagedBlocks?(stage: number, blocks: number, digest: Uint8Array): Iterable<Uint8Array>;
   /** The streamed imports among the entries from..to whose staged blocks are missing or cut, each with a message naming its file. */

@@ -8,7 +8,7 @@ import type { DbEvent } from '../events/types.js';
 import { DbError } from '../errors.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { DamagedLogFileError, isDamagedFile, lmdbShortfall } from './lmdb-file-check.js';
-import type { Appended, EventLog, LogEntry, RawEntry, SkipNote } from './event-log.js';
+import type { Appended, EventLog, ImportStaging, LogEntry, RawEntry, SkipNote } from './event-log.js';
 import { chainHash, GENESIS, hex } from './chain.js';
 import { chainHashOf, decodeEntry, frameChained } from './record.js';
 import { ImportStage } from './import-stage.js';
@@ -134,10 +134,17 @@ export class LmdbLog implements EventLog {
    * Starts staging a streamed import's blocks (import-stage.ts). The import's entry names the
    * stage (StagedContent.stage), and append() commits the two together.
    */
-  stageImport(): ImportStage {
-    const stage = new ImportStage(this.nextStage++, this.stageFiles, (id) => this.openStages.delete(id));
+  stageImport(id?: number): ImportStage {
+    if (id !== undefined && (!Number.isSafeInteger(id) || id < 1 || this.openStages.has(id) || this.stages.get(id) !== undefined)) throw new Error(`import stage ${id} is taken in this log`);
+    const chosen = id ?? this.nextStage;
+    this.nextStage = Math.max(this.nextStage, chosen + 1);
+    const stage = new ImportStage(chosen, this.stageFiles, (stageId) => this.openStages.delete(stageId));
     this.openStages.set(stage.id, stage);
     return stage;
+  }
+
+  stageFile(stage: number): string {
+    return this.stageFiles.fileOf(stage);
   }
 
   /** Reads a stage's blocks back (before its entry is written, or from its entry after). */
@@ -314,14 +321,20 @@ export class LmdbLog implements EventLog {
     return { opId, durable: this.durably(opId, written), record, bytes: record.length + (stage?.size ?? 0) };
   }
 
-  appendRecord(opId: number, record: Uint8Array): Appended {
+  appendRecord(opId: number, record: Uint8Array, staging?: ImportStaging): Appended {
     if (this.failure) throw new DbError(503, `the log stopped taking writes after a commit error: ${this.failure.message}`);
     if (opId <= this.last) throw new Error(`log entry ${opId} is not above the newest held (${this.last})`);
+    const stage = staging && this.openStages.get(staging.id);
+    if (staging && stage !== staging) throw new Error(`import stage ${staging.id} is not open in this log`);
     const from = this.last + 1;
     this.last = opId;
     this.head = chainHashOf(record) ?? GENESIS;
-    const written = opId > from ? this.putTogether(from, opId, record, undefined) : this.entries.put(opId, record);
-    return { opId, durable: this.durably(opId, written), record, bytes: record.length };
+    if (stage) {
+      stage.take();
+      this.openStages.delete(stage.id);
+    }
+    const written = opId > from || stage ? this.putTogether(from, opId, record, stage) : this.entries.put(opId, record);
+    return { opId, durable: this.durably(opId, written), record, bytes: record.length + (stage?.size ?? 0) };
   }
 
   private durably(opId: number, written: Promise<boolean>): Promise<void> {

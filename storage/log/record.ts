@@ -1,7 +1,7 @@
 import { crc32 } from '../codec/crc32.js';
 import { CorruptDataError, DamagedEntryError } from '../errors.js';
-import { decodeEvent } from '../events/codec.js';
-import type { DbEvent } from '../events/types.js';
+import { decodeEvent, isStagedImportCode } from '../events/codec.js';
+import type { DbEvent, ImportCollectionEvent } from '../events/types.js';
 
 /**
  * One log record: u32 CRC-32 of the rest, then the body (an encoded event), or for a record
@@ -52,4 +52,15 @@ export function decodeEntry(opId: number, record: Uint8Array): DbEvent {
     if (err instanceof CorruptDataError) throw new DamagedEntryError(opId, err.message);
     throw err;
   }
+}
+
+/**
+ * The event of a streamed import's record (its blocks staged beside the log), or null for any
+ * other record, which is told by its type code without being read (an entry may be 100 MB).
+ */
+export function stagedImportOf(opId: number, record: Uint8Array): ImportCollectionEvent | null {
+  const body = record.length > 4 && record[4] === CHAINED ? 5 + CHAIN_HASH_BYTES : 4;
+  if (!isStagedImportCode(record[body + 1])) return null;
+  const event = decodeEntry(opId, record);
+  return event.type === 'import_collection' && event.staged ? event : null;
 }
