@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import neo4j from 'neo4j-driver';
 import { SnapshotFrameCheck } from '../../storage/snapshot/snapshot-frames.js';
@@ -64,6 +64,14 @@ describe('replication: a primary and two replicas over a 3-node JetStream cluste
     expect(ours.status).to.equal(421);
     expect(ours.body).to.include({ status: 'error', code: 421 });
     expect(ours.body.message).to.include(suite.set.primaryUrl);
+    // An import too, before its body is read or staged: bytes that are no export file get the 421, not a 400.
+    const file = Buffer.alloc(100_000, 7);
+    const stages = (): number => (existsSync(join(suite.set.dataDir('replica1'), 'imports')) ? readdirSync(join(suite.set.dataDir('replica1'), 'imports')).length : 0);
+    const stagesBefore = stages();
+    const imported = await fetch(`${suite.set.url('replica1')}/collections/refused/import?mode=create`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: file });
+    expect(imported.status).to.equal(421);
+    expect(((await imported.json()) as { message: string }).message).to.include(suite.set.primaryUrl);
+    expect(stages(), 'nothing staged').to.equal(stagesBefore);
     const server = suite.set.servers.get('replica1')!;
     const qdrantPort = /"port":(\d+)[^\n]*"dialect":"qdrant"/.exec(server.output())![1];
     const qdrant = await call(`http://127.0.0.1:${qdrantPort}`, 'PUT', `/collections/${COLLECTION}/points`, { points: [{ id: 1, vector: [1, 1] }] });

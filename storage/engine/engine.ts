@@ -377,15 +377,24 @@ export class Engine {
     return this.busy() && !this.closed ? new Promise((resolve) => setTimeout(resolve, ENCODE_GAP_MS)) : nextTurn();
   }
 
+  /**
+   * Why this engine takes no write now (read-only, a replica, a fenced primary, writes stopped
+   * after a failure), or null: submit refuses with it, and an import before reading its body.
+   */
+  writeRefusal(): DbError | null {
+    if (this.options.readOnly) return new DbError(403, this.options.readOnly);
+    const refused = this.options.gate?.refusal();
+    if (refused) return refused;
+    return this.failure ? this.stoppedError() : null;
+  }
+
   /** Logs the event and applies it once durable. Bad input throws a DbError before anything is logged. */
   submit(given: DbEvent): Promise<Committed> {
     const event = throughAliases(this.collections, given);
     this.noteActivity();
-    if (this.options.readOnly) return Promise.reject(new DbError(403, this.options.readOnly));
-    const gate = this.options.gate;
-    const refused = gate?.refusal();
+    const refused = this.writeRefusal();
     if (refused) return Promise.reject(refused);
-    if (this.failure) return Promise.reject(this.stoppedError());
+    const gate = this.options.gate;
     try {
       validateEvent(this.collections, event, this.limits);
     } catch (err) {

@@ -95,6 +95,9 @@ async function readImport(engine: Engine, name: string, mode: ImportMode, body: 
  * the engine's. When the entry is refused before it is logged (a 409, a 400), the stage goes.
  */
 export async function importStream(engine: Engine, name: string, mode: ImportMode, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): ReturnType<Engine['submit']> {
+  // A replica (421), a fenced primary or a read-only engine refuses before the body is read and staged.
+  const refused = engine.writeRefusal();
+  if (refused) throw refused;
   const { event, discard } = await readImport(engine, name, mode, body);
   try {
     return await engine.submit(event);
