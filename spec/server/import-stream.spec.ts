@@ -175,8 +175,9 @@ describe('server: streamed import (a child server with a small heap)', function 
     expect(info.config.vectors.on_disk).to.equal(true);
     const floatsMb = (POINTS * DIM * 4) / 2 ** 20;
     const seen = `anonymous RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MB, for ${floatsMb.toFixed(0)} MB of floats`;
-    // The codes are a quarter of the floats; the floats built in RAM and then moved would put the peak above them.
-    expect(peak - before, seen).to.be.below(floatsMb / 2);
+    // The codes are a quarter of the floats; the floats built in RAM and then moved would put the
+    // peak above them (and the codes: 1.25x). Seen: 30 to 46 MB for 93, with the GC's timing.
+    expect(peak - before, seen).to.be.below(floatsMb * 0.7);
     const sample = (await call(server.url, 'POST', '/collections/floats_on_disk/points', { ids: [POINTS - 1], with_vector: true })).body.result as { vector: number[] }[];
     expect(sample[0]!.vector, 'read back from the file').to.deep.equal(Array.from(pointAt(POINTS - 1).vector!));
   });
