@@ -192,8 +192,8 @@ export class VectorGraphDB {
       reader.feed(file);
       return reader.finish();
     });
-    const { result } = this.engine.submitSync(importEvent(name, checked, parsed));
-    return importResultJson(this.engine, name, checked, result);
+    const { opId, result } = this.engine.submitSync(importEvent(name, checked, parsed));
+    return importResultJson(this.engine, name, checked, opId, result);
   }
 
   /** Links every point still waiting into the HNSW index now (searches are exact either way). */

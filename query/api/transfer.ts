@@ -35,7 +35,8 @@ export const importEvent = (name: string, mode: ImportMode, file: ParsedExport):
   exportedAt: file.exportedAt,
 });
 
-export function importResultJson(engine: Engine, name: string, mode: ImportMode, result: ApplyResult): Record<string, unknown> {
+/** An import's answer: SPEC.md's fields, and its operation_id (as writes answer theirs), which reads on a replica can wait for. */
+export function importResultJson(engine: Engine, name: string, mode: ImportMode, opId: number, result: ApplyResult): Record<string, unknown> {
   if (result.error) throw result.error;
-  return { points_imported: result.imported, points_skipped: result.skipped, dimension: engine.collections.get(name)!.config.size, mode };
+  return { points_imported: result.imported, points_skipped: result.skipped, dimension: engine.collections.get(name)!.config.size, mode, operation_id: opId };
 }

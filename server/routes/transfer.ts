@@ -51,8 +51,8 @@ export function transferRoutes(engine: Engine): Router {
         yield chunk;
       }
     }
-    const { result } = await importStream(engine, name, mode, limited());
-    ok(ctx, importResultJson(engine, name, mode, result));
+    const { opId, result } = await importStream(engine, name, mode, limited());
+    ok(ctx, importResultJson(engine, name, mode, opId, result));
   });
 
   return router;

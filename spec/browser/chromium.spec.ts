@@ -92,7 +92,7 @@ describe('browser library, in headless Chromium', function () {
     try {
       const imported = await fetch(`${s.url}/collections/rt/import?mode=create`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: Buffer.from(Uint8Array.from(made)) });
       expect(imported.status).to.equal(200);
-      expect((await imported.json()).result).to.deep.equal({ points_imported: 600, points_skipped: 0, dimension: 6, mode: 'create' });
+      expect((await imported.json()).result).to.deep.include({ points_imported: 600, points_skipped: 0, dimension: 6, mode: 'create' });
       const back = new Uint8Array(await (await fetch(`${s.url}/collections/rt/export`)).arrayBuffer());
       const [file, again] = [Uint8Array.from(made), back].map((bytes) => {
         const reader = new ImportReader();

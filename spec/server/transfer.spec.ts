@@ -38,11 +38,15 @@ describe('server: export and import', () => {
 
     const created = await upload(s, 'copy', 'create', file.bytes);
     expect(created.status).to.equal(200);
-    expect(created.body.result).to.deep.equal({ points_imported: 3, points_skipped: 0, dimension: 2, mode: 'create' });
+    const imported = created.body.result.operation_id as number;
+    expect(created.body.result).to.deep.equal({ points_imported: 3, points_skipped: 0, dimension: 2, mode: 'create', operation_id: imported });
     const [a, b] = [await state('src'), await state('copy')];
     expect(b).to.deep.equal(a);
     const again = await download(s, 'copy');
     expect(again.bytes.length, 'the same file but for the one-letter-longer name').to.equal(file.bytes.length + 1);
+    // The import's operation_id is the log's: the next write is the one after it.
+    const next = await call(s.url, 'PUT', '/collections/copy/points', { points: [{ id: 9, vector: [1, 1] }] });
+    expect(next.body.result.operation_id).to.equal(imported + 1);
   });
 
   it('answers 409 for create over an existing collection, 404 for merge into a missing one, and 400 for a bad mode', async () => {
@@ -65,13 +69,13 @@ describe('server: export and import', () => {
     await call(s.url, 'PUT', '/collections/dst', { vectors: { size: 2, distance: 'Dot' } });
     await call(s.url, 'PUT', '/collections/dst/points', { points: [{ id: 3, vector: [9, 9], payload: { mine: true } }, { id: 4, vector: [4, 4] }] });
     const merged = await upload(s, 'dst', 'merge', file);
-    expect(merged.body.result).to.deep.equal({ points_imported: 2, points_skipped: 1, dimension: 2, mode: 'merge' });
+    expect(merged.body.result).to.deep.equal({ points_imported: 2, points_skipped: 1, dimension: 2, mode: 'merge', operation_id: merged.body.result.operation_id });
     const dst = await call(s.url, 'POST', '/collections/dst/points', { ids: [1, 3, 4], with_vector: true });
     expect(dst.body.result.map((p: { id: number; payload: unknown }) => [p.id, p.payload])).to.deep.equal([[1, { n: 1 }], [3, { mine: true }], [4, {}]]);
     expect((await call(s.url, 'GET', '/collections/dst')).body.result.config.vectors.distance).to.equal('Dot');
 
     const replaced = await upload(s, 'dst', 'replace', file);
-    expect(replaced.body.result).to.deep.equal({ points_imported: 3, points_skipped: 0, dimension: 2, mode: 'replace' });
+    expect(replaced.body.result).to.deep.equal({ points_imported: 3, points_skipped: 0, dimension: 2, mode: 'replace', operation_id: merged.body.result.operation_id + 1 });
     expect(await state('dst')).to.deep.equal(await state('src'));
     const fresh = await upload(s, 'brand-new', 'replace', file);
     expect(fresh.status).to.equal(200);

@@ -112,7 +112,7 @@ export const cypherResult = z
   .meta({ id: 'CypherResult' });
 
 export const importResult = z
-  .strictObject({ points_imported: count, points_skipped: count, dimension: z.int().min(1), mode: z.enum(IMPORT_MODES as [string, ...string[]]) })
+  .strictObject({ points_imported: count, points_skipped: count, dimension: z.int().min(1), mode: z.enum(IMPORT_MODES as [string, ...string[]]), operation_id: count })
   .meta({ id: 'ImportResult' });
 
 export const serviceInfo = z.strictObject({ title: z.string(), version: z.string() }).meta({ id: 'ServiceInfo' });
