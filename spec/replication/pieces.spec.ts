@@ -1,19 +1,16 @@
 import { expect } from 'chai';
-import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import { Follower } from '../../replication/follower.js';
+import { headers } from '@nats-io/transport-node';
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import { PieceGatherer } from '../../replication/pieces.js';
 import { Publisher } from '../../replication/publisher.js';
-import { ensureStream, entryHeaders, entryMessageId, messageAt, positionOf, PROMOTED_AFTER, readMessage, streamHead, SUBJECT } from '../../replication/stream.js';
+import { entryHeaders, entryMessageId, positionOf, PROMOTED_AFTER, readMessage, streamHead, SUBJECT } from '../../replication/stream.js';
 import { crc32 } from '../../storage/codec/crc32.js';
 import { Engine } from '../../storage/engine/engine.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { MemoryLog } from '../../storage/log/memory-log.js';
-import { NATS_SERVER, natsServerPresent } from '../helpers/replica-set.js';
-import { NatsCluster } from '../../tools/lib/nats-cluster.js';
-import { requirePrerequisite } from '../helpers/prerequisite.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { follow, streamMessages, useJetStream } from './stream-fixture.js';
 
 const STREAM = 'VGDB_PIECES';
 const DIM = 32;
@@ -38,65 +35,27 @@ async function publishAsBefore(js: JetStreamClient, jsm: JetStreamManager, opId:
   await js.publish(SUBJECT, bytes, { msgID: entryMessageId(opId, piece, crc32(record)), expect: { lastSequence: seq }, headers: entryHeaders(previous, null, piece) });
 }
 
-/** Every message the stream holds, read back. */
-async function streamMessages(jsm: JetStreamManager) {
-  const { seq, first } = await streamHead(jsm, STREAM);
-  const all = [];
-  for (let s = first; s <= seq; s++) all.push((await messageAt(jsm, STREAM, s))!);
-  return all;
-}
-
-/** A replica's engine on its own LMDB log, following the stream until it has applied `opId`. */
-async function follow(dir: string, js: JetStreamClient, jsm: JetStreamManager, opId: number): Promise<{ engine: Engine; stopped: string[] }> {
-  const engine = new Engine(LmdbLog.open(dir));
-  await engine.start();
-  const stopped: string[] = [];
-  const follower = new Follower({ js, jsm, stream: STREAM, engine, onPrimary: () => undefined, onStopped: (r) => stopped.push(r), onRetry: () => undefined });
-  await follower.start();
-  for (let waited = 0; engine.lastAppliedOperationId < opId && stopped.length === 0 && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
-  await follower.stop();
-  return { engine, stopped };
-}
-
 describe('replication: an entry larger than one NATS message goes as pieces', function () {
   this.timeout(60_000);
-  requirePrerequisite({ what: `nats-server (${NATS_SERVER})`, present: natsServerPresent, install: 'apt-get install -y nats-server (as root; .ci/run does it), or set NATS_SERVER_PATH' });
-  const dir = tempDir('vgdb-pieces-');
-  let cluster: NatsCluster;
-  let nc: NatsConnection;
-  let js: JetStreamClient;
-  let jsm: JetStreamManager;
-  before(async () => {
-    cluster = await NatsCluster.start(dir.path);
-    nc = await connect({ servers: cluster.url });
-    js = jetstream(nc);
-    jsm = await jetstreamManager(nc);
-  });
-  beforeEach(() => ensureStream(jsm, { name: STREAM, replicas: 1 }));
-  afterEach(() => jsm.streams.delete(STREAM));
-  after(async () => {
-    await nc?.close();
-    await cluster?.stop();
-    dir.remove();
-  });
+  const nats = useJetStream(STREAM);
 
   it('a primary that stopped part way through an entry\'s pieces goes on after the last the stream holds, and a replica applies the entry whole', async () => {
     const [create, upsert] = await records(0, 400);
     expect(upsert!.length).to.be.above(10_000);
     // An earlier life of this primary published its collection, then two pieces of the upsert.
-    await publishAsBefore(js, jsm, 1, create!, 0, null);
-    await publishAsBefore(js, jsm, 2, upsert!, 1, { at: 0, total: upsert!.length });
-    await publishAsBefore(js, jsm, 2, upsert!, 1, { at: 1_000, total: upsert!.length });
-    expect(positionOf((await streamHead(jsm, STREAM)).last!), 'the stream stands at the entry before the unfinished one').to.equal(1);
+    await publishAsBefore(nats.js, nats.jsm, 1, create!, 0, null);
+    await publishAsBefore(nats.js, nats.jsm, 2, upsert!, 1, { at: 0, total: upsert!.length });
+    await publishAsBefore(nats.js, nats.jsm, 2, upsert!, 1, { at: 1_000, total: upsert!.length });
+    expect(positionOf((await streamHead(nats.jsm, STREAM)).last!), 'the stream stands at the entry before the unfinished one').to.equal(1);
     const held = new Map([[1, create!], [2, upsert!]]);
     const fenced: string[] = [];
-    const publisher = new Publisher({ js, jsm, stream: STREAM, mode: 'sync', selfUrl: null, publishTimeoutMs: 5_000, maxPayload: MAX_PAYLOAD, heldRecord: (opId) => held.get(opId) ?? null, onFenced: (r) => fenced.push(r) });
+    const publisher = new Publisher({ js: nats.js, jsm: nats.jsm, stream: STREAM, mode: 'sync', selfUrl: null, publishTimeoutMs: 5_000, maxPayload: MAX_PAYLOAD, heldRecord: (opId) => held.get(opId) ?? null, onFenced: (r) => fenced.push(r) });
     expect(await publisher.start()).to.equal(1);
     await publisher.admit(2, upsert!, Promise.resolve());
     expect(fenced).to.deep.equal([]);
     expect(publisher.publishedThrough).to.equal(2);
 
-    const messages = await streamMessages(jsm);
+    const messages = await streamMessages(nats.jsm, STREAM);
     const pieces = messages.slice(1).map((m) => (m.kind === 'entry' ? m.piece?.at : null));
     expect(pieces, 'each piece once, in order').to.deep.equal(Array.from({ length: Math.ceil(upsert!.length / 1_000) }, (_, i) => i * 1_000));
     const gatherer = new PieceGatherer();
@@ -105,7 +64,7 @@ describe('replication: an entry larger than one NATS message goes as pieces', fu
 
     const replica = tempDir('vgdb-pieces-replica-');
     try {
-      const { engine, stopped } = await follow(replica.path, js, jsm, 2);
+      const { engine, stopped } = await follow(replica.path, nats, STREAM, 2);
       expect(stopped).to.deep.equal([]);
       expect(engine.lastAppliedOperationId).to.equal(2);
       expect([...engine.collections.get('c')!.store.sortedIds()]).to.have.length(400);
@@ -118,16 +77,16 @@ describe('replication: an entry larger than one NATS message goes as pieces', fu
   it('a replica drops the pieces of an entry its primary never finished when a promoted one\'s marker follows them, and applies what the new primary wrote', async () => {
     const [create, unfinished] = await records(0, 400);
     const [, written] = await records(1_000, 300);
-    await publishAsBefore(js, jsm, 1, create!, 0, null);
-    await publishAsBefore(js, jsm, 2, unfinished!, 1, { at: 0, total: unfinished!.length });
+    await publishAsBefore(nats.js, nats.jsm, 1, create!, 0, null);
+    await publishAsBefore(nats.js, nats.jsm, 2, unfinished!, 1, { at: 0, total: unfinished!.length });
     const h = headers();
     h.set(PROMOTED_AFTER, '1');
-    await js.publish(SUBJECT, new Uint8Array(0), { msgID: 'promoted-1-test', headers: h });
+    await nats.js.publish(SUBJECT, new Uint8Array(0), { msgID: 'promoted-1-test', headers: h });
     // The new primary's own operation 2, in pieces too, at the same places as the unfinished one's: stored all the same.
-    for (let at = 0; at < written!.length; at += 1_000) await publishAsBefore(js, jsm, 2, written!, 1, { at, total: written!.length });
+    for (let at = 0; at < written!.length; at += 1_000) await publishAsBefore(nats.js, nats.jsm, 2, written!, 1, { at, total: written!.length });
     const replica = tempDir('vgdb-pieces-replica-');
     try {
-      const { engine, stopped } = await follow(replica.path, js, jsm, 2);
+      const { engine, stopped } = await follow(replica.path, nats, STREAM, 2);
       expect(stopped).to.deep.equal([]);
       expect([...engine.collections.get('c')!.store.sortedIds()]).to.deep.equal(Array.from({ length: 300 }, (_, i) => 1_000 + i));
       await engine.close();
@@ -138,11 +97,11 @@ describe('replication: an entry larger than one NATS message goes as pieces', fu
 
   it('a replica whose stream no longer holds an entry\'s first pieces stops, naming them, rather than apply a part', async () => {
     const [create, upsert] = await records(0, 400);
-    await publishAsBefore(js, jsm, 1, create!, 0, null);
-    await publishAsBefore(js, jsm, 2, upsert!, 1, { at: 0, total: upsert!.length });
-    await publishAsBefore(js, jsm, 2, upsert!, 1, { at: 1_000, total: upsert!.length });
+    await publishAsBefore(nats.js, nats.jsm, 1, create!, 0, null);
+    await publishAsBefore(nats.js, nats.jsm, 2, upsert!, 1, { at: 0, total: upsert!.length });
+    await publishAsBefore(nats.js, nats.jsm, 2, upsert!, 1, { at: 1_000, total: upsert!.length });
     // The oldest messages are dropped (a retention limit), the entry's first piece with them.
-    await jsm.streams.purge(STREAM, { keep: 1 });
+    await nats.jsm.streams.purge(STREAM, { keep: 1 });
     const replica = tempDir('vgdb-pieces-replica-');
     try {
       const engine = new Engine(LmdbLog.open(replica.path));
@@ -150,7 +109,7 @@ describe('replication: an entry larger than one NATS message goes as pieces', fu
       // This replica holds operation 1 already (as from a bootstrap).
       await engine.applyReplicated(1, create!);
       await engine.close();
-      const { engine: again, stopped } = await follow(replica.path, js, jsm, 2);
+      const { engine: again, stopped } = await follow(replica.path, nats, STREAM, 2);
       expect(stopped).to.have.length(1);
       expect(stopped[0]).to.match(/holds bytes 1000 on of log entry 2, but not the piece before them .*start this replica again on an empty data dir/);
       expect(again.lastAppliedOperationId).to.equal(1);

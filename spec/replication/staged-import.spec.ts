@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import { Follower } from '../../replication/follower.js';
+import { headers } from '@nats-io/transport-node';
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import { Publisher } from '../../replication/publisher.js';
-import { ensureStream, entryHeaders, messageAt, positionOf, PROMOTED_AFTER, readMessage, stageMessageId, streamHead, SUBJECT, type StreamMessage } from '../../replication/stream.js';
+import { ensureStream, entryHeaders, positionOf, PROMOTED_AFTER, readMessage, stageMessageId, streamHead, SUBJECT, type StreamMessage } from '../../replication/stream.js';
 import { crc32 } from '../../storage/codec/crc32.js';
 import { Engine } from '../../storage/engine/engine.js';
 import { importStream } from '../../storage/engine/stream-import.js';
@@ -13,10 +12,8 @@ import type { CollectionConfig, PointRecord } from '../../storage/events/types.j
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
 import { stagedImportOf } from '../../storage/log/record.js';
 import { exportFileChunks } from '../../tools/lib/export-file.js';
-import { NatsCluster } from '../../tools/lib/nats-cluster.js';
-import { NATS_SERVER, natsServerPresent } from '../helpers/replica-set.js';
-import { requirePrerequisite } from '../helpers/prerequisite.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { follow, streamMessages, useJetStream } from './stream-fixture.js';
 
 const STREAM = 'VGDB_STAGED';
 const CONFIG: CollectionConfig = { size: 4, distance: 'Euclid', m: 4, m0: 8, efConstruct: 8, ml: 0.7 };
@@ -75,14 +72,6 @@ function publisherOf(js: JetStreamClient, jsm: JetStreamManager, log: LmdbLog, r
   });
 }
 
-/** Every message the stream holds, read back. */
-async function streamMessages(jsm: JetStreamManager): Promise<StreamMessage[]> {
-  const { seq, first } = await streamHead(jsm, STREAM);
-  const all = [];
-  for (let s = first; s <= seq; s++) all.push((await messageAt(jsm, STREAM, s))!);
-  return all;
-}
-
 /** Publishes a piece of staged blocks as a primary in an earlier life did, after the stream's last message. */
 async function publishStagePiece(js: JetStreamClient, jsm: JetStreamManager, opId: number, previous: number, record: Uint8Array, blocks: Uint8Array, at: number): Promise<void> {
   const { seq } = await streamHead(jsm, STREAM);
@@ -90,41 +79,11 @@ async function publishStagePiece(js: JetStreamClient, jsm: JetStreamManager, opI
   await js.publish(SUBJECT, blocks.subarray(at, at + 20_000), { msgID: stageMessageId(opId, at, crc32(record)), expect: { lastSequence: seq }, headers: entryHeaders(previous, null, null, piece) });
 }
 
-/** A replica's engine on its own LMDB log, following the stream until it has applied `opId` or stopped. */
-async function follow(dir: string, js: JetStreamClient, jsm: JetStreamManager, opId: number): Promise<{ engine: Engine; stopped: string[] }> {
-  const engine = new Engine(LmdbLog.open(dir));
-  await engine.start();
-  const stopped: string[] = [];
-  const follower = new Follower({ js, jsm, stream: STREAM, engine, onPrimary: () => undefined, onStopped: (r) => stopped.push(r), onRetry: () => undefined });
-  await follower.start();
-  for (let waited = 0; engine.lastAppliedOperationId < opId && stopped.length === 0 && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
-  await follower.stop();
-  return { engine, stopped };
-}
-
 const stageFiles = (dir: string): string[] => (existsSync(join(dir, 'imports')) ? readdirSync(join(dir, 'imports')).sort() : []);
 
 describe('replication: a streamed import goes as its staged blocks, then its entry', function () {
   this.timeout(60_000);
-  requirePrerequisite({ what: `nats-server (${NATS_SERVER})`, present: natsServerPresent, install: 'apt-get install -y nats-server (as root; .ci/run does it), or set NATS_SERVER_PATH' });
-  const dir = tempDir('vgdb-staged-');
-  let cluster: NatsCluster;
-  let nc: NatsConnection;
-  let js: JetStreamClient;
-  let jsm: JetStreamManager;
-  before(async () => {
-    cluster = await NatsCluster.start(join(dir.path, 'nats'));
-    nc = await connect({ servers: cluster.url });
-    js = jetstream(nc);
-    jsm = await jetstreamManager(nc);
-  });
-  beforeEach(() => ensureStream(jsm, { name: STREAM, replicas: 1 }));
-  afterEach(() => jsm.streams.delete(STREAM));
-  after(async () => {
-    await nc?.close();
-    await cluster?.stop();
-    dir.remove();
-  });
+  const nats = useJetStream(STREAM);
 
   it('a primary publishes the stage file a message at a time ahead of the import\'s small entry, and a replica stages it byte for byte and applies the import', async () => {
     const primary = tempDir('vgdb-staged-primary-');
@@ -135,13 +94,13 @@ describe('replication: a streamed import goes as its staged blocks, then its ent
       expect(blocks.length, 'the stage spans many messages').to.be.above(10 * 20_000);
       expect(records.get(2)!.length, 'the entry names the stage, it does not hold the points').to.be.below(1_000);
       const fenced: string[] = [];
-      const publisher = publisherOf(js, jsm, log, records, fenced);
+      const publisher = publisherOf(nats.js, nats.jsm, log, records, fenced);
       expect(await publisher.start()).to.equal(0);
       await Promise.all([...records].map(([opId, record]) => publisher.admit(opId, record, Promise.resolve())));
       expect(fenced).to.deep.equal([]);
       expect(publisher.publishedThrough).to.equal(2);
 
-      const messages = (await streamMessages(jsm)) as EntryMessage[];
+      const messages = (await streamMessages(nats.jsm, STREAM)) as EntryMessage[];
       const pieces = messages.slice(1, -1);
       expect(pieces.map((m) => m.stage?.at), 'each piece of the blocks once, in order, between the two entries').to.deep.equal(Array.from({ length: Math.ceil(blocks.length / 20_000) }, (_, i) => i * 20_000));
       expect(Buffer.concat(pieces.map((m) => m.record)).equals(blocks)).to.equal(true);
@@ -149,7 +108,7 @@ describe('replication: a streamed import goes as its staged blocks, then its ent
       expect(Buffer.from(messages.at(-1)!.record).equals(Buffer.from(records.get(2)!)), 'then the entry itself').to.equal(true);
       await log.close();
 
-      const { engine, stopped } = await follow(replica.path, js, jsm, 2);
+      const { engine, stopped } = await follow(replica.path, nats, STREAM, 2);
       expect(stopped).to.deep.equal([]);
       expect(engine.collections.get('c')!.store.liveCount).to.equal(POINTS);
       const own = engine.log as LmdbLog;
@@ -176,17 +135,17 @@ describe('replication: a streamed import goes as its staged blocks, then its ent
       const { log, records, stageFile } = await primaryLog(primary.path);
       const blocks = readFileSync(stageFile);
       // An earlier life published operation 1 and the first three pieces of operation 2's blocks.
-      await js.publish(SUBJECT, records.get(1)!, { msgID: '1', expect: { lastSequence: 0 }, headers: entryHeaders(0, null) });
-      for (const at of [0, 20_000, 40_000]) await publishStagePiece(js, jsm, 2, 1, records.get(2)!, blocks, at);
+      await nats.js.publish(SUBJECT, records.get(1)!, { msgID: '1', expect: { lastSequence: 0 }, headers: entryHeaders(0, null) });
+      for (const at of [0, 20_000, 40_000]) await publishStagePiece(nats.js, nats.jsm, 2, 1, records.get(2)!, blocks, at);
       const fenced: string[] = [];
-      const publisher = publisherOf(js, jsm, log, records, fenced);
+      const publisher = publisherOf(nats.js, nats.jsm, log, records, fenced);
       expect(await publisher.start(), 'the stream stands at operation 1').to.equal(1);
       await publisher.admit(2, records.get(2)!, Promise.resolve());
       expect(fenced).to.deep.equal([]);
-      const pieces = ((await streamMessages(jsm)) as EntryMessage[]).slice(1, -1);
+      const pieces = ((await streamMessages(nats.jsm, STREAM)) as EntryMessage[]).slice(1, -1);
       expect(pieces.map((m) => m.stage?.at), 'the rest, each once').to.deep.equal(Array.from({ length: Math.ceil(blocks.length / 20_000) }, (_, i) => i * 20_000));
       await log.close();
-      const { engine, stopped } = await follow(replica.path, js, jsm, 2);
+      const { engine, stopped } = await follow(replica.path, nats, STREAM, 2);
       expect(stopped).to.deep.equal([]);
       expect(engine.collections.get('c')!.store.liveCount).to.equal(POINTS);
       await engine.close();
@@ -204,17 +163,17 @@ describe('replication: a streamed import goes as its staged blocks, then its ent
       const { log, records, stageFile } = await primaryLog(primary.path);
       const blocks = readFileSync(stageFile);
       await log.close();
-      await js.publish(SUBJECT, records.get(1)!, { msgID: '1', expect: { lastSequence: 0 }, headers: entryHeaders(0, null) });
-      for (const at of [0, 20_000]) await publishStagePiece(js, jsm, 2, 1, records.get(2)!, blocks, at);
+      await nats.js.publish(SUBJECT, records.get(1)!, { msgID: '1', expect: { lastSequence: 0 }, headers: entryHeaders(0, null) });
+      for (const at of [0, 20_000]) await publishStagePiece(nats.js, nats.jsm, 2, 1, records.get(2)!, blocks, at);
       const marker = headers();
       marker.set(PROMOTED_AFTER, '1');
-      await js.publish(SUBJECT, new Uint8Array(0), { msgID: 'promoted-1-test', headers: marker });
+      await nats.js.publish(SUBJECT, new Uint8Array(0), { msgID: 'promoted-1-test', headers: marker });
       // The new primary's own operation 2, no import: taken only if the unfinished blocks were dropped at the marker.
       const written = await newPrimaryRecords();
       expect(Buffer.from(written[0]!).equals(Buffer.from(records.get(1)!))).to.equal(true);
-      const afterMarker = await streamHead(jsm, STREAM);
-      await js.publish(SUBJECT, written[1]!, { msgID: '2', expect: { lastSequence: afterMarker.seq }, headers: entryHeaders(1, null) });
-      const { engine, stopped } = await follow(replica.path, js, jsm, 2);
+      const afterMarker = await streamHead(nats.jsm, STREAM);
+      await nats.js.publish(SUBJECT, written[1]!, { msgID: '2', expect: { lastSequence: afterMarker.seq }, headers: entryHeaders(1, null) });
+      const { engine, stopped } = await follow(replica.path, nats, STREAM, 2);
       expect(stopped).to.deep.equal([]);
       expect([...engine.collections.keys()].sort()).to.deep.equal(['first', 'second']);
       await engine.close();
@@ -222,16 +181,16 @@ describe('replication: a streamed import goes as its staged blocks, then its ent
 
       // The whole import again, one byte of its blocks changed in flight: the digest refuses it
       // (on a new stream: JetStream would take the same message ids for retries and drop them).
-      await jsm.streams.delete(STREAM);
-      await ensureStream(jsm, { name: STREAM, replicas: 1 });
-      const { seq } = await streamHead(jsm, STREAM);
-      await js.publish(SUBJECT, records.get(1)!, { msgID: '1', expect: { lastSequence: seq }, headers: entryHeaders(0, null) });
+      await nats.jsm.streams.delete(STREAM);
+      await ensureStream(nats.jsm, { name: STREAM, replicas: 1 });
+      const { seq } = await streamHead(nats.jsm, STREAM);
+      await nats.js.publish(SUBJECT, records.get(1)!, { msgID: '1', expect: { lastSequence: seq }, headers: entryHeaders(0, null) });
       const changed = Buffer.from(blocks);
       changed[30_000] ^= 1;
-      for (let at = 0; at < changed.length; at += 20_000) await publishStagePiece(js, jsm, 2, 1, records.get(2)!, changed, at);
-      const head = await streamHead(jsm, STREAM);
-      await js.publish(SUBJECT, records.get(2)!, { msgID: '2', expect: { lastSequence: head.seq }, headers: entryHeaders(1, null) });
-      const result = await follow(damaged.path, js, jsm, 2);
+      for (let at = 0; at < changed.length; at += 20_000) await publishStagePiece(nats.js, nats.jsm, 2, 1, records.get(2)!, changed, at);
+      const head = await streamHead(nats.jsm, STREAM);
+      await nats.js.publish(SUBJECT, records.get(2)!, { msgID: '2', expect: { lastSequence: head.seq }, headers: entryHeaders(1, null) });
+      const result = await follow(damaged.path, nats, STREAM, 2);
       expect(result.stopped).to.have.length(1);
       expect(result.stopped[0]).to.match(/the staged blocks of log entry 2 do not match the SHA-256 it names; nothing from it on is applied/);
       expect(result.engine.lastAppliedOperationId).to.equal(1);
