@@ -203,6 +203,34 @@ describe('replication: a streamed import goes as its staged blocks, then its ent
     }
   });
 
+  it('a replica whose stream no longer holds an import\'s first staged pieces stops, naming them, and stages nothing', async () => {
+    const primary = tempDir('vgdb-staged-primary-');
+    const replica = tempDir('vgdb-staged-replica-');
+    try {
+      const { log, records, stageFile } = await primaryLog(primary.path);
+      const blocks = readFileSync(stageFile);
+      await log.close();
+      await nats.js.publish(SUBJECT, records.get(1)!, { msgID: '1', expect: { lastSequence: 0 }, headers: entryHeaders(0, null) });
+      for (const at of [0, 20_000, 40_000]) await publishStagePiece(nats.js, nats.jsm, 2, 1, records.get(2)!, blocks, at);
+      // The oldest messages are dropped (a retention limit), the first two pieces with them.
+      await nats.jsm.streams.purge(STREAM, { keep: 1 });
+      const engine = new Engine(LmdbLog.open(replica.path));
+      await engine.start();
+      // This replica holds operation 1 already (as from a bootstrap).
+      await engine.applyReplicated(1, records.get(1)!);
+      await engine.close();
+      const { engine: again, stopped } = await follow(replica.path, nats, STREAM, 2);
+      expect(stopped).to.have.length(1);
+      expect(stopped[0]).to.match(/holds bytes 40000 on of the staged blocks of log entry 2, but not the piece before them .*start this replica again on an empty data dir/);
+      expect(again.lastAppliedOperationId).to.equal(1);
+      await again.close();
+      expect(stageFiles(replica.path)).to.deep.equal([]);
+    } finally {
+      primary.remove();
+      replica.remove();
+    }
+  });
+
   it('reads a piece of staged blocks from its headers, and refuses one that does not add up', () => {
     const h = entryHeaders(4, null, null, { stage: 3, at: 2_000, total: 5_000 });
     h.set('Nats-Msg-Id', '5+2000#0badf00d');

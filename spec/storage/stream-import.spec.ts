@@ -6,6 +6,7 @@ import { Engine } from '../../storage/engine/engine.js';
 import { importStream } from '../../storage/engine/stream-import.js';
 import type { CollectionConfig, PointRecord } from '../../storage/events/types.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
+import { stagedImportOf } from '../../storage/log/record.js';
 import { LogLossError, type LogProblem } from '../../storage/log/log-audit.js';
 import { SnapshotFiles } from '../../storage/snapshot/snapshot-files.js';
 import { dirBytes } from '../../tools/lib/dir-bytes.js';
@@ -119,6 +120,34 @@ describe('storage: streamed imports', function () {
     await fresh.discard();
     await reopened.close();
     expect(stageFiles(dir.path)).to.deep.equal(['1.stage']);
+  });
+
+  it('stages a replica\'s import under its primary\'s stage number, refusing one taken, and applies its record only with that stage', async () => {
+    const primary = new Engine(LmdbLog.open(join(dir.path, 'primary')));
+    await primary.start();
+    await primary.submit({ type: 'create_collection', name: 'first', config: CONFIG });
+    await importStream(primary, 'c', 'create', fileOf(1_500));
+    const [create, entry] = [...primary.log.readRaw()];
+    const staged = stagedImportOf(2, entry!.record)!.staged!;
+    const blocks = [...(primary.log as LmdbLog).stagedBlocks(staged.stage, staged.blocks, staged.digest)];
+    await primary.close();
+
+    const replica = new Engine(LmdbLog.open(join(dir.path, 'replica')));
+    await replica.start();
+    const log = replica.log as LmdbLog;
+    await replica.applyReplicated(1, create!.record);
+    // The record names stage 1: without its blocks it is refused before anything is logged.
+    expect(() => replica.applyReplicated(2, entry!.record)).to.throw(/log entry 2 names staged import 1, and came with no staged blocks/);
+    expect(log.lastOperationId).to.equal(1);
+    const stage = log.stageImport(1);
+    expect(() => log.stageImport(1), 'open already').to.throw(/import stage 1 is taken/);
+    for (const block of blocks) stage.add(block);
+    await stage.finish();
+    await replica.applyReplicated(2, entry!.record, stage);
+    expect(replica.collections.get('c')!.store.liveCount).to.equal(1_500);
+    expect(() => log.stageImport(1), 'committed by its entry').to.throw(/import stage 1 is taken/);
+    expect(log.stageImport().id, 'its own stages are numbered above it').to.equal(2);
+    await replica.close();
   });
 
   it('refuses to start on an import whose stage file is missing or cut, naming it; accepting the loss passes over that import', async () => {

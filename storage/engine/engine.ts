@@ -332,15 +332,6 @@ export class Engine {
   }
 
   /**
-   * Whether an import may be staged beside the log (storage/engine/stream-import.ts). Under
-   * replication the primary publishes a staged import's blocks from its stage file ahead of its
-   * entry, and each replica stages them as they come (docs/replication.md).
-   */
-  get stagesImports(): boolean {
-    return this.log.stageImport !== undefined;
-  }
-
-  /**
    * Resolves once no merge import into collection `name` is being applied in slices. A merge
    * changes the live collection a slice at a time; readers that wait here see it whole or not at
    * all. (Create and replace build their collection off to the side: nothing to wait for.)

@@ -44,7 +44,7 @@ function readingFile<T>(read: () => T): T {
  */
 async function readImport(engine: Engine, name: string, mode: ImportMode, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<{ event: ImportCollectionEvent; discard: () => Promise<void> }> {
   const log = engine.log;
-  const stage = engine.stagesImports ? log.stageImport!() : undefined;
+  const stage = log.stageImport?.();
   if (!stage) {
     const reader = new ImportReader(engine.limits);
     for await (const chunk of body) readingFile(() => reader.feed(chunk));
