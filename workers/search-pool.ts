@@ -4,7 +4,7 @@ import type { GraphBuilder } from '../storage/views/graph-builder.js';
 import { HnswIndex, type GraphLayout } from '../storage/views/hnsw.js';
 import { READER_SLOTS } from '../storage/views/point-store.js';
 import type { QuantizedLayout, QuantizedVectors } from '../storage/views/quantized-vectors.js';
-import type { Walk, WorkerAnswer, WorkerRequest } from './walk-messages.js';
+import type { SharedWalksRequest, Walk, WorkerAnswer, WorkerRequest } from './walk-messages.js';
 
 /** The most workers: each reads in a query area of its own (READER_SLOTS, the main thread's is 0). */
 export const MAX_SEARCH_WORKERS = READER_SLOTS - 1;
@@ -36,13 +36,18 @@ class PoolWorker {
   /** The node it holds while linking (-1: none), and the graph it links: let go of if it dies. */
   readonly holding = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
   linking: GraphLayout | null = null;
-  /** Walks given to it in this turn of the main thread, sent together at its end. */
-  private outbox: Walk[] = [];
+  /** Walks it answered (tests: how the walks of a shared request were taken). */
+  walked = 0;
   /** Where requests go, each followed by a ring of the doorbell the worker waits on (search-worker.ts). */
   private port!: MessagePort;
   private readonly doorbell = new Int32Array(new SharedArrayBuffer(4));
 
-  constructor(readonly readerSlot: number, private readonly onStopped: (w: PoolWorker, thread: Worker, err: Error) => void) {
+  /** `shared`: the walks of shared requests (SearchPool.share), answered by whichever worker took each. */
+  constructor(
+    readonly readerSlot: number,
+    private readonly shared: Map<number, Waiting>,
+    private readonly onStopped: (w: PoolWorker, thread: Worker, err: Error) => void,
+  ) {
     this.start();
   }
 
@@ -62,9 +67,10 @@ class PoolWorker {
     this.port = port1;
     port1.on('message', (answers: WorkerAnswer[]) => {
       for (const a of answers) {
-        const w = this.waiting.get(a.id);
+        const w = this.waiting.get(a.id) ?? this.shared.get(a.id);
         if (!w) continue;
-        this.waiting.delete(a.id);
+        if (!this.waiting.delete(a.id)) this.shared.delete(a.id);
+        if ('slots' in a) this.walked++;
         w.resolve(a);
       }
     });
@@ -81,23 +87,18 @@ class PoolWorker {
   }
 
   /** Sends a message and answers its answer. */
-  ask(id: number, m: WorkerRequest | Walk): Promise<WorkerAnswer> {
+  ask(id: number, m: WorkerRequest): Promise<WorkerAnswer> {
     return new Promise<WorkerAnswer>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      if ('type' in m) this.post(m);
-      else this.queue(m);
+      this.post(m);
     });
   }
+}
 
-  /** Queues a walk; the turn's walks go out in one message (one wake-up of the worker, one answer). */
-  private queue(walk: Walk): void {
-    if (this.outbox.push(walk) > 1) return;
-    queueMicrotask(() => {
-      const walks = this.outbox;
-      this.outbox = [];
-      this.post({ type: 'walks', walks });
-    });
-  }
+/** A walk asked for in this turn of the main thread, sent at its end (SearchPool.send). */
+interface TurnWalk {
+  walk: Walk;
+  waiting: Waiting;
 }
 
 /** Walkers for a pool of `size` on a machine of `cores`: all but one core's worth, at least one. */
@@ -106,15 +107,22 @@ export function walkersFor(size: number, cores: number): number {
 }
 
 /**
- * The search workers (SERVICE_WORKERS): graph walks go to the walker with the fewest in
- * flight; batches of nodes to link are shared out between all of them, a chunk at a time. A
- * worker that dies fails what it owed (a search answers 500 naming its request id; a batch is
- * linked on the main thread), has the node it held let go of, and is replaced at once. Graphs
- * are known to workers by a number; one the main thread lets go of is forgotten by every
- * worker, so its shared arrays can be freed.
+ * The search workers (SERVICE_WORKERS): the walks asked for in one turn of the main thread go
+ * out at its end, a lone one to the walker with the fewest in flight, several (a batch search,
+ * a query's prefetches, requests read together) to every worker, which take them one at a time
+ * until none is left; batches of nodes to link are shared out between all of them, a chunk at a
+ * time. A worker that dies fails the walks it took or owed (a search answers 500 naming its
+ * request id; a batch is linked on the main thread), has the node it held let go of, and is
+ * replaced at once. Graphs are known to workers by a number; one the main thread lets go of is
+ * forgotten by every worker, so its shared arrays can be freed.
  */
 export class SearchPool implements GraphWalker, GraphBuilder {
   private readonly workers: PoolWorker[] = [];
+  /** Walks of shared requests not answered yet, by walk id. */
+  private readonly sharedWaiting = new Map<number, Waiting>();
+  /** The walks asked for in this turn, sent at its end, and the layouts they read, by graph. */
+  private turn: TurnWalk[] = [];
+  private turnLayouts = new Map<number, { layout: GraphLayout; codes: QuantizedLayout | null }>();
   private readonly graphIds = new WeakMap<HnswIndex, number>();
   private readonly released = new FinalizationRegistry<number>((graph) => {
     this.forget(graph);
@@ -160,21 +168,19 @@ export class SearchPool implements GraphWalker, GraphBuilder {
   /** Walks left to the caller by inPlaceWhen (metrics, tests). */
   walksInPlace = 0;
   private walksOut = 0;
-  /** Walks sent in this turn of the event loop (see walk). */
-  private walksThisTurn = 0;
   private inPlaceThisTurn = false;
 
   /**
-   * `size` workers link nodes into graphs; walks go to the first `walkers` of them (all by
-   * default). The server leaves the request thread a core of its own (walkersFor): it parses,
+   * `size` workers link nodes into graphs; a lone walk goes to the first `walkers` of them (all
+   * by default). The server leaves the request thread a core of its own (walkersFor): it parses,
    * checks and answers every search, and a walker beyond the other cores only takes turns with it.
-   * The walks asked for in one turn after its first (the searches of one batch request, a query's
-   * prefetches) go to all `size`: their request waits for them, so the core is theirs meanwhile.
+   * Several walks asked for in one turn (the searches of one batch request, a query's
+   * prefetches) go to all `size`: their requests wait for them, so the core is theirs meanwhile.
    */
   constructor(readonly size: number, readonly walkers = size) {
     if (!Number.isInteger(size) || size < 1 || size > MAX_SEARCH_WORKERS) throw new RangeError(`a search pool has 1 to ${MAX_SEARCH_WORKERS} workers, not ${size}`);
     if (!Number.isInteger(walkers) || walkers < 1 || walkers > size) throw new RangeError(`a search pool of ${size} walks on 1 to ${size} of its workers, not ${walkers}`);
-    for (let i = 0; i < size; i++) this.workers.push(new PoolWorker(i + 1, (w, thread, err) => this.stopped(w, thread, err)));
+    for (let i = 0; i < size; i++) this.workers.push(new PoolWorker(i + 1, this.sharedWaiting, (w, thread, err) => this.stopped(w, thread, err)));
   }
 
   walk(index: HnswIndex, query: Float32Array, k: number, ef: number, codes: QuantizedVectors | null, onCodes: boolean, allow: Uint32Array | null = null): Promise<Int32Array> | null {
@@ -189,14 +195,17 @@ export class SearchPool implements GraphWalker, GraphBuilder {
       queueMicrotask(() => (this.inPlaceThisTurn = false));
       return null;
     }
-    // A turn's first walk goes to the walkers, the rest (a batch's, a query's prefetches) to any
-    // worker: while they run, their request waits and the request thread's core is free for them.
-    const among = this.walksThisTurn++ > 0 ? this.size : this.walkers;
-    if (this.walksThisTurn === 1) queueMicrotask(() => (this.walksThisTurn = 0));
-    let worker = this.workers[0]!;
-    for (let i = 1; i < among; i++) if (this.workers[i]!.waiting.size < worker.waiting.size) worker = this.workers[i]!;
     const walk: Walk = { id: this.nextRequest++, graph: this.graphId(index), query, k, ef, quantized: onCodes };
     if (allow) walk.allow = allow;
+    const codesRead = onCodes ? codesLayout : null;
+    // The walks sent together read one layout of each graph: one that changed in this turn (a
+    // write grew the store between two searches) sends the walks before it first.
+    let read = this.turnLayouts.get(walk.graph);
+    if (read && (read.layout !== layout || (codesRead && read.codes && read.codes !== codesRead))) {
+      this.send();
+      read = undefined;
+    }
+    this.turnLayouts.set(walk.graph, { layout, codes: codesRead ?? read?.codes ?? null });
     // Vectors that moved (into a file, or codes made anew or dropped): every worker lets go of the
     // old memory now (with a full collection of its own), not at its next walk. This thread holds
     // it nowhere but weakly, and the change's own collection (FloatFiles.released) freed it here:
@@ -210,14 +219,11 @@ export class SearchPool implements GraphWalker, GraphBuilder {
       }
       this.sentMemory.set(walk.graph, { store: new WeakRef(layout.store.memories[0]!), codes: codesMemory && new WeakRef(codesMemory) });
     }
-    walk.layout = this.layoutFor(worker, walk.graph, layout);
-    if (onCodes && codesLayout && worker.sentCodes.get(walk.graph)?.deref() !== codesLayout) {
-      walk.codes = codesLayout;
-      worker.sentCodes.set(walk.graph, new WeakRef(codesLayout));
-    }
-    this.onDispatch?.(worker.thread);
     this.walksOut++;
-    return worker.ask(walk.id, walk).then(
+    const answered = new Promise<WorkerAnswer>((resolve, reject) => {
+      if (this.turn.push({ walk, waiting: { resolve, reject } }) === 1) queueMicrotask(() => this.send());
+    });
+    return answered.then(
       (a) => {
         this.walksOut--;
         if (!('slots' in a)) throw new SearchWorkerError(`a search worker could not walk the graph: ${'error' in a ? a.error : 'no answer'}`);
@@ -229,6 +235,80 @@ export class SearchPool implements GraphWalker, GraphBuilder {
         throw err;
       },
     );
+  }
+
+  /** Sends the walks asked for in this turn: a lone one to the least busy walker, several to every worker to share. */
+  private send(): void {
+    const turn = this.turn;
+    const layouts = this.turnLayouts;
+    if (turn.length === 0) return;
+    this.turn = [];
+    this.turnLayouts = new Map();
+    if (this.closed) {
+      for (const t of turn) t.waiting.reject(new SearchWorkerError('the search pool is closed'));
+      return;
+    }
+    if (turn.length > 1) return this.share(turn, layouts);
+    const { walk, waiting } = turn[0]!;
+    const { layout, codes } = layouts.get(walk.graph)!;
+    let worker = this.workers[0]!;
+    for (let i = 1; i < this.walkers; i++) if (this.workers[i]!.waiting.size < worker.waiting.size) worker = this.workers[i]!;
+    walk.layout = this.layoutFor(worker, walk.graph, layout);
+    if (codes && this.codesFor(worker, walk.graph, codes)) walk.codes = codes;
+    this.onDispatch?.(worker.thread);
+    worker.waiting.set(walk.id, waiting);
+    worker.post({ type: 'walk', walk });
+  }
+
+  /**
+   * Sends the turn's walks to every worker, each taking the next one nobody has taken
+   * (SharedWalksRequest), so that none waits on a worker held up elsewhere. Once every worker
+   * has drained the request or stopped, a walk still unanswered (taken by a worker that stopped
+   * before answering, or by none: all of them stopped) fails.
+   */
+  private share(turn: TurnWalk[], graphs: Map<number, { layout: GraphLayout; codes: QuantizedLayout | null }>): void {
+    const id = this.nextRequest++;
+    const claims = new Int32Array(new SharedArrayBuffer(4 * turn.length));
+    // The queries in one shared buffer: every worker is sent views of it, not copies.
+    let floats = 0;
+    for (const t of turn) floats += t.walk.query.length;
+    const queries = new Float32Array(new SharedArrayBuffer(4 * floats));
+    let at = 0;
+    const walks = turn.map(({ walk, waiting }) => {
+      queries.set(walk.query, at);
+      this.sharedWaiting.set(walk.id, waiting);
+      return { ...walk, query: queries.subarray(at, (at += walk.query.length)) };
+    });
+    let working = this.workers.length;
+    let stopped: Error | null = null;
+    const drained = (err: Error | null): void => {
+      stopped = err ?? stopped;
+      if (--working > 0) return;
+      // Each worker has drained the request or stopped: what is left was taken by one that stopped, or by none.
+      for (const w of walks) this.failShared(w.id, stopped ?? new SearchWorkerError('no search worker walked it'));
+    };
+    for (const worker of this.workers) {
+      const mine: SharedWalksRequest['graphs'] = [];
+      for (const [graph, { layout, codes }] of graphs) {
+        const entry: SharedWalksRequest['graphs'][number] = { graph };
+        const sentLayout = this.layoutFor(worker, graph, layout);
+        if (sentLayout) entry.layout = sentLayout;
+        if (codes && this.codesFor(worker, graph, codes)) entry.codes = codes;
+        mine.push(entry);
+      }
+      this.onDispatch?.(worker.thread);
+      worker.ask(id, { type: 'shared', id, graphs: mine, walks, claims }).then(
+        (a) => drained('error' in a ? new SearchWorkerError(a.error) : null),
+        (err: Error) => drained(err),
+      );
+    }
+  }
+
+  private failShared(walk: number, err: Error): void {
+    const waiting = this.sharedWaiting.get(walk);
+    if (!waiting) return;
+    this.sharedWaiting.delete(walk);
+    waiting.reject(err);
   }
 
   /** Whether this walk is left to the caller (see inPlaceWhen), `alone` saying whether its request is the only one in flight. */
@@ -276,6 +356,11 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     this.forget(graph);
   }
 
+  /** Walks each worker answered, in the order of threads() (tests). */
+  walkedBy(): number[] {
+    return this.workers.map((w) => w.walked);
+  }
+
   /** The worker threads (tests stop one to see it replaced). */
   threads(): Worker[] {
     return this.workers.map((w) => w.thread);
@@ -293,6 +378,13 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     // A new layout makes the worker a new reader, which needs the codes again.
     worker.sentCodes.delete(graph);
     return layout;
+  }
+
+  /** Whether the codes' layout must go along: the worker's copy of this graph's is not it (sent after layoutFor). */
+  private codesFor(worker: PoolWorker, graph: number, codes: QuantizedLayout): boolean {
+    if (worker.sentCodes.get(graph)?.deref() === codes) return false;
+    worker.sentCodes.set(graph, new WeakRef(codes));
+    return true;
   }
 
   private graphId(index: HnswIndex): number {

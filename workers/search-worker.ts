@@ -83,10 +83,35 @@ function handle(m: WorkerRequest): void {
     port.postMessage([answer]);
     return;
   }
+  if (m.type === 'walk') {
+    const { answers, moved } = walkAll([m.walk], null);
+    port.postMessage(answers, moved);
+    return;
+  }
+  let unready: unknown = null;
+  try {
+    for (const g of m.graphs) {
+      const reader = readerOf(g.graph, g.layout);
+      if (g.codes) codesOf(reader, g.codes);
+    }
+  } catch (err) {
+    unready = err;
+  }
+  const { answers, moved } = walkAll(m.walks, m.claims, unready);
+  // Even having taken none: the pool counts each worker of a shared request out (search-pool.ts).
+  answers.push({ id: m.id, drained: true });
+  port.postMessage(answers, moved);
+}
+
+/** Walks each walk (with `claims`, each this worker takes first): the slots found, or what failed. */
+function walkAll(walks: Walk[], claims: Int32Array | null, unready: unknown = null): { answers: WorkerAnswer[]; moved: ArrayBuffer[] } {
   const answers: WorkerAnswer[] = [];
   const moved: ArrayBuffer[] = [];
-  for (const w of m.walks) {
+  for (let i = 0; i < walks.length; i++) {
+    if (claims && Atomics.compareExchange(claims, i, 0, readerSlot) !== 0) continue;
+    const w = walks[i]!;
     try {
+      if (unready) throw unready;
       const found = walk(w);
       answers.push({ id: w.id, slots: found });
       moved.push(found.buffer);
@@ -94,7 +119,7 @@ function handle(m: WorkerRequest): void {
       answers.push(failure(w.id, err));
     }
   }
-  port.postMessage(answers, moved);
+  return { answers, moved };
 }
 
 for (;;) {

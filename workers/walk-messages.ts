@@ -17,10 +17,27 @@ export interface Walk {
   allow?: Uint32Array;
 }
 
-/** The walks given to one worker in one turn of the main thread (a batch search's share), sent as one message. */
-export interface WalksRequest {
-  type: 'walks';
+/** The one walk asked for in a turn of the main thread, given to one worker. */
+export interface WalkRequest {
+  type: 'walk';
+  walk: Walk;
+}
+
+/**
+ * The walks asked for in one turn of the main thread, more than one (a batch search, several
+ * requests, a query's prefetches), sent to every worker: each takes the next walk nobody has
+ * taken (compare-and-swap of its reader slot into `claims`, 0: not taken) until none is left,
+ * answers the ones it walked and then `drained`. A worker held up elsewhere (preempted, linking)
+ * leaves its share to the others instead of holding the request up.
+ */
+export interface SharedWalksRequest {
+  type: 'shared';
+  id: number;
+  /** Each graph the walks read, with its layout and codes' layout where this worker's copy is out of date. */
+  graphs: { graph: number; layout?: GraphLayout; codes?: QuantizedLayout }[];
+  /** Without layouts (they come in `graphs`); the queries are views of one shared buffer. */
   walks: Walk[];
+  claims: Int32Array;
 }
 
 /** Prepared nodes of a graph for a worker to link (HnswIndex.linkPrepared), beside the other workers. */
@@ -38,7 +55,7 @@ export interface ForgetRequest {
   graph: number;
 }
 
-export type WorkerRequest = WalksRequest | LinkRequest | ForgetRequest;
+export type WorkerRequest = WalkRequest | SharedWalksRequest | LinkRequest | ForgetRequest;
 
-/** Each walk's slots, a link's end, or what failed; a worker answers a message with a list of them. */
-export type WorkerAnswer = { id: number; slots: Int32Array } | { id: number; linked: true } | { id: number; error: string };
+/** Each walk's slots, a link's end, a shared request's end, or what failed; a worker answers a message with a list of them. */
+export type WorkerAnswer = { id: number; slots: Int32Array } | { id: number; linked: true } | { id: number; drained: true } | { id: number; error: string };

@@ -179,7 +179,7 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     expect(searchPool().walks).to.equal(walks + 3);
   });
 
-  it('walks a lone search on its first `walkers` workers only, a turn\'s further walks (a batch) on all, and links on all of them', async () => {
+  it('walks a lone search on its first `walkers` workers only, the walks of a turn with several (a batch) on all, and links on all of them', async () => {
     expect(walkersFor(2, 2), 'two cores: one walker, the request thread keeps a core').to.equal(1);
     expect(walkersFor(8, 16)).to.equal(8);
     expect(walkersFor(4, 1), 'one core: still one').to.equal(1);
@@ -200,12 +200,14 @@ describe('workers: the search pool walks graphs on worker threads over shared me
       expect([...used], 'one walk a turn: each on the one walker').to.deep.equal([pool.threads()[0]]);
       const sent: unknown[] = [];
       pool.onDispatch = (thread) => sent.push(thread);
+      const walkedBefore = pool.walkedBy();
       const answers = await Promise.all(queries.map((q) => searchCollectionPooled(c, query(q))));
       expect(answers).to.deep.equal(queries.map((q) => searchCollection(c, query(q))));
       expect(pool.walks).to.equal(50);
       const [walker, other] = pool.threads();
-      expect(sent[0], 'the first walk of the turn goes to the walker').to.equal(walker);
-      expect(sent.filter((t) => t === other).length, '40 walks in one turn: the rest shared with the other worker').to.be.within(15, 25);
+      expect(sent, '40 walks in one turn: one request, sent to both workers to share').to.have.members([walker, other]).and.have.length(2);
+      const walked = pool.walkedBy().map((n, i) => n - walkedBefore[i]!);
+      expect(walked[0]! + walked[1]!, 'each walk taken by one worker only').to.equal(40);
       sent.length = 0;
       await searchCollectionPooled(c, query(queries[0]!));
       expect(sent, 'the next turn starts again on the walker').to.deep.equal([walker]);
@@ -339,6 +341,66 @@ describe('workers: the search pool walks graphs on worker threads over shared me
       pool.inPlaceWhen = null;
       pool.probeWhen = null;
     }
+  });
+
+  it('sends the walks of a turn before a write that gave their graph a new layout apart from the walks after it', async () => {
+    const c = filled('Euclid', 3000, 19);
+    const [q1, q2, q3] = randomVectors(3, DIM, 20);
+    const first = searchCollection(c, query(q1!));
+    const layout = c.index.layout();
+    const sent: unknown[] = [];
+    searchPool().onDispatch = (thread) => sent.push(thread);
+    try {
+      const p1 = searchCollectionPooled(c, query(q1!));
+      c.upsert(randomVectors(3000, DIM, 21).map((vector, i) => ({ id: 3000 + i, vector, payload: {}, labels: [] })));
+      expect(c.index.layout(), 'the write grew the graph\'s arrays').to.not.equal(layout);
+      const rest = [searchCollectionPooled(c, query(q2!)), searchCollectionPooled(c, query(q3!))];
+      expect(await p1).to.deep.equal(first);
+      expect(await Promise.all(rest)).to.deep.equal([searchCollection(c, query(q2!)), searchCollection(c, query(q3!))]);
+    } finally {
+      searchPool().onDispatch = null;
+    }
+    const [walker, other] = searchPool().threads();
+    expect(sent, 'the first walk alone to the walker, then the two after the write to both').to.deep.equal([walker, walker, other]);
+  });
+
+  /** Searches all of `queries` in one turn, each answer or the error it failed with. */
+  const searchedTogether = (c: Collection, queries: Float32Array[]) =>
+    Promise.all(queries.map((q) => searchCollectionPooled(c, query(q)).catch((err: unknown) => err)));
+
+  it('answers every walk of a shared request that a worker stopping under it did not take, the other worker taking them', async () => {
+    const c = filled('Euclid', 3000, 15);
+    const queries = randomVectors(40, DIM, 16);
+    const before = searchPool().replaced;
+    const walkedBefore = searchPool().walkedBy()[1]!;
+    // The first of the two workers the request is sent to stops before it comes.
+    searchPool().onDispatch = (thread) => {
+      searchPool().onDispatch = null;
+      void thread.terminate();
+    };
+    const outcomes = await searchedTogether(c, queries);
+    const failed = outcomes.filter((o) => o instanceof Error);
+    for (const err of failed) expect(err).to.be.instanceOf(SearchWorkerError);
+    outcomes.forEach((o, i) => o instanceof Error || expect(o).to.deep.equal(searchCollection(c, query(queries[i]!))));
+    expect(searchPool().walkedBy()[1]! - walkedBefore, 'the other worker walked every walk answered').to.equal(outcomes.length - failed.length);
+    expect(searchPool().replaced).to.equal(before + 1);
+    expect(await searchedTogether(c, queries)).to.deep.equal(queries.map((q) => searchCollection(c, query(q))));
+  });
+
+  it('fails every walk of a shared request when all its workers stop under it, none left waiting', async () => {
+    const c = filled('Euclid', 3000, 17);
+    const queries = randomVectors(12, DIM, 18);
+    const before = searchPool().replaced;
+    searchPool().onDispatch = (thread) => void thread.terminate();
+    let outcomes: unknown[];
+    try {
+      outcomes = await searchedTogether(c, queries);
+    } finally {
+      searchPool().onDispatch = null;
+    }
+    for (const o of outcomes) expect(o).to.be.instanceOf(SearchWorkerError);
+    expect(searchPool().replaced).to.equal(before + 2);
+    expect(await searchedTogether(c, queries)).to.deep.equal(queries.map((q) => searchCollection(c, query(q))));
   });
 
   it('replaces a worker that dies under a walk, failing only that walk', async () => {
