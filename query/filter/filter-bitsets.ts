@@ -22,6 +22,8 @@ const BUILD_SLICE_MS = 1;
 interface Kept {
   filter: Filter;
   bits: Uint32Array;
+  /** The bits set: the live points that match. */
+  count: number;
   mark: number;
   epoch: number;
 }
@@ -41,9 +43,14 @@ function followable(f: Filter): boolean {
   return [...f.must, ...f.should, ...f.mustNot, ...(f.minShould?.conditions ?? [])].every(ok);
 }
 
+/** Keys made, by filter object: a search asks for its filter's key more than once. */
+const keys = new WeakMap<Filter, string>();
+
 /** A filter as text, the same for the same filter (its sets written as lists in their order). */
 export function filterKey(f: Filter): string {
-  return JSON.stringify(f, (_, v: unknown) => (v instanceof Set ? { set: [...v] } : typeof v === 'bigint' ? `${v}n` : v));
+  let key = keys.get(f);
+  if (key === undefined) keys.set(f, (key = JSON.stringify(f, (_, v: unknown) => (v instanceof Set ? { set: [...v] } : typeof v === 'bigint' ? `${v}n` : v))));
+  return key;
 }
 
 /**
@@ -89,6 +96,14 @@ export class FilterBitsets {
     return null;
   }
 
+  /**
+   * How many live points match a kept filter, as of its bits' last use (a search plans with it
+   * instead of sampling: the bits are current but for the writes since); null when not kept.
+   */
+  matchCount(filter: Filter): number | null {
+    return this.kept.get(filterKey(filter))?.count ?? null;
+  }
+
   /** How many filters are kept (tests, metrics). */
   get size(): number {
     return this.kept.size;
@@ -105,7 +120,7 @@ export class FilterBitsets {
       grown.set(kept.bits);
       kept.bits = grown;
     }
-    for (const slot of changed) this.setBit(kept.bits, slot, kept.filter);
+    for (const slot of changed) this.setBit(kept, slot);
     kept.mark = journal.end;
     return true;
   }
@@ -115,11 +130,15 @@ export class FilterBitsets {
     return Math.max(CATCH_UP_LEAST, this.c.store.slotCount * CATCH_UP_SHARE);
   }
 
-  private setBit(bits: Uint32Array, slot: number, filter: Filter): void {
-    const on = this.c.store.state[slot] === LIVE && matchesFilter(filter, this.c, slot);
+  private setBit(kept: Kept, slot: number): void {
+    const { bits } = kept;
+    const on = this.c.store.state[slot] === LIVE && matchesFilter(kept.filter, this.c, slot);
     const word = slot >>> 5;
     const bit = 1 << (slot & 31);
+    const was = (bits[word]! & bit) !== 0;
+    if (on === was) return;
     bits[word] = on ? bits[word]! | bit : bits[word]! & ~bit;
+    kept.count += on ? 1 : -1;
   }
 
   /** A filter whose bits could not be made is searched in place, as before they were asked for, and counted (filterBitsFailures). */
@@ -136,8 +155,8 @@ export class FilterBitsets {
     journal.limit = Infinity;
     this.making.add(key);
     try {
-      const made: Kept = { filter, bits: newWords(wordsFor(this.c)), mark: journal.end, epoch: journal.epoch };
-      await runInSlices(this.fill(made.bits, filter), BUILD_SLICE_MS, nextTurn);
+      const made: Kept = { filter, bits: newWords(wordsFor(this.c)), count: 0, mark: journal.end, epoch: journal.epoch };
+      await runInSlices(this.fill(made), BUILD_SLICE_MS, nextTurn);
       this.kept.set(key, made);
       if (this.kept.size > KEPT) this.kept.delete(this.kept.keys().next().value!);
     } finally {
@@ -146,13 +165,13 @@ export class FilterBitsets {
     }
   }
 
-  private *fill(bits: Uint32Array, filter: Filter): Sliced {
-    const candidates = candidateSlots(filter, this.c);
+  private *fill(made: Kept): Sliced {
+    const candidates = candidateSlots(made.filter, this.c);
     const slots = candidates ? Int32Array.from(candidates) : null;
-    const count = slots ? slots.length : Math.min(this.c.store.slotCount, bits.length * 32);
+    const count = slots ? slots.length : Math.min(this.c.store.slotCount, made.bits.length * 32);
     for (let i = 0; i < count; i++) {
       const slot = slots ? slots[i]! : i;
-      if (slot < bits.length * 32) this.setBit(bits, slot, filter);
+      if (slot < made.bits.length * 32) this.setBit(made, slot);
       if ((i + 1) % SLOTS_PER_STEP === 0) yield;
     }
   }

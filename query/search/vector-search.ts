@@ -118,7 +118,9 @@ function planDense(c: Collection, q: VectorQuery): DensePlan {
   if (filter) {
     const candidates = candidateSlots(filter, c);
     const few = candidates !== null && candidates.size <= SCAN_MATCHES;
-    const selectivity = few ? 0 : estimateSelectivity(c, filter);
+    // A filter whose matches are kept as bits knows their count; others are sampled.
+    const kept = few ? null : filterBitsets(c).matchCount(filter);
+    const selectivity = few ? 0 : kept !== null ? kept / Math.max(1, c.store.liveCount) : estimateSelectivity(c, filter);
     scan = few || selectivity * c.store.liveCount <= SCAN_MATCHES || selectivity <= SCAN_SELECTIVITY;
   }
   const admit = filter ? (slot: number) => matchesFilter(filter, c, slot) : null;

@@ -37,6 +37,14 @@ function agrees(c: Collection, raw: unknown, bits: Uint32Array): boolean {
   return true;
 }
 
+/** The live points the filter matches, counted point by point. */
+function matching(c: Collection, raw: unknown): number {
+  const filter = parseFilter(raw);
+  let n = 0;
+  for (let slot = 0; slot < c.store.slotCount; slot++) if (c.store.state[slot] === LIVE && matchesFilter(filter, c, slot)) n++;
+  return n;
+}
+
 describe('query: the kept matches of filters searched again and again (filter bitsets)', () => {
   const tenant1 = { must: [{ key: 'tenant', match: { value: 1 } }] };
   const odd = { must: [{ key: 'tags', match: { any: ['odd'] } }], must_not: [{ key: 'tenant', match: { value: 0 } }] };
@@ -44,9 +52,12 @@ describe('query: the kept matches of filters searched again and again (filter bi
   it('answers null the first time a filter is searched, then (made in slices) bits equal to the filter on every slot', async () => {
     const c = collection(2500);
     expect(filterBitsets(c).bitsFor(parseFilter(tenant1))).to.equal(null);
+    expect(filterBitsets(c).matchCount(parseFilter(tenant1)), 'not kept: no count').to.equal(null);
     const bits = await bitsOf(c, tenant1);
     expect(agrees(c, tenant1, bits)).to.equal(true);
     expect(agrees(c, odd, await bitsOf(c, odd))).to.equal(true);
+    expect(filterBitsets(c).matchCount(parseFilter(tenant1)), 'the bits set').to.equal(matching(c, tenant1)).and.equal(833);
+    expect(filterBitsets(c).matchCount(parseFilter(odd))).to.equal(matching(c, odd));
   });
 
   it('counts a filter whose bits could not be made, and answers null for it (its searches walk in place)', async () => {
@@ -75,6 +86,7 @@ describe('query: the kept matches of filters searched again and again (filter bi
     const bits = filterBitsets(c).bitsFor(parseFilter(tenant1))!;
     expect(bits).to.not.equal(null);
     expect(agrees(c, tenant1, bits)).to.equal(true);
+    expect(filterBitsets(c).matchCount(parseFilter(tenant1)), 'counted through the same writes').to.equal(matching(c, tenant1));
     const on = (slot: number) => (bits[slot >>> 5]! & (1 << (slot & 31))) !== 0;
     expect(on(c.store.slotOf(2001))).to.equal(true);
     expect(on(c.store.slotOf(4))).to.equal(true);
