@@ -285,7 +285,10 @@ export class SearchPool implements GraphWalker, GraphBuilder {
       stopped = err ?? stopped;
       if (--working > 0) return;
       // Each worker has drained the request or stopped: what is left was taken by one that stopped, or by none.
-      for (const w of walks) this.failShared(w.id, stopped ?? new SearchWorkerError('no search worker walked it'));
+      const left = walks.filter((w) => this.sharedWaiting.has(w.id));
+      if (left.length === 0) return;
+      const failure = stopped ?? new SearchWorkerError('no search worker walked it');
+      for (const w of left) this.failShared(w.id, failure);
     };
     for (const worker of this.workers) {
       const mine: SharedWalksRequest['graphs'] = [];

@@ -35,7 +35,8 @@ const condition: z.ZodType = z
   ])
   .meta({ id: 'Condition', description: 'a condition: {key, match}, {key, range}, {key, values_count}, {has_id}, {has_vector}, {is_empty}, {is_null}, {nested: {key, filter}} or a nested filter' });
 
-const clause = () => z.union([condition, z.array(condition)]).nullish();
+// Arrays first: clients send lists, and a list tried against the conditions first fails each of them at a cost.
+const clause = () => z.union([z.array(condition), condition]).nullish();
 
 export const filter: z.ZodType = explainedBy(
   z
