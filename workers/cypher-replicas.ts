@@ -7,6 +7,7 @@ import { resolveParameters } from '../query/cypher/resolved-values.js';
 import type { Value } from '../query/cypher/values.js';
 import type { TraverseRequest } from '../query/api/graph-body.js';
 import type { CypherResultText } from '../query/api/graph-json.js';
+import type { CypherResult } from '../query/cypher/run-query.js';
 import type { Engine } from '../storage/engine/engine.js';
 import { DbError } from '../storage/errors.js';
 import { writeSnapshotInSlices } from '../storage/snapshot/snapshot-codec.js';
@@ -21,6 +22,9 @@ const STATE_SLICE_MS = 1;
 
 /** A replica's state stopped being sent: the replica was replaced or the replicas closed meanwhile. */
 class StateAbandoned extends Error {}
+
+/** Thrown between two slices of a read on the request thread that a free replica takes over (CypherReplicas.runHereUntilFree). */
+class TakenOver extends Error {}
 
 /** A replica that stopped (crashed, ran out of memory, was replaced) while it owed an answer: the request answers 500 with its request id. */
 export class CypherReplicaError extends Error {}
@@ -218,11 +222,11 @@ export class CypherReplicas {
     await Promise.all(this.replicas.map((r) => r.ready()));
   }
 
-  /** The replica with the fewest requests in flight (starting the replicas with the first). */
+  /** The replica with the fewest requests in flight, one that has its state first (starting the replicas with the first). */
   private leastBusy(): Replica {
     if (!this.started) this.start();
     let replica = this.replicas[0]!;
-    for (const r of this.replicas) if (r.owed.size < replica.owed.size) replica = r;
+    for (const r of this.replicas) if (r.owed.size < replica.owed.size || (r.owed.size === replica.owed.size && r.loaded && !replica.loaded)) replica = r;
     return replica;
   }
 
@@ -251,6 +255,41 @@ export class CypherReplicas {
     } finally {
       this.inPlace--;
     }
+  }
+
+  /**
+   * Runs a read query on the request thread (as inPlaceRun), where it came because the replicas
+   * were loading or busy, with `pause` between its slices. If, between two slices, a replica has
+   * its state and nothing to do, the query stops here and runs again there, with what is left of
+   * its time (a read leaves nothing to undo): a long query sent first after start-up holds the
+   * request thread only while the replicas load. Answers the result made here, or the replica's.
+   */
+  async runHereUntilFree(
+    collection: string,
+    query: Query,
+    text: string,
+    parameters: Record<string, unknown>,
+    limits: GuardOptions,
+    here: (pause: () => Promise<void>) => Promise<CypherResult>,
+    pause: () => Promise<void>,
+  ): Promise<{ here: CypherResult } | { there: CypherResultText }> {
+    const started = performance.now();
+    const timeoutMs = limits.timeoutMs ?? QUERY_TIMEOUT_MS;
+    const movable = !searchesVectors(query);
+    const free = (): boolean => !this.closed && this.replicas.some((r) => r.loaded && r.owed.size === 0);
+    const pauseOrMove = async (): Promise<void> => {
+      if (movable && free() && performance.now() - started < timeoutMs) throw new TakenOver();
+      await pause();
+    };
+    try {
+      return { here: await this.inPlaceRun(() => here(pauseOrMove)) };
+    } catch (err) {
+      if (!(err instanceof TakenOver)) throw err;
+    }
+    const there = this.run(collection, query, text, parameters, { ...limits, timeoutMs: Math.max(1, timeoutMs - (performance.now() - started)) });
+    // The free replica was picked in this turn (leastBusy prefers one with its state), so `there` is set.
+    if (!there) throw new CypherReplicaError('no Cypher replica took over the query');
+    return { there: await there };
   }
 
   /** The replica threads (tests stop one to see it replaced); empty until the first query. */

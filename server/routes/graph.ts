@@ -62,8 +62,13 @@ export function graphRoutes(engine: Engine, limits: GuardOptions, replicas: Cyph
       const c = collectionOf(ctx);
       const elsewhere = replicas?.run(c.name, query, req.query, req.parameters, limits);
       if (elsewhere) return okText(ctx, cypherTextJson(await elsewhere, started));
-      const inPlace = () => executeQueryInSlices(c, query, req.parameters, { sliceMs: REQUEST_THREAD_SLICE_MS, ...limits }, { present: toTypedJson }, betweenQuerySlices(1));
-      result = await (replicas ? replicas.inPlaceRun(inPlace) : inPlace());
+      const inPlace = (pause: () => Promise<void>) => executeQueryInSlices(c, query, req.parameters, { sliceMs: REQUEST_THREAD_SLICE_MS, ...limits }, { present: toTypedJson }, pause);
+      if (!replicas) result = await inPlace(betweenQuerySlices(1));
+      else {
+        const ran = await replicas.runHereUntilFree(c.name, query, req.query, req.parameters, limits, inPlace, betweenQuerySlices(1));
+        if ('there' in ran) return okText(ctx, cypherTextJson(ran.there, started));
+        result = ran.here;
+      }
     } else {
       result = await serialWrite(engine, async () => {
         const c = collectionOf(ctx);

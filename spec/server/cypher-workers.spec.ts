@@ -208,6 +208,34 @@ describe('server: read-only Cypher on the Cypher replicas (SERVICE_CYPHER_WORKER
     });
   });
 
+  describe('with a read begun before the replica has its state', () => {
+    const s = useTestServer({ SERVICE_CYPHER_WORKERS: '1' }, 'each');
+
+    it('runs it on the request thread until the replica has its state, then has the replica run it, with the same answer', async () => {
+      expect((await call(s.url, 'PUT', '/collections/g', { vectors: { size: 2, distance: 'Euclid' } })).status).to.equal(200);
+      // The server's first query: it starts the replica, which is still loading.
+      const long = call(s.url, 'POST', '/collections/g/graph/query', { query: 'UNWIND range(1, 6000000) AS x RETURN count(x) AS n' });
+      await until('the query on the request thread', async () => (await running(s.url, 'request')) === 1);
+      await until('the query taken over by the replica', async () => (await running(s.url, 'replica')) === 1 && (await running(s.url, 'request')) === 0);
+      const r = await long;
+      expect(r.status).to.equal(200);
+      expect(r.body.result.rows).to.deep.equal([[6000000]]);
+      expect(await answered(s.url), 'the replica answered it').to.equal(1);
+    });
+
+    it('keeps on the request thread a read that searches vectors, which replicas cannot run', async () => {
+      expect((await call(s.url, 'PUT', '/collections/g', { vectors: { size: 2, distance: 'Euclid' } })).status).to.equal(200);
+      expect((await call(s.url, 'PUT', '/collections/g/points?wait=true', { points: [{ id: 1, vector: [1, 2] }] })).status).to.equal(200);
+      const long = call(s.url, 'POST', '/collections/g/graph/query', { query: 'UNWIND range(1, 6000000) AS x WITH count(x) AS n MATCH (p) WHERE p.embedding <-> [1.0, 2.0] < 10 RETURN n, count(p) AS c' });
+      await until('the query on the request thread', async () => (await running(s.url, 'request')) === 1);
+      await s.service.cypher.ready();
+      const r = await long;
+      expect(r.status, JSON.stringify(r.body)).to.equal(200);
+      expect(r.body.result.rows).to.deep.equal([[6000000, 1]]);
+      expect(await answered(s.url), 'no replica answered it').to.equal(0);
+    });
+  });
+
   it('reads SERVICE_CYPHER_WORKERS from 0 to 16, one replica by default on more than one core, and refuses anything else by name', () => {
     expect(readConfig({}).cypherWorkers).to.equal(availableParallelism() > 1 ? 1 : 0);
     expect(readConfig({ SERVICE_CYPHER_WORKERS: '0' }).cypherWorkers).to.equal(0);
