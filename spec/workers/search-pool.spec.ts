@@ -343,6 +343,26 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     }
   });
 
+  it('answers as in place the walks of one turn over several graphs, on floats and on int8 codes of one graph side by side', async () => {
+    const coded = filled('Cosine', 9000, 41);
+    coded.settings = { quantization_config: { scalar: { type: 'int8' }, binary: null, product: null } };
+    const plain = filled('Euclid', 3000, 43);
+    const asked = (q: Float32Array, ignore: boolean): VectorQuery => ({ ...query(q), quantization: { ignore, rescore: true, oversampling: 1 } });
+    const queries = randomVectors(30, DIM, 47);
+    const searches: [Collection, VectorQuery][] = queries.map((q, i) => (i % 3 === 2 ? [plain, query(q)] : [coded, asked(q, i % 3 === 1)]));
+    const sent: unknown[] = [];
+    searchPool().onDispatch = (thread) => sent.push(thread);
+    const walks = searchPool().walks;
+    try {
+      const answers = await Promise.all(searches.map(([c, q]) => searchCollectionPooled(c, q)));
+      expect(answers).to.deep.equal(searches.map(([c, q]) => searchCollection(c, q)));
+    } finally {
+      searchPool().onDispatch = null;
+    }
+    expect(searchPool().walks - walks, 'every walk on a worker').to.equal(30);
+    expect(sent, 'one shared request, sent to both workers').to.have.length(2);
+  });
+
   it('sends the walks of a turn before a write that gave their graph a new layout apart from the walks after it', async () => {
     const c = filled('Euclid', 3000, 19);
     const [q1, q2, q3] = randomVectors(3, DIM, 20);
