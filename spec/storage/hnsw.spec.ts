@@ -3,6 +3,8 @@ import { Collection } from '../../storage/collection.js';
 import type { CollectionConfig, Distance } from '../../storage/events/types.js';
 import { searchCollection } from '../../query/search/vector-search.js';
 import { randomVectors } from '../helpers/vectors.js';
+import { decodeSnapshot, encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
+import { isShared } from '../../storage/views/shared-arrays.js';
 
 const N = 3000;
 const DIM = 24;
@@ -142,6 +144,19 @@ describe('storage/views HNSW recall against brute force', () => {
     while (c.indexSome(1000));
     c.upsert(data.slice(0, 250).map((vector, i) => ({ id: 1000 + i, vector, payload: {}, labels: [] })));
     expect(c.store.slotCount).to.equal(500);
+  });
+
+  it('reads a snapshot\'s links straight into shared arrays when its vectors are shared, so the first layout copies nothing', () => {
+    const c = new Collection('t', config('Euclid'), 3);
+    c.upsert(randomVectors(12_000, DIM, 13).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+    while (c.indexSome(10_000));
+    const restored = decodeSnapshot(encodeSnapshot(new Map([['t', c]]), 1)).collections.get('t')!;
+    const links = (restored.index as unknown as { links0: Uint32Array }).links0;
+    expect(isShared(links), 'read into a shared buffer').to.equal(true);
+    expect(restored.index.layout()!.links0, 'the first layout keeps the arrays read').to.equal(links);
+    const q = randomVectors(1, DIM, 17)[0]!;
+    const asked = { vector: q, limit: 10, offset: 0, ef: 64, filter: null, scoreThreshold: null };
+    expect(searchCollection(restored, asked)).to.deep.equal(searchCollection(c, asked));
   });
 
   it('grows its upper lists with the store, so linking a store that does not grow replaces its shared arrays at most once', () => {
