@@ -287,9 +287,9 @@ export class CypherReplicas {
       if (!(err instanceof TakenOver)) throw err;
     }
     const there = this.run(collection, query, text, parameters, { ...limits, timeoutMs: Math.max(1, timeoutMs - (performance.now() - started)) });
-    // The free replica was picked in this turn (leastBusy prefers one with its state), so `there` is set.
-    if (!there) throw new CypherReplicaError('no Cypher replica took over the query');
-    return { there: await there };
+    if (there) return { there: await there };
+    // Another request's read took the free replica meanwhile: this one starts again here.
+    return { here: await this.inPlaceRun(() => here(pause)) };
   }
 
   /** The replica threads (tests stop one to see it replaced); empty until the first query. */
