@@ -206,7 +206,8 @@ export class HnswIndex {
   /**
    * The arrays a reader on another thread needs (the same object until they are replaced), or
    * null while the store's vectors are in a plain buffer (such a store is searched in place).
-   * The first call moves the arrays onto shared buffers, where they stay as they grow.
+   * The first call moves the arrays onto shared buffers, where they stay as they grow (a graph
+   * read from a snapshot of a store in shared memory is read onto them: see readFrom).
    */
   layout(): GraphLayout | null {
     const store = this.store.layout();
