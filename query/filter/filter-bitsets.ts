@@ -97,11 +97,13 @@ export class FilterBitsets {
   }
 
   /**
-   * How many live points match a kept filter, as of its bits' last use (a search plans with it
-   * instead of sampling: the bits are current but for the writes since); null when not kept.
+   * How many live points match a kept filter now (its bits brought current first, as bitsFor
+   * does); null when it is not kept or too far behind (bitsFor then makes it anew). A search
+   * plans with it instead of sampling the filter.
    */
   matchCount(filter: Filter): number | null {
-    return this.kept.get(filterKey(filter))?.count ?? null;
+    const kept = this.kept.get(filterKey(filter));
+    return kept && this.catchUp(kept) ? kept.count : null;
   }
 
   /** How many filters are kept (tests, metrics). */

@@ -83,6 +83,7 @@ describe('query: the kept matches of filters searched again and again (filter bi
     c.setPayload(4, { tenant: 1 }, []);
     c.remove(7);
     c.upsert([{ id: 2999, vector: vectors[2999]!, payload: { tenant: 1 }, labels: [] }]);
+    expect(filterBitsets(c).matchCount(parseFilter(tenant1)), 'current before any search takes the bits').to.equal(matching(c, tenant1));
     const bits = filterBitsets(c).bitsFor(parseFilter(tenant1))!;
     expect(bits).to.not.equal(null);
     expect(agrees(c, tenant1, bits)).to.equal(true);
