@@ -403,6 +403,8 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     for (const err of failed) expect(err).to.be.instanceOf(SearchWorkerError);
     outcomes.forEach((o, i) => o instanceof Error || expect(o).to.deep.equal(searchCollection(c, query(queries[i]!))));
     expect(searchPool().walkedBy()[1]! - walkedBefore, 'the other worker walked every walk answered').to.equal(outcomes.length - failed.length);
+    // The other worker may have answered every walk before the stopped one's exit is seen.
+    for (let i = 0; i < 500 && searchPool().replaced === before; i++) await new Promise((r) => setTimeout(r, 10));
     expect(searchPool().replaced).to.equal(before + 1);
     expect(await searchedTogether(c, queries)).to.deep.equal(queries.map((q) => searchCollection(c, query(q))));
   });
