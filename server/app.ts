@@ -67,7 +67,7 @@ export function serviceRateLimiter(config: ServiceConfig, now?: () => number): M
 export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now, rateLimiter, replication = null, cypher = null }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
-  const resourceRoutes = [aliasRoutes(engine), collectionRoutes(engine), pointRoutes(engine), pointUpdateRoutes(engine), payloadIndexRoutes(engine), searchRoutes(engine), graphRoutes(engine, { memoryBytes: config.queryMemoryBytes, timeoutMs: config.queryTimeoutMs }, cypher), transferRoutes(engine), snapshotRoutes(engine, new CollectionSnapshots(join(config.dataDir, 'collection-snapshots'))), changesRoutes(engine, replication ? () => replication.status() : null), replicationRoutes(engine, replication, join(config.dataDir, 'snapshots'))];
+  const resourceRoutes = [aliasRoutes(engine), collectionRoutes(engine), pointRoutes(engine), pointUpdateRoutes(engine), payloadIndexRoutes(engine), searchRoutes(engine), graphRoutes(engine, { memoryBytes: config.queryMemoryBytes, timeoutMs: config.queryTimeoutMs }, cypher), transferRoutes(engine, cypher), snapshotRoutes(engine, new CollectionSnapshots(join(config.dataDir, 'collection-snapshots')), cypher), changesRoutes(engine, replication ? () => replication.status() : null), replicationRoutes(engine, replication, join(config.dataDir, 'snapshots'))];
   const publicRoutes = healthRoutes(readiness, version, dialect);
   const openApiRoute = openApiRoutes(version);
   const metricsRoute = metricsRoutes(metrics.registry);

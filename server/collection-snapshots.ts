@@ -2,9 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { open, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Collection } from '../storage/collection.js';
 import { badRequest, notFound } from '../storage/errors.js';
-import { exportCollection } from '../storage/export/export-writer.js';
 
 /**
  * Qdrant's collection snapshots, kept as our export files in
@@ -16,6 +14,17 @@ export interface SnapshotDescription {
   creation_time: string;
   size: number;
   checksum: string;
+}
+
+/**
+ * What a snapshot is written from: an export (export-writer.ts's, encoded on the request thread,
+ * or a Cypher replica's), with the SHA-256 of its bytes (hex) when its encoder hashed them as it
+ * went (a replica does, off the request thread), read once the stream has ended.
+ */
+export interface SnapshotSource {
+  stream(pause?: () => Promise<void>): AsyncIterable<Uint8Array>;
+  release(): void;
+  readonly sha256?: string | null;
 }
 
 const NAME = /^[A-Za-z0-9_.-]{1,255}\.snapshot$/;
@@ -40,24 +49,24 @@ export class CollectionSnapshots {
   }
 
   /**
-   * Writes the collection's export (taken at `operationId`) as a new snapshot: streamed to a
-   * temporary file, awaiting `pause` between slices of its encoding, fsynced, renamed into place.
+   * Writes a collection's export as a new snapshot: streamed to a temporary file, awaiting `pause`
+   * between slices of its encoding, fsynced, renamed into place.
    */
-  async create(c: Collection, operationId: number, now: Date, pause?: () => Promise<void>): Promise<SnapshotDescription> {
-    const dir = this.dirOf(c.name);
+  async create(collection: string, exp: SnapshotSource, now: Date, pause?: () => Promise<void>): Promise<SnapshotDescription> {
+    const dir = this.dirOf(collection);
     mkdirSync(dir, { recursive: true });
     const stamp = now.toISOString().replace(/[:.]/g, '-');
-    const name = `${c.name}-${stamp}.snapshot`;
+    const name = `${collection}-${stamp}.snapshot`;
     const final = join(dir, name);
     const temp = `${final}.tmp`;
-    const hash = createHash('sha256');
+    const hash = 'sha256' in exp ? null : createHash('sha256');
     let size = 0;
-    const exp = exportCollection(c, operationId);
+    let checksum: string | null | undefined;
     try {
       const file = await open(temp, 'w');
       try {
         for await (const chunk of exp.stream(pause)) {
-          hash.update(chunk);
+          hash?.update(chunk);
           size += chunk.length;
           await file.write(chunk);
         }
@@ -65,13 +74,14 @@ export class CollectionSnapshots {
       } finally {
         await file.close();
       }
+      checksum = hash ? hash.digest('hex') : exp.sha256;
+      if (!checksum) throw new Error('the export written as a snapshot was not hashed');
       await rename(temp, final);
     } catch (err) {
       exp.release();
       await unlink(temp).catch(() => undefined);
       throw err;
     }
-    const checksum = hash.digest('hex');
     await writeFile(`${final}.sha256`, checksum);
     return { name, creation_time: now.toISOString().replace(/Z$/, ''), size, checksum };
   }

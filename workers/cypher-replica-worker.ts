@@ -1,10 +1,11 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type TransferListItem } from 'node:worker_threads';
 import type { Collection } from '../storage/collection.js';
 import { CollectionMap } from '../storage/engine/collection-map.js';
 import { DataDirFloatFiles } from '../storage/floats/data-dir-float-files.js';
 import { applyEvent } from '../storage/engine/apply-event.js';
 import { DbError } from '../storage/errors.js';
-import { decodeEntry } from '../storage/log/record.js';
+import { GENESIS, hex } from '../storage/log/chain.js';
+import { chainHashOf, decodeEntry } from '../storage/log/record.js';
 import { collectGarbageSoon } from '../storage/floats/collect-garbage.js';
 import { decodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
 import { traverseJson } from '../query/api/graph-json.js';
@@ -15,7 +16,8 @@ import { toTypedJson } from '../query/cypher/present.js';
 import { resolveValue, valueOf, type Resolved } from '../query/cypher/resolved-values.js';
 import { compileQuery, executeQueryInSlices, streamQuery, type ResultStream } from '../query/cypher/run-query.js';
 import { setEntry } from '../query/cypher/values.js';
-import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaData, ReplicaRequest, TraverseMessage } from './replica-messages.js';
+import type { ExportMessage, OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaData, ReplicaRequest, TraverseMessage } from './replica-messages.js';
+import { ReplicaExport } from './replica-export.js';
 import { receiveState, StateStoppedError } from './state-stream.js';
 
 /**
@@ -29,7 +31,7 @@ import { receiveState, StateStoppedError } from './state-stream.js';
  * with a fresh copy. Its thread starts at cypher-replica-thread.ts, which lowers its priority first.
  */
 const port = parentPort!;
-const send = (answer: ReplicaAnswer): void => port.postMessage(answer);
+const send = (answer: ReplicaAnswer, transfer: TransferListItem[] = []): void => port.postMessage(answer, transfer);
 const { dataDir } = (workerData ?? {}) as Partial<ReplicaData>;
 /**
  * Floats the collections keep on disk (on_disk) go to files of this replica's own in the data
@@ -41,12 +43,16 @@ const floatFiles = dataDir ? new DataDirFloatFiles(dataDir) : null;
 const collections = new CollectionMap(floatFiles, false);
 /** The newest operation_id applied here; -1 until the state has come. */
 let applied = -1;
+/** The log's chain hash at `applied` (an export's header names it): hex from the state, then the newest applied entry's; null for a log that keeps none. */
+let head: string | Uint8Array | null = null;
 /** Entries that came before the state (it is encoded while the main thread goes on applying). */
 let early: [number, Uint8Array][] = [];
 /** Set once an entry could not be applied here: the pool replaces this replica; nothing more is applied or begun. */
 let stale = false;
 /** Open cursors (Bolt's reads), by request id. */
 const cursors = new Map<number, ResultStream>();
+/** Exports being sent, by request id. */
+const exports = new Map<number, ReplicaExport>();
 /** Requests waiting for operation `after` to be applied here; a query's deadline counts the wait. */
 let waiting: { id: number; after: number; run: () => void; expires?: NodeJS.Timeout }[] = [];
 
@@ -136,6 +142,21 @@ async function pull(m: PullMessage): Promise<void> {
   }
 }
 
+const headHex = (): string => (head === null ? '' : typeof head === 'string' ? head : hex(head));
+
+/** Sends the export of a collection, taken at the operation applied here now. */
+async function exportNow(m: ExportMessage): Promise<void> {
+  const exp = new ReplicaExport(m, send);
+  exports.set(m.id, exp);
+  try {
+    await exp.run(collection(m.collection), applied, headHex(), nextTurn);
+  } catch (err) {
+    send(refusal(m.id, err));
+  } finally {
+    exports.delete(m.id);
+  }
+}
+
 function close(id: number): void {
   cursors.get(id)?.close();
   cursors.delete(id);
@@ -163,6 +184,8 @@ function applyEntries(entries: [number, Uint8Array][]): void {
     }
     applyEvent(collections, opId, event);
     applied = opId;
+    // A copy: the hash's view would keep the whole record (a large import's) alive.
+    if (head !== null) head = chainHashOf(record)?.slice() ?? GENESIS;
   }
   const ready = waiting.filter((w) => w.after <= applied);
   waiting = waiting.filter((w) => w.after > applied);
@@ -173,10 +196,10 @@ function applyEntries(entries: [number, Uint8Array][]): void {
 }
 
 /** Holds a request until its operation is applied here; a query still waiting at its deadline answers the timeout. */
-function wait(m: QueryMessage | TraverseMessage | OpenMessage, start: (waitedMs: number) => void): void {
+function wait(m: QueryMessage | TraverseMessage | OpenMessage | ExportMessage, start: (waitedMs: number) => void): void {
   const since = performance.now();
   const entry: (typeof waiting)[number] = { id: m.id, after: m.after, run: () => start(performance.now() - since) };
-  const timeoutMs = m.type === 'traverse' ? undefined : m.limits.timeoutMs;
+  const timeoutMs = m.type === 'traverse' || m.type === 'export' ? undefined : m.limits.timeoutMs;
   if (timeoutMs !== undefined) {
     entry.expires = setTimeout(() => {
       waiting = waiting.filter((w) => w !== entry);
@@ -198,6 +221,7 @@ port.on('message', (m: ReplicaRequest) => {
     }
     for (const [name, c] of state.collections) collections.set(name, c);
     applied = m.opId;
+    head = m.head;
     const before = early;
     early = [];
     applyEntries(before);
@@ -211,8 +235,13 @@ port.on('message', (m: ReplicaRequest) => {
     void pull(m);
   } else if (m.type === 'close') {
     close(m.id);
+  } else if (m.type === 'export-taken') {
+    exports.get(m.id)?.taken(m.bytes);
+  } else if (m.type === 'export-close') {
+    exports.get(m.id)?.close();
   } else {
-    const start = m.type === 'query' ? (waitedMs: number) => void run(m, waitedMs) : m.type === 'open' ? (waitedMs: number) => void open(m, waitedMs) : () => traverse(m);
+    const start =
+      m.type === 'query' ? (waitedMs: number) => void run(m, waitedMs) : m.type === 'open' ? (waitedMs: number) => void open(m, waitedMs) : m.type === 'export' ? () => void exportNow(m) : () => traverse(m);
     if (stale) send({ type: 'retry', id: m.id });
     else if (m.after <= applied) start(0);
     else wait(m, start);

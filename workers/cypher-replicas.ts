@@ -11,8 +11,11 @@ import type { CypherResult } from '../query/cypher/run-query.js';
 import type { Engine } from '../storage/engine/engine.js';
 import { DbError } from '../storage/errors.js';
 import { writeSnapshotInSlices } from '../storage/snapshot/snapshot-codec.js';
-import type { OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaData, ReplicaRequest, ResultAnswer, RowsAnswer, TraverseAnswer, TraverseMessage } from './replica-messages.js';
+import { GENESIS, hex } from '../storage/log/chain.js';
+import { chainHashOf } from '../storage/log/record.js';
+import type { ExportingAnswer, ExportMessage, LoadedAnswer, ReloadAnswer, OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaData, ReplicaRequest, ResultAnswer, RowsAnswer, TraverseAnswer, TraverseMessage } from './replica-messages.js';
 import { ReplicaCursor } from './replica-cursor.js';
+import { RemoteExport } from './remote-export.js';
 import { StateSender } from './state-stream.js';
 
 /** The most Cypher replicas (SERVICE_CYPHER_WORKERS): each holds a whole copy of the views. */
@@ -29,10 +32,10 @@ class TakenOver extends Error {}
 /** A replica that stopped (crashed, ran out of memory, was replaced) while it owed an answer: the request answers 500 with its request id. */
 export class CypherReplicaError extends Error {}
 
-type Answered = ResultAnswer | TraverseAnswer | RowsAnswer;
+type Answered = ResultAnswer | TraverseAnswer | RowsAnswer | ExportingAnswer;
 
 interface Owed {
-  request: QueryMessage | TraverseMessage | OpenMessage | PullMessage;
+  request: QueryMessage | TraverseMessage | OpenMessage | PullMessage | ExportMessage;
   /** `by`: the replica that answered (a request sent back by a retiring replica is answered by another). */
   resolve(answer: Answered, by: Replica): void;
   reject(err: Error): void;
@@ -43,14 +46,16 @@ class Replica {
   thread!: Worker;
   readonly owed = new Map<number, Owed>();
   readonly cursors = new Map<number, ReplicaCursor>();
+  /** Exports it is sending, by request id. */
+  readonly exports = new Map<number, RemoteExport>();
   /** The thread has its state (it answered 'loaded'); until then a query sent would wait for it. */
   loaded = false;
   /** Told when the thread has its state. */
   private readonly whenLoaded: (() => void)[] = [];
 
-  /** Nothing owed, no cursor open: a retiring replica can be stopped. */
+  /** Nothing owed, no cursor open, no export being sent: a retiring replica can be stopped. */
   get idle(): boolean {
-    return this.owed.size === 0 && this.cursors.size === 0;
+    return this.owed.size === 0 && this.cursors.size === 0 && this.exports.size === 0;
   }
 
   constructor(
@@ -105,8 +110,9 @@ export class CypherReplicas {
   private forwarded = 0;
   private started = false;
   private closed = false;
-  /** Queries and walks answered by the replicas, replicas replaced after stopping (metrics, tests). */
+  /** Queries and walks answered by the replicas, exports begun on them, replicas replaced after stopping (metrics, tests). */
   answered = 0;
+  exported = 0;
   replaced = 0;
   /** Read queries running on the request thread now. */
   inPlace = 0;
@@ -129,6 +135,11 @@ export class CypherReplicas {
   /** Bolt reads held open on the replicas between two pulls. */
   get cursorsOpen(): number {
     return [...this.replicas, ...this.retiring].reduce((n, r) => n + r.cursors.size, 0);
+  }
+
+  /** Exports being sent by the replicas. */
+  get exportsOpen(): number {
+    return [...this.replicas, ...this.retiring].reduce((n, r) => n + r.exports.size, 0);
   }
 
   /** Queries and walks sent to the replicas and not answered yet. */
@@ -207,6 +218,46 @@ export class CypherReplicas {
   }
 
   /**
+   * An export of a collection (export-writer.ts) encoded on a replica, answered once it has begun
+   * there, taken at an operation at or after the one applied now (read your own writes); null when
+   * no replica has its state (the replicas start with the first), so that the request thread
+   * encodes it. `logHead`: the header names the log's head hash at that operation; `digest`: the
+   * replica hashes the bytes (SHA-256) as it sends them. The reader must take the chunks to the
+   * end or call `release`.
+   */
+  export(collection: string, options: { logHead: boolean; digest: boolean }): Promise<RemoteExport> | null {
+    if (this.size === 0 || this.closed) return null;
+    this.leastBusy();
+    const loaded = this.replicas.filter((r) => r.loaded);
+    if (loaded.length === 0) return null;
+    const replica = loaded.reduce((a, b) => (b.owed.size + b.exports.size < a.owed.size + a.exports.size ? b : a));
+    return new Promise<RemoteExport>((resolve, reject) => {
+      this.send(replica, (id, after) => ({ type: 'export', id, collection, after, ...options }), {
+        resolve: (a, by) => {
+          const { id, pointCount, edgeCount, dimension, operationId, logHead } = a as ExportingAnswer;
+          const remote = new RemoteExport(
+            pointCount,
+            edgeCount,
+            dimension,
+            operationId,
+            logHead,
+            (bytes) => by.post({ type: 'export-taken', id, bytes }),
+            () => {
+              by.exports.delete(id);
+              by.post({ type: 'export-close', id });
+              this.stopIfRetired(by);
+            },
+          );
+          by.exports.set(id, remote);
+          this.exported++;
+          resolve(remote);
+        },
+        reject,
+      });
+    });
+  }
+
+  /**
    * Whether the request thread takes a read rather than `replica`, the least busy: when that one
    * is busy, or still loading its state (the first queries would wait for a copy of every view:
    * seconds for a large database), and no read runs on the request thread.
@@ -235,7 +286,7 @@ export class CypherReplicas {
     return new Promise((resolve, reject) => this.send(replica, make, { resolve, reject }));
   }
 
-  private send(replica: Replica, make: (id: number, after: number) => QueryMessage | TraverseMessage | OpenMessage, answer: Omit<Owed, 'request'>): void {
+  private send(replica: Replica, make: (id: number, after: number) => QueryMessage | TraverseMessage | OpenMessage | ExportMessage, answer: Omit<Owed, 'request'>): void {
     const id = this.nextQuery++;
     const request = make(id, this.engine.lastAppliedOperationId);
     replica.owed.set(id, { request, ...answer });
@@ -333,7 +384,7 @@ export class CypherReplicas {
         if (abandoned()) return;
         const opId = this.engine.lastAppliedOperationId;
         const sender = new StateSender();
-        r.post({ type: 'state', opId, stream: sender.stream }, [sender.stream.port]);
+        r.post({ type: 'state', opId, head: this.headAt(opId), stream: sender.stream }, [sender.stream.port]);
         // Without the HNSW graphs' links: queries that walk a graph run on the request thread.
         const links = false;
         try {
@@ -350,6 +401,15 @@ export class CypherReplicas {
         }
       })
       .catch((err: Error) => this.giveUp(err));
+  }
+
+  /** The log's chain hash at `opId` in hex (null for a log that keeps none): the head's, unless entries were logged after it. */
+  private headAt(opId: number): string | null {
+    const { log } = this.engine;
+    if (log.headHash === undefined) return null;
+    if (opId === log.lastOperationId) return log.headHash;
+    for (const { record } of log.readRaw(opId, opId)) return hex(chainHashOf(record) ?? GENESIS);
+    return log.headHash;
   }
 
   /** The views could not be encoded for a replica (as a snapshot would fail): no replica can start, so none runs. */
@@ -400,6 +460,9 @@ export class CypherReplicas {
   private answer(r: Replica, a: ReplicaAnswer): void {
     if (a.type === 'loaded') return r.markLoaded();
     if (a.type === 'reload') return this.retire(r);
+    if (r.exports.has(a.id)) return this.exportAnswer(r, a);
+    // The rest of an export the reader let go.
+    if (a.type === 'chunk' || a.type === 'export-end') return;
     const owed = r.owed.get(a.id);
     if (!owed) return;
     r.owed.delete(a.id);
@@ -413,7 +476,7 @@ export class CypherReplicas {
       const to = this.leastBusy();
       to.owed.set(a.id, owed);
       to.post(owed.request);
-    } else if (a.type === 'result' || a.type === 'traversed' || a.type === 'rows') {
+    } else if (a.type === 'result' || a.type === 'traversed' || a.type === 'rows' || a.type === 'exporting') {
       if (a.type !== 'rows' || a.columns) this.answered++;
       owed.resolve(a, r);
     } else if (a.type === 'refused') {
@@ -422,6 +485,16 @@ export class CypherReplicas {
     } else {
       owed.reject(new CypherReplicaError(`a Cypher replica failed to run the query: ${a.error}`));
     }
+  }
+
+  /** A chunk, the end or a failure of an export under way (chunks of one the reader let go are not routed here). */
+  private exportAnswer(r: Replica, a: Exclude<ReplicaAnswer, LoadedAnswer | ReloadAnswer>): void {
+    const remote = r.exports.get(a.id)!;
+    if (a.type === 'chunk') return remote.push(a.bytes);
+    r.exports.delete(a.id);
+    this.stopIfRetired(r);
+    if (a.type === 'export-end') remote.end(a.sha256);
+    else remote.fail(new CypherReplicaError(`a Cypher replica failed to export the collection: ${a.type === 'failed' ? a.error : a.type === 'refused' ? a.message : a.type}`));
   }
 
   /**
@@ -443,6 +516,8 @@ export class CypherReplicas {
     for (const o of owed) o.reject(new CypherReplicaError(`the Cypher replica stopped: ${err.message}`));
     for (const cursor of r.cursors.values()) cursor.fail(new CypherReplicaError(`the Cypher replica holding the result stopped: ${err.message}`));
     r.cursors.clear();
+    for (const remote of r.exports.values()) remote.fail(new CypherReplicaError(`the Cypher replica sending the export stopped: ${err.message}`));
+    r.exports.clear();
     if (this.retiring.delete(r) || this.closed) return;
     this.replaced++;
     this.launch(r);

@@ -12,6 +12,8 @@ import type { StateStream } from './state-stream.js';
 export interface StateMessage {
   type: 'state';
   opId: number;
+  /** The log's chain hash at `opId` in hex (an export's header names it); null for a log that keeps none. */
+  head: string | null;
   stream: StateStream;
 }
 
@@ -72,7 +74,39 @@ export interface CloseMessage {
   id: number;
 }
 
-export type ReplicaRequest = StateMessage | EntriesMessage | QueryMessage | TraverseMessage | OpenMessage | PullMessage | CloseMessage;
+/**
+ * An export of a collection (export-writer.ts), run once the replica has applied operation
+ * `after`, taken at the operation it has applied then; its blocks come back as ChunkAnswers, no
+ * more than EXPORT_WINDOW_BYTES ahead of those the main thread has taken (ExportTakenMessage).
+ */
+export interface ExportMessage {
+  type: 'export';
+  id: number;
+  collection: string;
+  after: number;
+  /** Write the log's head hash in the header (an export does; a collection snapshot does not). */
+  logHead: boolean;
+  /** Answer the SHA-256 of the bytes with the end (a collection snapshot's checksum). */
+  digest: boolean;
+}
+
+/** The main thread has taken `bytes` more of an export's chunks: the replica may send as many again. */
+export interface ExportTakenMessage {
+  type: 'export-taken';
+  id: number;
+  bytes: number;
+}
+
+/** The rest of an export is not wanted (the client went away): the replica stops it and lets its pin go. No answer. */
+export interface ExportCloseMessage {
+  type: 'export-close';
+  id: number;
+}
+
+/** How far a replica's export runs ahead of what the main thread has taken: memory stays flat. */
+export const EXPORT_WINDOW_BYTES = 4 * 2 ** 20;
+
+export type ReplicaRequest = StateMessage | EntriesMessage | QueryMessage | TraverseMessage | OpenMessage | PullMessage | CloseMessage | ExportMessage | ExportTakenMessage | ExportCloseMessage;
 
 /** A query's result: its rows already written as JSON text (query/api/json-text.ts), so only a string crosses threads. */
 export interface ResultAnswer extends CypherResultText {
@@ -132,7 +166,33 @@ export interface LoadedAnswer {
   type: 'loaded';
 }
 
-export type ReplicaAnswer = ResultAnswer | RowsAnswer | TraverseAnswer | RefusalAnswer | FailureAnswer | ReloadAnswer | RetryAnswer | LoadedAnswer;
+/** An export has begun: what its HTTP headers say; its chunks follow. */
+export interface ExportingAnswer {
+  type: 'exporting';
+  id: number;
+  pointCount: number;
+  edgeCount: number;
+  dimension: number;
+  /** The operation the export was taken at, and the log's head hash there ('' when not asked for): its header's. */
+  operationId: number;
+  logHead: string;
+}
+
+/** The export's next bytes, in order (their buffer is transferred). */
+export interface ChunkAnswer {
+  type: 'chunk';
+  id: number;
+  bytes: Uint8Array;
+}
+
+/** The export's last chunk was sent; `sha256` when asked for (hex). */
+export interface ExportEndAnswer {
+  type: 'export-end';
+  id: number;
+  sha256: string | null;
+}
+
+export type ReplicaAnswer = ResultAnswer | RowsAnswer | TraverseAnswer | RefusalAnswer | FailureAnswer | ReloadAnswer | RetryAnswer | LoadedAnswer | ExportingAnswer | ChunkAnswer | ExportEndAnswer;
 
 /** A replica thread's workerData: the data dir its files for floats on disk go in (none: they are kept in RAM). */
 export interface ReplicaData {

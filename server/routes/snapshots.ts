@@ -11,6 +11,8 @@ import { checkBody } from '../../query/api/check-body.js';
 import { bodyObject } from '../../query/api/fields.js';
 import { recoverSnapshotBody } from '../../query/api/schemas/snapshots.js';
 import { importStream } from '../../storage/engine/stream-import.js';
+import { exportCollection } from '../../storage/export/export-writer.js';
+import type { CypherReplicas } from '../../workers/cypher-replicas.js';
 import type { CollectionSnapshots } from '../collection-snapshots.js';
 import { ok } from '../state.js';
 
@@ -20,13 +22,19 @@ async function restore(engine: Engine, collection: string, bytes: Uint8Array): P
   if (result.error) throw result.error;
 }
 
-/** Qdrant's collection snapshots: create, list, download, delete, recover (a file of the snapshots directory) and upload. */
-export function snapshotRoutes(engine: Engine, snapshots: CollectionSnapshots): Router {
+/**
+ * Qdrant's collection snapshots: create, list, download, delete, recover (a file of the snapshots
+ * directory) and upload. A snapshot is the collection's export, encoded and hashed on a Cypher
+ * replica once one has its state, else on the request thread in slices.
+ */
+export function snapshotRoutes(engine: Engine, snapshots: CollectionSnapshots, replicas: CypherReplicas | null = null): Router {
   const router = new Router({ prefix: '/collections/:name' });
   const nameOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!).name;
 
   router.post('/snapshots', async (ctx) => {
-    ok(ctx, await snapshots.create(requireCollection(engine.collections, ctx.params.name!), engine.log.lastOperationId, new Date(), () => engine.betweenSlices()));
+    const c = requireCollection(engine.collections, ctx.params.name!);
+    const exp = (await replicas?.export(c.name, { logHead: false, digest: true })) ?? exportCollection(c, engine.log.lastOperationId);
+    ok(ctx, await snapshots.create(c.name, exp, new Date(), () => engine.betweenSlices()));
   });
 
   router.get('/snapshots', (ctx) => {

@@ -17,7 +17,7 @@ describe('workers: a Cypher replica thread', function () {
     await engine.submit({ type: 'create_collection', name: 'g', config: { size: 2, distance: 'Euclid', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16) } });
     thread = new Worker(new URL('../../workers/cypher-replica-worker.js', import.meta.url));
     const sender = new StateSender();
-    const state: ReplicaRequest = { type: 'state', opId: engine.lastAppliedOperationId, stream: sender.stream };
+    const state: ReplicaRequest = { type: 'state', opId: engine.lastAppliedOperationId, head: null, stream: sender.stream };
     thread.postMessage(state, [sender.stream.port]);
     writeSnapshot(engine.collections, engine.lastAppliedOperationId, sender);
     sender.end(null);

@@ -92,8 +92,9 @@ async function snapshotFile(dir: string, opId: number): Promise<void> {
 
 /**
  * One client's search latency idle, and while a long Cypher query, a collection snapshot (an
- * export to a file) and an export run on the same server (each on the request thread, in slices
- * or streams): each alone, then the three at once; last, while the database snapshot that one
+ * export to a file) and an export run on the same server (the query starts the Cypher replica
+ * and, once it has loaded, the snapshot and the export are encoded there; the database
+ * snapshot on the request thread, in slices): each alone, then the three at once; last, while the database snapshot that one
  * write of `vector` brings (the server runs with SERVICE_SNAPSHOT_EVERY=1) is written into
  * `snapshotDir`.
  */

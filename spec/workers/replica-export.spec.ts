@@ -1,0 +1,155 @@
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { Engine } from '../../storage/engine/engine.js';
+import type { DbEvent } from '../../storage/events/types.js';
+import { exportCollection } from '../../storage/export/export-writer.js';
+import { ImportReader } from '../../storage/export/import-reader.js';
+import { LmdbLog } from '../../storage/log/lmdb-log.js';
+import { MemoryLog } from '../../storage/log/memory-log.js';
+import { CypherReplicaError, CypherReplicas } from '../../workers/cypher-replicas.js';
+import type { RemoteExport } from '../../workers/remote-export.js';
+import { EXPORT_WINDOW_BYTES } from '../../workers/replica-messages.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { randomVectors } from '../helpers/vectors.js';
+
+const DIM = 256;
+/** About 10.5 MB of export: more than twice the window a replica runs ahead. */
+const POINTS = 10_000;
+const config = { size: DIM, distance: 'Euclid' as const, m: 8, m0: 16, efConstruct: 50, ml: 1 / Math.log(8) };
+/** The largest block of this file: 1,000 points of DIM floats and their small payloads. */
+const BLOCK_BYTES = 1000 * (DIM * 4 + 100);
+
+async function load(engine: Engine): Promise<void> {
+  await engine.submit({ type: 'create_collection', name: 'v', config });
+  const vectors = randomVectors(POINTS, DIM, 3);
+  for (let from = 0; from < POINTS; from += 2500) {
+    await engine.submit({ type: 'upsert_points', collection: 'v', points: vectors.slice(from, from + 2500).map((vector, k) => ({ id: from + k, vector, payload: { n: from + k }, labels: ['P'] })) });
+  }
+  await engine.submit({ type: 'upsert_edge', collection: 'v', from: 1, to: 2, relation: 'NEXT', weight: 0.5 });
+}
+
+const payloadSet = (id: number, payload: Record<string, unknown>): DbEvent => ({ type: 'update_points', collection: 'v', updates: [{ op: 'set_payload', ids: [id], payload, key: null }] });
+
+async function bytesOf(remote: RemoteExport): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of remote.stream()) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+const inPlace = (engine: Engine, head = ''): Buffer => Buffer.concat([...exportCollection(engine.collections.get('v')!, engine.lastAppliedOperationId, head).chunks()]);
+
+/** Resolves after the replica has had turns to go on (a query answered there comes after the messages before it). */
+async function replicaTurns(replicas: CypherReplicas, engine: Engine): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    await engine.submit(payloadSet(0, { turn: i }));
+    await replicas.ready();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('workers: an export encoded on a Cypher replica', function () {
+  this.timeout(60_000);
+  let engine: Engine;
+  let replicas: CypherReplicas;
+  let dir: ReturnType<typeof tempDir> | null = null;
+
+  afterEach(async () => {
+    await replicas.close();
+    await engine.close();
+    dir?.remove();
+    dir = null;
+  });
+
+  describe('over an in-memory log', () => {
+    beforeEach(async () => {
+      engine = new Engine(new MemoryLog());
+      await load(engine);
+      replicas = new CypherReplicas(engine, 1);
+    });
+
+    it('is left to the request thread until a replica has its state, then is the bytes the request thread would write', async () => {
+      expect(replicas.export('v', { logHead: true, digest: false }), 'no replica loaded: the request thread encodes it').to.equal(null);
+      expect(replicas.threads(), 'the export started the replicas').to.have.length(1);
+      await replicas.ready();
+      const remote = (await replicas.export('v', { logHead: true, digest: true }))!;
+      expect([remote.pointCount, remote.edgeCount, remote.dimension, remote.operationId, remote.logHead]).to.deep.equal([POINTS, 1, DIM, engine.lastAppliedOperationId, '']);
+      const bytes = await bytesOf(remote);
+      expect(bytes.equals(inPlace(engine)), 'the same bytes').to.equal(true);
+      expect(remote.sha256).to.equal(createHash('sha256').update(bytes).digest('hex'));
+      expect([replicas.exported, replicas.exportsOpen]).to.deep.equal([1, 0]);
+    });
+
+    it('is the collection at the operation in its header, whatever is applied while it is sent', async () => {
+      await replicas.ready();
+      const remote = (await replicas.export('v', { logHead: false, digest: false }))!;
+      const before = inPlace(engine);
+      const chunks = remote.stream();
+      const first = await chunks.next();
+      const fresh = randomVectors(20, DIM, 9);
+      for (let i = 0; i < 20; i++) {
+        await engine.submit({ type: 'delete_points', collection: 'v', ids: [POINTS - 1 - i] });
+        await engine.submit({ type: 'upsert_points', collection: 'v', points: [{ id: i * 100, vector: fresh[i]!, payload: { moved: i }, labels: [] }, { id: POINTS + i, vector: fresh[i]!, payload: {}, labels: [] }] });
+        await engine.submit(payloadSet(i * 50 + 1, { set: i }));
+      }
+      const rest: Uint8Array[] = [first.value as Uint8Array];
+      for await (const chunk of chunks) rest.push(chunk);
+      expect(Buffer.concat(rest).equals(before), 'the bytes of the state at its start').to.equal(true);
+      const after = (await replicas.export('v', { logHead: false, digest: false }))!;
+      const now = await bytesOf(after);
+      expect(now.equals(inPlace(engine)), 'the next export has the writes').to.equal(true);
+      const reader = new ImportReader();
+      reader.feed(now);
+      expect(reader.finish().points).to.have.length(POINTS);
+    });
+
+    it('runs no more than its window ahead of the reader, and stops when the reader lets it go', async () => {
+      await replicas.ready();
+      const remote = (await replicas.export('v', { logHead: false, digest: false }))!;
+      await replicaTurns(replicas, engine);
+      expect(remote.buffered, 'it sent up to the window').to.be.at.least(EXPORT_WINDOW_BYTES - BLOCK_BYTES);
+      expect(remote.buffered, 'and waited there').to.be.below(EXPORT_WINDOW_BYTES + BLOCK_BYTES);
+      const chunks = remote.stream();
+      await chunks.next();
+      await chunks.return(undefined);
+      expect(replicas.exportsOpen, 'let go').to.equal(0);
+      await replicaTurns(replicas, engine);
+      expect(remote.buffered, 'nothing more came').to.be.below(EXPORT_WINDOW_BYTES + BLOCK_BYTES);
+      expect((await bytesOf((await replicas.export('v', { logHead: false, digest: false }))!)).equals(inPlace(engine)), 'the next export is whole').to.equal(true);
+    });
+
+    it('fails the reader with a CypherReplicaError when the replica stops, and the next export runs on its new copy', async () => {
+      await replicas.ready();
+      const remote = (await replicas.export('v', { logHead: false, digest: false }))!;
+      const chunks = remote.stream();
+      await chunks.next();
+      await replicas.threads()[0]!.terminate();
+      let failure: unknown = null;
+      try {
+        for (;;) if ((await chunks.next()).done) break;
+      } catch (err) {
+        failure = err;
+      }
+      expect(failure).to.be.instanceOf(CypherReplicaError);
+      expect((failure as Error).message).to.match(/^the Cypher replica sending the export stopped/);
+      expect(replicas.exportsOpen).to.equal(0);
+      await replicas.ready();
+      expect((await bytesOf((await replicas.export('v', { logHead: false, digest: false }))!)).equals(inPlace(engine))).to.equal(true);
+    });
+  });
+
+  it('names the log head hash at the operation it was taken at, from the state and from the entries after it', async () => {
+    dir = tempDir();
+    const log = LmdbLog.open(dir.path);
+    engine = new Engine(log);
+    await load(engine);
+    replicas = new CypherReplicas(engine, 1);
+    await replicas.ready();
+    const fromState = (await replicas.export('v', { logHead: true, digest: false }))!;
+    expect(fromState.logHead).to.equal(log.headHash).and.to.match(/^[0-9a-f]{64}$/);
+    expect((await bytesOf(fromState)).equals(inPlace(engine, log.headHash))).to.equal(true);
+    await engine.submit(payloadSet(3, { later: true }));
+    const fromEntry = (await replicas.export('v', { logHead: true, digest: false }))!;
+    expect(fromEntry.logHead).to.equal(log.headHash).and.to.not.equal(fromState.logHead);
+    expect((await bytesOf(fromEntry)).equals(inPlace(engine, log.headHash))).to.equal(true);
+  });
+});
