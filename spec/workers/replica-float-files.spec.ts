@@ -55,8 +55,13 @@ describe('workers: a Cypher replica keeps floats on disk as the request thread d
     dir.remove();
   });
 
-  /** Starts a replica (its floats on disk under `dataDir`), checks its answer, and answers the MB it added. */
-  async function replicaGrowth(dataDir: string): Promise<number> {
+  /**
+   * Starts a replica (its floats on disk under `dataDir`), checks its answer, and answers the MB
+   * it added once the state's garbage is collected on both threads: the replica collects its own
+   * once loaded, later on a loaded machine (a CI run measured 105 MB at 200 ms), so the growth is
+   * read again, up to `settledBelow` or for 5 s. A copy of the floats would stay for good.
+   */
+  async function replicaGrowth(dataDir: string, settledBelow: number): Promise<number> {
     const before = anonMb();
     replicas = new CypherReplicas(engine, 1, () => undefined, dataDir);
     await replicas.ready();
@@ -67,9 +72,13 @@ describe('workers: a Cypher replica keeps floats on disk as the request thread d
     expect((await answer!).rowsJson).to.equal(inPlace);
     expect(replicas.answered).to.equal(1);
     // What the state came in is garbage now, on both threads: collected (the replica does once loaded).
-    await new Promise((r) => setTimeout(r, 200));
-    collectGarbage();
-    return anonMb() - before;
+    let grew = Infinity;
+    for (let tries = 0; tries < 25 && grew >= settledBelow; tries++) {
+      await new Promise((r) => setTimeout(r, 200));
+      collectGarbage();
+      grew = anonMb() - before;
+    }
+    return grew;
   }
 
   it('holds no copy of the floats or the codes in RAM, reads the floats from a file of its own, and leaves no file open once stopped', async () => {
@@ -77,7 +86,7 @@ describe('workers: a Cypher replica keeps floats on disk as the request thread d
     expect(engine.collections.get('g')!.store.onDisk).to.equal(true);
     expect(engine.collections.get('g')!.quantized, 'the request thread\'s codes').to.not.equal(null);
     expect(openFloatFiles(dir.path), 'the request thread\'s file').to.equal(1);
-    const grew = await replicaGrowth(dir.path);
+    const grew = await replicaGrowth(dir.path, 0.5 * floats);
     // The rest of the copy (ids, payloads, indexes, the thread itself) takes about 40% of the floats here; the codes would add 25%, the floats 100%.
     expect(grew, `the replica added ${grew.toFixed(0)} MB; the floats are ${floats.toFixed(0)} MiB`).to.be.below(0.5 * floats);
     expect(openFloatFiles(dir.path), 'the replica\'s own file too').to.equal(2);
