@@ -220,14 +220,14 @@ export class CypherReplicas {
   /**
    * An export of a collection (export-writer.ts) encoded on a replica, answered once it has begun
    * there, taken at an operation at or after the one applied now (read your own writes); null when
-   * no replica has its state (the replicas start with the first), so that the request thread
-   * encodes it. `logHead`: the header names the log's head hash at that operation; `digest`: the
+   * no replica has its state, so that the request thread encodes it. An export does not start the
+   * replicas: each holds a copy of the views, a cost a database that only exports (a backup now
+   * and then) should not pay; they start with the first read-only query. `logHead`: the header names the log's head hash at that operation; `digest`: the
    * replica hashes the bytes (SHA-256) as it sends them. The reader must take the chunks to the
    * end or call `release`.
    */
   export(collection: string, options: { logHead: boolean; digest: boolean }): Promise<RemoteExport> | null {
     if (this.size === 0 || this.closed) return null;
-    this.leastBusy();
     const loaded = this.replicas.filter((r) => r.loaded);
     if (loaded.length === 0) return null;
     const replica = loaded.reduce((a, b) => (b.owed.size + b.exports.size < a.owed.size + a.exports.size ? b : a));

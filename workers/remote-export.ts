@@ -47,6 +47,8 @@ export class RemoteExport {
     if (this.released) return;
     this.released = true;
     if (!this.ended && !this.failure) this.stop();
+    // A reader waiting for the next chunk (its stream destroyed under it) ends rather than waits for good.
+    this.resume();
   };
 
   private resume(): void {
@@ -59,6 +61,7 @@ export class RemoteExport {
   async *stream(): AsyncGenerator<Uint8Array> {
     try {
       for (;;) {
+        if (this.released) return;
         const next = this.queue.shift();
         if (next) {
           this.buffered -= next.byteLength;

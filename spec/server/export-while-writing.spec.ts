@@ -75,5 +75,18 @@ for (const where of ['the request thread', 'a Cypher replica'] as const) {
       expect(now.points.length, 'the writes were applied').to.equal(POINTS);
       expect(content(now)).to.not.deep.equal(content(exported));
     });
+
+    it('stops encoding once the client goes away, and the next export is whole', async function () {
+      this.timeout(60_000);
+      const aborted = new AbortController();
+      const res = await fetch(`${s.url}/collections/big/export`, { signal: aborted.signal });
+      await res.body!.getReader().read();
+      aborted.abort();
+      for (let tries = 0; tries < 100 && s.service.cypher.exportsOpen > 0; tries++) await new Promise((r) => setTimeout(r, 50));
+      expect(s.service.cypher.exportsOpen, 'no export left open on a replica').to.equal(0);
+      const whole = parse(new Uint8Array(await (await fetch(`${s.url}/collections/big/export`)).arrayBuffer()));
+      expect(whole.points.length).to.equal(POINTS);
+      expect(s.service.cypher.exported, `encoded on ${where}`).to.equal(where === 'a Cypher replica' ? 4 : 0);
+    });
   });
 }

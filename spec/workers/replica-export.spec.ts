@@ -68,9 +68,12 @@ describe('workers: an export encoded on a Cypher replica', function () {
     });
 
     it('is left to the request thread until a replica has its state, then is the bytes the request thread would write', async () => {
-      expect(replicas.export('v', { logHead: true, digest: false }), 'no replica loaded: the request thread encodes it').to.equal(null);
-      expect(replicas.threads(), 'the export started the replicas').to.have.length(1);
-      await replicas.ready();
+      expect(replicas.export('v', { logHead: true, digest: false }), 'no replica: the request thread encodes it').to.equal(null);
+      expect(replicas.threads(), 'an export starts no replica').to.have.length(0);
+      const loading = replicas.ready();
+      expect(replicas.threads(), 'started').to.have.length(1);
+      expect(replicas.export('v', { logHead: true, digest: false }), 'a replica still loading: the request thread encodes it').to.equal(null);
+      await loading;
       const remote = (await replicas.export('v', { logHead: true, digest: true }))!;
       expect([remote.pointCount, remote.edgeCount, remote.dimension, remote.operationId, remote.logHead]).to.deep.equal([POINTS, 1, DIM, engine.lastAppliedOperationId, '']);
       const bytes = await bytesOf(remote);
@@ -115,6 +118,17 @@ describe('workers: an export encoded on a Cypher replica', function () {
       await replicaTurns(replicas, engine);
       expect(remote.buffered, 'nothing more came').to.be.below(EXPORT_WINDOW_BYTES + BLOCK_BYTES);
       expect((await bytesOf((await replicas.export('v', { logHead: false, digest: false }))!)).equals(inPlace(engine)), 'the next export is whole').to.equal(true);
+    });
+
+    it('ends a reader waiting for its next chunk once released (its HTTP stream destroyed under it)', async () => {
+      await replicas.ready();
+      const remote = (await replicas.export('v', { logHead: false, digest: false }))!;
+      const chunks = remote.stream();
+      const waiting = chunks.next();
+      remote.release();
+      const first = await waiting;
+      expect(first.done || (await chunks.next()).done, 'no chunk after the release').to.equal(true);
+      expect(replicas.exportsOpen).to.equal(0);
     });
 
     it('fails the reader with a CypherReplicaError when the replica stops, and the next export runs on its new copy', async () => {
