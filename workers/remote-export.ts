@@ -57,8 +57,13 @@ export class RemoteExport {
     wake?.();
   }
 
-  /** The file's chunks in order; throws what stopped the replica's export. (No pause: the replica's thread does the work.) */
-  async *stream(): AsyncGenerator<Uint8Array> {
+  /**
+   * The file's chunks in order; throws what stopped the replica's export. Awaits `pause` after
+   * each chunk handed on: writing a chunk to the socket is the request thread's share of the
+   * work, and while requests come in (the server's pause rests then) they go first, as they do
+   * between the slices of an export encoded here; the replica, a window ahead, waits meanwhile.
+   */
+  async *stream(pause?: () => Promise<void>): AsyncGenerator<Uint8Array> {
     try {
       for (;;) {
         if (this.released) return;
@@ -67,6 +72,7 @@ export class RemoteExport {
           this.buffered -= next.byteLength;
           this.taken(next.byteLength);
           yield next;
+          await pause?.();
         } else if (this.failure) throw this.failure;
         else if (this.ended) return;
         else await new Promise<void>((resolve) => (this.wake = resolve));
