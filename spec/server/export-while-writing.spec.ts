@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ImportReader } from '../../storage/export/import-reader.js';
 import { call, useTestServer } from '../helpers/http.js';
+import { scrape } from '../helpers/prometheus.js';
 import { randomVectors } from '../helpers/vectors.js';
 
 const DIM = 64;
@@ -87,6 +88,8 @@ for (const where of ['the request thread', 'a Cypher replica'] as const) {
       const whole = parse(new Uint8Array(await (await fetch(`${s.url}/collections/big/export`)).arrayBuffer()));
       expect(whole.points.length).to.equal(POINTS);
       expect(s.service.cypher.exported, `encoded on ${where}`).to.equal(where === 'a Cypher replica' ? 4 : 0);
+      const metrics = await scrape(s.url);
+      expect([metrics.value('vgdb_cypher_worker_exports_total'), metrics.value('vgdb_cypher_worker_exports_open')]).to.deep.equal([where === 'a Cypher replica' ? 4 : 0, 0]);
     });
   });
 }
