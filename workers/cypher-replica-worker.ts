@@ -26,7 +26,8 @@ import { receiveState, StateStoppedError } from './state-stream.js';
  * same apply code, in operation_id order. Read-only queries run here through the unchanged
  * pipeline, in slices, so entries and other queries are taken between two slices; walks (the
  * traverse route) run in one go. Bolt's reads are cursors kept here between two pulls, holding
- * a batch of rows (streamQuery), until they end or the main thread closes them. An entry that
+ * a batch of rows (streamQuery), until they end or the main thread closes them. Exports are
+ * encoded here too, a window ahead of the main thread (replica-export.ts). An entry that
  * fails to apply throws out of the message handler: the worker stops and the pool replaces it
  * with a fresh copy. Its thread starts at cypher-replica-thread.ts, which lowers its priority first.
  */

@@ -99,7 +99,8 @@ class Replica {
  * state, and the request thread runs no Cypher query, the query runs there instead (in slices),
  * so two long queries use two cores even with one replica, and the first reads do not wait for a
  * copy of every view. The replicas start with the first query sent to them; a replica
- * that stops fails the queries it owed and is replaced by a new copy.
+ * that stops fails the queries it owed and is replaced by a new copy. Once one has loaded,
+ * exports and collection snapshots are encoded there too (`export`).
  */
 export class CypherReplicas {
   private readonly replicas: Replica[] = [];

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { Engine } from '../../storage/engine/engine.js';
-import type { DbEvent } from '../../storage/events/types.js';
+import type { DbEvent, PointRecord } from '../../storage/events/types.js';
+import { setPropertyTypes } from '../../storage/property-types.js';
 import { exportCollection } from '../../storage/export/export-writer.js';
 import { ImportReader } from '../../storage/export/import-reader.js';
 import { LmdbLog } from '../../storage/log/lmdb-log.js';
@@ -80,6 +81,43 @@ describe('workers: an export encoded on a Cypher replica', function () {
       expect(bytes.equals(inPlace(engine)), 'the same bytes').to.equal(true);
       expect(remote.sha256).to.equal(createHash('sha256').update(bytes).digest('hex'));
       expect([replicas.exported, replicas.exportsOpen]).to.deep.equal([1, 0]);
+    });
+
+    it('writes every kind of state an export holds as the request thread does: named, sparse and absent vectors, UUID ids, typed payloads, labels, edge properties, indexes, settings', async () => {
+      const hnsw = { m: 8, m0: 16, efConstruct: 40, ml: 1 / Math.log(8) };
+      await engine.submit({ type: 'create_collection', name: 'rich', config: { size: 8, distance: 'Cosine', ...hnsw, named: { title: { size: 3, distance: 'Dot', ...hnsw, onDisk: false } }, sparse: { words: { modifier: 'none', index: {} } } } });
+      const vectors = randomVectors(600, 8, 41);
+      const titles = randomVectors(600, 3, 42);
+      await engine.submit({
+        type: 'upsert_points',
+        collection: 'rich',
+        points: [
+          ...vectors.map((vector, id): PointRecord => ({
+            id,
+            vector,
+            payload: id % 10 === 0 ? setPropertyTypes({ at: '2024-01-02', n: id }, { at: 'date' }) : { g: id % 5, s: `p${id}`, tags: ['a', `t${id % 3}`] },
+            labels: id % 4 ? [] : ['Four'],
+            ...(id % 3 ? { named: { title: titles[id]! } } : {}),
+            ...(id % 2 ? { sparse: { words: { indices: Uint32Array.of(id % 7, 7 + (id % 11)), values: Float32Array.of(1, id / 10) } } } : {}),
+          })),
+          { id: 'a3bb189e-8bf9-3888-9912-ace4e6543002', vector: vectors[5]!, payload: { uuid: true }, labels: ['U'] },
+          { id: 90_000, vector: null, payload: { node: true }, labels: ['Node'] },
+        ],
+      });
+      await engine.submit({ type: 'delete_points', collection: 'rich', ids: Array.from({ length: 30 }, (_, i) => i * 7) });
+      await engine.submit({ type: 'upsert_edge', collection: 'rich', from: 4, to: 1, relation: 'A', weight: 2, properties: { since: 2020, note: 'x' } });
+      await engine.submit({ type: 'upsert_edge', collection: 'rich', from: 3, to: 'a3bb189e-8bf9-3888-9912-ace4e6543002', relation: 'U', weight: 1.5 });
+      await engine.submit({ type: 'payload_index', collection: 'rich', field: 'g', index: { type: 'keyword', params: {} } });
+      await engine.submit({ type: 'collection_settings', collection: 'rich', settings: { optimizers_config: { indexing_threshold: 5000 } } });
+      await replicas.ready();
+      const remote = (await replicas.export('rich', { logHead: false, digest: false }))!;
+      const bytes = await bytesOf(remote);
+      const here = Buffer.concat([...exportCollection(engine.collections.get('rich')!, engine.lastAppliedOperationId, '').chunks()]);
+      expect(bytes.equals(here), 'the same bytes').to.equal(true);
+      const reader = new ImportReader();
+      reader.feed(bytes);
+      const file = reader.finish();
+      expect([file.points.length, file.edges.length, Object.keys(file.indexes)]).to.deep.equal([572, 2, ['g']]);
     });
 
     it('is the collection at the operation in its header, whatever is applied while it is sent', async () => {
