@@ -9,6 +9,7 @@ const EXPORT_HEADERS = {
   'X-Service-Format-Version': 'the binary format version of the file',
   'X-Service-Point-Count': 'points in the file',
   'X-Service-Dimension': 'the vector dimension',
+  'X-Service-Log-Head': "the log's chain hash (hex) at the operation the file was taken at, as in its header (absent for a log that keeps none)",
 };
 
 const ERROR_MEANINGS: Record<number, string> = {

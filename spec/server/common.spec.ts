@@ -22,6 +22,8 @@ describe('server: common rules', () => {
     expect(res.headers.get('access-control-allow-origin')).to.equal('*');
     expect(res.headers.get('access-control-allow-methods')).to.equal('GET, POST, PUT, DELETE, OPTIONS');
     expect(res.headers.get('access-control-allow-headers')).to.include('Content-Type');
+    // A page's script reads an export's headers only if they are exposed.
+    expect(res.headers.get('access-control-expose-headers')?.split(', ')).to.include.members(['X-Request-Id', 'X-Service-Format-Version', 'X-Service-Point-Count', 'X-Service-Dimension', 'X-Service-Log-Head', 'Content-Disposition']);
     expect(res.body.status).to.equal('ok');
     expect(res.body.time).to.be.a('number');
   });

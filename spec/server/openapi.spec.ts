@@ -134,7 +134,7 @@ describe('server: GET /openapi.json', () => {
   it('documents the binary import and export', async () => {
     const exp = document.paths['/collections/{collection_name}/export'].get;
     expect(exp.responses['200'].content).to.have.property('application/octet-stream');
-    expect(exp.responses['200'].headers).to.have.keys('Content-Disposition', 'X-Service-Format-Version', 'X-Service-Point-Count', 'X-Service-Dimension');
+    expect(exp.responses['200'].headers).to.have.keys('Content-Disposition', 'X-Service-Format-Version', 'X-Service-Point-Count', 'X-Service-Dimension', 'X-Service-Log-Head');
     const imp = document.paths['/collections/{collection_name}/import'].post;
     expect(imp.requestBody.content).to.have.property('application/octet-stream');
     expect(imp.parameters.find((p: Json) => p.name === 'mode')).to.deep.include({ in: 'query', required: true, schema: { type: 'string', enum: ['create', 'replace', 'merge'] } });
