@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CollectionSnapshots, type SnapshotSource } from '../../server/collection-snapshots.js';
 import { Engine } from '../../storage/engine/engine.js';
 import type { DbEvent, PointRecord } from '../../storage/events/types.js';
 import { setPropertyTypes } from '../../storage/property-types.js';
@@ -187,6 +190,38 @@ describe('workers: an export encoded on a Cypher replica', function () {
       await replicas.ready();
       expect((await bytesOf((await replicas.export('v', { logHead: false, digest: false }))!)).equals(inPlace(engine))).to.equal(true);
     });
+  });
+
+  it('leaves no collection snapshot file when the replica encoding it stops, and writes the next whole with its checksum', async () => {
+    dir = tempDir();
+    engine = new Engine(new MemoryLog());
+    await load(engine);
+    replicas = new CypherReplicas(engine, 1);
+    await replicas.ready();
+    const snapshots = new CollectionSnapshots(dir.path);
+    const remote = (await replicas.export('v', { logHead: false, digest: true }))!;
+    // The replica's thread stops once the first chunk is in: the snapshot meets the failure mid-file.
+    const stopping: SnapshotSource = {
+      release: remote.release,
+      sha256: null,
+      async *stream() {
+        let first = true;
+        for await (const chunk of remote.stream()) {
+          yield chunk;
+          if (first) await replicas.threads()[0]!.terminate();
+          first = false;
+        }
+      },
+    };
+    let failure: unknown = null;
+    await snapshots.create('v', stopping, new Date(0)).catch((err: unknown) => (failure = err));
+    expect(failure).to.be.instanceOf(CypherReplicaError);
+    expect(readdirSync(snapshots.dirOf('v')), 'no file, not even the temporary one').to.deep.equal([]);
+    await replicas.ready();
+    const made = await snapshots.create('v', (await replicas.export('v', { logHead: false, digest: true }))!, new Date(1));
+    const bytes = readFileSync(join(snapshots.dirOf('v'), made.name));
+    expect(made.checksum).to.equal(createHash('sha256').update(bytes).digest('hex'));
+    expect(bytes.equals(inPlace(engine)), 'the bytes of an export (no head hash: a collection snapshot names none)').to.equal(true);
   });
 
   it('names the log head hash at the operation it was taken at, from the state and from the entries after it', async () => {
