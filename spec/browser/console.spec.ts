@@ -245,6 +245,8 @@ describe('web console at /console, in headless Chromium', function () {
       await page.getByText('Imported 30 points into articles-copy (0 skipped, dimension 4, create).').waitFor();
       expect((await call(server.url, 'POST', '/collections/articles-copy/points/count', {})).body.result.count).to.equal(30);
       expect((await call(server.url, 'GET', '/collections/articles-copy/graph/neighbors/1')).body.result.neighbors).to.deep.equal([{ id: 2, weight: 0.1, relation: 'CITES' }]);
+      // The list is refreshed after the message shows (a fetch of its own): wait for its option.
+      await page.getByLabel('Collection', { exact: true }).locator('option', { hasText: /^articles-copy$/ }).waitFor({ state: 'attached' });
       expect(await page.getByLabel('Collection', { exact: true }).locator('option').allTextContents()).to.include('articles-copy');
       await tab.screenshot('transfer');
     } finally {
