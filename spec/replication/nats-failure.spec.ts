@@ -35,9 +35,10 @@ describe('replication: NATS nodes failing under sync writes', function () {
     expect(refused.status).to.equal(503);
     expect(refused.body.message).to.match(/JetStream did not confirm it/);
     for (const i of down) suite.set.nats.restart(i);
-    let count = 0;
-    const { acknowledged, maxOpId } = await writeUntil(() => suite.set.url('primary'), 500_000, 2, () => count++ >= 40);
-    expect(acknowledged.length).to.be.greaterThan(0);
+    // Until 20 writes are acknowledged: the restarted nodes rejoin and elect in their own time (40 attempts, refused 20 ms apart, once ran out first in CI).
+    const giveUpAt = Date.now() + 60_000;
+    const { acknowledged, maxOpId } = await writeUntil(() => suite.set.url('primary'), 500_000, 2, (acked) => acked >= 20 || Date.now() > giveUpAt);
+    expect(acknowledged.length, 'writes go on once the nodes are back').to.be.at.least(20);
     for (const name of ['replica1', 'replica2']) expect(missing(acknowledged, await pointIds(suite.set.url(name), maxOpId)), name).to.deep.equal([]);
   });
 });

@@ -35,17 +35,17 @@ export async function writePoint(base: string, id: number): Promise<number | nul
 }
 
 /**
- * `writers` loops writing fresh ids from `firstId` on until `stop()`; answers the ids
+ * `writers` loops writing fresh ids from `firstId` on until `stop(acknowledged so far)`; answers the ids
  * acknowledged and the highest operation_id among them.
  */
-export async function writeUntil(base: () => string, firstId: number, writers: number, stop: () => boolean): Promise<{ acknowledged: number[]; maxOpId: number; refused: number }> {
+export async function writeUntil(base: () => string, firstId: number, writers: number, stop: (acknowledged: number) => boolean): Promise<{ acknowledged: number[]; maxOpId: number; refused: number }> {
   const acknowledged: number[] = [];
   let maxOpId = 0;
   let refused = 0;
   let next = firstId;
   await Promise.all(
     Array.from({ length: writers }, async () => {
-      while (!stop()) {
+      while (!stop(acknowledged.length)) {
         const id = next++;
         const opId = await writePoint(base(), id);
         if (opId === null) {
