@@ -478,7 +478,8 @@ export class CypherReplicas {
       to.owed.set(a.id, owed);
       to.post(owed.request);
     } else if (a.type === 'result' || a.type === 'traversed' || a.type === 'rows' || a.type === 'exporting') {
-      if (a.type !== 'rows' || a.columns) this.answered++;
+      // Queries and walks (a cursor once, at its first rows); an export is counted in `exported`.
+      if (a.type === 'result' || a.type === 'traversed' || (a.type === 'rows' && a.columns)) this.answered++;
       owed.resolve(a, r);
     } else if (a.type === 'refused') {
       const c = a.cypher;

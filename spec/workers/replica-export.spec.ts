@@ -83,7 +83,7 @@ describe('workers: an export encoded on a Cypher replica', function () {
       const bytes = await bytesOf(remote);
       expect(bytes.equals(inPlace(engine)), 'the same bytes').to.equal(true);
       expect(remote.sha256).to.equal(createHash('sha256').update(bytes).digest('hex'));
-      expect([replicas.exported, replicas.exportsOpen]).to.deep.equal([1, 0]);
+      expect([replicas.exported, replicas.exportsOpen, replicas.answered], 'one export, none open, no query counted').to.deep.equal([1, 0, 0]);
     });
 
     it('writes every kind of state an export holds as the request thread does: named, sparse and absent vectors, UUID ids, typed payloads, labels, edge properties, indexes, settings', async () => {
