@@ -4,8 +4,8 @@ import { CollectionMap } from '../storage/engine/collection-map.js';
 import { DataDirFloatFiles } from '../storage/floats/data-dir-float-files.js';
 import { applyEvent } from '../storage/engine/apply-event.js';
 import { DbError } from '../storage/errors.js';
-import { GENESIS, hex } from '../storage/log/chain.js';
-import { chainHashOf, decodeEntry } from '../storage/log/record.js';
+import { headAfter, hex } from '../storage/log/chain.js';
+import { decodeEntry } from '../storage/log/record.js';
 import { collectGarbageSoon } from '../storage/floats/collect-garbage.js';
 import { decodeSnapshot } from '../storage/snapshot/snapshot-codec.js';
 import { traverseJson } from '../query/api/graph-json.js';
@@ -186,7 +186,7 @@ function applyEntries(entries: [number, Uint8Array][]): void {
     applyEvent(collections, opId, event);
     applied = opId;
     // A copy: the hash's view would keep the whole record (a large import's) alive.
-    if (head !== null) head = chainHashOf(record)?.slice() ?? GENESIS;
+    if (head !== null) head = headAfter(record).slice();
   }
   const ready = waiting.filter((w) => w.after <= applied);
   waiting = waiting.filter((w) => w.after > applied);

@@ -11,8 +11,7 @@ import type { CypherResult } from '../query/cypher/run-query.js';
 import type { Engine } from '../storage/engine/engine.js';
 import { DbError } from '../storage/errors.js';
 import { writeSnapshotInSlices } from '../storage/snapshot/snapshot-codec.js';
-import { GENESIS, hex } from '../storage/log/chain.js';
-import { chainHashOf } from '../storage/log/record.js';
+import { headAfter, hex } from '../storage/log/chain.js';
 import type { ExportingAnswer, ExportMessage, LoadedAnswer, ReloadAnswer, OpenMessage, PullMessage, QueryMessage, ReplicaAnswer, ReplicaData, ReplicaRequest, ResultAnswer, RowsAnswer, TraverseAnswer, TraverseMessage } from './replica-messages.js';
 import { ReplicaCursor } from './replica-cursor.js';
 import { RemoteExport } from './remote-export.js';
@@ -409,7 +408,7 @@ export class CypherReplicas {
     const { log } = this.engine;
     if (log.headHash === undefined) return null;
     if (opId === log.lastOperationId) return log.headHash;
-    for (const { record } of log.readRaw(opId, opId)) return hex(chainHashOf(record) ?? GENESIS);
+    for (const { record } of log.readRaw(opId, opId)) return hex(headAfter(record));
     return log.headHash;
   }
 

@@ -18,6 +18,9 @@ export function chainHash(previous: Uint8Array, opId: number, body: Uint8Array):
 
 export const hex = (hash: Uint8Array): string => Buffer.from(hash).toString('hex');
 
+/** The log's head hash once `record` is its newest entry: the record's chain hash, or GENESIS for one written before the log was chained. */
+export const headAfter = (record: Uint8Array): Uint8Array => chainHashOf(record) ?? GENESIS;
+
 export interface ChainCheck {
   /** Entries whose link to the one before was checked. */
   linked: number;

@@ -9,8 +9,8 @@ import { DbError } from '../errors.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { DamagedLogFileError, isDamagedFile, lmdbShortfall } from './lmdb-file-check.js';
 import type { Appended, EventLog, ImportStaging, LogEntry, RawEntry, SkipNote } from './event-log.js';
-import { chainHash, GENESIS, hex } from './chain.js';
-import { chainHashOf, decodeEntry, frameChained } from './record.js';
+import { chainHash, GENESIS, headAfter, hex } from './chain.js';
+import { decodeEntry, frameChained } from './record.js';
 import { ImportStage } from './import-stage.js';
 import { StageFiles } from './stage-files.js';
 
@@ -185,7 +185,7 @@ export class LmdbLog implements EventLog {
 
   /** The newest entry's chain hash: where the next append links (GENESIS after an unchained entry, or none). */
   private newestHash(): Uint8Array {
-    for (const { value } of this.entries.getRange({ reverse: true, limit: 1 })) return chainHashOf(value) ?? GENESIS;
+    for (const { value } of this.entries.getRange({ reverse: true, limit: 1 })) return headAfter(value);
     return GENESIS;
   }
 
@@ -328,7 +328,7 @@ export class LmdbLog implements EventLog {
     if (staging && stage !== staging) throw new Error(`import stage ${staging.id} is not open in this log`);
     const from = this.last + 1;
     this.last = opId;
-    this.head = chainHashOf(record) ?? GENESIS;
+    this.head = headAfter(record);
     if (stage) {
       stage.take();
       this.openStages.delete(stage.id);
