@@ -1,4 +1,5 @@
 import Koa, { type Middleware } from 'koa';
+import Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { Engine } from '../storage/engine/engine.js';
 import type { ServiceConfig } from './config.js';
@@ -100,7 +101,10 @@ export function createApp({ engine, config, logger, readiness, version, metrics,
   app.use(consistency(engine));
   app.use(applyingGate(engine));
   app.use(handlerTiming());
-  for (const router of resourceRoutes) app.use(router.routes());
-  for (const router of resourceRoutes) app.use(router.allowedMethods());
+  // One router over every resource's routes: a request's path is matched once, not once a resource.
+  const resources = new Router();
+  for (const router of resourceRoutes) resources.use(router.routes());
+  app.use(resources.routes());
+  app.use(resources.allowedMethods());
   return app;
 }

@@ -3,20 +3,21 @@
  * being level 1). Iterative, so any depth is measured without using the call stack.
  */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: unknown[] = [value];
-  const depths: number[] = [1];
+  const stack: unknown[] = [];
+  const depths: number[] = [];
+  const push = (item: unknown, depth: number): void => {
+    if (item === null || typeof item !== 'object') return;
+    stack.push(item);
+    depths.push(depth);
+  };
+  push(value, 1);
   while (stack.length > 0) {
-    const v = stack.pop();
+    const v = stack.pop() as object;
     const depth = depths.pop()!;
-    if (v === null || typeof v !== 'object') continue;
     if (depth > max) return true;
-    const items = Array.isArray(v) ? v : Object.values(v);
-    for (const item of items) {
-      if (item !== null && typeof item === 'object') {
-        stack.push(item);
-        depths.push(depth + 1);
-      }
-    }
+    // Index and key loops: a for-of over a request's vector boxed each of its numbers.
+    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) push(v[i], depth + 1);
+    else for (const key in v) if (Object.hasOwn(v, key)) push((v as Record<string, unknown>)[key], depth + 1);
   }
   return false;
 }
