@@ -57,11 +57,21 @@ function cpuSecondsOf(pid: number | undefined): number {
 }
 
 /**
+ * Untimed searches each server answers before the rounds. A server just started runs its
+ * request path unoptimised until V8 has compiled it: the real server's (Koa, its middleware,
+ * the checks, the logs) took 3,000 to 6,000 searches to settle at half the CPU a search of its
+ * first few hundred, the bare server's, a few functions, far fewer. A round of 300 left the
+ * real server mostly in that warm-up.
+ */
+export const REQUEST_PATH_WARMUP = 6_000;
+
+/**
  * One client's QPS on /points/query and /points/search of the real server next to the bare
  * server answering the same searches, in rounds that take turns (real, real, bare) so that load
- * from elsewhere on a shared machine falls on all three alike. Answers the table rows.
+ * from elsewhere on a shared machine falls on all three alike, after `warmup` untimed searches
+ * on each. Answers the table rows.
  */
-export async function benchRequestPath(real: { url: string; pid?: number }, bare: { url: string; pid?: number }, collection: string, queries: readonly number[][], rounds = 10, perRound = 300): Promise<(string | number)[][]> {
+export async function benchRequestPath(real: { url: string; pid?: number }, bare: { url: string; pid?: number }, collection: string, queries: readonly number[][], rounds = 10, perRound = 300, warmup = REQUEST_PATH_WARMUP): Promise<(string | number)[][]> {
   const query = (q: number) => JSON.stringify({ query: queries[q % queries.length], limit: 10, with_payload: false });
   const search = (q: number) => JSON.stringify({ vector: queries[q % queries.length], limit: 10, with_payload: false });
   const targets: Target[] = [
@@ -74,11 +84,11 @@ export async function benchRequestPath(real: { url: string; pid?: number }, bare
       const client = new HttpClient(t.url, 1);
       const start = performance.now();
       const cpuStart = cpuSecondsOf(t.pid);
-      await runConcurrent(perRound, 1, async (i) => {
+      await runConcurrent(round < 0 ? warmup : perRound, 1, async (i) => {
         const res = await client.send('POST', t.path, t.body(i));
         if (res.status !== 200) throw new Error(`${t.path} answered ${res.status}: ${res.text.slice(0, 300)}`);
       });
-      // Round -1 warms both servers up (JIT, sockets) and is not counted.
+      // Round -1 warms each server up (JIT, sockets) and is not counted.
       if (round >= 0) {
         t.seconds += (performance.now() - start) / 1000;
         t.cpuSeconds += cpuSecondsOf(t.pid) - cpuStart;
@@ -90,7 +100,7 @@ export async function benchRequestPath(real: { url: string; pid?: number }, bare
   const cpuMicros = (t: Target) => (t.cpuSeconds * 1e6) / (rounds * perRound);
   const floor = targets[2]!;
   return targets.slice(0, 2).map((t) => [
-    `search over HTTP, 1 client, POST /points/${t.what} vs a bare node:http server running the same search (same run, ${rounds} alternating rounds of ${fmt(perRound)})`,
+    `search over HTTP, 1 client, POST /points/${t.what} vs a bare node:http server running the same search (same run, ${rounds} alternating rounds of ${fmt(perRound)} after ${fmt(warmup)} untimed)`,
     `${fmt(qps(t))} vs ${fmt(qps(floor))} QPS: ratio ${fmt(qps(t) / qps(floor), 2)}`,
     `server CPU ${fmt(cpuMicros(t))} vs ${fmt(cpuMicros(floor))} µs a request`,
   ]);
@@ -98,10 +108,11 @@ export async function benchRequestPath(real: { url: string; pid?: number }, bare
 
 /**
  * Single-point upserts from `clients` concurrent writers (each acknowledged once durable), on
- * the real server and on the bare server's same engine over LMDB, in alternating rounds.
+ * the real server and on the bare server's same engine over LMDB, in alternating rounds after
+ * `warmup` untimed writes on each.
  * Answers the table rows: writes/s, and the server's CPU time a write.
  */
-export async function benchSmallWrites(real: { url: string; pid?: number }, bare: { url: string; pid?: number }, collection: string, bodies: readonly string[], clients = 32, rounds = 4, perRound = 2_500): Promise<(string | number)[][]> {
+export async function benchSmallWrites(real: { url: string; pid?: number }, bare: { url: string; pid?: number }, collection: string, bodies: readonly string[], clients = 32, rounds = 4, perRound = 2_500, warmup = REQUEST_PATH_WARMUP): Promise<(string | number)[][]> {
   const targets = [
     { what: 'real', ...real, seconds: 0, cpuSeconds: 0, latencies: [] as number[] },
     { what: 'bare', ...bare, seconds: 0, cpuSeconds: 0, latencies: [] as number[] },
@@ -112,7 +123,7 @@ export async function benchSmallWrites(real: { url: string; pid?: number }, bare
       const client = new HttpClient(t.url, clients);
       const start = performance.now();
       const cpuStart = cpuSecondsOf(t.pid);
-      const lat = await runConcurrent(perRound, clients, async () => {
+      const lat = await runConcurrent(round < 0 ? warmup : perRound, clients, async () => {
         const res = await client.send('PUT', `/collections/${collection}/points`, bodies[next++ % bodies.length]);
         if (res.status !== 200) throw new Error(`PUT /collections/${collection}/points answered ${res.status}: ${res.text.slice(0, 300)}`);
       });
@@ -129,7 +140,7 @@ export async function benchSmallWrites(real: { url: string; pid?: number }, bare
   const sorted = Float64Array.from(server.latencies).sort();
   return [
     [
-      `durable single-point upserts, ${clients} clients, vs a bare node:http server on the same engine and LMDB (same run, ${rounds} alternating rounds of ${fmt(perRound)})`,
+      `durable single-point upserts, ${clients} clients, vs a bare node:http server on the same engine and LMDB (same run, ${rounds} alternating rounds of ${fmt(perRound)} after ${fmt(warmup)} untimed)`,
       `${fmt(rate(server))} vs ${fmt(rate(floor))} writes/s: ratio ${fmt(rate(server) / rate(floor), 2)}`,
       `p50 ${fmt(percentile(sorted, 50), 1)} ms, p99 ${fmt(percentile(sorted, 99), 1)} ms; server CPU ${fmt((server.cpuSeconds * 1e6) / (rounds * perRound))} vs ${fmt((floor.cpuSeconds * 1e6) / (rounds * perRound))} µs a write`,
     ],

@@ -86,18 +86,35 @@ async function stopServer(s: { server: ChildServer; client: HttpClient }): Promi
   await exited(s.server.child);
 }
 
-/** The storage the scale bench PATCHes a loaded collection to, in turn: int8, int8 with the floats on disk, and binary (with them on disk) for 768-d and wider. */
-function storageVariants(ds: Dataset): { what: string; patch: Record<string, unknown>; quantization?: Record<string, unknown> }[] {
+/** The storage the scale bench PATCHes a loaded collection to, in turn: int8 (and int8 against float on it, side by side), int8 with the floats on disk, and binary (with them on disk) for 768-d and wider. */
+function storageVariants(ds: Dataset): { what: string; patch: Record<string, unknown>; quantization?: Record<string, unknown>; sideBySide?: boolean }[] {
   return [
-    { what: 'int8 codes, float32 in RAM', patch: { quantization_config: { scalar: { type: 'int8' } } } },
+    { what: 'int8 codes, float32 in RAM', patch: { quantization_config: { scalar: { type: 'int8' } } }, sideBySide: true },
     { what: 'int8 codes, float32 on disk', patch: { vectors: { '': { on_disk: true } } } },
     // Binary codes rank coarsely: Qdrant's advice, and the quantization bench's, is to rescore many candidates.
     ...(ds.dim >= 512 ? [{ what: 'binary codes, float32 on disk, oversampling 20', patch: { quantization_config: { binary: {} } }, quantization: { oversampling: 20 } }] : []),
   ];
 }
 
-/** Untimed searches before each timed run, as the in-process benches do. */
-const WARM_UP = 20;
+/**
+ * Untimed searches before each timed run: a change of storage has the workers make their
+ * readers anew, and a variant's own code (the int8 walk, its rescoring) is compiled by V8 only
+ * once it runs; with 20 the variants were measured in that warm-up.
+ */
+const WARM_UP = 1_000;
+
+/**
+ * Untimed searches before the first timed run: the ingest warmed the request path up, not the
+ * search's own code, which a server just loaded runs unoptimised until V8 has compiled it (the
+ * request path bench's servers took thousands of searches to settle). Without them the first
+ * rows, float32's, measured part of that warm-up and the variants after them none.
+ */
+const FIRST_WARM_UP = 3_000;
+
+async function warmSearchesUp(client: HttpClient, ds: Dataset): Promise<void> {
+  const bodies = Array.from({ length: ds.queryCount }, (_, q) => JSON.stringify({ vector: Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)), limit: 10, params: { hnsw_ef: 64 }, with_payload: false }));
+  for (let i = 0; i < FIRST_WARM_UP; i++) await client.json('POST', '/collections/big/points/search', bodies[i % bodies.length]);
+}
 
 /**
  * Recall@10 and QPS over HTTP at ef 64 and 128 (one client; rescored with the floats when the
@@ -108,7 +125,7 @@ async function searchRows(client: HttpClient, ds: Dataset, what: string, quantiz
   const rows: (string | number)[][] = [];
   for (const ef of [64, 128]) {
     const bodies = Array.from({ length: ds.queryCount }, (_, q) => JSON.stringify({ vector: Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)), limit: 10, params: { hnsw_ef: ef, ...(quantization ? { quantization } : {}) }, with_payload: false }));
-    for (let q = 0; q < Math.min(WARM_UP, ds.queryCount); q++) await client.json('POST', '/collections/big/points/search', bodies[q]);
+    for (let q = 0; q < WARM_UP; q++) await client.json('POST', '/collections/big/points/search', bodies[q % bodies.length]);
     let recall = 0;
     const t = performance.now();
     for (let q = 0; q < ds.queryCount; q++) {
@@ -117,6 +134,39 @@ async function searchRows(client: HttpClient, ds: Dataset, what: string, quantiz
     }
     const seconds = (performance.now() - t) / 1000;
     rows.push([`${what}, ef ${ef}, top 10, 1 client`, `${fmt(ds.queryCount / seconds)} QPS`, `recall@10 ${fmt(recall / ds.queryCount, 3)}`]);
+  }
+  return rows;
+}
+
+/** Rounds and searches a round of the interleaved int8-against-float rows. */
+const SIDE_BY_SIDE_ROUNDS = 10;
+const SIDE_BY_SIDE_PER_ROUND = 100;
+
+/**
+ * int8 against float32 on the same int8 collection at the same moments: rounds that take turns
+ * between searches on the codes (rescored) and on the floats (`quantization: {ignore: true}`,
+ * the same graph), so that what else runs on the machine, and in the server after a change,
+ * falls on both alike. The rows above measure each storage once, one after another, minutes
+ * apart; on a shared machine those drift by more than int8 gains.
+ */
+async function sideBySideRows(client: HttpClient, ds: Dataset, what: string): Promise<(string | number)[][]> {
+  const rows: (string | number)[][] = [];
+  for (const ef of [64, 128]) {
+    const bodies = (quantization: Record<string, unknown>) => Array.from({ length: ds.queryCount }, (_, q) => JSON.stringify({ vector: Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)), limit: 10, params: { hnsw_ef: ef, quantization }, with_payload: false }));
+    const kinds = [
+      { bodies: bodies({ ignore: true }), seconds: 0 },
+      { bodies: bodies({}), seconds: 0 },
+    ];
+    let next = 0;
+    for (let round = 0; round < SIDE_BY_SIDE_ROUNDS; round++) {
+      for (const kind of round % 2 ? kinds : [...kinds].reverse()) {
+        const t = performance.now();
+        for (let i = 0; i < SIDE_BY_SIDE_PER_ROUND; i++) await client.json('POST', '/collections/big/points/search', kind.bodies[next++ % ds.queryCount]);
+        kind.seconds += (performance.now() - t) / 1000;
+      }
+    }
+    const [float, int8] = kinds.map((k) => (SIDE_BY_SIDE_ROUNDS * SIDE_BY_SIDE_PER_ROUND) / k.seconds) as [number, number];
+    rows.push([`${what}: int8 codes vs float32 on the same collection, ef ${ef}, top 10, 1 client (${SIDE_BY_SIDE_ROUNDS} alternating rounds of ${SIDE_BY_SIDE_PER_ROUND})`, `${fmt(int8)} vs ${fmt(float)} QPS: ${fmt(int8 / float, 2)}x`, '']);
   }
   return rows;
 }
@@ -173,6 +223,7 @@ export async function benchScale(ds: Dataset, dir: string, log: (m: string) => v
 
   const memory = () => `RSS ${fmt(rssMb(s.server.child.pid!))} MB, anonymous ${fmt(anonMb(s.server.child.pid!))} MB`;
   rows.push([`${what}: float32 vectors in RAM`, memory(), `the raw vectors are ${fmt((ds.count * ds.dim * 4) / MB)} MB; int8 codes would be a quarter, binary a thirty-second`]);
+  await warmSearchesUp(s.client, ds);
   rows.push(...(await searchRows(s.client, ds, `${what}: search over HTTP`)));
   // The same loaded collection, changed in place: no reload per variant.
   for (const variant of storageVariants(ds)) {
@@ -182,6 +233,7 @@ export async function benchScale(ds: Dataset, dir: string, log: (m: string) => v
     const applied = (performance.now() - t) / 1000;
     // Searches first, so the worker threads let go of the arrays the change replaced before memory is read.
     const searched = await searchRows(s.client, ds, `${what}, ${variant.what}: search over HTTP`, variant.quantization);
+    if (variant.sideBySide) searched.push(...(await sideBySideRows(s.client, ds, `${what}, ${variant.what}`)));
     await new Promise((r) => setTimeout(r, 500));
     rows.push([`${what}: ${variant.what}`, memory(), `PATCH applied in ${fmt(applied, 1)} s`], ...searched);
   }
