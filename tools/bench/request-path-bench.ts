@@ -63,7 +63,7 @@ function cpuSecondsOf(pid: number | undefined): number {
  * first few hundred, the bare server's, a few functions, far fewer. A round of 300 left the
  * real server mostly in that warm-up.
  */
-export const REQUEST_PATH_WARMUP = 6_000;
+const REQUEST_PATH_WARMUP = 6_000;
 
 /**
  * One client's QPS on /points/query and /points/search of the real server next to the bare

@@ -111,8 +111,13 @@ const WARM_UP = 1_000;
  */
 const FIRST_WARM_UP = 3_000;
 
+/** The bench's 200 queries as search bodies (top 10, no payload) at `ef`, with Qdrant's `params.quantization` when given. */
+function searchBodies(ds: Dataset, ef: number, quantization?: Record<string, unknown>): string[] {
+  return Array.from({ length: ds.queryCount }, (_, q) => JSON.stringify({ vector: Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)), limit: 10, params: { hnsw_ef: ef, ...(quantization ? { quantization } : {}) }, with_payload: false }));
+}
+
 async function warmSearchesUp(client: HttpClient, ds: Dataset): Promise<void> {
-  const bodies = Array.from({ length: ds.queryCount }, (_, q) => JSON.stringify({ vector: Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)), limit: 10, params: { hnsw_ef: 64 }, with_payload: false }));
+  const bodies = searchBodies(ds, 64);
   for (let i = 0; i < FIRST_WARM_UP; i++) await client.json('POST', '/collections/big/points/search', bodies[i % bodies.length]);
 }
 
@@ -124,7 +129,7 @@ async function warmSearchesUp(client: HttpClient, ds: Dataset): Promise<void> {
 async function searchRows(client: HttpClient, ds: Dataset, what: string, quantization?: Record<string, unknown>): Promise<(string | number)[][]> {
   const rows: (string | number)[][] = [];
   for (const ef of [64, 128]) {
-    const bodies = Array.from({ length: ds.queryCount }, (_, q) => JSON.stringify({ vector: Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)), limit: 10, params: { hnsw_ef: ef, ...(quantization ? { quantization } : {}) }, with_payload: false }));
+    const bodies = searchBodies(ds, ef, quantization);
     for (let q = 0; q < WARM_UP; q++) await client.json('POST', '/collections/big/points/search', bodies[q % bodies.length]);
     let recall = 0;
     const t = performance.now();
@@ -152,10 +157,9 @@ const SIDE_BY_SIDE_PER_ROUND = 100;
 async function sideBySideRows(client: HttpClient, ds: Dataset, what: string): Promise<(string | number)[][]> {
   const rows: (string | number)[][] = [];
   for (const ef of [64, 128]) {
-    const bodies = (quantization: Record<string, unknown>) => Array.from({ length: ds.queryCount }, (_, q) => JSON.stringify({ vector: Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)), limit: 10, params: { hnsw_ef: ef, quantization }, with_payload: false }));
     const kinds = [
-      { bodies: bodies({ ignore: true }), seconds: 0 },
-      { bodies: bodies({}), seconds: 0 },
+      { bodies: searchBodies(ds, ef, { ignore: true }), seconds: 0 },
+      { bodies: searchBodies(ds, ef, {}), seconds: 0 },
     ];
     let next = 0;
     for (let round = 0; round < SIDE_BY_SIDE_ROUNDS; round++) {
