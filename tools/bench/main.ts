@@ -28,7 +28,7 @@ hnswlib-node, of filtered search at 1% selectivity (a keyword match from the pay
 a range scanned), of int8 and binary quantization next to float search (N x 128 and N / 5 x 768:
 code bytes, recall and QPS at ef 64 and 128), of the real server over loopback HTTP (and its
 request path next to a bare node:http server running the same search and durable write on a
-copy of its data), of searches with the default pool of search workers next to one worker and
+copy of its data, and to the same search through Koa, a router and koa-body alone), of searches with the default pool of search workers next to one worker and
 none (1 to 16 clients, and batch searches), of Cypher queries on a graph of N nodes and
 ten times as many edges, of loading a knowledge graph with UNWIND/MERGE over REST and Bolt (N
 nodes, 5 x N relationship rows) and Bolt next to REST, and two long read-only Cypher queries

@@ -14,9 +14,12 @@ export interface BareServer {
   url: string;
 }
 
-/** Starts tools/bench/bare-server over `dataDir` (a copy: the real server holds its own); it dies with this process. */
-export function spawnBareServer(dataDir: string): Promise<BareServer> {
-  const child = spawn(process.execPath, [BARE, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Starts tools/bench/bare-server over `dataDir` (a copy: the real server holds its own), on
+ * node:http alone or (`koa`) through Koa, a router and koa-body; it dies with this process.
+ */
+export function spawnBareServer(dataDir: string, front: 'bare' | 'koa' = 'bare'): Promise<BareServer> {
+  const child = spawn(process.execPath, [BARE, dataDir, `--${front}`], { stdio: ['ignore', 'pipe', 'inherit'] });
   const kill = (): void => void child.kill('SIGKILL');
   process.once('exit', kill);
   child.once('exit', () => process.off('exit', kill));
@@ -66,17 +69,19 @@ function cpuSecondsOf(pid: number | undefined): number {
 const REQUEST_PATH_WARMUP = 6_000;
 
 /**
- * One client's QPS on /points/query and /points/search of the real server next to the bare
- * server answering the same searches, in rounds that take turns (real, real, bare) so that load
- * from elsewhere on a shared machine falls on all three alike, after `warmup` untimed searches
- * on each. Answers the table rows.
+ * One client's QPS on /points/query and /points/search of the real server, and of the Koa floor
+ * (the same search as the bare server's through Koa, a router and koa-body, nothing more), next
+ * to the bare server answering the same searches, in rounds that take turns (real, real, Koa,
+ * bare) so that load from elsewhere on a shared machine falls on all alike, after `warmup`
+ * untimed searches on each. Answers the table rows.
  */
-export async function benchRequestPath(real: { url: string; pid?: number }, bare: { url: string; pid?: number }, collection: string, queries: readonly number[][], rounds = 10, perRound = 300, warmup = REQUEST_PATH_WARMUP): Promise<(string | number)[][]> {
+export async function benchRequestPath(real: { url: string; pid?: number }, koa: { url: string; pid?: number }, bare: { url: string; pid?: number }, collection: string, queries: readonly number[][], rounds = 10, perRound = 300, warmup = REQUEST_PATH_WARMUP): Promise<(string | number)[][]> {
   const query = (q: number) => JSON.stringify({ query: queries[q % queries.length], limit: 10, with_payload: false });
   const search = (q: number) => JSON.stringify({ vector: queries[q % queries.length], limit: 10, with_payload: false });
   const targets: Target[] = [
     { what: 'query', ...real, path: `/collections/${collection}/points/query`, body: query, seconds: 0, cpuSeconds: 0 },
     { what: 'search', ...real, path: `/collections/${collection}/points/search`, body: search, seconds: 0, cpuSeconds: 0 },
+    { what: 'koa', ...koa, path: `/collections/${collection}/points/search`, body: search, seconds: 0, cpuSeconds: 0 },
     { what: 'bare', ...bare, path: `/collections/${collection}/points/search`, body: search, seconds: 0, cpuSeconds: 0 },
   ];
   for (let round = -1; round < rounds; round++) {
@@ -98,9 +103,11 @@ export async function benchRequestPath(real: { url: string; pid?: number }, bare
   }
   const qps = (t: Target) => (rounds * perRound) / t.seconds;
   const cpuMicros = (t: Target) => (t.cpuSeconds * 1e6) / (rounds * perRound);
-  const floor = targets[2]!;
-  return targets.slice(0, 2).map((t) => [
-    `search over HTTP, 1 client, POST /points/${t.what} vs a bare node:http server running the same search (same run, ${rounds} alternating rounds of ${fmt(perRound)} after ${fmt(warmup)} untimed)`,
+  const floor = targets[3]!;
+  const rounding = `same run, ${rounds} alternating rounds of ${fmt(perRound)} after ${fmt(warmup)} untimed`;
+  const what = (t: Target) => (t.what === 'koa' ? 'the same search through Koa, @koa/router and koa-body alone (no other middleware, checks, logs or metrics)' : `POST /points/${t.what}`);
+  return targets.slice(0, 3).map((t) => [
+    `search over HTTP, 1 client, ${what(t)} vs a bare node:http server running the same search (${rounding})`,
     `${fmt(qps(t))} vs ${fmt(qps(floor))} QPS: ratio ${fmt(qps(t) / qps(floor), 2)}`,
     `server CPU ${fmt(cpuMicros(t))} vs ${fmt(cpuMicros(floor))} µs a request`,
   ]);
@@ -159,12 +166,14 @@ async function green(client: HttpClient): Promise<void> {
 /**
  * The real server's request path next to a bare node:http server over the same data: a
  * collection of up to 20,000 points is written through the real server, which is then stopped;
- * its data dir is copied for the bare server, both start from the same snapshot (so build the
- * same index), and the searches and writes above run against both in alternating rounds.
+ * its data dir is copied for the bare server and the Koa floor, all start from the same snapshot
+ * (so build the same index), and the searches and writes above run against them in alternating
+ * rounds (the writes against the real and the bare server).
  */
 export async function benchRequestPathVsBare(ds: Dataset, dir: string): Promise<(string | number)[][]> {
   const realDir = join(dir, 'real');
   const bareDir = join(dir, 'bare');
+  const koaDir = join(dir, 'koa');
   mkdirSync(realDir, { recursive: true });
   const count = Math.min(POINTS, ds.count);
   const pointsJson = (from: number, to: number) => {
@@ -180,9 +189,11 @@ export async function benchRequestPathVsBare(ds: Dataset, dir: string): Promise<
   server.child.kill('SIGTERM');
   await exited(server.child);
   cpSync(realDir, bareDir, { recursive: true });
+  cpSync(realDir, koaDir, { recursive: true });
 
   server = await spawnServer(realDir, { SERVICE_LOG_LEVEL: 'info' });
   const bare = await spawnBareServer(bareDir);
+  const koa = await spawnBareServer(koaDir, 'koa');
   try {
     client = new HttpClient(server.url, 4);
     await green(client);
@@ -190,12 +201,12 @@ export async function benchRequestPathVsBare(ds: Dataset, dir: string): Promise<
     const queries = Array.from({ length: ds.queryCount }, (_, q) => Array.from(ds.queries.subarray(q * ds.dim, (q + 1) * ds.dim)));
     const real = { url: server.url, pid: server.child.pid };
     const floor = { url: bare.url, pid: bare.child.pid };
-    const rows = await benchRequestPath(real, floor, COLLECTION, queries);
+    const rows = await benchRequestPath(real, { url: koa.url, pid: koa.child.pid }, floor, COLLECTION, queries);
     const singles = Array.from({ length: count }, (_, i) => pointsJson(i, i + 1));
     rows.push(...(await benchSmallWrites(real, floor, COLLECTION, singles)));
     return rows;
   } finally {
     server.child.kill('SIGTERM');
-    await Promise.all([exited(server.child), stopBareServer(bare)]);
+    await Promise.all([exited(server.child), stopBareServer(bare), stopBareServer(koa)]);
   }
 }
