@@ -1,5 +1,5 @@
 import type { ByteReader } from './codec/byte-reader.js';
-import type { Captured } from './codec/slices.js';
+import type { Captured, Sliced } from './codec/slices.js';
 import type { CollectionConfig, CollectionSettings, FieldIndex, PointId, PointRecord, SparseVector } from './events/types.js';
 import { readFieldIndexes, readSettings, writeFieldIndexes } from './events/codec.js';
 import { normalizeInPlace } from './views/distance.js';
@@ -21,6 +21,8 @@ import { graphBuilder, type GraphBuilder } from './views/graph-builder.js';
 
 /** A collection's state captured for a snapshot (Collection.capture). */
 export interface CollectionCapture {
+  /** Takes the HNSW links a piece at a time; run it to its end before `write` (the graphs link nothing meanwhile). */
+  copy: Sliced;
   write: Captured;
   /** Stops keeping vectors for it (idempotent). */
   release(): void;
@@ -307,20 +309,27 @@ export class Collection {
   }
 
   /**
-   * Every view as it is now (snapshots), written later a piece at a time; the payload and label
-   * indexes are rebuilt on load. `release` once written or given up (PointStore.capture).
-   * `links` false: the HNSW graphs as if nothing were linked, for a copy no search walks.
+   * Every view as it is now (snapshots), written later a piece at a time once `copy` has run (the
+   * HNSW links, IndexBacklog.captureGraph); the payload and label indexes are rebuilt on load.
+   * `release` once written or given up (PointStore.capture). `links` false: the HNSW graphs as if
+   * nothing were linked, for a copy no search walks.
    */
   capture(links = true): CollectionCapture {
+    const slots = this.backlog.captureSlots();
     const store = this.store.capture();
+    const graph = this.backlog.captureGraph(links);
     const named = [...this.named.values()].map((f) => f.capture(links));
-    const parts = [store.write, links ? this.index.capture() : this.index.captureEmpty(), this.graph.capture(), this.backlog.captureSlots()];
+    const parts = [store.write, graph.write, this.graph.capture(), slots];
     const nextNodeId = this.nextNodeId;
     const indexes = Object.fromEntries(this.fieldIndexes);
     const aliases = [...this.aliases].sort();
     const settings = JSON.stringify(this.settings);
     const fields = [...named.map((f) => f.write), ...[...this.sparse.values()].map((f) => f.capture())];
     return {
+      copy: (function* () {
+        yield* graph.copy;
+        for (const f of named) yield* f.copy;
+      })(),
       *write(w) {
         w.str(settings);
         for (const part of parts) yield* part(w);
@@ -331,6 +340,7 @@ export class Collection {
         for (const field of fields) yield* field(w);
       },
       release: () => {
+        graph.release();
         store.release();
         for (const f of named) f.release();
       },
@@ -394,6 +404,11 @@ export class Collection {
   indexSome(budget: number): boolean {
     let left = this.backlog.linkSome(budget, this.quantized);
     for (const field of this.named.values()) left = field.indexSome(left);
-    return this.pendingCount > 0;
+    return this.pendingCount > 0 && !this.copying;
+  }
+
+  /** Whether a snapshot capture is copying a graph of this collection, so that nothing links now (IndexBacklog.captureGraph). */
+  get copying(): boolean {
+    return this.backlog.copying || [...this.named.values()].some((field) => field.copying);
   }
 }

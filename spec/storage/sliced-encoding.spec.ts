@@ -141,6 +141,56 @@ describe('storage/sliced encoding of snapshots and exports', () => {
     expect(Buffer.from(joinChunks(encodeSnapshot(state, 9))).equals(Buffer.from(atCapture)), 'the changes were applied').to.equal(false);
   });
 
+  it('takes the HNSW links a piece at a time before anything else, linking nothing meanwhile, and links again once they are taken', async () => {
+    const c = fixtureCollection();
+    const state = new Map([['rich', c]]);
+    const atCapture = joinChunks(encodeSnapshot(state, 9));
+    const pending = c.pendingCount;
+    expect(pending, 'points wait to be linked').to.be.above(0);
+    const capture = captureSnapshot(state, 9);
+    let copied = false;
+    void capture.copied.then(() => (copied = true));
+    const { out, bytes } = memoryOutput();
+    const writing = capture.write(out);
+    expect(c.indexSome(1000), 'no linking before the links are taken').to.equal(false);
+    expect(c.pendingCount).to.equal(pending);
+    // Between the copy's slices each graph links again once its own links are taken (the
+    // unnamed vector's first): the bytes below are the capture's only if none linked before.
+    let copySlices = 0;
+    while (c.copying) {
+      expect(c.indexSome(1000), 'indexing waits for the copy').to.equal(false);
+      expect(bytes().length, 'nothing written before the links are taken').to.equal(0);
+      copySlices++;
+      expect(writing.next().done).to.equal(false);
+    }
+    expect(copySlices, 'the copy was sliced').to.be.above(1);
+    await Promise.resolve();
+    expect(copied).to.equal(true);
+    while (c.indexSome(1000));
+    expect(c.pendingCount, 'linked while the rest is written').to.equal(0);
+    while (!writing.next().done);
+    capture.release();
+    expect(Buffer.from(bytes()).equals(Buffer.from(atCapture))).to.equal(true);
+  });
+
+  it('lets linking go on when a capture is released before its links are taken', async () => {
+    const c = fixtureCollection();
+    const capture = captureSnapshot(new Map([['rich', c]]), 9);
+    const writing = capture.write(memoryOutput().out);
+    writing.next();
+    expect(c.copying).to.equal(true);
+    let settled = false;
+    const waiting = c.settled().then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled, 'settled waits for the copy').to.equal(false);
+    capture.release();
+    await waiting;
+    await capture.copied;
+    expect(c.copying).to.equal(false);
+    while (c.indexSome(1000));
+    expect(c.pendingCount).to.equal(0);
+  });
+
   it('writes an export as the collection was at its start, whatever is applied between its blocks and its slices', async () => {
     const c = fixtureCollection();
     const atStart = joinChunks([...exportCollection(c, 5).chunks()]);
@@ -230,6 +280,7 @@ describe('storage/sliced encoding of snapshots and exports', () => {
         c.capture = () => {
           const real = capture();
           return {
+            copy: real.copy,
             *write(w) {
               let pieces = 0;
               for (const step of real.write(w)) {

@@ -123,6 +123,21 @@ describe('storage/snapshot', () => {
     expect(answers(copy)).to.deep.equal(answers(c));
   });
 
+  it('snapshots a linked graph whose store has since grown past its arrays: the slots past them as unlinked', () => {
+    const c = new Collection('grown', config('Euclid'), 3);
+    const data = randomVectors(3000, DIM, 22);
+    c.upsert(data.slice(0, 1000).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+    while (c.indexSome(10_000));
+    c.upsert(data.slice(1000).map((vector, i) => ({ id: 1000 + i, vector, payload: {}, labels: [] })));
+    expect(c.pendingCount).to.equal(2000);
+    const copy = decodeSnapshot(join2(encodeSnapshot(new Map([['grown', c]]), 9))).collections.get('grown')!;
+    expect(answers(copy)).to.deep.equal(answers(c));
+    while (copy.indexSome(10_000));
+    while (c.indexSome(10_000));
+    expect(answers(copy)).to.deep.equal(answers(c));
+    expect(join2(encodeSnapshot(new Map([['grown', copy]]), 9))).to.deep.equal(join2(encodeSnapshot(new Map([['grown', c]]), 9)));
+  });
+
   it('reports a snapshot that cannot be encoded once, without retrying on every write', async () => {
     const reports: { error?: Error }[] = [];
     const failing = { loadNewest: () => null, write: async (_: number, fill: (out: SnapshotOutput) => void) => fill({ append: () => undefined, reserve: () => () => undefined }), list: () => [], readMark: () => null, writeMark: async () => undefined };

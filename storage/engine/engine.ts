@@ -613,6 +613,8 @@ export class Engine {
       this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes: 0, error: err as Error });
       return Promise.reject(err as Error);
     }
+    // The graphs link nothing while their links are copied (the first slices): indexing resumes after.
+    void capture.copied.then(() => this.scheduleIndexing());
     const pending = this.pendingPoints();
     // Encoded straight into the file: memory holds no encoded copy of the state.
     const written = store.write(opId, async (out) => {
@@ -754,7 +756,7 @@ export class Engine {
   /** Links every pending point into its index now (tests, benchmarks, tools: engines without a graph builder). */
   flushIndex(): void {
     for (const c of this.collections.values()) {
-      if (c.building) throw new Error(`collection "${c.name}" has a batch being linked on other threads: await indexed() instead`);
+      if (c.building || c.copying) throw new Error(`collection "${c.name}" has a batch being linked on other threads, or its graph copied for a snapshot: await indexed() instead`);
       while (c.indexSome(1024));
     }
   }

@@ -80,6 +80,11 @@ export interface SnapshotCapture {
   write(out: SnapshotOutput): Sliced<number>;
   /** Lets the collections stop keeping vectors for it (idempotent): call it once written, or given up. */
   release(): void;
+  /**
+   * Resolves once `write` has taken the copies the capture leaves to be taken a piece at a time
+   * (the HNSW links, first of all), or the capture is released: the collections link again from then on.
+   */
+  copied: Promise<void>;
 }
 
 /** Cuts what a collection's encoder hands on into frames on `out`, each with its length and CRC. */
@@ -145,9 +150,15 @@ export function captureSnapshot(collections: ReadonlyMap<string, Collection>, op
     throw err;
   }
   let released = false;
+  let copiedAll = (): void => undefined;
+  const copied = new Promise<void>((resolve) => (copiedAll = resolve));
   return {
     opId,
+    copied,
     *write(out) {
+      // The links first, a piece at a time: no collection links anything until they are taken.
+      for (const c of captured) yield* c.state.copy;
+      copiedAll();
       const head = new ByteWriter(HEAD_BYTES).bytes(MAGIC).u16(SNAPSHOT_FORMAT_VERSION).u16(0).f64(opId).u32(captured.length).finish();
       out.append(head);
       let total = head.length;
@@ -170,6 +181,7 @@ export function captureSnapshot(collections: ReadonlyMap<string, Collection>, op
       if (released) return;
       released = true;
       for (const c of captured) c.state.release();
+      copiedAll();
     },
   };
 }

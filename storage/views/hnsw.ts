@@ -3,13 +3,25 @@ import { dotProduct } from './distance.js';
 import { LIVE, REMOVED, type PointStore } from './point-store.js';
 import type { ByteReader } from '../codec/byte-reader.js';
 import { readRaw, writeRaw } from '../codec/raw-arrays.js';
-import { rawPieces, type Captured } from '../codec/slices.js';
+import { RAW_PIECE_BYTES, rawPieces, type Captured, type Sliced } from '../codec/slices.js';
 import { grownCopy, isShared } from './shared-arrays.js';
 import type { StoreLayout } from './point-store.js';
 import { batchToQuery, type DistanceBatch, type QueryBatch } from './distance-batch.js';
 import type { VectorSpace } from './vector-space.js';
 import { BATCH_SLOTS } from './vector-segments.js';
 import { VisitedSet } from './visited-set.js';
+
+/** A graph captured for a snapshot (HnswIndex.capture): `copy` takes what `write` writes. */
+export interface GraphCapture {
+  /** Takes the copies a piece at a time, yielding between pieces; run it to its end before `write`. */
+  copy: Sliced;
+  write: Captured;
+}
+
+function* noCopy(): Sliced {}
+
+/** The links a capture copies in one slice (a raw piece's worth). */
+const PIECE_WORDS = RAW_PIECE_BYTES / Uint32Array.BYTES_PER_ELEMENT;
 
 export interface HnswParams {
   m: number;
@@ -734,35 +746,62 @@ export class HnswIndex {
 
   /**
    * The whole graph as it is now (snapshots): levels, the flat layer-0 links, upper links, entry
-   * and generator state, copied (one copy per array, the upper lists gathered into one) and
-   * written later. Never while a batch is linked elsewhere: the arrays are then being written.
+   * and generator state, each written later from a copy of its own (the upper lists gathered into
+   * one). The levels, norms and counters are copied now; `copy` takes the links a piece at a time
+   * (13 MB at 100,000 points: taken at once, a pause of every request), and nothing may link into
+   * the graph until it has run to its end (IndexBacklog.captureGraph holds linking off). Slots the
+   * graph's arrays have no room for yet (points added since they last grew, none linked) are
+   * written unlinked, as a growth would have made them. Never while a batch is linked elsewhere:
+   * the arrays are then being written.
    */
-  capture(): Captured {
+  capture(): GraphCapture {
     this.syncEntry();
-    // The store may have grown past the graph's arrays while new points wait to be linked.
-    this.ensureCapacity();
     const n = this.store.slotCount;
+    const room = Math.min(n, this.levels.length);
     const head = [this.entry, this.maxLevel, this.nodeCount, this.removedCount, this.random.state, this.maxNorm2] as const;
-    const levels = this.levels.slice(0, n);
-    const links0 = this.links0.slice(0, n * (this.params.m0 + 1));
+    const levels = new Int8Array(n).fill(-1);
+    levels.set(this.levels.subarray(0, room));
+    const words0 = this.params.m0 + 1;
     const words = this.params.m + 1;
     let total = 0;
-    for (let s = 0; s < n; s++) if (levels[s]! > 0) total += levels[s]! * words;
+    for (let s = 0; s < room; s++) if (levels[s]! > 0) total += levels[s]! * words;
+    // Taken into pieces of their own as the copy goes, so that no slice allocates the whole.
+    const pieces0: Uint32Array[] = [];
     const upper = new Uint32Array(total);
-    for (let s = 0, at = 0; s < n; s++) {
-      if (levels[s]! <= 0) continue;
-      const length = levels[s]! * words;
-      upper.set(this.upperLinks.subarray(this.upperAt[s]!, this.upperAt[s]! + length), at);
-      at += length;
+    let norms2: Float64Array | null = null;
+    if (this.augmented) {
+      norms2 = new Float64Array(n);
+      norms2.set(this.norms2.subarray(0, Math.min(n, this.norms2.length)));
     }
-    const norms2 = this.augmented ? this.norms2.slice(0, n) : null;
-    return function* (w) {
-      const [entry, maxLevel, nodeCount, removedCount, randomState, maxNorm2] = head;
-      w.u32(n).f64(entry).f64(maxLevel).u32(nodeCount).u32(removedCount).u32(randomState).f64(maxNorm2);
-      writeRaw(w, levels, n);
-      yield* rawPieces(w, links0, 0, links0.length);
-      yield* rawPieces(w, upper, 0, upper.length);
-      if (norms2) writeRaw(w, norms2, n);
+    // The arrays of the moment: a growth meanwhile copies them into new ones and leaves these as they are.
+    const { links0: from0, upperAt, upperLinks } = this;
+    function* copy(): Sliced {
+      for (let at = 0, end = room * words0; at < end; at += PIECE_WORDS) {
+        pieces0.push(from0.slice(at, Math.min(end, at + PIECE_WORDS)));
+        yield;
+      }
+      for (let s = 0, at = 0; s < room; s++) {
+        if (levels[s]! <= 0) continue;
+        const length = levels[s]! * words;
+        upper.set(upperLinks.subarray(upperAt[s]!, upperAt[s]! + length), at);
+        at += length;
+        if ((s & 0xffff) === 0) yield;
+      }
+    }
+    return {
+      copy: copy(),
+      *write(w) {
+        const [entry, maxLevel, nodeCount, removedCount, randomState, maxNorm2] = head;
+        w.u32(n).f64(entry).f64(maxLevel).u32(nodeCount).u32(removedCount).u32(randomState).f64(maxNorm2);
+        writeRaw(w, levels, n);
+        for (const piece of pieces0) yield* rawPieces(w, piece, 0, piece.length);
+        // The slots past the arrays' room, unlinked: an empty list each.
+        const unlinked = (n - room) * words0;
+        const zeros = new Uint32Array(Math.min(unlinked, PIECE_WORDS));
+        for (let left = unlinked; left > 0; left -= zeros.length) yield* rawPieces(w, zeros, 0, Math.min(left, zeros.length));
+        yield* rawPieces(w, upper, 0, upper.length);
+        if (norms2) writeRaw(w, norms2, n);
+      },
     };
   }
 
@@ -770,10 +809,13 @@ export class HnswIndex {
    * The index with no node linked, in capture's layout: for a copy of the views that never walks
    * its graphs (a Cypher replica's), which then holds none of the links.
    */
-  captureEmpty(): Captured {
+  captureEmpty(): GraphCapture {
     const head = [this.random.state, this.maxNorm2] as const;
-    return function* (w) {
-      w.u32(0).f64(-1).f64(-1).u32(0).u32(0).u32(head[0]).f64(head[1]);
+    return {
+      copy: noCopy(),
+      *write(w) {
+        w.u32(0).f64(-1).f64(-1).u32(0).u32(0).u32(head[0]).f64(head[1]);
+      },
     };
   }
 

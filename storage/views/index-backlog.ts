@@ -1,7 +1,7 @@
 import type { ByteReader } from '../codec/byte-reader.js';
 import type { Captured } from '../codec/slices.js';
 import type { GraphBuilder } from './graph-builder.js';
-import type { HnswIndex } from './hnsw.js';
+import type { GraphCapture, HnswIndex } from './hnsw.js';
 import { LIVE, REMOVED, type PointStore } from './point-store.js';
 import type { QuantizedVectors } from './quantized-vectors.js';
 
@@ -23,6 +23,10 @@ export class IndexBacklog {
   private linking: Int32Array | null = null;
   /** Nothing is linked here (see linkNothing). */
   private linksNothing = false;
+  /** Snapshot captures still copying the graph (captureGraph): nothing links into it until they are done. */
+  private copies = 0;
+  private copied: Promise<void> | null = null;
+  private wake: () => void = () => undefined;
 
   constructor(
     private readonly store: PointStore,
@@ -39,9 +43,14 @@ export class IndexBacklog {
     return this.batch !== null;
   }
 
-  /** Resolves once no batch is out. */
+  /** Whether a snapshot capture is copying the graph, so that nothing may link into it now. */
+  get copying(): boolean {
+    return this.copies > 0;
+  }
+
+  /** Resolves once no batch is out and no capture is copying the graph. */
   async settled(): Promise<void> {
-    while (this.batch) await this.batch;
+    while (this.batch || this.copied) await (this.batch ?? this.copied);
   }
 
   /** A slot whose new vector waits to be linked. */
@@ -118,7 +127,7 @@ export class IndexBacklog {
    * with enough removed waypoints is repaired, unless an export is pinned.
    */
   linkSome(budget: number, quantized: QuantizedVectors | null): number {
-    if (this.batch) return budget;
+    if (this.batch || this.copying) return budget;
     const state = this.store.state;
     while (budget > 0 && this.head < this.pending.length) {
       budget--;
@@ -147,7 +156,7 @@ export class IndexBacklog {
    */
   linkElsewhere(builder: GraphBuilder, most: number, quantized: QuantizedVectors | null): Promise<void> | null {
     // Floats on disk are read through a file only this thread has open: such graphs are linked here.
-    if (this.batch || this.head === this.pending.length || !this.index.buildsElsewhere || !(this.index.layout()?.store.onDisk === false)) return null;
+    if (this.batch || this.copying || this.head === this.pending.length || !this.index.buildsElsewhere || !(this.index.layout()?.store.onDisk === false)) return null;
     const state = this.store.state;
     const taken: number[] = [];
     while (taken.length < most && this.head < this.pending.length) {
@@ -182,6 +191,38 @@ export class IndexBacklog {
       finish();
     });
     return this.batch;
+  }
+
+  /**
+   * The graph as it is now, for a snapshot (HnswIndex.capture): nothing links into it, here or on
+   * other threads, until its copy has run to its end or the capture is released (idempotent).
+   * `links` false: the graph as if nothing were linked (captureEmpty), holding nothing off.
+   */
+  captureGraph(links: boolean): GraphCapture & { release(): void } {
+    if (!links) return { ...this.index.captureEmpty(), release: () => undefined };
+    const graph = this.index.capture();
+    const release = this.holdLinking();
+    function* copy() {
+      try {
+        yield* graph.copy;
+      } finally {
+        release();
+      }
+    }
+    return { copy: copy(), write: graph.write, release };
+  }
+
+  /** Holds linking off until the answer is called (once: later calls do nothing). */
+  private holdLinking(): () => void {
+    if (this.copies++ === 0) this.copied = new Promise((resolve) => (this.wake = resolve));
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--this.copies > 0) return;
+      this.copied = null;
+      this.wake();
+    };
   }
 
   /** The pending and held slots as they are now (snapshots; never while a batch is out), copied, written later. */

@@ -1,5 +1,5 @@
 import type { ByteReader } from '../codec/byte-reader.js';
-import type { Captured } from '../codec/slices.js';
+import type { Captured, Sliced } from '../codec/slices.js';
 import type { NamedVectorConfig, PointId } from '../events/types.js';
 import { normalizeInPlace } from './distance.js';
 import { HnswIndex } from './hnsw.js';
@@ -120,15 +120,28 @@ export class NamedDenseVectors {
     return this.backlog.settled();
   }
 
-  /** The store, the graph and the backlog as they are now (snapshots), written later; `release` once written or given up (PointStore.capture). */
-  capture(links = true): { write: Captured; release(): void } {
+  get copying(): boolean {
+    return this.backlog.copying;
+  }
+
+  /**
+   * The store, the graph and the backlog as they are now (snapshots), written later once `copy`
+   * has run (IndexBacklog.captureGraph); `release` once written or given up (PointStore.capture).
+   */
+  capture(links = true): { copy: Sliced; write: Captured; release(): void } {
+    const slots = this.backlog.captureSlots();
     const store = this.store.capture();
-    const parts = [store.write, links ? this.index.capture() : this.index.captureEmpty(), this.backlog.captureSlots()];
+    const graph = this.backlog.captureGraph(links);
+    const parts = [store.write, graph.write, slots];
     return {
+      copy: graph.copy,
       *write(w) {
         for (const part of parts) yield* part(w);
       },
-      release: store.release,
+      release: () => {
+        graph.release();
+        store.release();
+      },
     };
   }
 
