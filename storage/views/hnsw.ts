@@ -780,12 +780,15 @@ export class HnswIndex {
         pieces0.push(from0.slice(at, Math.min(end, at + PIECE_WORDS)));
         yield;
       }
-      for (let s = 0, at = 0; s < room; s++) {
+      for (let s = 0, at = 0, piece = 0; s < room; s++) {
         if (levels[s]! <= 0) continue;
         const length = levels[s]! * words;
         upper.set(upperLinks.subarray(upperAt[s]!, upperAt[s]! + length), at);
         at += length;
-        if ((s & 0xffff) === 0) yield;
+        if (at - piece >= PIECE_WORDS) {
+          piece = at;
+          yield;
+        }
       }
     }
     return {
