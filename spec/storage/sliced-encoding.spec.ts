@@ -265,6 +265,49 @@ describe('storage/sliced encoding of snapshots and exports', () => {
       }
     });
 
+    it('holds background indexing off while a snapshot copies the links, and takes it up again once they are taken', async () => {
+      const dir = tempDir();
+      // Indexing slices run only when the test runs them.
+      const tasks: (() => void)[] = [];
+      const engine = new Engine(LmdbLog.open(dir.path), { snapshots: new SnapshotFiles(join(dir.path, 'snapshots')), schedule: (task) => void tasks.push(task) });
+      const runTasks = () => {
+        for (let task = tasks.shift(); task; task = tasks.shift()) task();
+      };
+      try {
+        await engine.start();
+        await engine.submit({ type: 'create_collection', name: 'c', config });
+        await engine.submit(upsert(0, 3000, 0));
+        const c = engine.collections.get('c')!;
+        expect(c.pendingCount).to.equal(3000);
+        // A copy longer than the snapshot's first slice (this graph's links take one piece): the
+        // engine then lets the event loop turn with the links not yet taken.
+        const capture = c.capture.bind(c);
+        c.capture = (links) => {
+          const real = capture(links);
+          function* longer() {
+            const until = performance.now() + 5;
+            while (performance.now() < until);
+            yield;
+            yield* real.copy;
+          }
+          return { ...real, copy: longer() };
+        };
+        const taking = engine.snapshot();
+        expect(c.copying, 'the capture holds linking off').to.equal(true);
+        runTasks();
+        expect(c.pendingCount, 'nothing linked while the links are copied').to.equal(3000);
+        expect(tasks, 'the indexing slice found nothing to do and stopped').to.deep.equal([]);
+        await taking;
+        expect(c.copying).to.equal(false);
+        expect(tasks.length, 'indexing scheduled again once the links were taken').to.be.above(0);
+        while (tasks.length > 0) runTasks();
+        expect(c.pendingCount).to.equal(0);
+      } finally {
+        await engine.close();
+        dir.remove();
+      }
+    });
+
     it('fails only that snapshot when its encoding fails part way: reported once, no temporary file, the capture released, writes and the next snapshot go on', async () => {
       const dir = tempDir();
       const files = new SnapshotFiles(join(dir.path, 'snapshots'));
