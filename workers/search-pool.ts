@@ -11,7 +11,7 @@ export const MAX_SEARCH_WORKERS = READER_SLOTS - 1;
 /** How long walks go out after one found other requests in flight (see SearchPool.inPlaceWhen). */
 const SHARED_MS = 20;
 
-/** Prepared nodes in one link message: small enough that walks queued behind it wait little. */
+/** Prepared nodes in one link message: the workers share a batch to link a chunk at a time. */
 const LINK_CHUNK = 32;
 
 /** A worker that stopped while walking (or refused a walk); the request answers a 500 with its request id. */
@@ -111,7 +111,9 @@ export function walkersFor(size: number, cores: number): number {
  * out at its end, a lone one to the walker with the fewest in flight, several (a batch search,
  * a query's prefetches, requests read together) to every worker, which take them one at a time
  * until none is left; batches of nodes to link are shared out between all of them, a chunk at a
- * time. A worker that dies fails the walks it took or owed (a search answers 500 naming its
+ * time. A lone walk that reaches a worker busy with either is walked between two of their walks
+ * or nodes (search-worker.ts takeLoneWalks), so that a large batch search or link batch does not
+ * hold up the searches of other requests for as long as it runs. A worker that dies fails the walks it took or owed (a search answers 500 naming its
  * request id; a batch is linked on the main thread), has the node it held let go of, and is
  * replaced at once. Graphs are known to workers by a number; one the main thread lets go of is
  * forgotten by every worker, so its shared arrays can be freed.

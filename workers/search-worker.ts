@@ -76,7 +76,10 @@ function handle(m: WorkerRequest): void {
     let answer: WorkerAnswer = { id: m.id, linked: true };
     try {
       const { index } = readerOf(m.graph, m.layout);
-      for (const slot of m.slots) index.linkPrepared(slot);
+      for (const slot of m.slots) {
+        index.linkPrepared(slot);
+        takeLoneWalks();
+      }
     } catch (err) {
       answer = failure(m.id, err);
     }
@@ -108,6 +111,7 @@ function walkAll(walks: Walk[], claims: Int32Array | null, unready: unknown = nu
   const answers: WorkerAnswer[] = [];
   const moved: ArrayBuffer[] = [];
   for (let i = 0; i < walks.length; i++) {
+    if (claims) takeLoneWalks();
     if (claims && Atomics.compareExchange(claims, i, 0, readerSlot) !== 0) continue;
     const w = walks[i]!;
     try {
@@ -122,9 +126,39 @@ function walkAll(walks: Walk[], claims: Int32Array | null, unready: unknown = nu
   return { answers, moved };
 }
 
+/**
+ * Requests read while a long one was handled (a shared request's walks, a batch to link) that
+ * could not go ahead of it: handled after it, in the order they came.
+ */
+const deferred: WorkerRequest[] = [];
+
+const nextRequest = (): WorkerRequest | undefined => deferred.shift() ?? (receiveMessageOnPort(port)?.message as WorkerRequest | undefined);
+
+/**
+ * Called between two walks of a shared request and between two nodes of a batch to link: a lone
+ * walk sent since (another request's search) is walked now, not after the whole of a large batch
+ * search or link batch, so that one large request does not hold up every other search for as
+ * long as it runs. Only a walk that needs no new layout or codes goes ahead, and only while
+ * nothing read before it waits: the worker's readers are then the ones the pool knows it holds.
+ * Any other request waits, in order, for the long one to end (a new layout, a forget, another
+ * shared request or link batch, and every request read after one of them).
+ */
+function takeLoneWalks(): void {
+  for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
+    const request = m.message as WorkerRequest;
+    if (deferred.length === 0 && request.type === 'walk' && walksNow(request.walk)) handle(request);
+    else deferred.push(request);
+  }
+}
+
+function walksNow(w: Walk): boolean {
+  const reader = readers.get(w.graph);
+  return reader !== undefined && w.layout === undefined && w.codes === undefined && (!w.quantized || reader.codes !== null);
+}
+
 for (;;) {
   const rung = Atomics.load(doorbell, 0);
-  for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) handle(m.message as WorkerRequest);
+  for (let m = nextRequest(); m; m = nextRequest()) handle(m);
   for (let i = 0; i < SPINS && Atomics.load(doorbell, 0) === rung; i++);
   Atomics.wait(doorbell, 0, rung);
 }

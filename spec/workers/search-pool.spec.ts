@@ -425,6 +425,53 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     expect(await searchedTogether(c, queries)).to.deep.equal(queries.map((q) => searchCollection(c, query(q))));
   });
 
+  it('walks a lone search sent while a large batch is walked before the batch\'s last walk, answering both as in place', async () => {
+    const c = filled('Euclid', 3000, 19);
+    const batch = randomVectors(400, DIM, 20);
+    const lone = randomVectors(1, DIM, 21)[0]!;
+    const single = new SearchPool(1);
+    useGraphWalker(single);
+    try {
+      // A first walk sends the worker the graph's layout: the lone walk after the batch then needs nothing new.
+      await searchCollectionPooled(c, query(lone));
+      const done: string[] = [];
+      const batchAnswers = Promise.all(batch.map((q) => searchCollectionPooled(c, query(q, 200)).then((hits) => (done.push('batch'), hits))));
+      await new Promise((resolve) => setImmediate(resolve));
+      const loneAnswer = await searchCollectionPooled(c, query(lone));
+      done.push('lone');
+      expect(done, 'the lone search came back before any of the batch, whose answers come together at its end').to.deep.equal(['lone']);
+      expect(loneAnswer).to.deep.equal(searchCollection(c, query(lone)));
+      expect(await batchAnswers).to.deep.equal(batch.map((q) => searchCollection(c, query(q, 200))));
+    } finally {
+      useGraphWalker(searchPool());
+      await single.close();
+    }
+  });
+
+  it('walks a lone search sent while a batch of nodes is linked before that batch ends, and links every node', async () => {
+    const c = filled('Euclid', 1000, 22);
+    c.upsert(randomVectors(2000, DIM, 23).map((vector, i) => ({ id: 1000 + i, vector, payload: {}, labels: [] })));
+    // Point 5's own vector: whatever else the walk meets while nodes are linked, point 5 comes first.
+    const lone = randomVectors(1000, DIM, 22)[5]!;
+    const single = new SearchPool(1);
+    useGraphWalker(single);
+    try {
+      await searchCollectionPooled(c, query(lone));
+      const linking = Promise.all(c.indexElsewhere(single, 2000));
+      const loneAnswer = await searchCollectionPooled(c, query(lone));
+      expect(single.linked, 'answered in the middle of the first 32 nodes to link').to.equal(0);
+      expect(loneAnswer.map((h) => h.id)).to.have.length(10).and.to.include(5);
+      expect(loneAnswer[0]!.id).to.equal(5);
+      await linking;
+      expect(single.linked).to.equal(2000);
+      while (c.indexSome(10_000));
+      expect(await searchCollectionPooled(c, query(lone))).to.deep.equal(searchCollection(c, query(lone)));
+    } finally {
+      useGraphWalker(searchPool());
+      await single.close();
+    }
+  });
+
   it('replaces a worker that dies under a walk, failing only that walk', async () => {
     const c = filled('Euclid', 3000, 13);
     const q = randomVectors(1, DIM, 14)[0]!;
