@@ -9,6 +9,9 @@ import { fmt, percentile } from './table.js';
 const COLLECTION = 'w';
 /** Searches in one batch request, as the issue measures. */
 const BATCH = 64;
+/** The searches of one of another client's large batches, and how many it sends, beside one client's single searches. */
+const LARGE_BATCH = 256;
+const LARGE_BATCHES = 20;
 /** Batch request bodies made ahead (each phase's requests take them in turn). */
 const BATCH_BODIES = 30;
 
@@ -94,9 +97,9 @@ async function snapshotFile(dir: string, opId: number): Promise<void> {
  * One client's search latency idle, and while a long Cypher query, a collection snapshot (an
  * export to a file) and an export run on the same server (the query starts the Cypher replica
  * and, once it has loaded, the snapshot and the export are encoded there; the database
- * snapshot on the request thread, in slices): each alone, then the three at once; last, while the database snapshot that one
+ * snapshot on the request thread, in slices): each alone, then the three at once; then while the database snapshot that one
  * write of `vector` brings (the server runs with SERVICE_SNAPSHOT_EVERY=1) is written into
- * `snapshotDir`.
+ * `snapshotDir`; last, while another client sends large batch searches.
  */
 async function searchesUnderLoad(url: string, body: (i: number) => string, snapshotDir: string, vector: number[]): Promise<(string | number)[][]> {
   const idle = await latenciesDuring(url, body, 600, Promise.resolve());
@@ -105,21 +108,29 @@ async function searchesUnderLoad(url: string, body: (i: number) => string, snaps
     if (a.status !== 200) throw new Error(`background request answered ${a.status}: ${a.text.slice(0, 300)}`);
   };
   const background: [string, (client: HttpClient) => Promise<void>][] = [
-    ['a long Cypher query', request('POST', `/collections/${COLLECTION}/graph/query`, JSON.stringify({ query: 'UNWIND range(1, 3000000) AS x WITH x WHERE x % 7 = 0 RETURN count(*) AS n' }))],
-    ['a collection snapshot', request('POST', `/collections/${COLLECTION}/snapshots`)],
-    ['an export', () => download(`${url}/collections/${COLLECTION}/export`)],
+    ['a long Cypher query runs', request('POST', `/collections/${COLLECTION}/graph/query`, JSON.stringify({ query: 'UNWIND range(1, 3000000) AS x WITH x WHERE x % 7 = 0 RETURN count(*) AS n' }))],
+    ['a collection snapshot runs', request('POST', `/collections/${COLLECTION}/snapshots`)],
+    ['an export runs', () => download(`${url}/collections/${COLLECTION}/export`)],
   ];
   const databaseSnapshot: [string, (client: HttpClient) => Promise<void>] = [
-    'the database snapshot',
+    'the database snapshot is written',
     async (client) => {
       const a = await client.send('PUT', `/collections/${COLLECTION}/points?wait=true`, JSON.stringify({ points: [{ id: 0, vector, payload: {} }] }));
       if (a.status !== 200) throw new Error(`the write answered ${a.status}: ${a.text.slice(0, 300)}`);
       await snapshotFile(snapshotDir, (JSON.parse(a.text) as { result: { operation_id: number } }).result.operation_id);
     },
   ];
+  // Large batches from another client: its walks take every worker for as long as each batch runs.
+  const largeBatch = JSON.stringify({ searches: Array.from({ length: LARGE_BATCH }, (_, i) => ({ ...(JSON.parse(body(i)) as object), params: { hnsw_ef: 128 } })) });
+  const largeBatches: [string, (client: HttpClient) => Promise<void>] = [
+    `another client sends batch searches (${LARGE_BATCHES} requests of ${LARGE_BATCH} searches at ef 128, one after another)`,
+    async (client) => {
+      for (let i = 0; i < LARGE_BATCHES; i++) await request('POST', `/collections/${COLLECTION}/points/search/batch`, largeBatch)(client);
+    },
+  ];
   const p = (l: Float64Array, q: number) => fmt(percentile(l, q), 2);
   const rows: (string | number)[][] = [];
-  for (const chosen of [...background.map((b) => [b]), background, [databaseSnapshot]]) {
+  for (const chosen of [...background.map((b) => [b]), background, [databaseSnapshot], [largeBatches]]) {
     const other = new HttpClient(url, chosen.length);
     const started = performance.now();
     const busy = Promise.all(chosen.map(([, run]) => run(other))).then(() => (performance.now() - started) / 1000);
@@ -127,7 +138,7 @@ async function searchesUnderLoad(url: string, body: (i: number) => string, snaps
     const seconds = await busy;
     other.close();
     rows.push([
-      `single searches, 1 client, while ${chosen.length > 1 ? 'all three' : chosen[0]![0]} run${chosen.length > 1 ? '' : 's'} (default pool)`,
+      `single searches, 1 client, while ${chosen.length > 1 ? 'all three run' : chosen[0]![0]} (default pool)`,
       `p99 ${p(during, 99)} ms vs ${p(idle, 99)} ms idle: ${fmt(percentile(during, 99) / percentile(idle, 99), 1)}x`,
       `p50 ${p(during, 50)} vs ${p(idle, 50)} ms, slowest ${fmt(during[during.length - 1]!, 1)} vs ${fmt(idle[idle.length - 1]!, 1)} ms; the background work took ${fmt(seconds, 1)} s`,
     ]);
