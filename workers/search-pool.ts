@@ -113,9 +113,9 @@ export function walkersFor(size: number, cores: number): number {
  * until none is left; batches of nodes to link are shared out between all of them, a chunk at a
  * time. A lone walk that reaches a worker busy with either is walked between two of their walks
  * or nodes (search-worker.ts takeLoneWalks), so that a large batch search or link batch does not
- * hold up the searches of other requests for as long as it runs. A worker that dies fails the walks it took or owed (a search answers 500 naming its
- * request id; a batch is linked on the main thread), has the node it held let go of, and is
- * replaced at once. Graphs are known to workers by a number; one the main thread lets go of is
+ * hold up the searches of other requests for as long as it runs. A worker that dies fails the
+ * walks it took or owed (a search answers 500 naming its request id; a batch is linked on the
+ * main thread), has the node it held let go of, and is replaced at once. Graphs are known to workers by a number; one the main thread lets go of is
  * forgotten by every worker, so its shared arrays can be freed.
  */
 export class SearchPool implements GraphWalker, GraphBuilder {
