@@ -86,7 +86,15 @@ describe('workers: a Cypher replica keeps floats on disk as the request thread d
     expect(engine.collections.get('g')!.store.onDisk).to.equal(true);
     expect(engine.collections.get('g')!.quantized, 'the request thread\'s codes').to.not.equal(null);
     expect(openFloatFiles(dir.path), 'the request thread\'s file').to.equal(1);
-    const grew = await replicaGrowth(dir.path, 0.5 * floats);
+    // The process's memory is read, which other threads of a long test run may move meanwhile (a
+    // whole-suite CI run once measured 150 MB): a growth over the bound is measured once more
+    // with a fresh replica. A copy of the floats (242 MB) fails both.
+    let grew = await replicaGrowth(dir.path, 0.5 * floats);
+    if (grew >= 0.5 * floats) {
+      await replicas!.close();
+      replicas = null;
+      grew = await replicaGrowth(dir.path, 0.5 * floats);
+    }
     // The rest of the copy (ids, payloads, indexes, the thread itself) takes about 40% of the floats here; the codes would add 25%, the floats 100%.
     expect(grew, `the replica added ${grew.toFixed(0)} MB; the floats are ${floats.toFixed(0)} MiB`).to.be.below(0.5 * floats);
     expect(openFloatFiles(dir.path), 'the replica\'s own file too').to.equal(2);
