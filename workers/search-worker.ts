@@ -34,9 +34,10 @@ function readerOf(graph: number, layout: GraphLayout | undefined): Reader {
     const reader = { index: HnswIndex.reader(new VectorSpace(store, layout.metric), layout, holding), store, codes: null };
     const replaced = readers.has(graph);
     readers.set(graph, reader);
-    // The old reader's arrays (a graph or a store outgrown, each copy as large as the graph) are
-    // shared: this thread's reference keeps them alive until it collects, which, allocating
-    // little, it would not do for a long time. Layouts are replaced a few dozen times a load.
+    // The old reader's arrays are shared: most grew in place and are the new one's too, but one
+    // that was copied (hnsw-sharing.md rule 1), as large as the graph, stays alive through this
+    // thread's reference until it collects, which, allocating little, it would not do for a long
+    // time. Layouts are replaced a few dozen times a load.
     if (replaced) collectGarbage();
     return reader;
   }

@@ -5,6 +5,9 @@ import { searchCollection } from '../../query/search/vector-search.js';
 import { randomVectors } from '../helpers/vectors.js';
 import { decodeSnapshot, encodeSnapshot } from '../../storage/snapshot/snapshot-codec.js';
 import { isShared } from '../../storage/views/shared-arrays.js';
+import { HnswIndex } from '../../storage/views/hnsw.js';
+import { PointStore } from '../../storage/views/point-store.js';
+import { VectorSpace } from '../../storage/views/vector-space.js';
 
 const N = 3000;
 const DIM = 24;
@@ -157,6 +160,48 @@ describe('storage/views HNSW recall against brute force', () => {
     const q = randomVectors(1, DIM, 17)[0]!;
     const asked = { vector: q, limit: 10, offset: 0, ef: 64, filter: null, scoreThreshold: null };
     expect(searchCollection(restored, asked)).to.deep.equal(searchCollection(c, asked));
+  });
+
+  it('grows a shared graph and its store in place: later layouts view the same memory, and a reader on an earlier one walks only the nodes it had', () => {
+    const c = new Collection('t', config('Euclid'), 5);
+    const vectors = new Map<number, Float32Array>();
+    const add = (n: number, seed: number): void => {
+      const from = vectors.size;
+      const data = randomVectors(n, DIM, seed);
+      data.forEach((v, i) => vectors.set(from + i, v));
+      c.upsert(data.map((vector, i) => ({ id: from + i, vector, payload: {}, labels: [] })));
+      while (c.indexSome(10_000));
+    };
+    add(3000, 21);
+    const before = c.index.layout()!;
+    expect(before, 'the vectors are in a shared memory').to.not.equal(null);
+    // A worker's reader of that layout (reader area 1 of the store's memory), made here.
+    const store = new PointStore(before.store.dim, 0, before.store.segmentSlots, { layout: before.store, slot: 1 });
+    const reader = HnswIndex.reader(new VectorSpace(store, before.metric), before);
+    // Linked in place on this thread: the old nodes' lists now link to nodes past the reader's arrays.
+    add(13_000, 22);
+    const after = c.index.layout()!;
+    const slotsBefore = before.levels.length;
+    expect(after.levels.length, 'the graph grew').to.be.at.least(4 * slotsBefore);
+    for (const name of ['levels', 'links0', 'versions', 'upperAt', 'upperLinks'] as const) {
+      expect(after[name].buffer, `the graph's ${name}, grown in place`).to.equal(before[name].buffer);
+    }
+    for (const name of ['ids', 'state', 'hasVector'] as const) expect(after.store[name].buffer, `the store's ${name}, grown in place`).to.equal(before.store[name].buffer);
+    expect(after.top.buffer, 'the entry point a copy: the earlier layout keeps one of its own nodes').to.not.equal(before.top.buffer);
+    const keys = new Float64Array(10);
+    const slots = new Int32Array(10);
+    const had = new Map([...vectors].filter(([id]) => id < slotsBefore));
+    let hits = 0;
+    for (const q of randomVectors(50, DIM, 23)) {
+      const n = reader.search(q, 10, 100, null, keys, slots);
+      expect(n).to.equal(10);
+      const truth = new Set(exactTop(had, q, 10, 'Euclid'));
+      for (const slot of slots) {
+        expect(slot, 'a slot the earlier layout had').to.be.below(slotsBefore);
+        if (truth.has(slot)) hits++;
+      }
+    }
+    expect(hits / 500, 'recall@10 among the nodes the earlier layout had').to.be.at.least(0.9);
   });
 
   it('grows its upper lists with the store, so linking a store that does not grow replaces its shared arrays at most once', () => {

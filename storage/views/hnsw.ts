@@ -4,7 +4,7 @@ import { LIVE, REMOVED, type PointStore } from './point-store.js';
 import type { ByteReader } from '../codec/byte-reader.js';
 import { readRaw, writeRaw } from '../codec/raw-arrays.js';
 import { RAW_PIECE_BYTES, rawPieces, type Captured, type Sliced } from '../codec/slices.js';
-import { grownCopy, isShared } from './shared-arrays.js';
+import { grownCopy, grownInPlace, isShared, slotsToReserve } from './shared-arrays.js';
 import type { StoreLayout } from './point-store.js';
 import { batchToQuery, type DistanceBatch, type QueryBatch } from './distance-batch.js';
 import type { VectorSpace } from './vector-space.js';
@@ -31,9 +31,9 @@ export interface HnswParams {
 }
 
 /**
- * The arrays a search worker reads, on shared buffers (see hnsw-sharing.md): replaced all
- * together, never in part, when the graph outgrows them, so a reader holding one set sees one
- * graph. `top` holds the entry point.
+ * The arrays a search worker reads, fixed-length views of shared buffers (see hnsw-sharing.md):
+ * all given new lengths together, never in part, when the graph outgrows them, so a reader
+ * holding one set walks the nodes they have. `top` holds the entry point.
  */
 export interface GraphLayout {
   params: HnswParams;
@@ -252,16 +252,19 @@ export class HnswIndex {
   }
 
   /**
-   * Copies every shared array into larger ones at once: a reader still on the old set keeps a
-   * whole graph, frozen as it was, which no write touches again.
+   * Gives every array its new length at once, as a new layout: shared arrays grow in place
+   * (grownInPlace), so a reader still on the old layout reads the same memory through shorter
+   * views and leaves out the nodes past them (readLinks); `top` is a copy, so that its entry
+   * point stays one of its nodes.
    */
   private replaceArrays(cap: number, upperWords: number, shared = isShared(this.links0)): void {
     const had = this.levels.length;
-    this.levels = grownCopy(this.levels, cap, shared).fill(-1, had);
-    this.links0 = grownCopy(this.links0, cap * (this.params.m0 + 1), shared);
-    this.versions = grownCopy(this.versions, cap, shared);
-    this.upperAt = grownCopy(this.upperAt, cap, shared);
-    this.upperLinks = grownCopy(this.upperLinks, upperWords, shared);
+    const reserve = slotsToReserve(cap);
+    this.levels = grownInPlace(this.levels, cap, reserve, shared).fill(-1, had);
+    this.links0 = grownInPlace(this.links0, cap * (this.params.m0 + 1), reserve * (this.params.m0 + 1), shared);
+    this.versions = grownInPlace(this.versions, cap, reserve, shared);
+    this.upperAt = grownInPlace(this.upperAt, cap, reserve, shared);
+    this.upperLinks = grownInPlace(this.upperLinks, upperWords, this.upperWordsFor(reserve), shared);
     this.top = grownCopy(this.top, 1, shared);
     this.layoutCache = null;
   }
@@ -270,7 +273,7 @@ export class HnswIndex {
    * Room for the upper lists of `nodes` nodes, a quarter over what they take on average: a node
    * has its level l or higher with probability exp(-l / ml), so the lists of a node average
    * (m + 1) / (exp(1 / ml) - 1) words (1.13 at m 16). Grown with the store, so that filling them
-   * rarely replaces every array (links0 with them), which readers on other threads would hold.
+   * rarely makes a new layout, which every worker that walks the graph is then sent.
    */
   private upperWordsFor(nodes: number): number {
     return Math.ceil((1.25 * nodes * (this.params.m + 1)) / Math.expm1(1 / this.params.ml));
@@ -352,12 +355,22 @@ export class HnswIndex {
     const out = this.linkScratch;
     this.linkFrom = out;
     this.linkAt = 0;
+    // On a layout older than the graph's arrays (they grow in place: replaceArrays), a node's
+    // lists may lie past this reader's upper array, and its links reach nodes past its slots:
+    // nodes newer than its graph, which it leaves out.
+    const room = arr.length - off - 1;
+    if (room < 0) return 0;
+    const slots = this.levels.length;
     for (let tries = 0; ; tries++) {
       const before = Atomics.load(versions, slot);
       if ((before & 1) === 0 || tries > SPIN_LIMIT) {
-        const n = Math.min(arr[off]!, out.length);
-        for (let i = 0; i < n; i++) out[i] = arr[off + 1 + i]!;
-        if (Atomics.load(versions, slot) === before) return n;
+        const n = Math.min(arr[off]!, out.length, room);
+        let k = 0;
+        for (let i = 0; i < n; i++) {
+          const next = arr[off + 1 + i]!;
+          if (next < slots) out[k++] = next;
+        }
+        if (Atomics.load(versions, slot) === before) return k;
       }
     }
   }
@@ -773,7 +786,7 @@ export class HnswIndex {
       norms2 = new Float64Array(n);
       norms2.set(this.norms2.subarray(0, Math.min(n, this.norms2.length)));
     }
-    // The arrays of the moment: a growth meanwhile copies them into new ones and leaves these as they are.
+    // The arrays of the moment: a growth meanwhile gives the graph new ones (longer views of the same memory, or copies), and the copy reads only the `room` slots of these.
     const { links0: from0, upperAt, upperLinks } = this;
     function* copy(): Sliced {
       for (let at = 0, end = room * words0; at < end; at += PIECE_WORDS) {

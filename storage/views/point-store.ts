@@ -9,7 +9,7 @@ import { comparePointIds, uuidFromWords, uuidIntoWords, type PointId } from '../
 import type { FloatFile } from './float-file.js';
 import { IdSlotMap } from './id-slot-map.js';
 import { kernelsFor, type Kernels } from './simd-kernels.js';
-import { CAN_SHARE, grownCopy, isShared } from './shared-arrays.js';
+import { CAN_SHARE, grownInPlace, isShared, slotsToReserve } from './shared-arrays.js';
 import { READER_SLOTS, queryStride, readerAreaBytes, segmentMemoryBytes, segmentSlotsFor } from './vector-segments.js';
 
 /** What `ids` holds for a slot whose id is a UUID (its words are in `uuidWords`). */
@@ -198,10 +198,11 @@ export class PointStore {
   layout(): StoreLayout | null {
     if (!this.memories.length || !CAN_SHARE) return null;
     if (!isShared(this.ids)) {
-      this.ids = grownCopy(this.ids, this.ids.length, true);
-      this.state = grownCopy(this.state, this.state.length, true);
-      this.hasVector = grownCopy(this.hasVector, this.hasVector.length, true);
-      if (this.uuidWords) this.uuidWords = grownCopy(this.uuidWords, this.uuidWords.length, true);
+      const reserve = slotsToReserve(this.capacity);
+      this.ids = grownInPlace(this.ids, this.ids.length, reserve, true);
+      this.state = grownInPlace(this.state, this.state.length, reserve, true);
+      this.hasVector = grownInPlace(this.hasVector, this.hasVector.length, reserve, true);
+      if (this.uuidWords) this.uuidWords = grownInPlace(this.uuidWords, this.uuidWords.length, 4 * reserve, true);
     }
     return { dim: this.dim, memories: this.memories, segmentSlots: this.segmentSlots, ids: this.ids, uuidWords: this.uuidWords, state: this.state, hasVector: this.hasVector, onDisk: this.file !== null };
   }
@@ -462,14 +463,15 @@ export class PointStore {
   private grow(atLeast = 0): void {
     const cap = Math.min(Math.max(this.capacity * 2, atLeast), this.maxSlots);
     this.placeVectors(cap);
-    this.ids = grownCopy(this.ids, cap);
+    const reserve = slotsToReserve(cap);
+    this.ids = grownInPlace(this.ids, cap, reserve);
     if (this.uuidWords) this.growUuidWords(cap);
-    this.state = grownCopy(this.state, cap);
-    this.hasVector = grownCopy(this.hasVector, cap);
+    this.state = grownInPlace(this.state, cap, reserve);
+    this.hasVector = grownInPlace(this.hasVector, cap, reserve);
   }
 
   private growUuidWords(cap: number): void {
-    this.uuidWords = grownCopy(this.uuidWords ?? new Uint32Array(0), cap * 4, isShared(this.ids));
+    this.uuidWords = grownInPlace(this.uuidWords ?? new Uint32Array(0), cap * 4, 4 * slotsToReserve(cap), isShared(this.ids));
   }
 
   private placeId(slot: number, id: PointId): void {
