@@ -4,7 +4,7 @@ import { readRaw } from '../codec/raw-arrays.js';
 import { rawPieces, type Captured } from '../codec/slices.js';
 import type { Payload } from '../events/types.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
-import { ShardedMap } from './sharded.js';
+import { LIVE_SHARD_LIMIT, ShardedMap } from './sharded.js';
 
 /** One directed, weighted, typed edge; `properties` holds every property but the weight. */
 export interface Edge {
@@ -37,16 +37,16 @@ export class GraphStore {
   private from = new Float64Array(256);
   private to = new Float64Array(256);
   private weight = new Float64Array(256);
-  private readonly extra = new ShardedMap<number, Payload>();
+  private readonly extra = new ShardedMap<number, Payload>(LIVE_SHARD_LIMIT);
   private relationOf = new Int32Array(256);
   private alive = new Uint8Array(256);
   private nextId = 0;
   private readonly relations: string[] = [];
   private readonly relationIds = new Map<string, number>();
-  private readonly out = new ShardedMap<PointId, number[]>();
-  private readonly in = new ShardedMap<PointId, number[]>();
+  private readonly out = new ShardedMap<PointId, number[]>(LIVE_SHARD_LIMIT);
+  private readonly in = new ShardedMap<PointId, number[]>(LIVE_SHARD_LIMIT);
   private readonly uuids: string[] = [];
-  private readonly uuidCodes = new ShardedMap<string, number>();
+  private readonly uuidCodes = new ShardedMap<string, number>(LIVE_SHARD_LIMIT);
   edgeCount = 0;
 
   /** The endpoint column's value for a point id (UUIDs get a code the first time they are seen). */

@@ -4,11 +4,13 @@ import { UuidSlotMap } from './uuid-slot-map.js';
 
 /** Point id → slot for both kinds of id; the UUID table exists once a UUID does. */
 export class IdSlotMap {
-  private readonly ints: IntSlotMap;
+  private readonly ints = new IntSlotMap();
   private uuids: UuidSlotMap | null = null;
 
-  constructor(expected = 0) {
-    this.ints = new IntSlotMap(expected);
+  /** Makes an empty map ready for `ints` integer ids and `uuids` UUIDs at once (a snapshot's). */
+  reserve(ints: number, uuids: number): void {
+    this.ints.reserve(ints);
+    if (uuids > 0) (this.uuids ??= new UuidSlotMap()).reserve(uuids);
   }
 
   get size(): number {

@@ -1,5 +1,9 @@
+import { Directory, presizeFor, type Bucket } from './extendible.js';
+
 const EMPTY = -1;
 const MIN_CAPACITY = 16;
+/** Ids a bucket holds before it is divided: growing or dividing one moves at most these (about 1 ms). */
+const BUCKET_LIMIT = 1 << 15;
 
 /** A 32-bit mix of an integer id up to 2^53 (both halves, then murmur3's finaliser). */
 function hashId(id: number): number {
@@ -11,58 +15,47 @@ function hashId(id: number): number {
   return h ^ (h >>> 13);
 }
 
-/**
- * Integer point id → slot, in two typed arrays (open addressing, linear probing, deletion by backward
- * shift, so no tombstones pile up). A JS Map stops at 2^24 entries; this holds as many ids as
- * memory allows, in 12 bytes per table entry at most 3/4 full. Ids are non-negative integers.
- */
-export class IntSlotMap {
-  private keys: Float64Array;
-  private slots: Int32Array;
+/** One bucket: two typed arrays, open addressing by the hash's low bits, linear probing, deletion by backward shift (no tombstones). */
+class IntBucket implements Bucket {
+  keys: Float64Array;
+  slots: Int32Array;
   private mask: number;
   size = 0;
+  depth = 0;
 
-  constructor(expected = 0) {
-    let capacity = MIN_CAPACITY;
-    while (capacity * 3 < expected * 4) capacity *= 2;
+  constructor(capacity: number) {
     this.keys = new Float64Array(capacity).fill(EMPTY);
     this.slots = new Int32Array(capacity);
     this.mask = capacity - 1;
   }
 
-  private indexOf(id: number): number {
+  get capacity(): number {
+    return this.keys.length;
+  }
+
+  indexOf(id: number, h: number): number {
     const { keys, mask } = this;
-    for (let i = hashId(id) & mask; ; i = (i + 1) & mask) {
+    for (let i = h & mask; ; i = (i + 1) & mask) {
       const k = keys[i]!;
       if (k === id) return i;
       if (k === EMPTY) return -1 - i;
     }
   }
 
-  /** The slot of `id`, or -1. */
-  get(id: number): number {
-    const i = this.indexOf(id);
-    return i >= 0 ? this.slots[i]! : -1;
-  }
-
-  has(id: number): boolean {
-    return this.indexOf(id) >= 0;
-  }
-
-  set(id: number, slot: number): void {
-    if ((this.size + 1) * 4 > this.keys.length * 3) this.grow();
-    const i = this.indexOf(id);
-    if (i >= 0) {
-      this.slots[i] = slot;
-      return;
+  /** Adds an id it does not hold; `free`, where indexOf found it would go (or -1: look again). */
+  put(id: number, slot: number, h: number, free = -1): void {
+    if ((this.size + 1) * 4 > this.keys.length * 3) {
+      this.grow();
+      free = -1;
     }
-    this.keys[-1 - i] = id;
-    this.slots[-1 - i] = slot;
+    const i = free >= 0 ? free : -1 - this.indexOf(id, h);
+    this.keys[i] = id;
+    this.slots[i] = slot;
     this.size++;
   }
 
-  delete(id: number): boolean {
-    let hole = this.indexOf(id);
+  delete(id: number, h: number): boolean {
+    let hole = this.indexOf(id, h);
     if (hole < 0) return false;
     const { keys, slots, mask } = this;
     // Pull back each later entry of the run that may sit at the hole (its home is not in (hole, j]).
@@ -79,19 +72,82 @@ export class IntSlotMap {
     return true;
   }
 
+  /** Puts every entry into the bucket `place` answers for its hash. */
+  spread(place: (h: number) => IntBucket): void {
+    moveEntries(this.keys, this.slots, place);
+  }
+
   private grow(): void {
     const { keys, slots } = this;
-    const capacity = keys.length * 2;
-    this.keys = new Float64Array(capacity).fill(EMPTY);
-    this.slots = new Int32Array(capacity);
-    this.mask = capacity - 1;
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      if (k === EMPTY) continue;
-      let j = hashId(k) & this.mask;
-      while (this.keys[j] !== EMPTY) j = (j + 1) & this.mask;
-      this.keys[j] = k;
-      this.slots[j] = slots[i]!;
+    this.keys = new Float64Array(keys.length * 2).fill(EMPTY);
+    this.slots = new Int32Array(this.keys.length);
+    this.mask = this.keys.length - 1;
+    this.size = 0;
+    moveEntries(keys, slots, () => this);
+  }
+}
+
+function moveEntries(keys: Float64Array, slots: Int32Array, place: (h: number) => IntBucket): void {
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (k === EMPTY) continue;
+    const h = hashId(k);
+    place(h).put(k, slots[i]!, h);
+  }
+}
+
+/**
+ * Integer point id → slot, in buckets of two typed arrays under an extendible directory
+ * (extendible.ts), so that no write rehashes more than one bucket. A JS Map stops at 2^24
+ * entries; this holds as many ids as memory allows, in 12 bytes per table entry at most 3/4
+ * full. Ids are non-negative integers.
+ */
+export class IntSlotMap {
+  private readonly directory = new Directory(new IntBucket(MIN_CAPACITY), BUCKET_LIMIT, (bucket, bit) => {
+    const low = new IntBucket(Math.max(MIN_CAPACITY, bucket.capacity / 2));
+    const high = new IntBucket(Math.max(MIN_CAPACITY, bucket.capacity / 2));
+    bucket.spread((h) => (h & (1 << bit) ? high : low));
+    return [low, high];
+  });
+  size = 0;
+
+  /** Makes an empty map ready for `count` ids at once (a snapshot's), so that filling it divides and grows no bucket. */
+  reserve(count: number): void {
+    if (this.size > 0 || count <= BUCKET_LIMIT / 2) return;
+    const { depth, capacity } = presizeFor(count, BUCKET_LIMIT);
+    this.directory.presize(depth, () => new IntBucket(capacity));
+  }
+
+  /** The slot of `id`, or -1. */
+  get(id: number): number {
+    const h = hashId(id);
+    const bucket = this.directory.of(h);
+    const i = bucket.indexOf(id, h);
+    return i >= 0 ? bucket.slots[i]! : -1;
+  }
+
+  has(id: number): boolean {
+    const h = hashId(id);
+    return this.directory.of(h).indexOf(id, h) >= 0;
+  }
+
+  set(id: number, slot: number): void {
+    const h = hashId(id);
+    const bucket = this.directory.of(h);
+    const i = bucket.indexOf(id, h);
+    if (i >= 0) {
+      bucket.slots[i] = slot;
+      return;
     }
+    const into = this.directory.forNew(h);
+    into.put(id, slot, h, into === bucket ? -1 - i : -1);
+    this.size++;
+  }
+
+  delete(id: number): boolean {
+    const h = hashId(id);
+    if (!this.directory.of(h).delete(id, h)) return false;
+    this.size--;
+    return true;
   }
 }

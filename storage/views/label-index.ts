@@ -1,5 +1,5 @@
 import type { PointId } from '../point-id.js';
-import { ShardedSet } from './sharded.js';
+import { LIVE_SHARD_LIMIT, ShardedSet } from './sharded.js';
 
 const NONE: ReadonlySet<PointId> = new Set();
 
@@ -10,7 +10,7 @@ export class LabelIndex {
   add(id: PointId, labels: readonly string[]): void {
     for (const label of labels) {
       let ids = this.byLabel.get(label);
-      if (!ids) this.byLabel.set(label, (ids = new ShardedSet()));
+      if (!ids) this.byLabel.set(label, (ids = new ShardedSet(LIVE_SHARD_LIMIT)));
       ids.add(id);
     }
   }

@@ -1,7 +1,7 @@
 import { textTokens } from '../text-tokens.js';
 import type { Payload } from '../events/types.js';
 import { forEachIndexedValue, valuesAt, type Scalar } from './payload-paths.js';
-import { ShardedMap, ShardedSet } from './sharded.js';
+import { LIVE_SHARD_LIMIT, ShardedMap, ShardedSet } from './sharded.js';
 
 const NONE: ReadonlySet<number> = new Set();
 
@@ -33,7 +33,7 @@ export class PayloadIndex {
 
   /** Starts a full-text index of a field over the given slots and payloads. */
   addTextField(field: string, each: (visit: (slot: number, payload: Payload) => void) => void): void {
-    const tokens = new ShardedMap<string, ShardedSet<number>>();
+    const tokens = new ShardedMap<string, ShardedSet<number>>(LIVE_SHARD_LIMIT);
     this.byToken.set(field, tokens);
     each((slot, payload) => this.addTokens(field, tokens, slot, payload));
   }
@@ -45,7 +45,7 @@ export class PayloadIndex {
   private addTokens(field: string, tokens: ShardedMap<string, ShardedSet<number>>, slot: number, payload: Payload): void {
     for (const t of PayloadIndex.tokensAt(payload, field)) {
       let slots = tokens.get(t);
-      if (!slots) tokens.set(t, (slots = new ShardedSet()));
+      if (!slots) tokens.set(t, (slots = new ShardedSet(LIVE_SHARD_LIMIT)));
       slots.add(slot);
     }
   }
@@ -64,11 +64,11 @@ export class PayloadIndex {
     for (const [field, tokens] of this.byToken) this.addTokens(field, tokens, slot, payload);
     forEachIndexedValue(payload, (path, value) => {
       let values = this.byPath.get(path);
-      if (!values) this.byPath.set(path, (values = new ShardedMap()));
+      if (!values) this.byPath.set(path, (values = new ShardedMap(LIVE_SHARD_LIMIT)));
       const slots = values.get(value);
       if (slots === undefined) values.set(value, slot);
       else if (typeof slots !== 'number') slots.add(slot);
-      else if (slots !== slot) values.set(value, new ShardedSet<number>().add(slots).add(slot));
+      else if (slots !== slot) values.set(value, new ShardedSet<number>(LIVE_SHARD_LIMIT).add(slots).add(slot));
     });
   }
 

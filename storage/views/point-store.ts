@@ -655,6 +655,14 @@ export class PointStore {
       readRaw(r, this.uuidWords!, n * 4);
     }
     this.readVectors(r, n);
+    let uuidIds = 0;
+    let liveIds = 0;
+    for (let slot = 0; slot < n; slot++) {
+      if (this.state[slot] !== LIVE) continue;
+      liveIds++;
+      if (this.ids[slot] === UUID_ID) uuidIds++;
+    }
+    this.idToSlot.reserve(liveIds - uuidIds, uuidIds);
     for (let slot = 0; slot < n; slot++) {
       if (this.state[slot] !== LIVE) {
         this.payloads[slot] = null;

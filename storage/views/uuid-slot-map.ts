@@ -1,69 +1,70 @@
 import { uuidIntoWords } from '../point-id.js';
+import { Directory, presizeFor, type Bucket } from './extendible.js';
 
 const EMPTY = -1;
 const MIN_CAPACITY = 16;
+/** UUIDs a bucket holds before it is divided: growing or dividing one moves at most these (about 1 ms). */
+const BUCKET_LIMIT = 1 << 15;
 
-/**
- * UUID point id → slot: IntSlotMap's table (open addressing, linear probing, backward-shift
- * deletion) with each key as four 32-bit words, 20 bytes per entry, so no string is kept per id.
- */
-export class UuidSlotMap {
-  private keys: Uint32Array;
+function hashWords(k: Uint32Array, at: number): number {
+  let h = Math.imul(k[at]! ^ Math.imul(k[at + 1]!, 0x9e3779b1), 0x85ebca6b) ^ Math.imul(k[at + 2]! ^ k[at + 3]!, 0xcc9e2d51);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 13);
+}
+
+/** One bucket: IntSlotMap's table (open addressing, linear probing, backward-shift deletion) with each key as four 32-bit words. */
+class UuidBucket implements Bucket {
+  keys: Uint32Array;
   /** EMPTY marks a free entry (a slot is never negative). */
-  private slots: Int32Array;
+  slots: Int32Array;
   private mask: number;
-  /** The key being looked up, as words (reused: lookups allocate nothing). */
-  private readonly probe = new Uint32Array(4);
   size = 0;
+  depth = 0;
 
-  constructor() {
-    this.keys = new Uint32Array(MIN_CAPACITY * 4);
-    this.slots = new Int32Array(MIN_CAPACITY).fill(EMPTY);
-    this.mask = MIN_CAPACITY - 1;
+  constructor(capacity: number) {
+    this.keys = new Uint32Array(capacity * 4);
+    this.slots = new Int32Array(capacity).fill(EMPTY);
+    this.mask = capacity - 1;
   }
 
-  private static hash(k: Uint32Array, at: number): number {
-    let h = Math.imul(k[at]! ^ Math.imul(k[at + 1]!, 0x9e3779b1), 0x85ebca6b) ^ Math.imul(k[at + 2]! ^ k[at + 3]!, 0xcc9e2d51);
-    h ^= h >>> 15;
-    h = Math.imul(h, 0xc2b2ae35);
-    return h ^ (h >>> 13);
+  get capacity(): number {
+    return this.slots.length;
   }
 
-  private indexOf(uuid: string): number {
-    const { keys, slots, mask, probe } = this;
-    uuidIntoWords(uuid, probe);
-    for (let i = UuidSlotMap.hash(probe, 0) & mask; ; i = (i + 1) & mask) {
+  /** Where the key `words[at..at + 4)` of hash `h` is, or -1 - where it would go. */
+  indexOf(words: Uint32Array, at: number, h: number): number {
+    const { keys, slots, mask } = this;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
       if (slots[i] === EMPTY) return -1 - i;
-      const at = i * 4;
-      if (keys[at] === probe[0] && keys[at + 1] === probe[1] && keys[at + 2] === probe[2] && keys[at + 3] === probe[3]) return i;
+      const k = i * 4;
+      if (keys[k] === words[at] && keys[k + 1] === words[at + 1] && keys[k + 2] === words[at + 2] && keys[k + 3] === words[at + 3]) return i;
     }
   }
 
-  /** The slot of `uuid` (canonical form), or -1. */
-  get(uuid: string): number {
-    const i = this.indexOf(uuid);
-    return i >= 0 ? this.slots[i]! : -1;
-  }
-
-  set(uuid: string, slot: number): void {
-    if ((this.size + 1) * 4 > this.slots.length * 3) this.grow();
-    const i = this.indexOf(uuid);
-    if (i >= 0) {
-      this.slots[i] = slot;
-      return;
+  /** Adds a key it does not hold; `free`, where indexOf found it would go (or -1: look again). */
+  put(words: Uint32Array, at: number, slot: number, h: number, free = -1): void {
+    if ((this.size + 1) * 4 > this.slots.length * 3) {
+      this.grow();
+      free = -1;
     }
-    this.keys.set(this.probe, (-1 - i) * 4);
-    this.slots[-1 - i] = slot;
+    const i = free >= 0 ? free : -1 - this.indexOf(words, at, h);
+    const { keys } = this;
+    keys[i * 4] = words[at]!;
+    keys[i * 4 + 1] = words[at + 1]!;
+    keys[i * 4 + 2] = words[at + 2]!;
+    keys[i * 4 + 3] = words[at + 3]!;
+    this.slots[i] = slot;
     this.size++;
   }
 
-  delete(uuid: string): boolean {
-    let hole = this.indexOf(uuid);
+  delete(words: Uint32Array, h: number): boolean {
+    let hole = this.indexOf(words, 0, h);
     if (hole < 0) return false;
     const { keys, slots, mask } = this;
     // Pull back each later entry of the run that may sit at the hole (its home is not in (hole, j]).
     for (let j = (hole + 1) & mask; slots[j] !== EMPTY; j = (j + 1) & mask) {
-      const home = UuidSlotMap.hash(keys, j * 4) & mask;
+      const home = hashWords(keys, j * 4) & mask;
       const between = hole <= j ? home > hole && home <= j : home > hole || home <= j;
       if (between) continue;
       keys.copyWithin(hole * 4, j * 4, j * 4 + 4);
@@ -75,18 +76,83 @@ export class UuidSlotMap {
     return true;
   }
 
+  /** Puts every entry into the bucket `place` answers for its hash. */
+  spread(place: (h: number) => UuidBucket): void {
+    moveEntries(this.keys, this.slots, place);
+  }
+
   private grow(): void {
     const { keys, slots } = this;
     const capacity = slots.length * 2;
     this.keys = new Uint32Array(capacity * 4);
     this.slots = new Int32Array(capacity).fill(EMPTY);
     this.mask = capacity - 1;
-    for (let i = 0; i < slots.length; i++) {
-      if (slots[i] === EMPTY) continue;
-      let j = UuidSlotMap.hash(keys, i * 4) & this.mask;
-      while (this.slots[j] !== EMPTY) j = (j + 1) & this.mask;
-      this.keys.set(keys.subarray(i * 4, i * 4 + 4), j * 4);
-      this.slots[j] = slots[i]!;
+    this.size = 0;
+    moveEntries(keys, slots, () => this);
+  }
+}
+
+function moveEntries(keys: Uint32Array, slots: Int32Array, place: (h: number) => UuidBucket): void {
+  for (let i = 0; i < slots.length; i++) {
+    if (slots[i] === EMPTY) continue;
+    const h = hashWords(keys, i * 4);
+    place(h).put(keys, i * 4, slots[i]!, h);
+  }
+}
+
+/**
+ * UUID point id → slot: IntSlotMap's buckets and directory with each key as four 32-bit words,
+ * 20 bytes per entry, so no string is kept per id.
+ */
+export class UuidSlotMap {
+  private readonly directory = new Directory(new UuidBucket(MIN_CAPACITY), BUCKET_LIMIT, (bucket, bit) => {
+    const low = new UuidBucket(Math.max(MIN_CAPACITY, bucket.capacity / 2));
+    const high = new UuidBucket(Math.max(MIN_CAPACITY, bucket.capacity / 2));
+    bucket.spread((h) => (h & (1 << bit) ? high : low));
+    return [low, high];
+  });
+  /** The key being looked up, as words (reused: lookups allocate nothing). */
+  private readonly probe = new Uint32Array(4);
+  size = 0;
+
+  /** Makes an empty map ready for `count` UUIDs at once (a snapshot's), so that filling it divides and grows no bucket. */
+  reserve(count: number): void {
+    if (this.size > 0 || count <= BUCKET_LIMIT / 2) return;
+    const { depth, capacity } = presizeFor(count, BUCKET_LIMIT);
+    this.directory.presize(depth, () => new UuidBucket(capacity));
+  }
+
+  /** The slot of `uuid` (canonical form), or -1. */
+  get(uuid: string): number {
+    const { probe } = this;
+    uuidIntoWords(uuid, probe);
+    const h = hashWords(probe, 0);
+    const bucket = this.directory.of(h);
+    const i = bucket.indexOf(probe, 0, h);
+    return i >= 0 ? bucket.slots[i]! : -1;
+  }
+
+  set(uuid: string, slot: number): void {
+    const { probe } = this;
+    uuidIntoWords(uuid, probe);
+    const h = hashWords(probe, 0);
+    const bucket = this.directory.of(h);
+    const i = bucket.indexOf(probe, 0, h);
+    if (i >= 0) {
+      bucket.slots[i] = slot;
+      return;
     }
+    const into = this.directory.forNew(h);
+    into.put(probe, 0, slot, h, into === bucket ? -1 - i : -1);
+    this.size++;
+  }
+
+  delete(uuid: string): boolean {
+    const { probe } = this;
+    uuidIntoWords(uuid, probe);
+    const h = hashWords(probe, 0);
+    if (!this.directory.of(h).delete(probe, h)) return false;
+    this.size--;
+    return true;
   }
 }
