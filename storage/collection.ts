@@ -400,11 +400,17 @@ export class Collection {
     for (const field of this.named.values()) await field.settled();
   }
 
-  /** Links up to `budget` pending points into their graphs (the unnamed vector's first); answers whether work is left. */
+  /**
+   * Links up to `budget` pending points into their graphs (the unnamed vector's first), and takes
+   * a step of each re-code of int8 codes under way (so that one ends when the writes stop);
+   * answers whether work is left.
+   */
   indexSome(budget: number): boolean {
     let left = this.backlog.linkSome(budget, this.quantized);
     for (const field of this.named.values()) left = field.indexSome(left);
-    return this.pendingCount > 0 && !this.copying;
+    let recoding = this.quantized?.recodeStep() ?? false;
+    for (const field of this.named.values()) recoding = (field.quantized?.recodeStep() ?? false) || recoding;
+    return (this.pendingCount > 0 || recoding) && !this.copying;
   }
 
   /** Whether a snapshot capture is copying a graph of this collection, so that nothing links now (IndexBacklog.captureGraph). */

@@ -189,6 +189,54 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
     expect(c.quantized).to.equal(null);
   });
 
+  it('re-codes every point on a new range a step at a time once the data has doubled, walking the current codes meanwhile', () => {
+    const dim = 32;
+    const next = seeded(31);
+    const vectors = (n: number, spread: number): Float32Array[] => Array.from({ length: n }, () => Float32Array.from({ length: dim }, () => (next() - 0.5) * spread));
+    const config: CollectionConfig = { size: dim, distance: 'Euclid', m: 16, m0: 32, efConstruct: 64, ml: 1 / Math.log(16) };
+    const c = new Collection('q', config, 7);
+    c.settings = INT8;
+    const all = [...vectors(1_000, 1), ...vectors(1_500, 4)];
+    c.upsert(all.slice(0, 1_000).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+    while (c.indexSome(1000));
+    type Codes = { mid: number; step: number; recoding: unknown; stride: number; headRows: number; segments: Int8Array[]; sums: Int32Array };
+    const codes = c.quantized as unknown as Codes;
+    const first = { mid: codes.mid, step: codes.step };
+    c.upsert(all.slice(1_000).map((vector, i) => ({ id: 1_000 + i, vector, payload: {}, labels: [] })));
+    const nearest = (id: number) => searchCollection(c, { vector: all[id]!, limit: 1, offset: 0, ef: 64, filter: null, scoreThreshold: null, quantization: DEFAULT_QUANTIZATION })[0]?.id;
+    let linked = 1_000;
+    while (!codes.recoding && linked < all.length) {
+      c.indexSome(1);
+      linked++;
+    }
+    expect(linked, 'the re-code began with the first point coded once the live count had doubled').to.equal(1_001);
+    let steps = 0;
+    while (codes.recoding) {
+      expect({ mid: codes.mid, step: codes.step }, 'the current range, until the new codes are whole').to.deep.equal(first);
+      expect(nearest(steps * 37), `point ${steps * 37} found by its own vector on the current codes`).to.equal(steps * 37);
+      // Every other turn links no point: the indexer's turns take steps of the re-code all the same.
+      c.indexSome(steps % 2);
+      steps++;
+    }
+    // 2,500 slots of 32 values read, then every slot coded, 8,192 values a step (two a turn that links a point).
+    expect(steps, 'indexer turns while the re-code went on').to.be.within(10, 30);
+    expect(codes.step, 'the new range covers the wider values').to.be.above(2 * first.step);
+    while (c.indexSome(1000));
+    // Every point, those linked during the re-code too, coded on the new range.
+    for (let id = 0; id < all.length; id++) {
+      const v = all[id]!;
+      const at = codes.stride * (id + codes.headRows);
+      let sum = 0;
+      for (let i = 0; i < dim; i++) {
+        const expected = Math.max(-127, Math.min(127, Math.round((v[i]! - codes.mid) * (1 / codes.step))));
+        expect(codes.segments[0]![at + i], `point ${id}, value ${i}`).to.equal(expected);
+        sum += expected;
+      }
+      expect(codes.sums[id], `point ${id}'s sum`).to.equal(sum);
+    }
+    for (let id = 0; id < all.length; id += 97) expect(nearest(id)).to.equal(id);
+  });
+
   it('binary: counts with the scalar twin exactly what the SIMD Hamming kernel counts', () => {
     const memory = new WebAssembly.Memory({ initial: 1 });
     const kernels = binaryKernelsFor(memory);

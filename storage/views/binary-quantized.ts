@@ -125,6 +125,11 @@ export class BinaryQuantized {
     store.forEachVector((slot, vectors, at) => this.encodeSlot(slot, vectors, at));
   }
 
+  /** Sign bits have no range to follow the data: never re-coded. */
+  recodeStep(): boolean {
+    return false;
+  }
+
   nodeDistance(): null {
     return null;
   }

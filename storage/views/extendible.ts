@@ -1,13 +1,12 @@
 /**
  * Extendible hashing (Fagin, Nievergelt, Pippenger and Strong, 1979) over buckets of any kind:
  * a directory of 2^depth references to buckets, chosen by the top `depth` bits of an entry's
- * 32-bit hash (the buckets place their entries by its low bits). Each bucket
- * has a depth of its own: the bits its entries share, so it fills a run of 2^(depth - its depth)
- * directory places. A bucket that fills is divided in two by its next bit, moving only its own
+ * 32-bit hash (the buckets place their entries by its low bits). Each bucket has a depth of its
+ * own: the bits its entries share, so it fills a run of 2^(depth - its depth) directory places. A bucket that fills is divided in two by its next bit, moving only its own
  * entries, and the directory doubles (references only) when that bucket was as deep as it. So a
  * table grows to any size without a pause longer than one bucket's worth: rehashed whole, the
- * ids of a million points held every request for 100 ms (600 ms as UUIDs), and each doubling
- * after twice as long.
+ * ids of a million points held every request for 60-100 ms (250-600 ms as UUIDs), and each
+ * doubling after twice as long.
  */
 export interface Bucket {
   readonly size: number;
@@ -17,16 +16,10 @@ export interface Bucket {
 /** Past this the directory stops doubling (65,536 places) and full buckets just grow. */
 const MOST_DEPTH = 16;
 
-/**
- * The depth and bucket capacity (a power of two, at most 3/4 full) for `count` entries in buckets
- * of at most `limit`: each bucket given half the limit, and room for the spread of a hash.
- */
-export function presizeFor(count: number, limit: number): { depth: number; capacity: number } {
-  const depth = Math.min(MOST_DEPTH, Math.max(0, Math.ceil(Math.log2(count / (limit / 2)))));
-  const each = count / 2 ** depth;
-  let capacity = 16;
-  while (capacity * 3 < (each + 4 * Math.sqrt(each) + 16) * 4) capacity *= 2;
-  return { depth, capacity };
+/** A bucket of a typed-array hash table: made for a capacity, and able to put its entries into other buckets by their hash. */
+export interface TableBucket<B> extends Bucket {
+  readonly capacity: number;
+  spread(place: (hash: number) => B): void;
 }
 
 export class Directory<B extends Bucket> {
@@ -59,13 +52,18 @@ export class Directory<B extends Bucket> {
   }
 
   /**
-   * Makes an empty table `depth` deep at once, each place a bucket of its own from `make`: filled
-   * with as many entries as those were made for (a snapshot's ids), it divides and grows nothing.
+   * Makes an empty table ready for `count` entries at once (a snapshot's ids): as many buckets
+   * as give each half the limit, each from `make` with room for its share and the spread of a
+   * hash, so that filling it divides and grows nothing.
    */
-  presize(depth: number, make: () => B): void {
-    this.depth = Math.min(depth, MOST_DEPTH);
+  reserve(count: number, make: (capacity: number) => B): void {
+    if (count <= this.limit / 2) return;
+    this.depth = Math.min(MOST_DEPTH, Math.ceil(Math.log2(count / (this.limit / 2))));
+    const each = count / 2 ** this.depth;
+    let capacity = 16;
+    while (capacity * 3 < (each + 4 * Math.sqrt(each) + 16) * 4) capacity *= 2;
     this.buckets = Array.from({ length: 2 ** this.depth }, () => {
-      const bucket = make();
+      const bucket = make(capacity);
       bucket.depth = this.depth;
       return bucket;
     });
@@ -94,4 +92,14 @@ export class Directory<B extends Bucket> {
     const half = 1 << (shift - 1);
     for (let i = 0; i < 2 * half; i++) this.buckets[start + i] = i < half ? low : high;
   }
+}
+
+/** A directory of typed-array table buckets made by `make`, the first with room for `least`: a full one is divided into two of half its capacity. */
+export function tableDirectory<B extends TableBucket<B>>(make: (capacity: number) => B, least: number, limit: number): Directory<B> {
+  return new Directory(make(least), limit, (bucket, bit) => {
+    const low = make(Math.max(least, bucket.capacity / 2));
+    const high = make(Math.max(least, bucket.capacity / 2));
+    bucket.spread((h) => (h & (1 << bit) ? high : low));
+    return [low, high];
+  });
 }

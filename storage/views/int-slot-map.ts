@@ -1,4 +1,4 @@
-import { Directory, presizeFor, type Bucket } from './extendible.js';
+import { tableDirectory, type TableBucket } from './extendible.js';
 
 const EMPTY = -1;
 const MIN_CAPACITY = 16;
@@ -16,7 +16,7 @@ function hashId(id: number): number {
 }
 
 /** One bucket: two typed arrays, open addressing by the hash's low bits, linear probing, deletion by backward shift (no tombstones). */
-class IntBucket implements Bucket {
+class IntBucket implements TableBucket<IntBucket> {
   keys: Float64Array;
   slots: Int32Array;
   private mask: number;
@@ -103,19 +103,12 @@ function moveEntries(keys: Float64Array, slots: Int32Array, place: (h: number) =
  * full. Ids are non-negative integers.
  */
 export class IntSlotMap {
-  private readonly directory = new Directory(new IntBucket(MIN_CAPACITY), BUCKET_LIMIT, (bucket, bit) => {
-    const low = new IntBucket(Math.max(MIN_CAPACITY, bucket.capacity / 2));
-    const high = new IntBucket(Math.max(MIN_CAPACITY, bucket.capacity / 2));
-    bucket.spread((h) => (h & (1 << bit) ? high : low));
-    return [low, high];
-  });
+  private readonly directory = tableDirectory((capacity) => new IntBucket(capacity), MIN_CAPACITY, BUCKET_LIMIT);
   size = 0;
 
   /** Makes an empty map ready for `count` ids at once (a snapshot's), so that filling it divides and grows no bucket. */
   reserve(count: number): void {
-    if (this.size > 0 || count <= BUCKET_LIMIT / 2) return;
-    const { depth, capacity } = presizeFor(count, BUCKET_LIMIT);
-    this.directory.presize(depth, () => new IntBucket(capacity));
+    if (this.size === 0) this.directory.reserve(count, (capacity) => new IntBucket(capacity));
   }
 
   /** The slot of `id`, or -1. */

@@ -224,9 +224,9 @@ export class PointStore {
   }
 
   /** Calls each(first, count) for the runs of chunkRows slots in [0, n), none crossing a segment's end. */
-  private forEachChunk(n: number, each: (first: number, count: number) => void): void {
+  private forEachChunk(n: number, each: (first: number, count: number) => void, from = 0): void {
     const rows = this.chunkRows;
-    for (let first = 0; first < n; ) {
+    for (let first = from; first < n; ) {
       const count = Math.min(rows, n - first, this.segmentSlots - (first & this.segmentMask));
       each(first, count);
       first += count;
@@ -325,22 +325,28 @@ export class PointStore {
   }
 
   /**
-   * Calls visit for every slot below slotCount that holds a vector, with an array and the offset
-   * of the vector in it (RAM in place; on disk, a chunk at a time read from the file).
+   * Calls visit for every slot in [from, to) (by default, every slot below slotCount) that holds
+   * a vector, with an array and the offset of the vector in it (RAM in place; on disk, a chunk at
+   * a time read from the file).
    */
-  forEachVector(visit: (slot: number, vectors: Float32Array, at: number) => void): void {
+  forEachVector(visit: (slot: number, vectors: Float32Array, at: number) => void, from = 0, to = this.slotCount): void {
     const { dim } = this;
+    to = Math.min(to, this.slotCount);
     if (!this.file) {
       const { segments, segmentShift, segmentMask } = this;
-      for (let slot = 0; slot < this.slotCount; slot++) if (this.hasVector[slot]) visit(slot, segments[slot >>> segmentShift]!, (slot & segmentMask) * dim);
+      for (let slot = from; slot < to; slot++) if (this.hasVector[slot]) visit(slot, segments[slot >>> segmentShift]!, (slot & segmentMask) * dim);
       return;
     }
     const file = this.file;
-    const chunk = new Float32Array(Math.min(this.slotCount, this.chunkRows) * dim);
-    this.forEachChunk(this.slotCount, (first, count) => {
-      file.read(first, chunk, count);
-      for (let k = 0; k < count; k++) if (this.hasVector[first + k]) visit(first + k, chunk, k * dim);
-    });
+    const chunk = new Float32Array(Math.max(0, Math.min(to - from, this.chunkRows)) * dim);
+    this.forEachChunk(
+      to,
+      (first, count) => {
+        file.read(first, chunk, count);
+        for (let k = 0; k < count; k++) if (this.hasVector[first + k]) visit(first + k, chunk, k * dim);
+      },
+      from,
+    );
   }
 
   get capacity(): number {

@@ -16,6 +16,8 @@ export interface QuantizedVectors extends QueryDistance {
   add(slot: number): void;
   /** Codes every slot from the store's vectors as they are. */
   rebuild(): void;
+  /** One step of a re-code under way (int8 codes, once their data has doubled); whether one is still under way after it. */
+  recodeStep(): boolean;
   /** What a search worker needs to read the codes, or null while they are in a plain buffer. */
   layout(): QuantizedLayout | null;
   /** Distances between coded slots good enough to link a graph on (int8), or null (binary's are too coarse). */

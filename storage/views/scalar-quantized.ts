@@ -1,7 +1,8 @@
 import type { Distance } from '../events/types.js';
 import { int8KernelsFor, type Int8Kernels } from './int8-kernels.js';
 import { dotInt8, l2Int8 } from './int8-scalar-kernels.js';
-import { codeAreaRows, codeHeadRows, placeCodeSegments } from './code-memory.js';
+import { codeAreaRows, codeHeadRows, placeCodeSegments, type CodeSegments } from './code-memory.js';
+import { LEVELS, RangeScan, type Int8Range } from './int8-range.js';
 import type { QueryBatch } from './distance-batch.js';
 import { batchViews } from './distance-batch.js';
 import type { PointStore } from './point-store.js';
@@ -19,9 +20,8 @@ export interface ScalarLayout {
   step: number;
 }
 
-/** Values sampled to place a quantile: enough for a stable estimate, few enough to sort at once. */
-const QUANTILE_SAMPLE = 65_536;
-const LEVELS = 127;
+/** Values a step of a re-code reads or codes (about 10 µs of work), one step each time a point is coded. */
+const RECODE_VALUES = 8192;
 /**
  * Candidates rescored per hit wanted (at most ef): int8 ranks as the floats do but for near ties,
  * so the k best by the floats are among its first few k. Measured on clustered data (200,000 x
@@ -29,6 +29,28 @@ const LEVELS = 127;
  * ef rescored, and 2k within 0.002 of it.
  */
 const RESCORE_PER_HIT = 4;
+
+/**
+ * Codes made anew on a new range while the current ones serve every search (the data doubled
+ * since the range was placed): first the values of the slots the store held are read for the
+ * range (`phase` 'range', slots below `next` read), then every slot is coded on it into codes of
+ * its own ('code', slots below `next` coded, and each point coded since coded here as well), a
+ * step at a time; once all are, they replace the current codes at once.
+ */
+interface Recoding {
+  phase: 'range' | 'code';
+  next: number;
+  /** The slots the store held when the re-code began: those whose values place the range. */
+  readonly end: number;
+  readonly scan: RangeScan;
+  range: Int8Range;
+  placed: CodeSegments;
+  segments: Int8Array[];
+  placedCap: number;
+  sums: Int32Array;
+  /** The live count when it began (placedFor once it replaces the current codes). */
+  readonly placedFor: number;
+}
 
 /**
  * Int8 codes of a store's vectors (scalar quantization), one contiguous byte array: a query row
@@ -44,8 +66,10 @@ const RESCORE_PER_HIT = 4;
  *           q·x ≈ step qstep Σ cq cx + mid Σq   (no per-slot term: a search reads only the codes)
  *   Cosine  1 - q·x on the unit vectors.
  * The codes are derived: made as points are linked into the HNSW graph (the indexer), all of
- * them again whenever the live count has doubled since the range was placed (so it follows the
- * data), and on load. Searches walk the graph with these distances and rescore with the floats.
+ * them again on a new range whenever the live count has doubled since the range was placed (so it
+ * follows the data: a Recoding, a few slots each time a point is coded, beside the current codes
+ * until it is done), and on load. Searches walk the graph with these distances and rescore with
+ * the floats.
  * Large code arrays live in a WebAssembly memory searched by the SIMD kernels (shared: search
  * workers read it through a reader, ScalarQuantized.reader); small ones in a plain Int8Array
  * searched by the scalar twins (same integers, so the same ranking). Past the store's segment size
@@ -80,6 +104,7 @@ export class ScalarQuantized {
   private queryOffset = 0;
   /** The live count when the range was placed (0: never). */
   private placedFor = 0;
+  private recoding: Recoding | null = null;
   private readonly dim: number;
   /** Distance from the query (setQuery) to slot x, internal (smaller is closer); rebound as the codes move. */
   toQuery: (x: number) => number = () => 0;
@@ -143,21 +168,25 @@ export class ScalarQuantized {
   private place(cap: number): void {
     if (cap <= this.placedCap) return;
     const { stride } = this;
-    const slots = this.store.segmentSlots;
     const old = { bytes: this.segments.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.length)), memories: this.memories };
-    const placed = placeCodeSegments(old, stride, cap, slots, this.headRows);
+    const placed = placeCodeSegments(old, stride, cap, this.store.segmentSlots, this.headRows);
     this.segmentKernels = placed.memories.map((m, k) => (m === this.memories[k] ? this.segmentKernels[k]! : int8KernelsFor(m)));
     this.kernels = this.segmentKernels[0] ?? null;
     this.memories = placed.memories;
-    this.segments = placed.bytes.map((b) => new Int8Array(b.buffer, b.byteOffset, b.length));
+    this.segments = int8Views(placed);
     this.codes = this.segments[0]!;
-    this.placedCap = placed.bytes.length > 1 ? placed.bytes.length * slots : this.codes.length / stride - this.headRows;
+    this.placedCap = this.slotsIn(placed);
     // A segment made anew takes the query as coded in segment 0.
     for (let k = 1; k < this.segments.length; k++) this.segments[k]!.set(this.codes.subarray(this.queryAt, this.queryAt + stride), this.queryAt);
     // A sum for every slot the codes have room for (past one segment, more than `cap`).
     this.sums = grownCopy(this.sums.subarray(0, Math.min(this.sums.length, this.placedCap)), this.placedCap);
     this.layoutCache = null;
     this.bind();
+  }
+
+  /** Slots that placed codes have room for. */
+  private slotsIn(placed: CodeSegments): number {
+    return placed.bytes.length > 1 ? placed.bytes.length * this.store.segmentSlots : placed.bytes[0]!.length / this.stride - this.headRows;
   }
 
   /** Binds toQuery to the kernels, the range and the sums as they are now (after each move or new range). */
@@ -255,12 +284,12 @@ export class ScalarQuantized {
   /** Codes slot's vector (`dim` floats of `v` at `vo`) into its row; answers their sum. */
   private encodeSlot(slot: number, v: Float32Array, vo: number): number {
     const { segmentShift, segmentMask } = this.store;
-    return this.encodeInto(v, vo, this.segments[slot >>> segmentShift]!, this.stride * ((slot & segmentMask) + this.headRows));
+    return this.encodeInto(v, vo, this.segments[slot >>> segmentShift]!, this.stride * ((slot & segmentMask) + this.headRows), this.mid, this.step);
   }
 
-  /** Codes `dim` floats of `v` at `vo` into row `at` (a byte offset) of `codes`; answers their sum. */
-  private encodeInto(v: Float32Array, vo: number, codes: Int8Array, at: number): number {
-    const { mid, step, dim } = this;
+  /** Codes `dim` floats of `v` at `vo` into row `at` (a byte offset) of `codes` on the range `mid`, `step`; answers their sum. */
+  private encodeInto(v: Float32Array, vo: number, codes: Int8Array, at: number, mid: number, step: number): number {
+    const { dim } = this;
     const inverse = 1 / step;
     let sum = 0;
     for (let i = 0; i < dim; i++) {
@@ -271,21 +300,36 @@ export class ScalarQuantized {
     return sum;
   }
 
-  /** Codes one slot's vector (a point just linked into the graph); every slot again when the data has doubled. */
+  /**
+   * Codes one slot's vector (a point just linked into the graph). Once the data has doubled
+   * since the range was placed, every slot is coded again on a new range (Recoding), a step at a
+   * time with each point coded after (and each turn of the indexer: recodeStep), so that no one
+   * write codes them all while requests wait (500,000 x 128 took 1.3 s, 200,000 x 768 2.7 s).
+   */
   add(slot: number): void {
-    if (this.placedFor === 0 || this.store.liveCount >= 2 * this.placedFor) {
+    if (this.placedFor === 0) {
       this.rebuild();
       return;
     }
     this.place(this.store.capacity);
-    this.sums[slot] = this.encodeSlot(slot, this.store.row(slot), 0);
+    const row = this.store.row(slot);
+    this.sums[slot] = this.encodeSlot(slot, row, 0);
+    const recoding = this.recoding;
+    if (recoding) {
+      if (recoding.phase === 'code' && slot < recoding.next) this.recodeSlot(recoding, slot, row, 0);
+      this.recodeSome(recoding);
+    } else if (this.store.liveCount >= 2 * this.placedFor) this.startRecoding();
   }
 
-  /** Places the range on the store's vectors as they are, and codes every slot. */
+  /** Places the range on the store's vectors as they are, and codes every slot, at once (a re-code under way is dropped). */
   rebuild(): void {
     const { store } = this;
+    this.recoding = null;
     this.place(store.capacity);
-    this.placeRange();
+    const scan = this.rangeScan(store.slotCount);
+    store.forEachVector((_, v, at) => scan.visit(v, at));
+    const range = scan.range();
+    if (range) ({ mid: this.mid, step: this.step } = range);
     this.layoutCache = null;
     this.bind();
     this.placedFor = Math.max(1, store.liveCount);
@@ -293,41 +337,75 @@ export class ScalarQuantized {
     store.forEachVector((slot, vectors, at) => (this.sums[slot] = this.encodeSlot(slot, vectors, at)));
   }
 
-  /** mid and step from the values of the vectors held (a strided sample for a quantile). */
-  private placeRange(): void {
-    const { store, dim } = this;
-    let lo = Infinity;
-    let hi = -Infinity;
+  /** A scan for the range of the vectors of the slots below `end` (the values they hold counted first). */
+  private rangeScan(end: number): RangeScan {
+    const { hasVector } = this.store;
     let held = 0;
-    for (let slot = 0; slot < store.slotCount; slot++) if (store.hasVector[slot]) held++;
-    const total = held * dim;
-    if (total === 0) return;
-    if (this.quantile === null || this.quantile >= 1) {
-      store.forEachVector((_, v, at) => {
-        for (let i = at, end = at + dim; i < end; i++) {
-          const x = v[i]!;
-          if (x < lo) lo = x;
-          if (x > hi) hi = x;
-        }
-      });
-    } else {
-      const n = Math.min(total, QUANTILE_SAMPLE);
-      const sample = new Float32Array(n);
-      // The k-th sampled value is value floor(k * total / n) of the held vectors, in slot order.
-      let k = 0;
-      let vector = 0;
-      store.forEachVector((_, v, at) => {
-        const end = (vector + 1) * dim;
-        for (let pos = Math.floor((k * total) / n); k < n && pos < end; pos = Math.floor((++k * total) / n)) sample[k] = v[at + (pos - vector * dim)]!;
-        vector++;
-      });
-      sample.sort();
-      const tail = (1 - this.quantile) / 2;
-      lo = sample[Math.floor(tail * (n - 1))]!;
-      hi = sample[Math.ceil((1 - tail) * (n - 1))]!;
+    for (let slot = 0; slot < end; slot++) if (hasVector[slot]) held++;
+    return new RangeScan(this.dim, this.quantile, held * this.dim);
+  }
+
+  private startRecoding(): void {
+    const { store } = this;
+    const end = store.slotCount;
+    this.recoding = { phase: 'range', next: 0, end, scan: this.rangeScan(end), range: { mid: this.mid, step: this.step }, placed: { bytes: [], memories: [] }, segments: [], placedCap: -1, sums: new Int32Array(0), placedFor: Math.max(1, store.liveCount) };
+  }
+
+  recodeStep(): boolean {
+    if (this.recoding) this.recodeSome(this.recoding);
+    return this.recoding !== null;
+  }
+
+  /** One step of a re-code: RECODE_VALUES values read for the range, or coded on it; the new codes take over once every slot is. */
+  private recodeSome(r: Recoding): void {
+    const { store } = this;
+    const slots = Math.max(1, Math.floor(RECODE_VALUES / this.dim));
+    if (r.phase === 'range') {
+      const to = Math.min(r.end, r.next + slots);
+      store.forEachVector((_, v, at) => r.scan.visit(v, at), r.next, to);
+      r.next = to;
+      if (r.next < r.end) return;
+      r.range = r.scan.range() ?? r.range;
+      r.phase = 'code';
+      r.next = 0;
     }
-    this.mid = (lo + hi) / 2;
-    this.step = hi > lo ? (hi - lo) / (2 * LEVELS) : 1;
+    this.placeRecoding(r, store.capacity);
+    const to = Math.min(store.slotCount, r.next + slots);
+    r.sums.fill(0, r.next, to);
+    store.forEachVector((slot, v, at) => this.recodeSlot(r, slot, v, at), r.next, to);
+    r.next = to;
+    if (r.next >= store.slotCount) this.finishRecoding(r);
+  }
+
+  private recodeSlot(r: Recoding, slot: number, v: Float32Array, at: number): void {
+    const { segmentShift, segmentMask } = this.store;
+    this.placeRecoding(r, this.store.capacity);
+    r.sums[slot] = this.encodeInto(v, at, r.segments[slot >>> segmentShift]!, this.stride * ((slot & segmentMask) + this.headRows), r.range.mid, r.range.step);
+  }
+
+  /** Room for `cap` slots in the re-code's codes, as place() makes in the current ones. */
+  private placeRecoding(r: Recoding, cap: number): void {
+    if (cap <= r.placedCap) return;
+    r.placed = placeCodeSegments(r.placed, this.stride, cap, this.store.segmentSlots, this.headRows);
+    r.segments = int8Views(r.placed);
+    r.placedCap = this.slotsIn(r.placed);
+    r.sums = grownCopy(r.sums.subarray(0, Math.min(r.sums.length, r.placedCap)), r.placedCap);
+  }
+
+  /** The re-code's codes, range and sums replace the current ones (a new layout for the search workers). */
+  private finishRecoding(r: Recoding): void {
+    this.recoding = null;
+    this.memories = r.placed.memories;
+    this.segmentKernels = this.memories.map((m) => int8KernelsFor(m));
+    this.kernels = this.segmentKernels[0] ?? null;
+    this.segments = r.segments;
+    this.codes = this.segments[0]!;
+    this.placedCap = r.placedCap;
+    this.sums = r.sums;
+    ({ mid: this.mid, step: this.step } = r.range);
+    this.placedFor = r.placedFor;
+    this.layoutCache = null;
+    this.bind();
   }
 
   nodeDistance(): ScalarQuantized {
@@ -345,7 +423,7 @@ export class ScalarQuantized {
    */
   setQuery(q: Float32Array): void {
     const { queryAt, stride, codes, segments, dim } = this;
-    if (this.metric === 'Euclid') this.encodeInto(q, 0, codes, queryAt);
+    if (this.metric === 'Euclid') this.encodeInto(q, 0, codes, queryAt, this.mid, this.step);
     else {
       let most = 0;
       let sum = 0;
@@ -366,4 +444,9 @@ export class ScalarQuantized {
     }
     for (let k = 1; k < segments.length; k++) segments[k]!.set(codes.subarray(queryAt, queryAt + stride), queryAt);
   }
+}
+
+/** Each segment's bytes as signed codes. */
+function int8Views(placed: CodeSegments): Int8Array[] {
+  return placed.bytes.map((b) => new Int8Array(b.buffer, b.byteOffset, b.length));
 }

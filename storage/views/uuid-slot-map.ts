@@ -1,5 +1,5 @@
 import { uuidIntoWords } from '../point-id.js';
-import { Directory, presizeFor, type Bucket } from './extendible.js';
+import { tableDirectory, type TableBucket } from './extendible.js';
 
 const EMPTY = -1;
 const MIN_CAPACITY = 16;
@@ -14,7 +14,7 @@ function hashWords(k: Uint32Array, at: number): number {
 }
 
 /** One bucket: IntSlotMap's table (open addressing, linear probing, backward-shift deletion) with each key as four 32-bit words. */
-class UuidBucket implements Bucket {
+class UuidBucket implements TableBucket<UuidBucket> {
   keys: Uint32Array;
   /** EMPTY marks a free entry (a slot is never negative). */
   slots: Int32Array;
@@ -105,21 +105,14 @@ function moveEntries(keys: Uint32Array, slots: Int32Array, place: (h: number) =>
  * 20 bytes per entry, so no string is kept per id.
  */
 export class UuidSlotMap {
-  private readonly directory = new Directory(new UuidBucket(MIN_CAPACITY), BUCKET_LIMIT, (bucket, bit) => {
-    const low = new UuidBucket(Math.max(MIN_CAPACITY, bucket.capacity / 2));
-    const high = new UuidBucket(Math.max(MIN_CAPACITY, bucket.capacity / 2));
-    bucket.spread((h) => (h & (1 << bit) ? high : low));
-    return [low, high];
-  });
+  private readonly directory = tableDirectory((capacity) => new UuidBucket(capacity), MIN_CAPACITY, BUCKET_LIMIT);
   /** The key being looked up, as words (reused: lookups allocate nothing). */
   private readonly probe = new Uint32Array(4);
   size = 0;
 
   /** Makes an empty map ready for `count` UUIDs at once (a snapshot's), so that filling it divides and grows no bucket. */
   reserve(count: number): void {
-    if (this.size > 0 || count <= BUCKET_LIMIT / 2) return;
-    const { depth, capacity } = presizeFor(count, BUCKET_LIMIT);
-    this.directory.presize(depth, () => new UuidBucket(capacity));
+    if (this.size === 0) this.directory.reserve(count, (capacity) => new UuidBucket(capacity));
   }
 
   /** The slot of `uuid` (canonical form), or -1. */
