@@ -402,15 +402,18 @@ export class Collection {
 
   /**
    * Links up to `budget` pending points into their graphs (the unnamed vector's first), and takes
-   * a step of each re-code of int8 codes under way (so that one ends when the writes stop);
-   * answers whether work is left.
+   * a step of each re-code of int8 codes and each repair of a graph under way (so that they go
+   * on when the writes stop); answers whether work is left.
    */
   indexSome(budget: number): boolean {
     let left = this.backlog.linkSome(budget, this.quantized);
     for (const field of this.named.values()) left = field.indexSome(left);
-    let recoding = this.quantized?.recodeStep() ?? false;
-    for (const field of this.named.values()) recoding = (field.quantized?.recodeStep() ?? false) || recoding;
-    return (this.pendingCount > 0 || recoding) && !this.copying;
+    let more = (this.quantized?.recodeStep() ?? false) || this.backlog.repairing;
+    for (const field of this.named.values()) {
+      if (field.quantized?.recodeStep()) more = true;
+      if (field.repairing) more = true;
+    }
+    return (this.pendingCount > 0 || more) && !this.copying;
   }
 
   /** Whether a snapshot capture is copying a graph of this collection, so that nothing links now (IndexBacklog.captureGraph). */

@@ -91,6 +91,41 @@ describe('storage/views HNSW recall against brute force', () => {
     });
   }
 
+  it('repairs removed waypoints a step at a time, searching whole meanwhile; points removed during a repair wait for the next', () => {
+    const { c, vectors } = build('Euclid');
+    for (let id = 0; id < N; id += 20) {
+      c.remove(id);
+      vectors.delete(id);
+    }
+    const removed = c.index.removedCount;
+    expect(removed, '5% removed, enough for a repair').to.equal(N / 20);
+    c.indexSome(2);
+    expect(c.index.repairing, 'a repair under way after one turn').to.equal(true);
+    let turns = 1;
+    let late = 0;
+    while (c.index.repairing) {
+      expect(c.index.removedCount, 'waypoints are freed only at the end').to.equal(removed + late);
+      if (turns === 10) {
+        // Removed while the repair goes on: the repair may have passed the nodes linking to it.
+        c.remove(1);
+        vectors.delete(1);
+        late = 1;
+      }
+      const hits = searchCollection(c, { vector: queries[turns % queries.length]!, limit: 10, offset: 0, ef: 100, filter: null, scoreThreshold: null });
+      expect(hits.length).to.equal(10);
+      for (const hit of hits) expect(vectors.has(hit.id as number), `deleted point ${hit.id} returned`).to.equal(true);
+      c.indexSome(2);
+      turns++;
+    }
+    expect(turns, 'turns of the indexer the repair took (256 slots each)').to.be.at.least(N / 256 - 1);
+    expect(c.index.removedCount, 'the point removed during the repair, left for the next').to.equal(1);
+    expect(c.index.nodeCount).to.equal(N - removed);
+    expect(c.indexSome(2), 'one waypoint, under 1% of the graph: no repair yet').to.equal(false);
+    c.index.repairRemoved();
+    expect(c.index.removedCount).to.equal(0);
+    expect(recallAt10(c, vectors, queries, 'Euclid')).to.be.at.least(0.95);
+  });
+
   it('walks with batched distances whose keys are the one-at-a-time distances, bit for bit: floats of each metric and int8 codes', () => {
     const keys = new Float64Array(50);
     const slots = new Int32Array(50);

@@ -11,6 +11,15 @@ import type { VectorSpace } from './vector-space.js';
 import { BATCH_SLOTS } from './vector-segments.js';
 import { VisitedSet } from './visited-set.js';
 
+/** A repair of removed waypoints under way (HnswIndex.repairSome): the waypoints it frees at its end, the next slot it looks at, and its scratch. */
+interface Repair {
+  readonly freeing: number[];
+  next: number;
+  readonly seen: Set<number>;
+  keys: Float64Array;
+  slots: Int32Array;
+}
+
 /** A graph captured for a snapshot (HnswIndex.capture): `copy` takes what `write` writes. */
 export interface GraphCapture {
   /** Takes the copies a piece at a time, yielding between pieces; run it to its end before `write`. */
@@ -135,6 +144,7 @@ export class HnswIndex {
   nodeCount = 0;
   /** Removed points still linked into the graph. */
   removedCount = 0;
+  private repair: Repair | null = null;
   private readonly store: PointStore;
   /**
    * Dot is no metric, and a graph built on it navigates badly. For Dot the graph is built in
@@ -688,64 +698,42 @@ export class HnswIndex {
     return count;
   }
 
-  /**
-   * Relinks every node that points at a removed waypoint, choosing among its live links and
-   * the removed neighbours' live links with the heuristic, then frees the removed slots.
-   */
+  /** Whether a repair of removed waypoints is under way (repairSome). */
+  get repairing(): boolean {
+    return this.repair !== null;
+  }
+
+  /** Repairs every removed waypoint away at once (tools and tests; the indexer repairs a step at a time). */
   repairRemoved(): void {
-    this.syncEntry();
-    if (this.removedCount === 0) return;
-    const state = this.store.state;
-    const isRemoved = (s: number): boolean => state[s] === REMOVED && this.levels[s]! >= 0;
-    const seen = new Set<number>();
-    let keys = new Float64Array(64);
-    let slots = new Int32Array(64);
-    for (let s = 0; s < this.store.slotCount; s++) {
-      if (state[s] !== LIVE || this.levels[s]! < 0) continue;
-      for (let level = this.levels[s]!; level >= 0; level--) {
-        const arr = this.linkArray(level);
-        const off = this.linkOffset(s, level);
-        const n = arr[off]!;
-        let touched = false;
-        for (let i = 1; i <= n && !touched; i++) touched = isRemoved(arr[off + i]!);
-        if (!touched) continue;
-        seen.clear();
-        seen.add(s);
-        let count = 0;
-        const consider = (c: number): void => {
-          if (seen.has(c) || state[c] !== LIVE) return;
-          seen.add(c);
-          if (count === keys.length) {
-            const k2 = new Float64Array(count * 2);
-            k2.set(keys);
-            keys = k2;
-            const s2 = new Int32Array(count * 2);
-            s2.set(slots);
-            slots = s2;
-          }
-          insertByDistance(keys, slots, count++, this.nodeDist(s, c), c);
-        };
-        for (let i = 1; i <= n; i++) {
-          const t = arr[off + i]!;
-          if (!isRemoved(t)) {
-            consider(t);
-            continue;
-          }
-          if (this.levels[t]! < level) continue;
-          const tArr = this.linkArray(level);
-          const tOff = this.linkOffset(t, level);
-          for (let j = 1; j <= tArr[tOff]!; j++) consider(tArr[tOff + j]!);
-        }
-        const most = level === 0 ? this.params.m0 : this.params.m;
-        const kept = this.selectNeighbours(keys, slots, count, most);
-        this.lockNode(s);
-        this.writeLinks(s, level, this.selected, kept);
-        this.unlockNode(s);
-      }
+    while (this.repairSome(Infinity));
+  }
+
+  /**
+   * A step of the repair of removed waypoints, begun when none is under way and some are
+   * removed: relinks each node of the next `budget` slots that points at a removed waypoint,
+   * choosing among its live links and the removed neighbours' live links with the heuristic;
+   * once past the last slot, frees the waypoints that were removed when it began (every live
+   * node has been relinked away from them since, and new nodes link only live ones). Answers
+   * whether it is still under way. In steps, so that a repair never holds the thread for long:
+   * at once, a graph of 50,000 nodes with 1% removed took 65-130 ms, and the time grows with
+   * the graph (every node's lists are read).
+   */
+  repairSome(budget: number): boolean {
+    let repair = this.repair;
+    if (!repair) {
+      this.syncEntry();
+      if (this.removedCount === 0) return false;
+      const freeing: number[] = [];
+      for (let s = 0; s < this.store.slotCount; s++) if (this.isWaypoint(s)) freeing.push(s);
+      repair = this.repair = { freeing, next: 0, seen: new Set(), keys: new Float64Array(64), slots: new Int32Array(64) };
     }
-    if (this.entry >= 0 && isRemoved(this.entry)) this.chooseEntry();
-    for (let s = 0; s < this.store.slotCount; s++) {
-      if (!isRemoved(s)) continue;
+    const end = Math.min(this.store.slotCount, repair.next + budget);
+    for (; repair.next < end; repair.next++) this.relinkAroundWaypoints(repair, repair.next);
+    if (repair.next < this.store.slotCount) return true;
+    this.repair = null;
+    this.syncEntry();
+    if (this.entry >= 0 && this.isWaypoint(this.entry)) this.chooseEntry();
+    for (const s of repair.freeing) {
       if (this.levels[s]! > 0) this.freeUpper(s, this.levels[s]!);
       this.lockNode(s);
       this.levels[s] = -1;
@@ -754,7 +742,60 @@ export class HnswIndex {
       this.nodeCount--;
       this.store.release(s);
     }
-    this.removedCount = 0;
+    this.removedCount -= repair.freeing.length;
+    return false;
+  }
+
+  /** A removed point still linked into the graph. */
+  private isWaypoint(s: number): boolean {
+    return this.store.state[s] === REMOVED && this.levels[s]! >= 0;
+  }
+
+  /** Relinks each layer's list of live node `s` that holds a removed waypoint (repairSome). */
+  private relinkAroundWaypoints(repair: Repair, s: number): void {
+    const state = this.store.state;
+    if (state[s] !== LIVE || this.levels[s]! < 0) return;
+    const { seen } = repair;
+    for (let level = this.levels[s]!; level >= 0; level--) {
+      const arr = this.linkArray(level);
+      const off = this.linkOffset(s, level);
+      const n = arr[off]!;
+      let touched = false;
+      for (let i = 1; i <= n && !touched; i++) touched = this.isWaypoint(arr[off + i]!);
+      if (!touched) continue;
+      seen.clear();
+      seen.add(s);
+      let count = 0;
+      const consider = (c: number): void => {
+        if (seen.has(c) || state[c] !== LIVE) return;
+        seen.add(c);
+        if (count === repair.keys.length) {
+          const keys = new Float64Array(count * 2);
+          keys.set(repair.keys);
+          repair.keys = keys;
+          const slots = new Int32Array(count * 2);
+          slots.set(repair.slots);
+          repair.slots = slots;
+        }
+        insertByDistance(repair.keys, repair.slots, count++, this.nodeDist(s, c), c);
+      };
+      for (let i = 1; i <= n; i++) {
+        const t = arr[off + i]!;
+        if (!this.isWaypoint(t)) {
+          consider(t);
+          continue;
+        }
+        if (this.levels[t]! < level) continue;
+        const tArr = this.linkArray(level);
+        const tOff = this.linkOffset(t, level);
+        for (let j = 1; j <= tArr[tOff]!; j++) consider(tArr[tOff + j]!);
+      }
+      const most = level === 0 ? this.params.m0 : this.params.m;
+      const kept = this.selectNeighbours(repair.keys, repair.slots, count, most);
+      this.lockNode(s);
+      this.writeLinks(s, level, this.selected, kept);
+      this.unlockNode(s);
+    }
   }
 
   /**

@@ -5,6 +5,9 @@ import type { GraphCapture, HnswIndex } from './hnsw.js';
 import { LIVE, REMOVED, type PointStore } from './point-store.js';
 import type { QuantizedVectors } from './quantized-vectors.js';
 
+/** Slots a call of linkSome repairs: with 1% of a graph removed, a fifth of them relinked, 0.4 ms (median; 200,000 x 32). */
+const REPAIR_SLOTS = 256;
+
 /**
  * The vectors of one store waiting to be linked into its HNSW index, and the slot lifecycle
  * around them: a removed slot waits until the index lets it go, and while an export is pinned
@@ -121,10 +124,16 @@ export class IndexBacklog {
     for (const slot of this.held.splice(0)) this.store.release(slot);
   }
 
+  /** Whether a repair of the graph's removed waypoints is under way and may go on (no export pinned). */
+  get repairing(): boolean {
+    return this.index.repairing && this.pins === 0;
+  }
+
   /**
    * Links up to `budget` pending vectors into the graph (adding each to `quantized`, when the
    * vectors are quantized); answers how much budget is left. Once the backlog is empty, a graph
-   * with enough removed waypoints is repaired, unless an export is pinned.
+   * with enough removed waypoints is repaired, REPAIR_SLOTS slots a call (repairing), unless an
+   * export is pinned.
    */
   linkSome(budget: number, quantized: QuantizedVectors | null): number {
     if (this.batch || this.copying) return budget;
@@ -142,7 +151,7 @@ export class IndexBacklog {
       this.pending = [];
       this.head = 0;
       const worthIt = this.index.removedCount > 0 && this.index.removedCount >= this.index.nodeCount * 0.01;
-      if (worthIt && this.pins === 0) this.index.repairRemoved();
+      if ((worthIt || this.index.repairing) && this.pins === 0) this.index.repairSome(REPAIR_SLOTS);
     }
     return budget;
   }

@@ -107,6 +107,11 @@ export class NamedDenseVectors {
     return this.backlog.linkSome(budget, this.quantized);
   }
 
+  /** Whether a repair of the graph's removed waypoints is under way (IndexBacklog.repairing). */
+  get repairing(): boolean {
+    return this.backlog.repairing;
+  }
+
   /** Sends a batch of pending vectors to be linked on other threads (IndexBacklog.linkElsewhere). */
   indexElsewhere(builder: GraphBuilder, most: number): Promise<void> | null {
     return this.backlog.linkElsewhere(builder, most, this.quantized);
