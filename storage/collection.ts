@@ -400,6 +400,13 @@ export class Collection {
     for (const field of this.named.values()) await field.settled();
   }
 
+  /** Whether the indexer is repairing a graph after deletes or re-coding int8 codes (the collection's status is yellow meanwhile, as Qdrant's while it optimizes). */
+  get optimizing(): boolean {
+    if (this.backlog.repairing || this.quantized?.recoding) return true;
+    for (const field of this.named.values()) if (field.repairing || field.quantized?.recoding) return true;
+    return false;
+  }
+
   /**
    * Links up to `budget` pending points into their graphs (the unnamed vector's first), and takes
    * a step of each re-code of int8 codes and each repair of a graph under way (so that they go

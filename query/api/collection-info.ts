@@ -64,7 +64,7 @@ export function collectionInfo(c: Collection): Record<string, unknown> {
   const hnsw = { m: config.m, ef_construct: config.efConstruct, m0: config.m0, ml: config.ml };
   return {
     name: c.name,
-    status: c.pendingCount > 0 ? 'yellow' : 'green',
+    status: c.pendingCount > 0 || c.optimizing ? 'yellow' : 'green',
     vectors_count: c.store.liveCount,
     points_count: c.store.liveCount,
     indexed_vectors_count: indexedVectors(c),

@@ -199,7 +199,7 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
     const all = [...vectors(1_000, 1), ...vectors(1_500, 4)];
     c.upsert(all.slice(0, 1_000).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
     while (c.indexSome(1000));
-    type Codes = { mid: number; step: number; recoding: unknown; stride: number; headRows: number; segments: Int8Array[]; sums: Int32Array };
+    type Codes = { mid: number; step: number; recoding: boolean; stride: number; headRows: number; segments: Int8Array[]; sums: Int32Array };
     const codes = c.quantized as unknown as Codes;
     const first = { mid: codes.mid, step: codes.step };
     c.upsert(all.slice(1_000).map((vector, i) => ({ id: 1_000 + i, vector, payload: {}, labels: [] })));

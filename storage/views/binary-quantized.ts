@@ -126,6 +126,8 @@ export class BinaryQuantized {
   }
 
   /** Sign bits have no range to follow the data: never re-coded. */
+  readonly recoding = false;
+
   recodeStep(): boolean {
     return false;
   }

@@ -18,6 +18,8 @@ export interface QuantizedVectors extends QueryDistance {
   rebuild(): void;
   /** One step of a re-code under way (int8 codes, once their data has doubled); whether one is still under way after it. */
   recodeStep(): boolean;
+  /** Whether a re-code is under way. */
+  readonly recoding: boolean;
   /** What a search worker needs to read the codes, or null while they are in a plain buffer. */
   layout(): QuantizedLayout | null;
   /** Distances between coded slots good enough to link a graph on (int8), or null (binary's are too coarse). */

@@ -104,7 +104,7 @@ export class ScalarQuantized {
   private queryOffset = 0;
   /** The live count when the range was placed (0: never). */
   private placedFor = 0;
-  private recoding: Recoding | null = null;
+  private recode: Recoding | null = null;
   private readonly dim: number;
   /** Distance from the query (setQuery) to slot x, internal (smaller is closer); rebound as the codes move. */
   toQuery: (x: number) => number = () => 0;
@@ -314,7 +314,7 @@ export class ScalarQuantized {
     this.place(this.store.capacity);
     const row = this.store.row(slot);
     this.sums[slot] = this.encodeSlot(slot, row, 0);
-    const recoding = this.recoding;
+    const recoding = this.recode;
     if (recoding) {
       if (recoding.phase === 'code' && slot < recoding.next) this.recodeSlot(recoding, slot, row, 0);
       this.recodeSome(recoding);
@@ -324,7 +324,7 @@ export class ScalarQuantized {
   /** Places the range on the store's vectors as they are, and codes every slot, at once (a re-code under way is dropped). */
   rebuild(): void {
     const { store } = this;
-    this.recoding = null;
+    this.recode = null;
     this.place(store.capacity);
     const scan = this.rangeScan(store.slotCount);
     store.forEachVector((_, v, at) => scan.visit(v, at));
@@ -348,12 +348,16 @@ export class ScalarQuantized {
   private startRecoding(): void {
     const { store } = this;
     const end = store.slotCount;
-    this.recoding = { phase: 'range', next: 0, end, scan: this.rangeScan(end), range: { mid: this.mid, step: this.step }, placed: { bytes: [], memories: [] }, segments: [], placedCap: -1, sums: new Int32Array(0), placedFor: Math.max(1, store.liveCount) };
+    this.recode = { phase: 'range', next: 0, end, scan: this.rangeScan(end), range: { mid: this.mid, step: this.step }, placed: { bytes: [], memories: [] }, segments: [], placedCap: -1, sums: new Int32Array(0), placedFor: Math.max(1, store.liveCount) };
+  }
+
+  get recoding(): boolean {
+    return this.recode !== null;
   }
 
   recodeStep(): boolean {
-    if (this.recoding) this.recodeSome(this.recoding);
-    return this.recoding !== null;
+    if (this.recode) this.recodeSome(this.recode);
+    return this.recode !== null;
   }
 
   /** One step of a re-code: RECODE_VALUES values read for the range, or coded on it; the new codes take over once every slot is. */
@@ -394,7 +398,7 @@ export class ScalarQuantized {
 
   /** The re-code's codes, range and sums replace the current ones (a new layout for the search workers). */
   private finishRecoding(r: Recoding): void {
-    this.recoding = null;
+    this.recode = null;
     this.memories = r.placed.memories;
     this.segmentKernels = this.memories.map((m) => int8KernelsFor(m));
     this.kernels = this.segmentKernels[0] ?? null;
