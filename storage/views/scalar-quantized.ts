@@ -381,9 +381,9 @@ export class ScalarQuantized {
     if (r.next >= store.slotCount) this.finishRecoding(r);
   }
 
+  /** Codes a slot the re-code has room for (one below `next`: recodeSome placed it) on its range. */
   private recodeSlot(r: Recoding, slot: number, v: Float32Array, at: number): void {
     const { segmentShift, segmentMask } = this.store;
-    this.placeRecoding(r, this.store.capacity);
     r.sums[slot] = this.encodeInto(v, at, r.segments[slot >>> segmentShift]!, this.stride * ((slot & segmentMask) + this.headRows), r.range.mid, r.range.step);
   }
 
