@@ -55,8 +55,8 @@ export class Collection {
   /** The aliases that name this collection (storage/aliases.ts). */
   readonly aliases = new Set<string>();
   private givenSettings: CollectionSettings = {};
-  /** The quantized codes of the unnamed vector while the settings ask for quantization. */
-  quantized: QuantizedVectors | null = null;
+  /** The quantized codes of the unnamed vector while the settings ask for quantization: whole, or still being built in steps. */
+  private codes: QuantizedVectors | null = null;
   /** Where the floats of an on_disk vector go; null (no data dir: the browser library, tools, tests) keeps them in RAM. */
   private floatFiles: FloatFiles | null = null;
   /** Whether quantization_config makes codes here (see keepNoCodes). */
@@ -90,7 +90,7 @@ export class Collection {
     const before = JSON.stringify(quantizationOf(this.givenSettings));
     this.givenSettings = next;
     const requantized = JSON.stringify(quantizationOf(next)) !== before;
-    if (requantized) this.quantize();
+    if (requantized) this.quantize(false);
     if (this.placeFloats() || requantized) this.letGo();
   }
 
@@ -157,21 +157,30 @@ export class Collection {
     if (!this.codesKept) return;
     this.codesKept = false;
     if (quantizationOf(this.givenSettings) === null) return;
-    this.quantize();
+    this.quantize(true);
     this.letGo();
   }
 
-  /** Codes every dense vector as the settings ask (or drops the codes), from the float vectors as they are. */
-  private quantize(): void {
+  /** The unnamed vector's codes that searches walk: once whole (a build in steps is walked on the floats until it ends). */
+  get quantized(): QuantizedVectors | null {
+    return this.codes?.whole ? this.codes : null;
+  }
+
+  /**
+   * Codes every dense vector as the settings ask (or drops the codes), from the float vectors as
+   * they are: at once when `atOnce` (a collection being loaded), else as quantizedVectors chooses
+   * (a step at a time for many vectors, carried on by indexSome).
+   */
+  private quantize(atOnce: boolean): void {
     const quantization = this.codesKept ? quantizationOf(this.givenSettings) : null;
-    this.quantized = quantization && this.hasUnnamed ? quantizedVectors(this.store, this.config.distance, quantization) : null;
-    for (const field of this.named.values()) field.quantize(quantization);
+    this.codes = quantization && this.hasUnnamed ? quantizedVectors(this.store, this.config.distance, quantization, atOnce) : null;
+    for (const field of this.named.values()) field.quantize(quantization, atOnce);
     this.chooseLinkDistances();
   }
 
   /**
-   * Graphs whose floats are on disk link new points on their int8 codes (a file read per
-   * distance would make linking several times slower); every other graph links on the floats.
+   * Graphs whose floats are on disk link new points on their int8 codes once whole (a file read
+   * per distance would make linking several times slower); every other graph links on the floats.
    */
   private chooseLinkDistances(): void {
     this.index.linkOn = this.store.onDisk ? (this.quantized?.nodeDistance() ?? null) : null;
@@ -370,7 +379,7 @@ export class Collection {
     // Before version 5 a collection had no named or sparse vectors (its config names none).
     for (const field of this.named.values()) field.readFrom(r);
     for (const field of this.sparse.values()) field.readFrom(r);
-    this.quantize();
+    this.quantize(true);
     this.payloadChanges.restart();
     for (let slot = 0; slot < store.slotCount; slot++) {
       if (store.state[slot] !== LIVE) continue;
@@ -385,7 +394,7 @@ export class Collection {
    * that are linked in place).
    */
   indexElsewhere(builder: GraphBuilder, most: number): Promise<void>[] {
-    const started = [this.backlog.linkElsewhere(builder, most, this.quantized), ...[...this.named.values()].map((field) => field.indexElsewhere(builder, most))];
+    const started = [this.backlog.linkElsewhere(builder, most, this.codes), ...[...this.named.values()].map((field) => field.indexElsewhere(builder, most))];
     return started.filter((b): b is Promise<void> => b !== null);
   }
 
@@ -400,26 +409,30 @@ export class Collection {
     for (const field of this.named.values()) await field.settled();
   }
 
-  /** Whether the indexer is repairing a graph after deletes or re-coding int8 codes (the collection's status is yellow meanwhile, as Qdrant's while it optimizes). */
+  /** Whether the indexer is repairing a graph after deletes, or building or re-coding quantized codes (the collection's status is yellow meanwhile, as Qdrant's while it optimizes). */
   get optimizing(): boolean {
-    if (this.backlog.repairing || this.quantized?.recoding) return true;
-    for (const field of this.named.values()) if (field.repairing || field.quantized?.recoding) return true;
+    if (this.backlog.repairing || this.codes?.recoding) return true;
+    for (const field of this.named.values()) if (field.repairing || field.coding) return true;
     return false;
   }
 
   /**
    * Links up to `budget` pending points into their graphs (the unnamed vector's first), and takes
-   * a step of each re-code of int8 codes and each repair of a graph under way (so that they go
-   * on when the writes stop); answers whether work is left.
+   * a step of each coding of quantized codes (a build in steps, a re-code) and each repair of a
+   * graph under way (so that they go on when the writes stop); answers whether work is left.
    */
   indexSome(budget: number): boolean {
-    let left = this.backlog.linkSome(budget, this.quantized);
+    let left = this.backlog.linkSome(budget, this.codes);
     for (const field of this.named.values()) left = field.indexSome(left);
-    let more = (this.quantized?.recodeStep() ?? false) || this.backlog.repairing;
+    let coding = this.codes?.recoding ?? false;
+    for (const field of this.named.values()) coding ||= field.coding;
+    let more = (this.codes?.recodeStep() ?? false) || this.backlog.repairing;
     for (const field of this.named.values()) {
-      if (field.quantized?.recodeStep()) more = true;
+      if (field.codingStep()) more = true;
       if (field.repairing) more = true;
     }
+    // Codes made whole by this step: graphs whose floats are on disk link on them from now on.
+    if (coding) this.chooseLinkDistances();
     return (this.pendingCount > 0 || more) && !this.copying;
   }
 

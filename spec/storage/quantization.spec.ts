@@ -237,6 +237,62 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
     for (let id = 0; id < all.length; id += 97) expect(nearest(id)).to.equal(id);
   });
 
+  for (const [method, dim, count] of [['int8', 256, 4_200], ['binary', 512, 2_100]] as const) {
+    it(`${method}: turned on for 1M stored values, codes them a step at a time, searches walking the floats until the codes are whole`, () => {
+      const next = seeded(dim);
+      const all = Array.from({ length: count + 300 }, () => Float32Array.from({ length: dim }, () => next() - 0.5));
+      const config: CollectionConfig = { size: dim, distance: 'Euclid', m: 16, m0: 32, efConstruct: 100, ml: 1 / Math.log(16) };
+      const c = new Collection('q', config, 7);
+      c.upsert(all.slice(0, count).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+      while (c.indexSome(1000));
+      c.settings = method === 'int8' ? INT8 : BINARY;
+      expect(c.quantized, 'no codes walked before they are whole').to.equal(null);
+      expect(c.optimizing, 'the collection optimizes (status yellow) while they are made').to.equal(true);
+      // Points written meanwhile are coded as the indexer links them, in whatever step the build is.
+      c.upsert(all.slice(count).map((vector, i) => ({ id: count + i, vector, payload: {}, labels: [] })));
+      const nearest = (id: number) => searchCollection(c, { vector: all[id]!, limit: 1, offset: 0, ef: 200, filter: null, scoreThreshold: null, quantization: DEFAULT_QUANTIZATION })[0]?.id;
+      let steps = 0;
+      while (c.optimizing) {
+        expect(c.quantized, `no codes walked at step ${steps}`).to.equal(null);
+        if (steps % 10 === 0) expect(nearest(steps % count), `point ${steps % count} found by its own vector on the floats`).to.equal(steps % count);
+        // Every other turn links no point: the indexer's turns take steps of the build all the same.
+        const more = c.indexSome(steps % 2);
+        if (c.optimizing) expect(more, 'the indexer is told work is left while the build goes on').to.equal(true);
+        steps++;
+      }
+      // 1,075,200 values, 8,192 a step: int8 reads them for its range, then codes them; binary only codes.
+      expect(steps, 'indexer turns while the codes were made').to.be.within(method === 'int8' ? 100 : 50, 400);
+      while (c.indexSome(1000));
+      const codes = c.quantized as unknown as { mid: number; step: number; stride: number; headRows: number; segments: Int8Array[] | Uint8Array[]; whole: boolean };
+      expect(codes, 'the codes walked once whole').to.not.equal(null);
+      expect(codes.whole).to.equal(true);
+      // Every point coded as at once: the range read from the points stored when the build began.
+      // The reference: those points loaded from a snapshot, which codes them at once.
+      const first = new Collection('q', config, 7);
+      first.upsert(all.slice(0, count).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+      first.settings = method === 'int8' ? INT8 : BINARY;
+      const chunks = encodeSnapshot(new Map([['q', first]]), 5);
+      const bytes = new Uint8Array(chunks.reduce((n, b) => n + b.length, 0));
+      chunks.reduce((at, b) => (bytes.set(b, at), at + b.length), 0);
+      const loaded = decodeSnapshot(bytes).collections.get('q')!;
+      expect(loaded.optimizing, 'a collection loaded is coded at once').to.equal(false);
+      const reference = loaded.quantized as unknown as typeof codes;
+      if (method === 'int8') expect({ mid: codes.mid, step: codes.step }).to.deep.equal({ mid: reference.mid, step: reference.step });
+      const rows = method === 'int8' ? codes.headRows : READER_SLOTS;
+      for (let id = 0; id < all.length; id++) {
+        const at = codes.stride * (id + rows);
+        const row = Array.from(codes.segments[0]!.subarray(at, at + dim));
+        const v = all[id]!;
+        const expected = Array.from({ length: dim }, (_, i) =>
+          method === 'int8' ? Math.max(-127, Math.min(127, Math.round((v[i]! - codes.mid) * (1 / codes.step)))) || 0 : 0,
+        );
+        if (method === 'binary') for (let i = 0; i < dim; i++) if (v[i]! > 0) expected[i >> 3]! |= 1 << (i & 7);
+        expect(method === 'int8' ? row : row.slice(0, dim / 8), `point ${id}'s codes`).to.deep.equal(method === 'int8' ? expected : expected.slice(0, dim / 8));
+      }
+      for (let id = 0; id < all.length; id += 211) expect(nearest(id), `point ${id} found on the codes`).to.equal(id);
+    });
+  }
+
   it('binary: counts with the scalar twin exactly what the SIMD Hamming kernel counts', () => {
     const memory = new WebAssembly.Memory({ initial: 1 });
     const kernels = binaryKernelsFor(memory);

@@ -174,7 +174,11 @@ describe('storage/views: vectors in segments', function () {
     ] as const) {
       it(`walk ${method} codes in segments of shared memories and rescore here, answering as one segment in place`, async () => {
         const [one, many] = pair('Cosine', 2200, dim);
-        for (const c of [one, many]) c.settings = settings;
+        // 2.2M bits are coded a step at a time: the indexer's turns finish them.
+        for (const c of [one, many]) {
+          c.settings = settings;
+          while (c.indexSome(10_000));
+        }
         expect(many.quantized!.layout()!.memories.length).to.be.greaterThan(10);
         const walks = searchPool().walks;
         for (const q of randomVectors(10, dim, 18)) {

@@ -73,6 +73,9 @@ describe('workers: the search pool walks graphs on worker threads over shared me
     it(`walks on the ${method} codes in the worker and rescores here, answering as in place`, async () => {
       const c = filled('Cosine', n, 19, dim);
       c.settings = settings;
+      // Codes for many stored points are made a step at a time (the binary ones here): the indexer's turns finish them.
+      while (c.indexSome(10_000));
+      expect(c.quantized, 'the codes are whole').to.not.equal(null);
       const walks = searchPool().walks;
       for (const q of randomVectors(20, dim, 23)) {
         const asked: VectorQuery = { ...query(q), quantization: { ignore: false, rescore: true, oversampling: 2 } };

@@ -12,6 +12,9 @@ export interface BinaryLayout {
   metric: Distance;
 }
 
+/** Values a step of a build in steps codes (about 10 µs of work). */
+const BUILD_VALUES = 8192;
+
 /**
  * One bit per dimension of a store's vectors (binary quantization, as Qdrant's: the bit is set
  * where the value is above 0), rows padded with zeros to 16 bytes, the query's row first. The
@@ -38,6 +41,8 @@ export class BinaryQuantized {
 
   private readonly queryAt: number;
   private layoutCache: BinaryLayout | null = null;
+  /** Slots below it are coded while a build in steps is under way (Infinity: every slot, the codes are whole). */
+  private built = Infinity;
 
   /** Codes of `store`'s vectors; with `reader`, a search worker's view of another thread's codes, in its own query row. */
   constructor(private readonly store: PointStore, private readonly metric: Distance, reader?: { layout: BinaryLayout; row: number }) {
@@ -121,15 +126,33 @@ export class BinaryQuantized {
 
   rebuild(): void {
     const { store } = this;
+    this.built = Infinity;
     this.place(store.capacity);
     store.forEachVector((slot, vectors, at) => this.encodeSlot(slot, vectors, at));
   }
 
-  /** Sign bits have no range to follow the data: never re-coded. */
-  readonly recoding = false;
+  /** Sign bits need no range: a build in steps codes the slots in order, and add() any slot meanwhile. */
+  buildInSteps(): void {
+    this.built = 0;
+  }
+
+  get whole(): boolean {
+    return this.built === Infinity;
+  }
+
+  /** Sign bits have no range to follow the data: never re-coded, only built in steps. */
+  get recoding(): boolean {
+    return !this.whole;
+  }
 
   recodeStep(): boolean {
-    return false;
+    if (this.whole) return false;
+    const { store } = this;
+    this.place(store.capacity);
+    const to = Math.min(store.slotCount, this.built + Math.max(1, Math.floor(BUILD_VALUES / this.dim)));
+    store.forEachVector((slot, vectors, at) => this.encodeSlot(slot, vectors, at), this.built, to);
+    this.built = to >= store.slotCount ? Infinity : to;
+    return !this.whole;
   }
 
   nodeDistance(): null {

@@ -25,8 +25,8 @@ export class NamedDenseVectors {
   readonly index: HnswIndex;
   private readonly backlog: IndexBacklog;
   private readonly scratch: Float32Array;
-  /** The quantized codes while the collection asks for quantization. */
-  quantized: QuantizedVectors | null = null;
+  /** The quantized codes while the collection asks for quantization: whole, or still being built in steps. */
+  private codes: QuantizedVectors | null = null;
 
   constructor(readonly name: string, readonly config: NamedVectorConfig, seed: number, segmentSlots?: number) {
     this.store = new PointStore(config.size, undefined, segmentSlots);
@@ -43,9 +43,24 @@ export class NamedDenseVectors {
     return out;
   }
 
-  /** Codes the vectors as `quantization` asks, or, with null, drops the codes. */
-  quantize(quantization: Quantization | null): void {
-    this.quantized = quantization ? quantizedVectors(this.store, this.config.distance, quantization) : null;
+  /** The codes searches walk: once whole (a build in steps is walked on the floats until it ends). */
+  get quantized(): QuantizedVectors | null {
+    return this.codes?.whole ? this.codes : null;
+  }
+
+  /** Whether its codes are being built in steps or made anew (the collection is optimizing). */
+  get coding(): boolean {
+    return this.codes?.recoding ?? false;
+  }
+
+  /** One step of its codes' coding under way (QuantizedVectors.recodeStep); whether one still is after it. */
+  codingStep(): boolean {
+    return this.codes?.recodeStep() ?? false;
+  }
+
+  /** Codes the vectors as `quantization` asks (now when `atOnce`, see quantizedVectors), or, with null, drops the codes. */
+  quantize(quantization: Quantization | null, atOnce: boolean): void {
+    this.codes = quantization ? quantizedVectors(this.store, this.config.distance, quantization, atOnce) : null;
   }
 
   get pendingCount(): number {
@@ -104,7 +119,7 @@ export class NamedDenseVectors {
 
   /** Links up to `budget` pending vectors into the graph; answers how much budget is left. */
   indexSome(budget: number): number {
-    return this.backlog.linkSome(budget, this.quantized);
+    return this.backlog.linkSome(budget, this.codes);
   }
 
   /** Whether a repair of the graph's removed waypoints is under way (IndexBacklog.repairing). */
@@ -114,7 +129,7 @@ export class NamedDenseVectors {
 
   /** Sends a batch of pending vectors to be linked on other threads (IndexBacklog.linkElsewhere). */
   indexElsewhere(builder: GraphBuilder, most: number): Promise<void> | null {
-    return this.backlog.linkElsewhere(builder, most, this.quantized);
+    return this.backlog.linkElsewhere(builder, most, this.codes);
   }
 
   get building(): boolean {

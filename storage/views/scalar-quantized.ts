@@ -68,7 +68,8 @@ interface Recoding {
  * The codes are derived: made as points are linked into the HNSW graph (the indexer), all of
  * them again on a new range whenever the live count has doubled since the range was placed (so it
  * follows the data: a Recoding, a few slots each time a point is coded, beside the current codes
- * until it is done), and on load. Searches walk the graph with these distances and rescore with
+ * until it is done), on load, and when quantization is turned on for stored vectors (at once for
+ * a few; else a Recoding from no codes, buildInSteps, searches walking the floats meanwhile). Searches walk the graph with these distances and rescore with
  * the floats.
  * Large code arrays live in a WebAssembly memory searched by the SIMD kernels (shared: search
  * workers read it through a reader, ScalarQuantized.reader); small ones in a plain Int8Array
@@ -131,10 +132,10 @@ export class ScalarQuantized {
       this.mid = mid;
       this.step = step;
     } else {
+      // Placed by the first rebuild, or by the build in steps that replaces them.
       this.codes = new Int8Array(0);
       this.segments = [];
       this.sums = new Int32Array(0);
-      this.place(store.capacity);
     }
     this.bind();
   }
@@ -307,13 +308,12 @@ export class ScalarQuantized {
    * write codes them all while requests wait (500,000 x 128 took 1.3 s, 200,000 x 768 2.7 s).
    */
   add(slot: number): void {
-    if (this.placedFor === 0) {
-      this.rebuild();
-      return;
-    }
-    this.place(this.store.capacity);
     const row = this.store.row(slot);
-    this.sums[slot] = this.encodeSlot(slot, row, 0);
+    // While a build in steps is under way there are no current codes to keep: only its own.
+    if (this.whole) {
+      this.place(this.store.capacity);
+      this.sums[slot] = this.encodeSlot(slot, row, 0);
+    }
     const recoding = this.recode;
     if (recoding) {
       if (recoding.phase === 'code' && slot < recoding.next) this.recodeSlot(recoding, slot, row, 0);
@@ -335,6 +335,19 @@ export class ScalarQuantized {
     this.placedFor = Math.max(1, store.liveCount);
     this.sums.fill(0, 0, store.slotCount);
     store.forEachVector((slot, vectors, at) => (this.sums[slot] = this.encodeSlot(slot, vectors, at)));
+  }
+
+  /**
+   * Codes every slot a step at a time (a Recoding from no codes: the range read, then each slot
+   * coded on it); until it ends the codes are not whole and no search walks them.
+   */
+  buildInSteps(): void {
+    this.placedFor = 0;
+    this.startRecoding();
+  }
+
+  get whole(): boolean {
+    return this.placedFor > 0;
   }
 
   /** A scan for the range of the vectors of the slots below `end` (the values they hold counted first). */
