@@ -19,6 +19,11 @@ import { VectorSpace } from './views/vector-space.js';
 import { IndexBacklog } from './views/index-backlog.js';
 import { graphBuilder, type GraphBuilder } from './views/graph-builder.js';
 
+/** Slots a text index declared over is built from at once (about 10-20 ms of tokenizing); more are built by the indexer's turns. */
+const TEXT_AT_ONCE_SLOTS = 1024;
+/** Slots a turn of the indexer adds to a text index being built (well under a millisecond for a sentence each). */
+const TEXT_SLOTS_A_STEP = 32;
+
 /** A collection's state captured for a snapshot (Collection.capture). */
 export interface CollectionCapture {
   /** Takes the HNSW links a piece at a time; run it to its end before `write` (the graphs link nothing meanwhile). */
@@ -90,18 +95,22 @@ export class Collection {
     const before = JSON.stringify(quantizationOf(this.givenSettings));
     this.givenSettings = next;
     const requantized = JSON.stringify(quantizationOf(next)) !== before;
+    const hadCodes = this.codes !== null || [...this.named.values()].some((field) => field.quantized !== null || field.coding);
     if (requantized) this.quantize(false);
-    if (this.placeFloats() || requantized) this.letGo();
+    const moved = this.placeFloats();
+    if (moved || requantized) this.letGo(moved || hadCodes);
   }
 
   /**
    * After vectors or codes moved: their old memory goes back at once, here (each graph lets go of
    * the last walk's distances, which may be the dropped codes') and on the builder's threads.
+   * `freed`: large buffers were let go of (floats moved, codes dropped or replaced), which the
+   * float files' owner is told of (a full collection: none when codes were only added).
    */
-  private letGo(): void {
+  private letGo(freed = true): void {
     const indexes = [this.index, ...[...this.named.values()].map((field) => field.index)];
     for (const index of indexes) index.storeMoved();
-    this.floatFiles?.released();
+    if (freed) this.floatFiles?.released();
     const builder = graphBuilder();
     for (const index of indexes) builder?.vectorsMoved(index);
   }
@@ -291,7 +300,7 @@ export class Collection {
   }
 
   /** Declares (or, with null, drops) a field's payload index; a text index is built at once. */
-  declareIndex(field: string, index: FieldIndex | null): void {
+  declareIndex(field: string, index: FieldIndex | null, loading = false): void {
     const before = this.fieldIndexes.get(field);
     if (before?.type === 'text') this.payloadIndex.dropTextField(field);
     if (index === null) {
@@ -300,10 +309,16 @@ export class Collection {
     }
     this.fieldIndexes.set(field, index);
     if (index.type !== 'text') return;
+    // Loading adds every payload to the indexes next; else a text index of many points is built
+    // by the indexer's turns (tokenizing 500,000 sentences at once held every request for 9 s).
+    this.payloadIndex.addTextField(field, loading);
+    if (this.store.slotCount <= TEXT_AT_ONCE_SLOTS) this.buildTextSome(TEXT_AT_ONCE_SLOTS);
+  }
+
+  /** Adds up to `most` slots to the text indexes being built; answers whether one still is. */
+  private buildTextSome(most: number): boolean {
     const { store } = this;
-    this.payloadIndex.addTextField(field, (visit) => {
-      for (let slot = 0; slot < store.slotCount; slot++) if (store.state[slot] === LIVE) visit(slot, store.payloads[slot]!);
-    });
+    return this.payloadIndex.buildText(most, store.slotCount, (slot) => (store.state[slot] === LIVE ? store.payloads[slot]! : null));
   }
 
   /** Deletes a point and every edge that starts or ends at it; answers whether it existed. */
@@ -372,7 +387,7 @@ export class Collection {
     this.nextNodeId = version >= 2 ? r.f64() : this.store.ids.reduce((n, id, slot) => (slot < this.store.slotCount && this.store.state[slot] === LIVE ? Math.max(n, id + 1) : n), 0);
     const { store } = this;
     if (version >= 4) {
-      for (const [field, index] of Object.entries(readFieldIndexes(r))) this.declareIndex(field, index);
+      for (const [field, index] of Object.entries(readFieldIndexes(r))) this.declareIndex(field, index, true);
       for (let k = r.u32(), i = 0; i < k; i++) this.aliases.add(r.str());
       if (version < 7) this.givenSettings = readSettings(r);
     }
@@ -411,15 +426,16 @@ export class Collection {
 
   /** Whether the indexer is repairing a graph after deletes, or building or re-coding quantized codes (the collection's status is yellow meanwhile, as Qdrant's while it optimizes). */
   get optimizing(): boolean {
-    if (this.backlog.repairing || this.codes?.recoding) return true;
+    if (this.backlog.repairing || this.codes?.recoding || this.payloadIndex.buildingText) return true;
     for (const field of this.named.values()) if (field.repairing || field.coding) return true;
     return false;
   }
 
   /**
    * Links up to `budget` pending points into their graphs (the unnamed vector's first), and takes
-   * a step of each coding of quantized codes (a build in steps, a re-code) and each repair of a
-   * graph under way (so that they go on when the writes stop); answers whether work is left.
+   * a step of each coding of quantized codes (a build in steps, a re-code), each repair of a
+   * graph and each text index build under way (so that they go on when the writes stop);
+   * answers whether work is left.
    */
   indexSome(budget: number): boolean {
     let left = this.backlog.linkSome(budget, this.codes);
@@ -433,6 +449,7 @@ export class Collection {
     }
     // Codes made whole by this step: graphs whose floats are on disk link on them from now on.
     if (coding) this.chooseLinkDistances();
+    if (this.payloadIndex.buildingText && this.buildTextSome(TEXT_SLOTS_A_STEP)) more = true;
     return (this.pendingCount > 0 || more) && !this.copying;
   }
 

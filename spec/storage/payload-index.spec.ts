@@ -1,6 +1,9 @@
 import { expect } from 'chai';
-import type { Payload } from '../../storage/events/types.js';
+import { Collection } from '../../storage/collection.js';
+import type { CollectionConfig, Payload, PointId, PointRecord } from '../../storage/events/types.js';
 import { PayloadIndex } from '../../storage/views/payload-index.js';
+import { LIVE } from '../../storage/views/point-store.js';
+import { textTokens } from '../../storage/text-tokens.js';
 
 describe('storage/views: the payload equality index', () => {
   it('answers every lookup as a scan of the payloads would, through adds and removes that take values from one point to many and back', () => {
@@ -37,5 +40,53 @@ describe('storage/views: the payload equality index', () => {
     index.remove(4, { tags: ['a', 'a'] });
     expect(index.lookup('tags', 'a').size).to.equal(0);
     expect(index.distinctValues('tags')).to.equal(0);
+  });
+});
+
+describe('storage: a text index declared over many stored points', () => {
+  it('is built a few slots a turn of the indexer, answering no lookup until whole, and holds the writes made meanwhile', () => {
+    const config: CollectionConfig = { size: 2, distance: 'Euclid', m: 8, m0: 16, efConstruct: 16, ml: 1 / Math.log(8) };
+    const c = new Collection('t', config, 3);
+    let seed = 11;
+    const next = (n: number): number => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) % n);
+    const words = ['fox', 'dog', 'quick', 'lazy', 'brown', 'river', 'stone', 'cloud'];
+    const point = (id: number): PointRecord => ({ id, vector: Float32Array.of(id % 7, id % 5), payload: { body: Array.from({ length: 3 }, () => words[next(words.length)]).join(' ') }, labels: [] });
+    c.upsert(Array.from({ length: 3_000 }, (_, id) => point(id)));
+    while (c.indexSome(1000));
+    c.declareIndex('body', { type: 'text', params: {} });
+    expect(c.optimizing, 'building: the collection optimizes (status yellow)').to.equal(true);
+    const expected = (word: string): PointId[] => {
+      const ids: number[] = [];
+      for (let slot = 0; slot < c.store.slotCount; slot++) {
+        if (c.store.state[slot] === LIVE && textTokens(String(c.store.payloads[slot]!.body)).includes(word)) ids.push(Number(c.store.idOf(slot)));
+      }
+      return ids.sort((a, b) => a - b);
+    };
+    const lookup = (word: string): PointId[] | null => {
+      const slots = c.payloadIndex.textLookup('body', [word]);
+      return slots && [...slots].map((s) => Number(c.store.idOf(s))).sort((a, b) => a - b);
+    };
+    let turns = 0;
+    while (c.optimizing) {
+      expect(lookup('fox'), `no lookup while being built (turn ${turns})`).to.equal(null);
+      // Writes meanwhile, to slots the build has passed and to slots it has not: new payloads, new points, deletes.
+      if (turns % 5 === 0) c.upsert([point(next(3_000)), point(3_000 + turns)]);
+      if (turns % 7 === 0) c.remove(next(3_000));
+      c.indexSome(0);
+      turns++;
+    }
+    expect(turns, 'turns of the indexer the build took (3,000 slots and more, 32 a turn)').to.be.within(90, 200);
+    for (const word of words) expect(lookup(word), `"${word}" once whole`).to.deep.equal(expected(word));
+    c.upsert([point(5), point(9_999)]);
+    c.remove(7);
+    for (const word of words) expect(lookup(word), `"${word}" after more writes`).to.deep.equal(expected(word));
+  });
+
+  it('is built at once over a few points, and answers at once', () => {
+    const c = new Collection('t', { size: 2, distance: 'Euclid', m: 8, m0: 16, efConstruct: 16, ml: 1 / Math.log(8) }, 3);
+    c.upsert([{ id: 1, vector: Float32Array.of(0, 1), payload: { body: 'Quick fox' }, labels: [] }, { id: 2, vector: Float32Array.of(1, 0), payload: { body: 'lazy dog' }, labels: [] }]);
+    c.declareIndex('body', { type: 'text', params: {} });
+    expect(c.optimizing).to.equal(false);
+    expect([...c.payloadIndex.textLookup('body', ['fox'])!].map((s) => c.store.idOf(s))).to.deep.equal([1]);
   });
 });

@@ -293,6 +293,23 @@ describe('storage/views: scalar (int8) and binary quantization', function () {
     });
   }
 
+  it('asks for a full collection (FloatFiles.released) when codes are dropped or replaced, not when they are only made', () => {
+    const c = build(quietDataset(300, 16, 'Euclid', 1, 5), {});
+    let released = 0;
+    c.useFloatFiles({
+      open: () => {
+        throw new Error('no floats go to disk here');
+      },
+      released: () => released++,
+    });
+    c.settings = INT8;
+    expect(released, 'codes made: nothing large let go of').to.equal(0);
+    c.settings = BINARY;
+    expect(released, 'int8 codes replaced').to.equal(1);
+    c.settings = {};
+    expect(released, 'binary codes dropped').to.equal(2);
+  });
+
   it('binary: counts with the scalar twin exactly what the SIMD Hamming kernel counts', () => {
     const memory = new WebAssembly.Memory({ initial: 1 });
     const kernels = binaryKernelsFor(memory);

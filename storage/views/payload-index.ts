@@ -14,6 +14,12 @@ type Slots = number | ShardedSet<number>;
 
 const setOf = (slots: Slots): ReadonlySet<number> => (typeof slots === 'number' ? new Set([slots]) : slots);
 
+/** A full-text index: token → slots, holding the slots below `built` (Infinity: every slot; less while buildText is under way). */
+interface TextIndex {
+  tokens: ShardedMap<string, ShardedSet<number>>;
+  built: number;
+}
+
 /**
  * Equality index over every scalar payload value (strings, numbers, booleans): path → value →
  * slots. Values and slots are sharded: a path may hold more than 2^24 distinct values, a value
@@ -22,7 +28,9 @@ const setOf = (slots: Slots): ReadonlySet<number> => (typeof slots === 'number' 
 export class PayloadIndex {
   private readonly byPath = new Map<string, ShardedMap<Scalar, Slots>>();
   /** Full-text indexes of the fields declared `text`: token → slots. */
-  private readonly byToken = new Map<string, ShardedMap<string, ShardedSet<number>>>();
+  private readonly byToken = new Map<string, TextIndex>();
+  /** Text indexes still being built (buildText). */
+  private building = 0;
 
   /** The tokens of the strings at a field of a payload (a dotted path, arrays looked through). */
   private static tokensAt(payload: Payload, field: string): Set<string> {
@@ -31,15 +39,48 @@ export class PayloadIndex {
     return out;
   }
 
-  /** Starts a full-text index of a field over the given slots and payloads. */
-  addTextField(field: string, each: (visit: (slot: number, payload: Payload) => void) => void): void {
-    const tokens = new ShardedMap<string, ShardedSet<number>>(LIVE_SHARD_LIMIT);
-    this.byToken.set(field, tokens);
-    each((slot, payload) => this.addTokens(field, tokens, slot, payload));
+  /**
+   * Starts a full-text index of a field, empty. `whole`: it holds every slot already (none is
+   * stored yet, or the caller adds each one next); else buildText adds the slots stored now a
+   * few at a time, and until it has passed them all the index answers no lookup (textLookup:
+   * null, so filters read the payloads) and keeps only the changes of slots it has passed.
+   */
+  addTextField(field: string, whole: boolean): void {
+    if (this.byToken.has(field)) this.dropTextField(field);
+    this.byToken.set(field, { tokens: new ShardedMap(LIVE_SHARD_LIMIT), built: whole ? Infinity : 0 });
+    if (!whole) this.building++;
   }
 
   dropTextField(field: string): void {
+    const index = this.byToken.get(field);
+    if (index && index.built !== Infinity) this.building--;
     this.byToken.delete(field);
+  }
+
+  /** Whether a text index is being built (buildText). */
+  get buildingText(): boolean {
+    return this.building > 0;
+  }
+
+  /**
+   * Adds up to `most` slots, in order, to the text indexes being built, reading each slot's
+   * payload with `payloadAt` (null: no live point there); an index that has passed `slotCount`
+   * is whole. Answers whether one is still being built.
+   */
+  buildText(most: number, slotCount: number, payloadAt: (slot: number) => Payload | null): boolean {
+    for (const [field, index] of this.byToken) {
+      if (index.built === Infinity) continue;
+      const to = Math.min(slotCount, index.built + most);
+      for (let slot = index.built; slot < to; slot++) {
+        const payload = payloadAt(slot);
+        if (payload) this.addTokens(field, index.tokens, slot, payload);
+      }
+      index.built = to;
+      if (to < slotCount) continue;
+      index.built = Infinity;
+      this.building--;
+    }
+    return this.building > 0;
   }
 
   private addTokens(field: string, tokens: ShardedMap<string, ShardedSet<number>>, slot: number, payload: Payload): void {
@@ -50,10 +91,11 @@ export class PayloadIndex {
     }
   }
 
-  /** The slots holding every token at a text-indexed field; null when the field has no text index. */
+  /** The slots holding every token at a text-indexed field; null when the field has no text index, or one still being built. */
   textLookup(field: string, query: readonly string[]): ReadonlySet<number> | null {
-    const tokens = this.byToken.get(field);
-    if (!tokens) return null;
+    const index = this.byToken.get(field);
+    if (!index || index.built !== Infinity) return null;
+    const { tokens } = index;
     const sets = query.map((t) => tokens.get(t) ?? NONE).sort((a, b) => a.size - b.size);
     const out = new Set<number>();
     for (const slot of sets[0] ?? NONE) if (sets.every((s) => s.has(slot))) out.add(slot);
@@ -61,7 +103,7 @@ export class PayloadIndex {
   }
 
   add(slot: number, payload: Payload): void {
-    for (const [field, tokens] of this.byToken) this.addTokens(field, tokens, slot, payload);
+    for (const [field, { tokens, built }] of this.byToken) if (slot < built) this.addTokens(field, tokens, slot, payload);
     forEachIndexedValue(payload, (path, value) => {
       let values = this.byPath.get(path);
       if (!values) this.byPath.set(path, (values = new ShardedMap(LIVE_SHARD_LIMIT)));
@@ -73,7 +115,8 @@ export class PayloadIndex {
   }
 
   remove(slot: number, payload: Payload): void {
-    for (const [field, tokens] of this.byToken) {
+    for (const [field, { tokens, built }] of this.byToken) {
+      if (slot >= built) continue;
       for (const t of PayloadIndex.tokensAt(payload, field)) {
         const slots = tokens.get(t);
         slots?.delete(slot);
