@@ -1,6 +1,6 @@
 import type { ByteReader } from './codec/byte-reader.js';
 import type { Captured, Sliced } from './codec/slices.js';
-import type { CollectionConfig, CollectionSettings, FieldIndex, PointId, PointRecord, SparseVector } from './events/types.js';
+import type { CollectionConfig, CollectionSettings, FieldIndex, Payload, PointId, PointRecord, SparseVector } from './events/types.js';
 import { readFieldIndexes, readSettings, writeFieldIndexes } from './events/codec.js';
 import { normalizeInPlace } from './views/distance.js';
 import { GraphStore } from './views/graph-store.js';
@@ -19,10 +19,8 @@ import { VectorSpace } from './views/vector-space.js';
 import { IndexBacklog } from './views/index-backlog.js';
 import { graphBuilder, type GraphBuilder } from './views/graph-builder.js';
 
-/** Slots a text index declared over is built from at once (about 10-20 ms of tokenizing); more are built by the indexer's turns. */
-const TEXT_AT_ONCE_SLOTS = 1024;
-/** Slots a turn of the indexer adds to a text index being built (well under a millisecond for a sentence each). */
-const TEXT_SLOTS_A_STEP = 32;
+/** Stored points a payload index declared over is built from at once (a text field's: about 10-20 ms of tokenizing); more are built by the indexer's turns. */
+const FIELD_AT_ONCE_SLOTS = 1024;
 
 /** A collection's state captured for a snapshot (Collection.capture). */
 export interface CollectionCapture {
@@ -301,25 +299,21 @@ export class Collection {
 
   /** Declares (or, with null, drops) a field's payload index; a text index is built at once. */
   declareIndex(field: string, index: FieldIndex | null, loading = false): void {
-    const before = this.fieldIndexes.get(field);
-    if (before?.type === 'text') this.payloadIndex.dropTextField(field);
+    this.payloadIndex.dropField(field);
     if (index === null) {
       this.fieldIndexes.delete(field);
       return;
     }
     this.fieldIndexes.set(field, index);
-    if (index.type !== 'text') return;
-    // Loading adds every payload to the indexes next; else a text index of many points is built
-    // by the indexer's turns (tokenizing 500,000 sentences at once held every request for 9 s).
-    this.payloadIndex.addTextField(field, loading);
-    if (this.store.slotCount <= TEXT_AT_ONCE_SLOTS) this.buildTextSome(TEXT_AT_ONCE_SLOTS);
+    // Loading adds every payload to the indexes next; else a field declared over many points is
+    // counted (and a text field's words indexed) by the indexer's turns: tokenizing 500,000
+    // sentences at once held every request for 9 s.
+    this.payloadIndex.declareField(field, index.type === 'text', loading);
+    if (this.store.slotCount <= FIELD_AT_ONCE_SLOTS) this.payloadIndex.buildFieldNow(field, this.store.slotCount, this.payloadAt);
   }
 
-  /** Adds up to `most` slots to the text indexes being built; answers whether one still is. */
-  private buildTextSome(most: number): boolean {
-    const { store } = this;
-    return this.payloadIndex.buildText(most, store.slotCount, (slot) => (store.state[slot] === LIVE ? store.payloads[slot]! : null));
-  }
+  /** A slot's payload, or null where no live point is (what the payload index builds declared fields from). */
+  private readonly payloadAt = (slot: number): Payload | null => (this.store.state[slot] === LIVE ? this.store.payloads[slot]! : null);
 
   /** Deletes a point and every edge that starts or ends at it; answers whether it existed. */
   remove(id: PointId): boolean {
@@ -424,9 +418,9 @@ export class Collection {
     for (const field of this.named.values()) await field.settled();
   }
 
-  /** Whether the indexer is repairing a graph after deletes, or building or re-coding quantized codes (the collection's status is yellow meanwhile, as Qdrant's while it optimizes). */
+  /** Whether the indexer is repairing a graph after deletes, building or re-coding quantized codes, or building a payload index (the collection's status is yellow meanwhile, as Qdrant's while it optimizes). */
   get optimizing(): boolean {
-    if (this.backlog.repairing || this.codes?.recoding || this.payloadIndex.buildingText) return true;
+    if (this.backlog.repairing || this.codes?.recoding || this.payloadIndex.buildingFields) return true;
     for (const field of this.named.values()) if (field.repairing || field.coding) return true;
     return false;
   }
@@ -434,7 +428,7 @@ export class Collection {
   /**
    * Links up to `budget` pending points into their graphs (the unnamed vector's first), and takes
    * a step of each coding of quantized codes (a build in steps, a re-code), each repair of a
-   * graph and each text index build under way (so that they go on when the writes stop);
+   * graph and each payload index being built (so that they go on when the writes stop);
    * answers whether work is left.
    */
   indexSome(budget: number): boolean {
@@ -449,7 +443,7 @@ export class Collection {
     }
     // Codes made whole by this step: graphs whose floats are on disk link on them from now on.
     if (coding) this.chooseLinkDistances();
-    if (this.payloadIndex.buildingText && this.buildTextSome(TEXT_SLOTS_A_STEP)) more = true;
+    if (this.payloadIndex.buildingFields && this.payloadIndex.buildFields(this.store.slotCount, this.payloadAt)) more = true;
     return (this.pendingCount > 0 || more) && !this.copying;
   }
 

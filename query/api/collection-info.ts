@@ -1,17 +1,13 @@
 import type { Collection } from '../../storage/collection.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
-import { LIVE } from '../../storage/views/point-store.js';
-import { valuesAt } from '../../storage/views/payload-paths.js';
 import { reportedQuantization } from './quantization-settings.js';
 
-/** Qdrant's payload_schema: each declared index with its type, options and how many points have the field. */
+/** Qdrant's payload_schema: each declared index with its type, options and how many points have the field (while the index is being built, those it has passed). */
 function payloadSchema(c: Collection): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const { store } = c;
   for (const [field, index] of c.fieldIndexes) {
-    const path = field.split('.');
-    let points = 0;
-    for (let slot = 0; slot < store.slotCount; slot++) if (store.state[slot] === LIVE && valuesAt(store.payloads[slot] ?? null, path).some((v) => v !== null)) points++;
+    // Counted as payloads change (reading every payload here took 35-42 ms a call at 200,000 points).
+    const points = c.payloadIndex.holders(field);
     out[field] = Object.keys(index.params).length > 0 ? { data_type: index.type, params: { type: index.type, ...index.params }, points } : { data_type: index.type, points };
   }
   return out;

@@ -77,9 +77,42 @@ describe('storage: a text index declared over many stored points', () => {
     }
     expect(turns, 'turns of the indexer the build took (3,000 slots and more, 32 a turn)').to.be.within(90, 200);
     for (const word of words) expect(lookup(word), `"${word}" once whole`).to.deep.equal(expected(word));
+    expect(c.payloadIndex.holders('body'), 'every live point holds the field').to.equal(c.store.liveCount);
     c.upsert([point(5), point(9_999)]);
     c.remove(7);
     for (const word of words) expect(lookup(word), `"${word}" after more writes`).to.deep.equal(expected(word));
+    expect(c.payloadIndex.holders('body')).to.equal(c.store.liveCount);
+  });
+
+  it('counts the points holding a declared field (payload_schema points) as payloads change, counting them first in steps', () => {
+    const c = new Collection('t', { size: 2, distance: 'Euclid', m: 8, m0: 16, efConstruct: 16, ml: 1 / Math.log(8) }, 3);
+    let seed = 5;
+    const next = (n: number): number => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) % n);
+    // A third without the field, a sixth holding null or an empty list (not counted), the rest a value or a list of them.
+    const payload = (): Payload => [{}, {}, { kind: null }, { kind: [] }, { kind: 'a' }, { kind: ['b', 'a'] }][next(6)]!;
+    const point = (id: number): PointRecord => ({ id, vector: Float32Array.of(id % 3, id % 11), payload: payload(), labels: [] });
+    c.upsert(Array.from({ length: 6_000 }, (_, id) => point(id)));
+    const holding = (): number => {
+      let n = 0;
+      for (let slot = 0; slot < c.store.slotCount; slot++) if (c.store.state[slot] === LIVE && [].concat((c.store.payloads[slot]!.kind ?? []) as never).length > 0) n++;
+      return n;
+    };
+    c.declareIndex('kind', { type: 'keyword', params: {} });
+    let turns = 0;
+    while (c.optimizing) {
+      expect(c.payloadIndex.holders('kind'), 'only the points counted so far').to.be.at.most(holding());
+      c.upsert([point(next(6_000)), point(6_000 + turns)]);
+      c.remove(next(6_000));
+      c.indexSome(0);
+      turns++;
+    }
+    expect(turns, '6,000 slots and more, 1,024 a turn').to.be.within(6, 10);
+    expect(c.payloadIndex.holders('kind')).to.equal(holding());
+    for (let id = 0; id < 500; id++) c.setPayload(id, payload(), []);
+    for (let id = 500; id < 700; id++) c.remove(id);
+    expect(c.payloadIndex.holders('kind'), 'after more writes').to.equal(holding());
+    c.declareIndex('kind', null);
+    expect(c.payloadIndex.holders('kind'), 'a field no longer declared').to.equal(0);
   });
 
   it('is built at once over a few points, and answers at once', () => {

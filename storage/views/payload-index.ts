@@ -14,10 +14,21 @@ type Slots = number | ShardedSet<number>;
 
 const setOf = (slots: Slots): ReadonlySet<number> => (typeof slots === 'number' ? new Set([slots]) : slots);
 
-/** A full-text index: token → slots, holding the slots below `built` (Infinity: every slot; less while buildText is under way). */
-interface TextIndex {
-  tokens: ShardedMap<string, ShardedSet<number>>;
+/** Slots a step of buildFields adds to a text field (well under a millisecond for a sentence each), and to a field only counted. */
+const TEXT_SLOTS = 32;
+const COUNT_SLOTS = 1024;
+
+/** A declared field: the points holding a value there and, for a text field, token → slots; over the slots below `built` (Infinity: every slot; less while buildFields is under way). */
+interface DeclaredField {
+  path: string[];
+  holders: number;
+  tokens: ShardedMap<string, ShardedSet<number>> | null;
   built: number;
+}
+
+/** Whether a payload holds a value other than null at a path (Qdrant counts such points in payload_schema). */
+function holdsValue(payload: Payload, path: readonly string[]): boolean {
+  return valuesAt(payload, path).some((v) => v !== null);
 }
 
 /**
@@ -27,64 +38,103 @@ interface TextIndex {
  */
 export class PayloadIndex {
   private readonly byPath = new Map<string, ShardedMap<Scalar, Slots>>();
-  /** Full-text indexes of the fields declared `text`: token → slots. */
-  private readonly byToken = new Map<string, TextIndex>();
-  /** Text indexes still being built (buildText). */
+  /** The declared fields (payload indexes): how many points hold each, and a text field's tokens. */
+  private readonly declared = new Map<string, DeclaredField>();
+  /** Declared fields still being built (buildFields). */
   private building = 0;
 
   /** The tokens of the strings at a field of a payload (a dotted path, arrays looked through). */
-  private static tokensAt(payload: Payload, field: string): Set<string> {
+  private static tokensAt(payload: Payload, path: readonly string[]): Set<string> {
     const out = new Set<string>();
-    for (const v of valuesAt(payload, field.split('.'))) if (typeof v === 'string') for (const t of textTokens(v)) out.add(t);
+    for (const v of valuesAt(payload, path)) if (typeof v === 'string') for (const t of textTokens(v)) out.add(t);
     return out;
   }
 
   /**
-   * Starts a full-text index of a field, empty. `whole`: it holds every slot already (none is
-   * stored yet, or the caller adds each one next); else buildText adds the slots stored now a
-   * few at a time, and until it has passed them all the index answers no lookup (textLookup:
-   * null, so filters read the payloads) and keeps only the changes of slots it has passed.
+   * Declares a field (a payload index): from now on it counts the points holding a value there
+   * (holders: Qdrant's payload_schema `points`) and, for `text`, indexes their words. `whole`:
+   * it holds every slot already (none is stored yet, or the caller adds each one next); else
+   * buildFields adds the slots stored now a step at a time, and until it has passed them all
+   * it counts only those it has passed, answers no text lookup (textLookup: null, so filters
+   * read the payloads) and takes in only the changes of slots it has passed.
    */
-  addTextField(field: string, whole: boolean): void {
-    if (this.byToken.has(field)) this.dropTextField(field);
-    this.byToken.set(field, { tokens: new ShardedMap(LIVE_SHARD_LIMIT), built: whole ? Infinity : 0 });
+  declareField(field: string, text: boolean, whole: boolean): void {
+    if (this.declared.has(field)) this.dropField(field);
+    this.declared.set(field, { path: field.split('.'), holders: 0, tokens: text ? new ShardedMap(LIVE_SHARD_LIMIT) : null, built: whole ? Infinity : 0 });
     if (!whole) this.building++;
   }
 
-  dropTextField(field: string): void {
-    const index = this.byToken.get(field);
-    if (index && index.built !== Infinity) this.building--;
-    this.byToken.delete(field);
+  dropField(field: string): void {
+    const entry = this.declared.get(field);
+    if (entry && entry.built !== Infinity) this.building--;
+    this.declared.delete(field);
   }
 
-  /** Whether a text index is being built (buildText). */
-  get buildingText(): boolean {
+  /** Whether a declared field is being built (buildFields). */
+  get buildingFields(): boolean {
     return this.building > 0;
   }
 
+  /** How many points hold a value at a declared field (of the slots built so far); 0 for a field not declared. */
+  holders(field: string): number {
+    return this.declared.get(field)?.holders ?? 0;
+  }
+
   /**
-   * Adds up to `most` slots, in order, to the text indexes being built, reading each slot's
-   * payload with `payloadAt` (null: no live point there); an index that has passed `slotCount`
-   * is whole. Answers whether one is still being built.
+   * One step of each declared field being built: the next slots in order (TEXT_SLOTS for a text
+   * field, COUNT_SLOTS for one only counted, `most` at most), each live slot's payload read with
+   * `payloadAt` (null: no live point there); a field that has passed `slotCount` is whole.
+   * Answers whether one is still being built.
    */
-  buildText(most: number, slotCount: number, payloadAt: (slot: number) => Payload | null): boolean {
-    for (const [field, index] of this.byToken) {
-      if (index.built === Infinity) continue;
-      const to = Math.min(slotCount, index.built + most);
-      for (let slot = index.built; slot < to; slot++) {
+  buildFields(slotCount: number, payloadAt: (slot: number) => Payload | null, most = Infinity): boolean {
+    for (const entry of this.declared.values()) {
+      if (entry.built === Infinity) continue;
+      const to = Math.min(slotCount, entry.built + Math.min(most, entry.tokens ? TEXT_SLOTS : COUNT_SLOTS));
+      for (let slot = entry.built; slot < to; slot++) {
         const payload = payloadAt(slot);
-        if (payload) this.addTokens(field, index.tokens, slot, payload);
+        if (payload) this.addField(entry, slot, payload);
       }
-      index.built = to;
+      entry.built = to;
       if (to < slotCount) continue;
-      index.built = Infinity;
+      entry.built = Infinity;
       this.building--;
     }
     return this.building > 0;
   }
 
-  private addTokens(field: string, tokens: ShardedMap<string, ShardedSet<number>>, slot: number, payload: Payload): void {
-    for (const t of PayloadIndex.tokensAt(payload, field)) {
+  /** Builds one declared field over every stored slot now (a store of a few points). */
+  buildFieldNow(field: string, slotCount: number, payloadAt: (slot: number) => Payload | null): void {
+    const entry = this.declared.get(field);
+    if (!entry || entry.built === Infinity) return;
+    for (let slot = entry.built; slot < slotCount; slot++) {
+      const payload = payloadAt(slot);
+      if (payload) this.addField(entry, slot, payload);
+    }
+    entry.built = Infinity;
+    this.building--;
+  }
+
+  private addField(entry: DeclaredField, slot: number, payload: Payload): void {
+    if (!holdsValue(payload, entry.path)) return;
+    entry.holders++;
+    if (entry.tokens) this.addTokens(entry, slot, payload);
+  }
+
+  private removeField(entry: DeclaredField, slot: number, payload: Payload): void {
+    if (!holdsValue(payload, entry.path)) return;
+    entry.holders--;
+    const { tokens } = entry;
+    if (!tokens) return;
+    for (const t of PayloadIndex.tokensAt(payload, entry.path)) {
+      const slots = tokens.get(t);
+      slots?.delete(slot);
+      if (slots?.size === 0) tokens.delete(t);
+    }
+  }
+
+  private addTokens(entry: DeclaredField, slot: number, payload: Payload): void {
+    const tokens = entry.tokens!;
+    for (const t of PayloadIndex.tokensAt(payload, entry.path)) {
       let slots = tokens.get(t);
       if (!slots) tokens.set(t, (slots = new ShardedSet(LIVE_SHARD_LIMIT)));
       slots.add(slot);
@@ -93,9 +143,9 @@ export class PayloadIndex {
 
   /** The slots holding every token at a text-indexed field; null when the field has no text index, or one still being built. */
   textLookup(field: string, query: readonly string[]): ReadonlySet<number> | null {
-    const index = this.byToken.get(field);
-    if (!index || index.built !== Infinity) return null;
-    const { tokens } = index;
+    const entry = this.declared.get(field);
+    const tokens = entry?.tokens;
+    if (!tokens || entry.built !== Infinity) return null;
     const sets = query.map((t) => tokens.get(t) ?? NONE).sort((a, b) => a.size - b.size);
     const out = new Set<number>();
     for (const slot of sets[0] ?? NONE) if (sets.every((s) => s.has(slot))) out.add(slot);
@@ -103,7 +153,7 @@ export class PayloadIndex {
   }
 
   add(slot: number, payload: Payload): void {
-    for (const [field, { tokens, built }] of this.byToken) if (slot < built) this.addTokens(field, tokens, slot, payload);
+    for (const entry of this.declared.values()) if (slot < entry.built) this.addField(entry, slot, payload);
     forEachIndexedValue(payload, (path, value) => {
       let values = this.byPath.get(path);
       if (!values) this.byPath.set(path, (values = new ShardedMap(LIVE_SHARD_LIMIT)));
@@ -115,14 +165,7 @@ export class PayloadIndex {
   }
 
   remove(slot: number, payload: Payload): void {
-    for (const [field, { tokens, built }] of this.byToken) {
-      if (slot >= built) continue;
-      for (const t of PayloadIndex.tokensAt(payload, field)) {
-        const slots = tokens.get(t);
-        slots?.delete(slot);
-        if (slots?.size === 0) tokens.delete(t);
-      }
-    }
+    for (const entry of this.declared.values()) if (slot < entry.built) this.removeField(entry, slot, payload);
     forEachIndexedValue(payload, (path, value) => {
       const values = this.byPath.get(path);
       const slots = values?.get(value);
