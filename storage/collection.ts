@@ -19,6 +19,16 @@ import { VectorSpace } from './views/vector-space.js';
 import { IndexBacklog } from './views/index-backlog.js';
 import { graphBuilder, type GraphBuilder } from './views/graph-builder.js';
 
+/** Float values moved into a file at once when a collection is set on_disk (16 MiB); more are moved a step at a time. */
+const MOVE_AT_ONCE_VALUES = 2 ** 22;
+/** Float values a step of such a move writes (32 KiB). */
+const MOVE_STEP_VALUES = 8192;
+
+/** One step of a store's move into its file (PointStore.moveStep); whether it goes on. */
+function moveStep(store: PointStore): boolean {
+  return store.moveStep(Math.max(1, Math.floor(MOVE_STEP_VALUES / store.dim)));
+}
+
 /** Stored points a payload index declared over is built from at once (a text field's: about 10-20 ms of tokenizing); more are built by the indexer's turns. */
 const FIELD_AT_ONCE_SLOTS = 1024;
 
@@ -64,6 +74,8 @@ export class Collection {
   private floatFiles: FloatFiles | null = null;
   /** Whether quantization_config makes codes here (see keepNoCodes). */
   private codesKept = true;
+  /** A copy whose indexSome is never called (unsearched): what the indexer would do in steps is done at once. */
+  private noIndexer = false;
   /** The named dense vectors, by name (the unnamed one, "", is `store`'s). */
   readonly named = new Map<string, NamedDenseVectors>();
   readonly sparse = new Map<string, SparseVectors>();
@@ -95,7 +107,7 @@ export class Collection {
     const requantized = JSON.stringify(quantizationOf(next)) !== before;
     const hadCodes = this.codes !== null || [...this.named.values()].some((field) => field.quantized !== null || field.coding);
     if (requantized) this.quantize(false);
-    const moved = this.placeFloats();
+    const moved = this.placeFloats(this.noIndexer);
     if (moved || requantized) this.letGo(moved || hadCodes);
   }
 
@@ -121,7 +133,7 @@ export class Collection {
   /** Gives the collection a place for on-disk floats (the engine's data dir), and moves there those that ask for it. */
   useFloatFiles(files: FloatFiles | null): void {
     this.floatFiles = files;
-    if (this.placeFloats()) this.letGo();
+    if (this.placeFloats(true)) this.letGo();
   }
 
   /** Closes the float files of vectors on disk (a closed database): a later read of them throws. */
@@ -130,15 +142,25 @@ export class Collection {
     for (const field of this.named.values()) field.store.closeFile();
   }
 
-  /** Each dense vector's floats in a file when it is on_disk and there is a place for them, else in RAM; answers whether any moved (the caller then lets go: letGo). */
-  private placeFloats(): boolean {
+  /**
+   * Each dense vector's floats in a file when it is on_disk and there is a place for them, else
+   * in RAM; answers whether any moved (the caller then lets go: letGo). Floats go to a file at
+   * once when `atOnce` (start-up) or when they are few; else a step at a time (indexSome carries
+   * the move on; searches read them in RAM until it ends). Back to RAM is at once.
+   */
+  private placeFloats(atOnce: boolean): boolean {
     const files = this.floatFiles;
     let moved = false;
     const place = (store: PointStore, onDisk: boolean): void => {
       const toDisk = onDisk && files !== null;
-      if (toDisk === store.onDisk) return;
-      if (toDisk) store.toDisk(files.open(store.dim));
-      else store.toRam();
+      if (!toDisk && store.movingToDisk) store.toRam();
+      if (toDisk === store.onDisk || (toDisk && store.movingToDisk)) return;
+      if (!toDisk) store.toRam();
+      else if (atOnce || store.slotCount * store.dim <= MOVE_AT_ONCE_VALUES) store.toDisk(files.open(store.dim));
+      else {
+        store.beginToDisk(files.open(store.dim));
+        return;
+      }
       moved = true;
     };
     if (this.hasUnnamed) place(this.store, this.onDisk(''));
@@ -151,9 +173,11 @@ export class Collection {
    * For a copy that no search walks (a Cypher replica's: vector-index queries run on the request
    * thread): keeps no int8 or binary codes from now on, whatever the settings say, and links
    * nothing into the HNSW graphs, so the slot of a point deleted or given a new vector is freed
-   * at once (IndexBacklog.linkNothing).
+   * at once (IndexBacklog.linkNothing). No indexer runs there either, so floats set on_disk move
+   * and payload indexes are built at once (on the copy's own thread).
    */
   unsearched(): void {
+    this.noIndexer = true;
     this.keepNoCodes();
     this.backlog.linkNothing();
     for (const field of this.named.values()) field.linkNothing();
@@ -309,7 +333,7 @@ export class Collection {
     // counted (and a text field's words indexed) by the indexer's turns: tokenizing 500,000
     // sentences at once held every request for 9 s.
     this.payloadIndex.declareField(field, index.type === 'text', loading);
-    if (this.store.slotCount <= FIELD_AT_ONCE_SLOTS) this.payloadIndex.buildFieldNow(field, this.store.slotCount, this.payloadAt);
+    if (this.noIndexer || this.store.slotCount <= FIELD_AT_ONCE_SLOTS) this.payloadIndex.buildFieldNow(field, this.store.slotCount, this.payloadAt);
   }
 
   /** A slot's payload, or null where no live point is (what the payload index builds declared fields from). */
@@ -371,7 +395,7 @@ export class Collection {
     if (version >= 7) {
       this.givenSettings = readSettings(r);
       this.floatFiles = floatFiles;
-      this.placeFloats();
+      this.placeFloats(true);
     }
     this.store.readFrom(r, version >= 3);
     this.index.readFrom(r);
@@ -420,8 +444,8 @@ export class Collection {
 
   /** Whether the indexer is repairing a graph after deletes, building or re-coding quantized codes, or building a payload index (the collection's status is yellow meanwhile, as Qdrant's while it optimizes). */
   get optimizing(): boolean {
-    if (this.backlog.repairing || this.codes?.recoding || this.payloadIndex.buildingFields) return true;
-    for (const field of this.named.values()) if (field.repairing || field.coding) return true;
+    if (this.backlog.repairing || this.codes?.recoding || this.payloadIndex.buildingFields || this.store.movingToDisk) return true;
+    for (const field of this.named.values()) if (field.repairing || field.coding || field.store.movingToDisk) return true;
     return false;
   }
 
@@ -443,8 +467,29 @@ export class Collection {
     }
     // Codes made whole by this step: graphs whose floats are on disk link on them from now on.
     if (coding) this.chooseLinkDistances();
+    if (this.moveSome()) more = true;
     if (this.payloadIndex.buildingFields && this.payloadIndex.buildFields(this.store.slotCount, this.payloadAt)) more = true;
     return (this.pendingCount > 0 || more) && !this.copying;
+  }
+
+  /** One step of each move of floats into a file under way; once one ends, its RAM is let go of. Answers whether one still goes on. */
+  private moveSome(): boolean {
+    let moving = false;
+    let ended = false;
+    if (this.store.movingToDisk) {
+      if (moveStep(this.store)) moving = true;
+      else ended = true;
+    }
+    for (const field of this.named.values()) {
+      if (!field.store.movingToDisk) continue;
+      if (moveStep(field.store)) moving = true;
+      else ended = true;
+    }
+    if (ended) {
+      this.chooseLinkDistances();
+      this.letGo();
+    }
+    return moving;
   }
 
   /** Whether a snapshot capture is copying a graph of this collection, so that nothing links now (IndexBacklog.captureGraph). */

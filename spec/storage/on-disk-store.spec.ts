@@ -131,6 +131,68 @@ describe('storage/views: float vectors on disk', () => {
     expect(top(disk)).to.deep.equal(top(ram));
   });
 
+  it('moves its vectors into a file a step at a time, read in RAM until all are written; one added meanwhile below the move is written to the file too', () => {
+    const files = new DataDirFloatFiles(dir.path);
+    const store = filled(40, 3_000);
+    const extra = randomVectors(3, 40, 77);
+    store.beginToDisk(files.open(40));
+    expect([store.movingToDisk, store.onDisk, openFloatFiles(dir.path)]).to.deep.equal([true, false, 1]);
+    let steps = 0;
+    for (;;) {
+      const more = store.moveStep(100);
+      steps++;
+      // Slot 23 (a removed point's) is freed and taken by a new point once the move has passed it; a new slot at the end it has not.
+      if (steps === 10) {
+        store.release(23);
+        expect(store.add(5_000, extra[0]!, {}, [])).to.equal(23);
+        expect(store.onDisk, 'still in RAM').to.equal(false);
+        expect(store.vectorOf(23)).to.deep.equal(extra[0]);
+      }
+      if (steps === 12) expect(store.add(5_001, extra[1]!, {}, [])).to.equal(3_000);
+      if (!more) break;
+    }
+    expect(steps, '3,001 slots, 100 a step').to.equal(31);
+    expect([store.movingToDisk, store.onDisk, store.vectors.length]).to.deep.equal([false, true, 0]);
+    const ram = filled(40, 3_000);
+    ram.release(23);
+    ram.add(5_000, extra[0]!, {}, []);
+    ram.add(5_001, extra[1]!, {}, []);
+    for (let slot = 0; slot < ram.slotCount; slot++) expect(store.vectorOf(slot), `slot ${slot} read from the file`).to.deep.equal(ram.vectorOf(slot));
+    // A move that is called off (back to RAM before it ends) lets its file go.
+    const other = filled(40, 500);
+    other.beginToDisk(files.open(40));
+    other.moveStep(100);
+    other.toRam();
+    expect([other.movingToDisk, other.onDisk, openFloatFiles(dir.path)]).to.deep.equal([false, false, 1]);
+    expect(other.vectorOf(499)).to.deep.equal(filled(40, 500).vectorOf(499));
+  });
+
+  it('moves a collection\'s floats into their file in the indexer\'s turns when set on_disk over many points, searching them in RAM until then', () => {
+    const config: CollectionConfig = { size: 128, distance: 'Euclid', m: 8, m0: 16, efConstruct: 16, ml: 1 / Math.log(8) };
+    const c = new Collection('t', config, 7);
+    c.useFloatFiles(new DataDirFloatFiles(dir.path));
+    // 4.2M values (more than the 4M moved at once); none linked: searches scan them exactly.
+    c.upsert(randomVectors(33_000, 128, 12).map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+    const queries = randomVectors(3, 128, 13);
+    const top = () => queries.map((vector) => searchCollection(c, { vector, limit: 5, offset: 0, ef: 16, filter: null, scoreThreshold: null }).map((h) => [h.id, h.score]));
+    const before = top();
+    c.settings = { vectors: { '': { on_disk: true } } };
+    expect([c.store.onDisk, c.store.movingToDisk, c.optimizing], 'moving: the collection optimizes (status yellow)').to.deep.equal([false, true, true]);
+    let turns = 0;
+    while (c.optimizing) {
+      if (turns % 100 === 0) expect(top(), `turn ${turns}`).to.deep.equal(before);
+      c.indexSome(0);
+      turns++;
+    }
+    // 33,000 slots, 64 a turn (8,192 values).
+    expect(turns).to.be.within(500, 530);
+    expect([c.store.onDisk, c.store.vectors.length, openFloatFiles(dir.path)]).to.deep.equal([true, 0, 1]);
+    expect(top(), 'the same answers from the file').to.deep.equal(before);
+    c.settings = {};
+    expect([c.store.onDisk, openFloatFiles(dir.path)]).to.deep.equal([false, 0]);
+    expect(top()).to.deep.equal(before);
+  });
+
   it('loads a snapshot of a collection whose floats are on disk straight into its file, never into RAM, given the float files', () => {
     const config: CollectionConfig = { size: 16, distance: 'Euclid', m: 8, m0: 16, efConstruct: 64, ml: 1 / Math.log(8) };
     const c = new Collection('disk', config, 7);

@@ -78,4 +78,19 @@ describe('storage: a copy of the collections that no search walks (a Cypher repl
     copy.upsert(points(ids.slice(0, 10), 3));
     expect(copy.store.slotCount, 'the held slots reused once it ends').to.equal(20);
   });
+
+  it('moves floats set on_disk and builds a declared payload index at once, having no indexer to do it in steps', () => {
+    const copies = new CollectionMap(null, false);
+    const files = { open: () => ({ write: () => undefined, read: () => undefined, close: () => undefined }), released: () => undefined };
+    const copy = new Collection('big', { size: 128, distance: 'Euclid', ...hnsw }, 42);
+    copies.set('big', copy);
+    copy.useFloatFiles(files);
+    // 4.2M values and 33,000 points: a searched collection would move and build these in steps.
+    copy.upsert(randomVectors(33_000, 128, 3).map((vector, id) => ({ id, vector, payload: { body: `word${id % 10}` }, labels: [] })));
+    copy.settings = { vectors: { '': { on_disk: true } } };
+    copy.declareIndex('body', { type: 'text', params: {} });
+    expect([copy.store.onDisk, copy.store.movingToDisk, copy.optimizing]).to.deep.equal([true, false, false]);
+    expect(copy.payloadIndex.holders('body')).to.equal(33_000);
+    expect(copy.payloadIndex.textLookup('body', ['word3'])?.size).to.equal(3_300);
+  });
 });

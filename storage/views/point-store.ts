@@ -119,6 +119,8 @@ export class PointStore {
   private memories: WebAssembly.Memory[] = [];
   /** Where the vectors are while they are on disk (then `vectors` is empty). */
   private file: FloatFile | null = null;
+  /** A move of the vectors into a file under way (beginToDisk): the file, and the slots below `next` written to it. */
+  private moving: { file: FloatFile; next: number } | null = null;
   /** On disk: the two rows readRow fills (in the memory, at rowOffsets, when there is one). */
   rows: [Float32Array, Float32Array] = [new Float32Array(0), new Float32Array(0)];
   /** Byte offsets of `rows` in the memory. */
@@ -242,7 +244,47 @@ export class PointStore {
   /** Moves the vectors into `file` and lets their RAM go (the distance functions rebind). */
   toDisk(file: FloatFile): void {
     if (this.file) return;
+    this.cancelMove();
     this.forEachChunk(this.slotCount, (slot, count) => file.write(slot, this.rowsOf(slot, count), count));
+    this.onFile(file);
+  }
+
+  /**
+   * Begins moving the vectors into `file` a step at a time (moveStep), for a store too large to
+   * move while requests wait: until every one is written they stay in RAM, where reads and
+   * searches find them, and a vector added below the move's place is written to the file too.
+   */
+  beginToDisk(file: FloatFile): void {
+    if (this.file || this.moving) return;
+    this.moving = { file, next: 0 };
+  }
+
+  /** Whether a move into a file is under way (beginToDisk). */
+  get movingToDisk(): boolean {
+    return this.moving !== null;
+  }
+
+  /** Writes the next `slots` vectors of a move into its file; once all are, the store is on disk as toDisk leaves it. Answers whether the move goes on. */
+  moveStep(slots: number): boolean {
+    const m = this.moving;
+    if (!m) return false;
+    const to = Math.min(this.slotCount, m.next + slots);
+    this.forEachChunk(to, (slot, count) => m.file.write(slot, this.rowsOf(slot, count), count), m.next);
+    m.next = to;
+    if (to < this.slotCount) return true;
+    this.moving = null;
+    this.onFile(m.file);
+    return false;
+  }
+
+  /** Stops a move under way and lets its file go (the vectors never left RAM). */
+  private cancelMove(): void {
+    this.moving?.file.close();
+    this.moving = null;
+  }
+
+  /** The vectors are in `file` from now on: their RAM goes. */
+  private onFile(file: FloatFile): void {
     const query = Float32Array.from(this.query);
     this.file = file;
     this.dropVectors();
@@ -262,13 +304,15 @@ export class PointStore {
 
   /** Closes the float file for good (a closed database); a later read of the vectors throws. */
   closeFile(): void {
+    this.cancelMove();
     if (!this.file || this.file === CLOSED_FILE) return;
     this.file.close();
     this.file = CLOSED_FILE;
   }
 
-  /** Reads the vectors back from their file into RAM and closes it (the distance functions rebind). */
+  /** Reads the vectors back from their file into RAM and closes it (the distance functions rebind); a move into a file under way stops. */
   toRam(): void {
+    this.cancelMove();
     const file = this.file;
     if (!file) return;
     const query = Float32Array.from(this.query);
@@ -510,6 +554,7 @@ export class PointStore {
       const at = (slot & this.segmentMask) * this.dim;
       if (vector) segment.set(vector, at);
       else segment.fill(0, at, at + this.dim);
+      if (this.moving && slot < this.moving.next) this.moving.file.write(slot, segment.subarray(at, at + this.dim), 1);
     }
     this.payloads[slot] = payload;
     this.labels[slot] = labels.length ? labels : EMPTY_LABELS;
