@@ -34,7 +34,8 @@ function holdsValue(payload: Payload, path: readonly string[]): boolean {
 /**
  * Equality index over every scalar payload value (strings, numbers, booleans): path → value →
  * slots. Values and slots are sharded: a path may hold more than 2^24 distinct values, a value
- * more than 2^24 points.
+ * more than 2^24 points. Beside it, the declared fields (declareField): their holders and a
+ * text field's words.
  */
 export class PayloadIndex {
   private readonly byPath = new Map<string, ShardedMap<Scalar, Slots>>();
@@ -82,22 +83,13 @@ export class PayloadIndex {
 
   /**
    * One step of each declared field being built: the next slots in order (TEXT_SLOTS for a text
-   * field, COUNT_SLOTS for one only counted, `most` at most), each live slot's payload read with
-   * `payloadAt` (null: no live point there); a field that has passed `slotCount` is whole.
-   * Answers whether one is still being built.
+   * field, COUNT_SLOTS for one only counted), each live slot's payload read with `payloadAt`
+   * (null: no live point there); a field that has passed `slotCount` is whole. Answers whether
+   * one is still being built.
    */
-  buildFields(slotCount: number, payloadAt: (slot: number) => Payload | null, most = Infinity): boolean {
+  buildFields(slotCount: number, payloadAt: (slot: number) => Payload | null): boolean {
     for (const entry of this.declared.values()) {
-      if (entry.built === Infinity) continue;
-      const to = Math.min(slotCount, entry.built + Math.min(most, entry.tokens ? TEXT_SLOTS : COUNT_SLOTS));
-      for (let slot = entry.built; slot < to; slot++) {
-        const payload = payloadAt(slot);
-        if (payload) this.addField(entry, slot, payload);
-      }
-      entry.built = to;
-      if (to < slotCount) continue;
-      entry.built = Infinity;
-      this.building--;
+      if (entry.built !== Infinity) this.buildUpTo(entry, Math.min(slotCount, entry.built + (entry.tokens ? TEXT_SLOTS : COUNT_SLOTS)), slotCount, payloadAt);
     }
     return this.building > 0;
   }
@@ -105,11 +97,17 @@ export class PayloadIndex {
   /** Builds one declared field over every stored slot now (a store of a few points). */
   buildFieldNow(field: string, slotCount: number, payloadAt: (slot: number) => Payload | null): void {
     const entry = this.declared.get(field);
-    if (!entry || entry.built === Infinity) return;
-    for (let slot = entry.built; slot < slotCount; slot++) {
+    if (entry && entry.built !== Infinity) this.buildUpTo(entry, slotCount, slotCount, payloadAt);
+  }
+
+  /** Adds the slots from the field's `built` to `to`; past `slotCount`, the field is whole. */
+  private buildUpTo(entry: DeclaredField, to: number, slotCount: number, payloadAt: (slot: number) => Payload | null): void {
+    for (let slot = entry.built; slot < to; slot++) {
       const payload = payloadAt(slot);
       if (payload) this.addField(entry, slot, payload);
     }
+    entry.built = to;
+    if (to < slotCount) return;
     entry.built = Infinity;
     this.building--;
   }
