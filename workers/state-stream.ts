@@ -7,8 +7,8 @@ const UNREAD_BYTES = 8 * 2 ** 20;
 /** How long the replica sleeps at a time waiting for a piece (it is woken as each is posted). */
 const WAIT_MS = 1_000;
 
-/** One message on a state's port: pieces of the snapshot in order (their buffers transferred), or its end (with why, when the encoding stopped). */
-type StatePiece = { pieces: Uint8Array[] } | { end: true; error: string | null };
+/** One message on a state's port: a piece of the snapshot, or its end (with why, when the encoding stopped). */
+type StatePiece = { bytes: Uint8Array } | { end: true; error: string | null };
 
 /** What a replica reads its state from: the port its pieces come on, and [0] pieces posted (it waits on it), [1] pieces it has taken. */
 export interface StateStream {
@@ -76,26 +76,21 @@ export class StateSender implements SnapshotOutput {
     this.flush();
   }
 
-  /**
-   * Posts the pieces before the first place still unfilled, as one message. Not joined: once a
-   * frame's header is filled, the pieces after it (up to a frame, 16 MiB) go at once, and
-   * copying them into one buffer held the request thread for 15-20 ms.
-   */
+  /** Posts the pieces before the first place still unfilled, as one message. */
   private flush(): void {
     let n = 0;
     while (n < this.held.length && this.held[n]!.filled) n++;
     if (n > 0) {
-      const pieces = this.held.splice(0, n).map((p) => p.bytes);
-      let size = 0;
-      for (const bytes of pieces) size += bytes.length;
-      this.heldBytes -= size;
-      this.post({ pieces }, size);
+      const ready = this.held.splice(0, n);
+      const bytes = n === 1 ? ready[0]!.bytes : new Uint8Array(Buffer.concat(ready.map((p) => p.bytes)));
+      this.heldBytes -= bytes.length;
+      this.post({ bytes }, bytes.length);
     }
     this.mostPending = Math.max(this.mostPending, this.pending());
   }
 
   private post(piece: StatePiece, size: number): void {
-    this.channel.port1.postMessage(piece, 'pieces' in piece ? piece.pieces.map((bytes) => bytes.buffer as ArrayBuffer) : []);
+    this.channel.port1.postMessage(piece, 'bytes' in piece ? [piece.bytes.buffer as ArrayBuffer] : []);
     this.sizes.push(size);
     this.unread += size;
     this.sent += size;
@@ -120,20 +115,14 @@ export class StateStoppedError extends Error {
  * thread) until each next piece arrives, for decodeSnapshot to read as it decodes.
  */
 export function receiveState(stream: StateStream): ByteSource {
-  // The pieces of the last message not read yet, in order (reversed: the next is last).
-  const left: Uint8Array[] = [];
   return pulledSource(() => {
     for (;;) {
-      if (left.length > 0) return left.pop()!;
       const posted = Atomics.load(stream.counts, 0);
       const got = receiveMessageOnPort(stream.port);
       if (got) {
         Atomics.add(stream.counts, 1, 1);
         const piece = got.message as StatePiece;
-        if ('pieces' in piece) {
-          for (let i = piece.pieces.length - 1; i >= 0; i--) left.push(piece.pieces[i]!);
-          continue;
-        }
+        if ('bytes' in piece) return piece.bytes;
         stream.port.close();
         if (piece.error !== null) throw new StateStoppedError(`the request thread stopped sending the state: ${piece.error}`);
         return null;

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { Collection } from '../../storage/collection.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
 import { encodeSnapshot, FRAME_BYTES, writeSnapshotInSlices } from '../../storage/snapshot/snapshot-codec.js';
-import { receiveState, StateSender } from '../../workers/state-stream.js';
+import { StateSender } from '../../workers/state-stream.js';
 
 const DIM = 128;
 const config: CollectionConfig = { size: DIM, distance: 'Euclid', m: 8, m0: 16, efConstruct: 16, ml: 1 / Math.log(8) };
@@ -63,27 +63,6 @@ describe('workers: a Cypher replica\'s state, sent as it is encoded', function (
       expect(answer, `${lateMs} ms late`).to.deep.equal({ opId: 9, sha256 });
       expect(mostPending, `${lateMs} ms late: held ${(mostPending / 2 ** 20).toFixed(1)} MiB`).to.be.below(FRAME_BYTES + 8 * 2 ** 20 + 2 * 2 ** 20);
     }
-  });
-
-  it('posts the pieces held behind a frame\'s header as they are, not joined into one copy, and the replica reads them in order', () => {
-    const sender = new StateSender();
-    const header = sender.reserve(4);
-    for (const b of [[5, 6], [7], [8, 9, 10]]) sender.append(Uint8Array.from(b));
-    const { port } = sender.stream;
-    expect(receiveMessageOnPort(port), 'nothing goes before the header is filled').to.equal(undefined);
-    header(Uint8Array.of(1, 2, 3, 4));
-    const message = receiveMessageOnPort(port)!.message as { pieces: Uint8Array[] };
-    expect(message.pieces.map((p) => [...p])).to.deep.equal([[1, 2, 3, 4], [5, 6], [7], [8, 9, 10]]);
-    sender.append(Uint8Array.of(11));
-    sender.end(null);
-    // Read as the replica reads: the message above, taken again from a fresh sender, then the rest.
-    const again = new StateSender();
-    const place = again.reserve(4);
-    for (const b of [[5, 6], [7], [8, 9, 10]]) again.append(Uint8Array.from(b));
-    place(Uint8Array.of(1, 2, 3, 4));
-    again.append(Uint8Array.of(11));
-    again.end(null);
-    expect([...receiveState(again.stream).read(11)]).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 
   it('does not wait for a replica that stopped: the encoder goes on once the replica is given up', async () => {
