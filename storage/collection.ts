@@ -105,7 +105,7 @@ export class Collection {
     const before = JSON.stringify(quantizationOf(this.givenSettings));
     this.givenSettings = next;
     const requantized = JSON.stringify(quantizationOf(next)) !== before;
-    const hadCodes = this.codes !== null || [...this.named.values()].some((field) => field.quantized !== null || field.coding);
+    const hadCodes = this.codes !== null || [...this.named.values()].some((field) => field.hasCodes);
     if (requantized) this.quantize(false);
     const moved = this.placeFloats(this.noIndexer);
     if (moved || requantized) this.letGo(moved || hadCodes);
@@ -321,7 +321,11 @@ export class Collection {
     this.backlog.unpin();
   }
 
-  /** Declares (or, with null, drops) a field's payload index; a text index is built at once. */
+  /**
+   * Declares (or, with null, drops) a field's payload index: its points counted and a text
+   * field's words indexed, at once over a few stored points (or on load, or in a copy with no
+   * indexer), else by the indexer's turns (PayloadIndex.declareField).
+   */
   declareIndex(field: string, index: FieldIndex | null, loading = false): void {
     this.payloadIndex.dropField(field);
     if (index === null) {
@@ -465,7 +469,7 @@ export class Collection {
       if (field.codingStep()) more = true;
       if (field.repairing) more = true;
     }
-    // Codes made whole by this step: graphs whose floats are on disk link on them from now on.
+    // While codes are being made, each turn chooses again: once whole, graphs whose floats are on disk link on them.
     if (coding) this.chooseLinkDistances();
     if (this.moveSome()) more = true;
     if (this.payloadIndex.buildingFields && this.payloadIndex.buildFields(this.store.slotCount, this.payloadAt)) more = true;

@@ -48,6 +48,11 @@ export class NamedDenseVectors {
     return this.codes?.whole ? this.codes : null;
   }
 
+  /** Whether it has codes, whole or still being built. */
+  get hasCodes(): boolean {
+    return this.codes !== null;
+  }
+
   /** Whether its codes are being built in steps or made anew (the collection is optimizing). */
   get coding(): boolean {
     return this.codes?.recoding ?? false;

@@ -26,9 +26,18 @@ interface DeclaredField {
   built: number;
 }
 
-/** Whether a payload holds a value other than null at a path (Qdrant counts such points in payload_schema). */
+/**
+ * Whether a payload holds a value other than null at a path (Qdrant counts such points in
+ * payload_schema). A top-level key, the usual field, is read without valuesAt's arrays: this runs
+ * for every declared field on every write.
+ */
 function holdsValue(payload: Payload, path: readonly string[]): boolean {
-  return valuesAt(payload, path).some((v) => v !== null);
+  if (path.length > 1) return valuesAt(payload, path).some((v) => v !== null);
+  if (!Object.hasOwn(payload, path[0]!)) return false;
+  const value = payload[path[0]!];
+  if (!Array.isArray(value)) return value !== null;
+  for (const item of value) if (item !== null) return true;
+  return false;
 }
 
 /**

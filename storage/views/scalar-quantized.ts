@@ -69,8 +69,8 @@ interface Recoding {
  * them again on a new range whenever the live count has doubled since the range was placed (so it
  * follows the data: a Recoding, a few slots each time a point is coded, beside the current codes
  * until it is done), on load, and when quantization is turned on for stored vectors (at once for
- * a few; else a Recoding from no codes, buildInSteps, searches walking the floats meanwhile). Searches walk the graph with these distances and rescore with
- * the floats.
+ * a few; else a Recoding from no codes, buildInSteps, searches walking the floats meanwhile).
+ * Searches walk the graph with these distances and rescore with the floats.
  * Large code arrays live in a WebAssembly memory searched by the SIMD kernels (shared: search
  * workers read it through a reader, ScalarQuantized.reader); small ones in a plain Int8Array
  * searched by the scalar twins (same integers, so the same ranking). Past the store's segment size
