@@ -39,6 +39,7 @@ import type { Replication } from '../replication/replication.js';
 import { searchRoutes } from './routes/search.js';
 import { transferRoutes } from './routes/transfer.js';
 import type { CypherReplicas } from '../workers/cypher-replicas.js';
+import type { JsonParsers } from '../workers/json-parsers.js';
 
 export interface AppDeps {
   engine: Engine;
@@ -57,6 +58,8 @@ export interface AppDeps {
   replication?: Replication | null;
   /** Where read-only Cypher queries run off the request thread (SERVICE_CYPHER_WORKERS); none: in place. */
   cypher?: CypherReplicas | null;
+  /** Threads that parse large bodies of the vector routes (SERVICE_JSON_OFF_THREAD_BYTES); none: every body on the request thread. */
+  jsonParsers?: JsonParsers | null;
 }
 
 /** SERVICE_RATE_LIMIT's limiter (100 requests a second, bursts of 200, per client address), or null when off. */
@@ -65,7 +68,7 @@ export function serviceRateLimiter(config: ServiceConfig, now?: () => number): M
 }
 
 /** The whole middleware chain, in order, in one place. */
-export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now, rateLimiter, replication = null, cypher = null }: AppDeps): Koa {
+export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now, rateLimiter, replication = null, cypher = null, jsonParsers = null }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
   const resourceRoutes = [aliasRoutes(engine), collectionRoutes(engine), pointRoutes(engine), pointUpdateRoutes(engine), payloadIndexRoutes(engine), searchRoutes(engine), graphRoutes(engine, { memoryBytes: config.queryMemoryBytes, timeoutMs: config.queryTimeoutMs }, cypher), transferRoutes(engine, cypher), snapshotRoutes(engine, new CollectionSnapshots(join(config.dataDir, 'collection-snapshots')), cypher), changesRoutes(engine, replication ? () => replication.status() : null), replicationRoutes(engine, replication, join(config.dataDir, 'snapshots'))];
@@ -97,7 +100,7 @@ export function createApp({ engine, config, logger, readiness, version, metrics,
   if (!config.metricsPublic) app.use(metricsRoute.routes());
   app.use(readiness.gate());
   app.use(noteActivity(engine));
-  app.use(jsonBody(config.jsonLimit));
+  app.use(jsonBody(config.jsonLimit, jsonParsers ? { parsers: jsonParsers, fromBytes: config.jsonOffThreadBytes } : null));
   app.use(consistency(engine));
   app.use(applyingGate(engine));
   app.use(handlerTiming());

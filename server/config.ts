@@ -26,6 +26,8 @@ export interface ServiceConfig {
   tlsKey: string | null;
   /** Largest JSON request body accepted, in bytes. */
   jsonLimit: number;
+  /** Bodies of the routes that carry many vectors from this many bytes on are parsed on a parser thread (SERVICE_JSON_OFF_THREAD_BYTES; 0: all on the request thread). */
+  jsonOffThreadBytes: number;
   /** Operations between snapshots (0: only at shutdown). */
   snapshotEvery: number;
   /** Log bytes written between snapshots (0: count operations only). */
@@ -193,6 +195,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     tlsCert: env.SERVICE_TLS_CERT || null,
     tlsKey: env.SERVICE_TLS_KEY || null,
     jsonLimit: positiveInt(env.SERVICE_JSON_LIMIT_BYTES, 'SERVICE_JSON_LIMIT_BYTES', 32 * 2 ** 20, 2 ** 31),
+    jsonOffThreadBytes: positiveInt(env.SERVICE_JSON_OFF_THREAD_BYTES, 'SERVICE_JSON_OFF_THREAD_BYTES', 256 * 2 ** 10, 2 ** 31),
     snapshotEvery: positiveInt(env.SERVICE_SNAPSHOT_EVERY, 'SERVICE_SNAPSHOT_EVERY', 10_000, 2 ** 31),
     snapshotEveryBytes: positiveInt(env.SERVICE_SNAPSHOT_EVERY_BYTES, 'SERVICE_SNAPSHOT_EVERY_BYTES', 64 * 2 ** 20, Number.MAX_SAFE_INTEGER),
     logRetention: positiveInt(env.SERVICE_LOG_RETENTION, 'SERVICE_LOG_RETENTION', 100_000, Number.MAX_SAFE_INTEGER),

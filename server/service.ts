@@ -22,6 +22,8 @@ import { Replication } from '../replication/replication.js';
 import { acquireSearchPool, releaseSearchPool } from '../workers/process-pool.js';
 import { requestsInFlight, severalConnections } from './middleware/in-flight.js';
 import { CypherReplicas } from '../workers/cypher-replicas.js';
+import { JsonParsers, parserThreadsFor } from '../workers/json-parsers.js';
+import { availableParallelism } from 'node:os';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How far the high-water mark may trail the writes: a log that loses its tail later loses at most this much unnoticed. */
@@ -47,6 +49,8 @@ export interface RunningService {
   boltPort: number | null;
   /** The Cypher read replicas (SERVICE_CYPHER_WORKERS; started by the first read query). */
   cypher: CypherReplicas;
+  /** The threads parsing large bodies of the vector routes (SERVICE_JSON_OFF_THREAD_BYTES); null when off. */
+  jsonParsers: JsonParsers | null;
   /** Stops taking connections, lets requests in flight finish, then closes the log. */
   close(): Promise<void>;
 }
@@ -93,7 +97,9 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   const rateLimiter = serviceRateLimiter(config, options.now);
   const cypher = new CypherReplicas(engine, config.cypherWorkers, (err) => logger.error({ err }, 'the views could not be sent to a Cypher replica: Cypher runs on the request thread from now on'), config.dataDir);
   metrics.watchCypherReplicas(cypher);
-  const deps = { engine, config, logger, readiness, version: packageVersion(), metrics, rateLimiter, replication, cypher };
+  const jsonParsers = config.jsonOffThreadBytes > 0 ? new JsonParsers(parserThreadsFor(availableParallelism())) : null;
+  metrics.watchJsonParsers(jsonParsers);
+  const deps = { engine, config, logger, readiness, version: packageVersion(), metrics, rateLimiter, replication, cypher, jsonParsers };
   const listeners: Server[] = [];
   const listen = async (port: number, dialect: 'spec' | 'qdrant'): Promise<Server> => {
     const s = createServiceServer(config, createApp({ ...deps, dialect }).callback());
@@ -189,11 +195,12 @@ export async function startService(config: ServiceConfig, logger: Logger, option
       clearTimeout(force);
       await replication?.close().catch((err: unknown) => logger.warn({ err }, 'closing the NATS connection failed'));
       await cypher.close();
+      await jsonParsers?.close();
       // The engine first: its last snapshot waits for batches the workers are linking.
       await engine.close();
       await releaseSearchPool(searchPool);
     })());
-  return { server, qdrantServer, engine, replication, url, qdrantUrl: qdrantPort === null ? null : `${scheme}://${host}:${qdrantPort}`, boltUrl: bolt?.url ?? null, boltPort: bolt?.port ?? null, cypher, close };
+  return { server, qdrantServer, engine, replication, url, qdrantUrl: qdrantPort === null ? null : `${scheme}://${host}:${qdrantPort}`, boltUrl: bolt?.url ?? null, boltPort: bolt?.port ?? null, cypher, jsonParsers, close };
 }
 
 /** Before the log is replayed: connect to NATS; a primary publishes what the stream lacks (or finds itself fenced), a new replica bootstraps. */

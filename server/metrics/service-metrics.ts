@@ -14,6 +14,8 @@ import { cypherReplicaMetrics } from './cypher-replica-metrics.js';
 import { followTotal } from './follow-total.js';
 import { filterBitsFailures } from '../../query/filter/filter-bitsets.js';
 import type { CypherReplicas } from '../../workers/cypher-replicas.js';
+import { jsonParserMetrics } from './json-parser-metrics.js';
+import type { JsonParsers } from '../../workers/json-parsers.js';
 
 /** Everything one service instance reports, in its own registry (tests run several in one process). */
 export interface ServiceMetrics {
@@ -30,6 +32,8 @@ export interface ServiceMetrics {
   readonly bolt: BoltMetrics;
   /** Reads the search workers on scrape (null: none run). */
   watchSearchPool(pool: SearchPool | null): void;
+  /** Reads the JSON parser threads on scrape. */
+  watchJsonParsers(parsers: JsonParsers | null): void;
   /** Reads the Cypher replicas on scrape. */
   watchCypherReplicas(replicas: CypherReplicas): void;
   /** Reads the disk the float files of on-disk vectors take (unlinked, so `du` misses them). */
@@ -66,6 +70,7 @@ export function createServiceMetrics({ droppedLogLines = () => 0 }: ServiceMetri
     bolt: boltMetrics(registry),
     watchSearchPool: (pool) => searchPoolMetrics(registry, pool),
     watchCypherReplicas: (replicas) => cypherReplicaMetrics(registry, replicas),
+    watchJsonParsers: (parsers) => jsonParserMetrics(registry, parsers),
     watchFloatFiles: (files) =>
       void new Gauge({
         name: 'vgdb_float_files_disk_bytes',

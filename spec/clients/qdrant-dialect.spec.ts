@@ -133,6 +133,21 @@ describe('clients: the Qdrant dialect (SERVICE_QDRANT_PORT) with @qdrant/js-clie
     expect(refused.error).to.match(/^hnsw_config.m is 8 and cannot change in place/);
   });
 
+  it('takes bulk upserts and batch searches whose bodies are parsed off the request thread, as it takes small ones', async () => {
+    const q = client();
+    const dim = 256;
+    await q.createCollection('bulk', { vectors: { size: dim, distance: 'Cosine' } });
+    const vector = (i: number) => Array.from({ length: dim }, (_, k) => Math.sin(i * 31 + k) + (k === i % dim ? 2 : 0));
+    const points = Array.from({ length: 600 }, (_, i) => ({ id: i % 2 ? i : crypto.randomUUID(), vector: vector(i), payload: { i, tags: [i, i + 1] } }));
+    await q.upsert('bulk', { wait: true, points });
+    await q.upsert('bulk', { wait: true, batch: { ids: [1001, 1003], vectors: [vector(1001), vector(1003)], payloads: [{ i: 1001 }, { i: 1003 }] } });
+    const batch = await q.searchBatch('bulk', { searches: Array.from({ length: 80 }, (_, i) => ({ vector: vector(i * 7), limit: 1, with_payload: true })) });
+    expect(batch.map((hits) => hits[0]!.payload!.i)).to.deep.equal(Array.from({ length: 80 }, (_, i) => i * 7));
+    expect((await q.retrieve('bulk', { ids: [1001, 3] })).map((p) => p.payload)).to.deep.equal([{ i: 1001 }, { i: 3, tags: [3, 4] }]);
+    expect((await q.count('bulk')).count).to.equal(602);
+    expect(s.service.jsonParsers!.parsed, 'the 600 points and the 80 searches went to a parser thread').to.equal(2);
+  });
+
   it('shows our message in Qdrant\'s error body: a missing collection, a field we do not handle, a query form we do not answer', async () => {
     const q = client();
     expect(await failure(() => q.getCollection('missing'))).to.deep.equal({ status: 404, error: 'collection "missing" not found' });

@@ -140,7 +140,8 @@ function applySmallEvent(collections: Map<string, Collection>, opId: number, eve
     case 'upsert_points': {
       const c = collections.get(event.collection);
       if (!c) return { changed: 0, error: notFound(`collection "${event.collection}" not found`) };
-      if (event.points.some((p) => vectorsProblem(c.config, c.name, p.id, p) !== null)) return { changed: 0, error: dimensionChanged(c) };
+      // Validated when logged: only a collection made again with other vectors since fails it here.
+      if (event.points.some((p) => vectorsProblem(c.config, c.name, p.id, p, false) !== null)) return { changed: 0, error: dimensionChanged(c) };
       c.upsert(event.points);
       return { changed: event.points.length };
     }

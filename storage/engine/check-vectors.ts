@@ -20,7 +20,7 @@ export function denseSize(config: CollectionConfig, name: string): number | null
   return config.named?.[name]?.size ?? null;
 }
 
-function denseProblem(config: CollectionConfig, collection: string, name: string, v: Float32Array): string | null {
+function denseProblem(config: CollectionConfig, collection: string, name: string, v: Float32Array, values: boolean): string | null {
   const size = denseSize(config, name);
   const label = name === '' ? 'vector' : `vector "${name}"`;
   if (size === null) {
@@ -30,16 +30,18 @@ function denseProblem(config: CollectionConfig, collection: string, name: string
       : `collection "${collection}" has no vector named "${name}" (its vectors: ${vectorNamesText(config)})`;
   }
   if (v.length !== size) return `${label} has ${v.length} dimensions, collection "${collection}" expects ${size}`;
+  if (!values) return null;
   for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return `${label} element ${i} is not a finite 32-bit float`;
   return null;
 }
 
-/** What is wrong with a sparse vector of this name, or null. */
-export function sparseProblem(config: CollectionConfig, collection: string, name: string, v: SparseVector): string | null {
+/** What is wrong with a sparse vector of this name, or null (`values`: its indices and values too, not only its name and kind). */
+export function sparseProblem(config: CollectionConfig, collection: string, name: string, v: SparseVector, values = true): string | null {
   if (!config.sparse?.[name]) {
     if (denseSize(config, name) !== null) return `vector "${name}" is a dense vector: send it as an array of numbers`;
     return `collection "${collection}" has no sparse vector named "${name}" (its vectors: ${vectorNamesText(config)})`;
   }
+  if (!values) return null;
   if (v.indices.length !== v.values.length) return `sparse vector "${name}" has ${v.indices.length} indices and ${v.values.length} values: give one value per index`;
   for (let k = 0; k < v.indices.length; k++) {
     if (k > 0 && v.indices[k]! <= v.indices[k - 1]!) return `sparse vector "${name}" repeats index ${v.indices[k]}`;
@@ -48,12 +50,16 @@ export function sparseProblem(config: CollectionConfig, collection: string, name
   return null;
 }
 
-/** What is wrong with a point's vectors for this collection (a message naming the point), or null. */
-export function vectorsProblem(config: CollectionConfig, collection: string, id: PointId, p: PointVectors): string | null {
+/**
+ * What is wrong with a point's vectors for this collection (a message naming the point), or null.
+ * `values` false checks only their names, kinds and sizes: the apply path's check that the
+ * collection still has the shape an upsert was validated against (its values were checked then).
+ */
+export function vectorsProblem(config: CollectionConfig, collection: string, id: PointId, p: PointVectors, values = true): string | null {
   const problems: (string | null)[] = [];
-  if (p.vector) problems.push(denseProblem(config, collection, '', p.vector));
-  for (const [name, v] of Object.entries(p.named ?? {})) problems.push(denseProblem(config, collection, name, v));
-  for (const [name, v] of Object.entries(p.sparse ?? {})) problems.push(sparseProblem(config, collection, name, v));
+  if (p.vector) problems.push(denseProblem(config, collection, '', p.vector, values));
+  for (const [name, v] of Object.entries(p.named ?? {})) problems.push(denseProblem(config, collection, name, v, values));
+  for (const [name, v] of Object.entries(p.sparse ?? {})) problems.push(sparseProblem(config, collection, name, v, values));
   const first = problems.find((m) => m !== null);
   return first ? `point ${id}: ${first}` : null;
 }

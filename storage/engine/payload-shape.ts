@@ -17,6 +17,8 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
     if (depth > max) return true;
     // Index and key loops: a for-of over a request's vector boxed each of its numbers.
     if (Array.isArray(v)) for (let i = 0; i < v.length; i++) push(v[i], depth + 1);
+    // A typed array (a vector packed off the request thread, or the browser library's) holds numbers only.
+    else if (ArrayBuffer.isView(v)) continue;
     else for (const key in v) if (Object.hasOwn(v, key)) push((v as Record<string, unknown>)[key], depth + 1);
   }
   return false;

@@ -12,6 +12,10 @@ const BATCH = 64;
 /** The searches of one of another client's large batches, and how many it sends, beside one client's single searches. */
 const LARGE_BATCH = 256;
 const LARGE_BATCHES = 20;
+/** Another client's bulk upserts beside one client's single searches: points a request, requests, and the first id (past the loaded points). */
+const BULK_POINTS = 1_000;
+const BULK_UPSERTS = 10;
+const BULK_FIRST_ID = 10_000_000;
 /** Batch request bodies made ahead (each phase's requests take them in turn). */
 const BATCH_BODIES = 30;
 
@@ -99,7 +103,8 @@ async function snapshotFile(dir: string, opId: number): Promise<void> {
  * and, once it has loaded, the snapshot and the export are encoded there; the database
  * snapshot on the request thread, in slices): each alone, then the three at once; then while the database snapshot that one
  * write of `vector` brings (the server runs with SERVICE_SNAPSHOT_EVERY=1) is written into
- * `snapshotDir`; last, while another client sends large batch searches.
+ * `snapshotDir`; last, while another client sends large batch searches, and while another
+ * client upserts batches of points (each body parsed on a parser thread, SERVICE_JSON_OFF_THREAD_BYTES).
  */
 async function searchesUnderLoad(url: string, body: (i: number) => string, snapshotDir: string, vector: number[]): Promise<(string | number)[][]> {
   const idle = await latenciesDuring(url, body, 600, Promise.resolve());
@@ -128,9 +133,18 @@ async function searchesUnderLoad(url: string, body: (i: number) => string, snaps
       for (let i = 0; i < LARGE_BATCHES; i++) await request('POST', `/collections/${COLLECTION}/points/search/batch`, largeBatch)(client);
     },
   ];
+  const bulk = Array.from({ length: BULK_UPSERTS }, (_, k) =>
+    JSON.stringify({ points: Array.from({ length: BULK_POINTS }, (_, i) => ({ id: BULK_FIRST_ID + k * BULK_POINTS + i, vector: (JSON.parse(body(i)) as { vector: number[] }).vector, payload: { k } })) }),
+  );
+  const bulkUpserts: [string, (client: HttpClient) => Promise<void>] = [
+    `another client upserts points (${BULK_UPSERTS} requests of ${fmt(BULK_POINTS)} points, one after another)`,
+    async (client) => {
+      for (const sent of bulk) await request('PUT', `/collections/${COLLECTION}/points?wait=true`, sent)(client);
+    },
+  ];
   const p = (l: Float64Array, q: number) => fmt(percentile(l, q), 2);
   const rows: (string | number)[][] = [];
-  for (const chosen of [...background.map((b) => [b]), background, [databaseSnapshot], [largeBatches]]) {
+  for (const chosen of [...background.map((b) => [b]), background, [databaseSnapshot], [largeBatches], [bulkUpserts]]) {
     const other = new HttpClient(url, chosen.length);
     const started = performance.now();
     const busy = Promise.all(chosen.map(([, run]) => run(other))).then(() => (performance.now() - started) / 1000);

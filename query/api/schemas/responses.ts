@@ -70,7 +70,14 @@ const pointFields = {
   id,
   payload: payload.optional(),
   labels: z.array(z.string()).optional(),
-  vector: z.array(z.number()).nullable().optional().meta({ description: 'null for a point without a vector (made by Cypher CREATE)' }),
+  vector: z
+    .union([
+      z.array(z.number()),
+      z.record(z.string(), z.union([z.array(z.number()), z.strictObject({ indices: z.array(z.int()), values: z.array(z.number()) })])),
+      z.null(),
+    ])
+    .optional()
+    .meta({ description: 'the vector of a collection with only an unnamed one (null for a point without one, made by Cypher CREATE), else an object from vector names to the vectors the point has (sparse ones as {indices, values})' }),
 };
 
 export const retrievedPoint = z.strictObject({ ...pointFields, order_value: z.number().optional().meta({ description: 'scroll with order_by: the value the point was ordered by' }) }).meta({ id: 'RetrievedPoint', description: 'payload and labels unless with_payload is false; vector when with_vector is true' });
