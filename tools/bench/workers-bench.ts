@@ -137,7 +137,7 @@ async function searchesUnderLoad(url: string, body: (i: number) => string, snaps
     JSON.stringify({ points: Array.from({ length: BULK_POINTS }, (_, i) => ({ id: BULK_FIRST_ID + k * BULK_POINTS + i, vector: (JSON.parse(body(i)) as { vector: number[] }).vector, payload: { k } })) }),
   );
   const bulkUpserts: [string, (client: HttpClient) => Promise<void>] = [
-    `another client upserts points (${BULK_UPSERTS} requests of ${fmt(BULK_POINTS)} points, one after another)`,
+    `another client upserts points (${BULK_UPSERTS} requests of ${fmt(BULK_POINTS)} new points, one after another, each bringing a database snapshot: SERVICE_SNAPSHOT_EVERY=1)`,
     async (client) => {
       for (const sent of bulk) await request('PUT', `/collections/${COLLECTION}/points?wait=true`, sent)(client);
     },
