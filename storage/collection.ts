@@ -19,15 +19,18 @@ import { VectorSpace } from './views/vector-space.js';
 import { IndexBacklog } from './views/index-backlog.js';
 import { graphBuilder, type GraphBuilder } from './views/graph-builder.js';
 
-/** Float values moved into a file at once when a collection is set on_disk (16 MiB); more are moved a step at a time. */
+/** Float values moved into a file, or back into RAM, at once when a collection's on_disk changes (16 MiB); more are moved a step at a time. */
 const MOVE_AT_ONCE_VALUES = 2 ** 22;
-/** Float values a step of such a move writes (32 KiB). */
+/** Float values a step of such a move writes or reads (32 KiB). */
 const MOVE_STEP_VALUES = 8192;
 
-/** One step of a store's move into its file (PointStore.moveStep); whether it goes on. */
+/** One step of a store's move into its file (PointStore.moveStep) or back into RAM (toRamStep); whether it goes on. */
 function moveStep(store: PointStore): boolean {
-  return store.moveStep(Math.max(1, Math.floor(MOVE_STEP_VALUES / store.dim)));
+  const slots = Math.max(1, Math.floor(MOVE_STEP_VALUES / store.dim));
+  return store.movingToRam ? store.toRamStep(slots) : store.moveStep(slots);
 }
+
+const moving = (store: PointStore): boolean => store.movingToDisk || store.movingToRam;
 
 /** Stored points a payload index declared over is built from at once (a text field's: about 10-20 ms of tokenizing); more are built by the indexer's turns. */
 const FIELD_AT_ONCE_SLOTS = 1024;
@@ -144,22 +147,28 @@ export class Collection {
 
   /**
    * Each dense vector's floats in a file when it is on_disk and there is a place for them, else
-   * in RAM; answers whether any moved (the caller then lets go: letGo). Floats go to a file at
-   * once when `atOnce` (start-up) or when they are few; else a step at a time (indexSome carries
-   * the move on; searches read them in RAM until it ends). Back to RAM is at once.
+   * in RAM; answers whether any moved (the caller then lets go: letGo). Floats move at once
+   * when `atOnce` (start-up) or when they are few; else a step at a time (indexSome carries the
+   * move on; searches read them where they were until it ends). A move the other way under way
+   * is called off.
    */
   private placeFloats(atOnce: boolean): boolean {
     const files = this.floatFiles;
     let moved = false;
     const place = (store: PointStore, onDisk: boolean): void => {
       const toDisk = onDisk && files !== null;
-      if (!toDisk && store.movingToDisk) store.toRam();
-      if (toDisk === store.onDisk || (toDisk && store.movingToDisk)) return;
-      if (!toDisk) store.toRam();
-      else if (atOnce || store.slotCount * store.dim <= MOVE_AT_ONCE_VALUES) store.toDisk(files.open(store.dim));
-      else {
-        store.beginToDisk(files.open(store.dim));
-        return;
+      const now = atOnce || store.slotCount * store.dim <= MOVE_AT_ONCE_VALUES;
+      if (toDisk) {
+        store.stayOnDisk();
+        if (store.onDisk || store.movingToDisk) return;
+        if (!now) return store.beginToDisk(files.open(store.dim));
+        store.toDisk(files.open(store.dim));
+      } else {
+        if (store.movingToDisk) return store.toRam();
+        if (!store.onDisk) return;
+        if (!now) return store.beginToRam();
+        // At once, or the rest of a move under way.
+        store.toRam();
       }
       moved = true;
     };
@@ -448,8 +457,8 @@ export class Collection {
 
   /** Whether the indexer is repairing a graph after deletes, building or re-coding quantized codes, or building a payload index (the collection's status is yellow meanwhile, as Qdrant's while it optimizes). */
   get optimizing(): boolean {
-    if (this.backlog.repairing || this.codes?.recoding || this.payloadIndex.buildingFields || this.store.movingToDisk) return true;
-    for (const field of this.named.values()) if (field.repairing || field.coding || field.store.movingToDisk) return true;
+    if (this.backlog.repairing || this.codes?.recoding || this.payloadIndex.buildingFields || moving(this.store)) return true;
+    for (const field of this.named.values()) if (field.repairing || field.coding || moving(field.store)) return true;
     return false;
   }
 
@@ -476,24 +485,20 @@ export class Collection {
     return (this.pendingCount > 0 || more) && !this.copying;
   }
 
-  /** One step of each move of floats into a file under way; once one ends, its RAM is let go of. Answers whether one still goes on. */
+  /** One step of each move of floats into a file or back into RAM under way; once one ends, the memory it freed is let go of. Answers whether one still goes on. */
   private moveSome(): boolean {
-    let moving = false;
+    let goesOn = false;
     let ended = false;
-    if (this.store.movingToDisk) {
-      if (moveStep(this.store)) moving = true;
-      else ended = true;
-    }
-    for (const field of this.named.values()) {
-      if (!field.store.movingToDisk) continue;
-      if (moveStep(field.store)) moving = true;
+    for (const store of [this.store, ...[...this.named.values()].map((field) => field.store)]) {
+      if (!moving(store)) continue;
+      if (moveStep(store)) goesOn = true;
       else ended = true;
     }
     if (ended) {
       this.chooseLinkDistances();
       this.letGo();
     }
-    return moving;
+    return goesOn;
   }
 
   /** Whether a snapshot capture is copying a graph of this collection, so that nothing links now (IndexBacklog.captureGraph). */

@@ -167,7 +167,61 @@ describe('storage/views: float vectors on disk', () => {
     expect(other.vectorOf(499)).to.deep.equal(filled(40, 500).vectorOf(499));
   });
 
-  it('moves a collection\'s floats into their file in the indexer\'s turns when set on_disk over many points, searching them in RAM until then', () => {
+  it('moves its vectors back into RAM a step at a time, read from the file until all are; one added meanwhile below the move is kept in RAM too, and growing begins the move again', () => {
+    const files = new DataDirFloatFiles(dir.path);
+    const count = Math.ceil(SIMD_FROM_BYTES / (40 * 4)) + 100;
+    const store = filled(40, count);
+    const relocated: boolean[] = [];
+    store.onRelocate = () => void relocated.push(store.onDisk);
+    store.toDisk(files.open(40));
+    relocated.length = 0;
+    const extra = randomVectors(3, 40, 78);
+    store.beginToRam();
+    expect([store.movingToRam, store.onDisk, store.vectors.length, relocated.length]).to.deep.equal([true, true, 0, 0]);
+    let steps = 0;
+    for (;;) {
+      const more = store.toRamStep(100);
+      steps++;
+      // Slot 23 (a removed point's) is freed and taken by a new point once the move has passed it.
+      if (steps === 3) {
+        store.release(23);
+        expect(store.add(90_000, extra[0]!, {}, [])).to.equal(23);
+        expect(store.onDisk, 'still on disk').to.equal(true);
+        expect(store.vectorOf(23), 'read from the file').to.deep.equal(extra[0]);
+      }
+      if (!more) break;
+    }
+    expect(steps, `${count} slots, 100 a step`).to.equal(Math.ceil(count / 100));
+    expect([store.movingToRam, store.onDisk, openFloatFiles(dir.path), relocated]).to.deep.equal([false, false, 0, [false]]);
+    const ram = filled(40, count);
+    ram.release(23);
+    ram.add(90_000, extra[0]!, {}, []);
+    for (let slot = 0; slot < ram.slotCount; slot++) expect(store.vectorOf(slot), `slot ${slot} in RAM`).to.deep.equal(ram.vectorOf(slot));
+    // Grown while moving back: the move begins again at the new size and still ends with every vector.
+    const grown = filled(40, 3_000);
+    grown.toDisk(files.open(40));
+    grown.beginToRam();
+    grown.toRamStep(1_000);
+    const added = randomVectors(5_000, 40, 79);
+    added.forEach((v, k) => grown.add(10_000 + k, v, {}, []));
+    expect(grown.movingToRam).to.equal(true);
+    let more = 0;
+    while (grown.toRamStep(1_000)) more++;
+    expect(more, 'every slot read again after growing').to.equal(7);
+    expect([grown.onDisk, openFloatFiles(dir.path)]).to.deep.equal([false, 0]);
+    expect(grown.vectorOf(grown.slotOf(14_999))).to.deep.equal(added[4_999]);
+    expect(grown.vectorOf(grown.slotOf(2_999))).to.deep.equal(filled(40, 3_000).vectorOf(2_999));
+    // A move back called off (on disk again before it ends) leaves the vectors in their file.
+    const back = filled(40, 500);
+    back.toDisk(files.open(40));
+    back.beginToRam();
+    back.toRamStep(100);
+    back.stayOnDisk();
+    expect([back.movingToRam, back.onDisk, back.toRamStep(100), openFloatFiles(dir.path)]).to.deep.equal([false, true, false, 1]);
+    expect(back.vectorOf(499)).to.deep.equal(filled(40, 500).vectorOf(499));
+  });
+
+  it('moves a collection\'s floats into their file and back in the indexer\'s turns when on_disk changes over many points, searching them where they were until then', () => {
     const config: CollectionConfig = { size: 128, distance: 'Euclid', m: 8, m0: 16, efConstruct: 16, ml: 1 / Math.log(8) };
     const c = new Collection('t', config, 7);
     c.useFloatFiles(new DataDirFloatFiles(dir.path));
@@ -188,8 +242,23 @@ describe('storage/views: float vectors on disk', () => {
     expect(turns).to.be.within(500, 530);
     expect([c.store.onDisk, c.store.vectors.length, openFloatFiles(dir.path)]).to.deep.equal([true, 0, 1]);
     expect(top(), 'the same answers from the file').to.deep.equal(before);
+    // Back into RAM the same way: read from the file until the last step.
     c.settings = {};
+    expect([c.store.onDisk, c.store.movingToRam, c.optimizing]).to.deep.equal([true, true, true]);
+    turns = 0;
+    while (c.optimizing) {
+      if (turns % 100 === 0) expect(top(), `turn ${turns} back`).to.deep.equal(before);
+      c.indexSome(0);
+      turns++;
+    }
+    expect(turns).to.be.within(500, 530);
     expect([c.store.onDisk, openFloatFiles(dir.path)]).to.deep.equal([false, 0]);
+    expect(top()).to.deep.equal(before);
+    // Set on_disk and back before the move ends: it is called off, and the floats never left RAM.
+    c.settings = { vectors: { '': { on_disk: true } } };
+    c.indexSome(0);
+    c.settings = {};
+    expect([c.store.onDisk, c.store.movingToDisk, c.optimizing, openFloatFiles(dir.path)]).to.deep.equal([false, false, false, 0]);
     expect(top()).to.deep.equal(before);
   });
 

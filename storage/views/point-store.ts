@@ -75,6 +75,18 @@ const CLOSED_FILE: FloatFile = { write: closed, read: closed, close: () => undef
 /** Vectors read from or written to a float file at a time (moves, snapshots, re-coding). */
 const FILE_CHUNK_BYTES = 1 << 20;
 
+/** Where a store's vectors are read and compared: its arrays or memories, query areas and kernels (PointStore.placement). */
+interface Placement {
+  vectors: Float32Array;
+  segments: Float32Array[];
+  query: Float32Array;
+  queries: Float32Array[];
+  crossRows: Float32Array[];
+  memories: WebAssembly.Memory[];
+  kernels: Kernels | null;
+  segmentKernels: Kernels[];
+}
+
 /**
  * The points of one collection in slots: the vectors in segments of `segmentSlots` slots (a
  * power of two: slot >>> segmentShift is the segment, (slot & segmentMask) * dim the offset in
@@ -121,6 +133,8 @@ export class PointStore {
   private file: FloatFile | null = null;
   /** A move of the vectors into a file under way (beginToDisk): the file, and the slots below `next` written to it. */
   private moving: { file: FloatFile; next: number } | null = null;
+  /** A move of the vectors back from their file under way (beginToRam): their places in RAM, made aside, and the slots below `next` read into them. */
+  private movingBack: { placement: Placement; next: number } | null = null;
   /** On disk: the two rows readRow fills (in the memory, at rowOffsets, when there is one). */
   rows: [Float32Array, Float32Array] = [new Float32Array(0), new Float32Array(0)];
   /** Byte offsets of `rows` in the memory. */
@@ -235,14 +249,15 @@ export class PointStore {
     }
   }
 
-  /** The vectors of slots [first, first + count), which are in one segment: a view of RAM. */
-  private rowsOf(first: number, count: number): Float32Array {
+  /** The vectors of slots [first, first + count), which are in one segment: a view of RAM (of `segments`, by default the store's). */
+  private rowsOf(first: number, count: number, segments = this.segments): Float32Array {
     const at = (first & this.segmentMask) * this.dim;
-    return this.segments[first >>> this.segmentShift]!.subarray(at, at + count * this.dim);
+    return segments[first >>> this.segmentShift]!.subarray(at, at + count * this.dim);
   }
 
   /** Moves the vectors into `file` and lets their RAM go (the distance functions rebind). */
   toDisk(file: FloatFile): void {
+    this.stayOnDisk();
     if (this.file) return;
     this.cancelMove();
     this.forEachChunk(this.slotCount, (slot, count) => file.write(slot, this.rowsOf(slot, count), count));
@@ -305,6 +320,7 @@ export class PointStore {
   /** Closes the float file for good (a closed database); a later read of the vectors throws. */
   closeFile(): void {
     this.cancelMove();
+    this.stayOnDisk();
     if (!this.file || this.file === CLOSED_FILE) return;
     this.file.close();
     this.file = CLOSED_FILE;
@@ -313,18 +329,77 @@ export class PointStore {
   /** Reads the vectors back from their file into RAM and closes it (the distance functions rebind); a move into a file under way stops. */
   toRam(): void {
     this.cancelMove();
-    const file = this.file;
-    if (!file) return;
+    if (!this.file) return;
+    this.beginToRam();
+    this.toRamStep(this.slotCount);
+  }
+
+  /**
+   * Begins moving the vectors back from their file a step at a time (toRamStep), for a store too
+   * large to read back while requests wait: their places in RAM are made now, aside (the pages
+   * only virtual until written), and filled a step at a time while reads and searches still go
+   * to the file; a vector added meanwhile below the move's place is written to RAM too. Growing
+   * the store begins the move again at its new size.
+   */
+  beginToRam(): void {
+    if (!this.file || this.movingBack) return;
+    const onDisk = this.placement();
+    const { file, rows, onRelocate } = this;
     const query = Float32Array.from(this.query);
+    // Made by the code that places them when the store grows, on a store briefly without its file; nothing is told of it.
+    this.onRelocate = null;
     this.file = null;
     this.dropVectors();
     this.query = new Float32Array(this.dim);
-    this.rows = [new Float32Array(0), new Float32Array(0)];
     this.placeVectors(this.capacity);
     this.setQuery(query);
-    this.forEachChunk(this.slotCount, (slot, count) => file.read(slot, this.rowsOf(slot, count), count));
+    const ram = this.placement();
+    this.adopt(onDisk);
+    this.file = file;
+    this.rows = rows;
+    this.onRelocate = onRelocate;
+    this.movingBack = { placement: ram, next: 0 };
+  }
+
+  /** Whether a move back from the file is under way (beginToRam). */
+  get movingToRam(): boolean {
+    return this.movingBack !== null;
+  }
+
+  /** Reads the next `slots` vectors of a move back into RAM; once all are, the store is in RAM as toRam leaves it (the file closed). Answers whether the move goes on. */
+  toRamStep(slots: number): boolean {
+    const m = this.movingBack;
+    const file = this.file;
+    if (!m || !file) return false;
+    const to = Math.min(this.slotCount, m.next + slots);
+    const { segments } = m.placement;
+    this.forEachChunk(to, (slot, count) => file.read(slot, this.rowsOf(slot, count, segments), count), m.next);
+    m.next = to;
+    if (to < this.slotCount) return true;
+    this.movingBack = null;
+    const query = Float32Array.from(this.query);
+    this.file = null;
+    this.adopt(m.placement);
+    this.rows = [new Float32Array(0), new Float32Array(0)];
+    this.setQuery(query);
     file.close();
     this.onRelocate?.();
+    return false;
+  }
+
+  /** Calls off a move back into RAM under way: the vectors stay in their file. */
+  stayOnDisk(): void {
+    this.movingBack = null;
+  }
+
+  /** Where the vectors are read now. */
+  private placement(): Placement {
+    const { vectors, segments, query, queries, crossRows, memories, kernels, segmentKernels } = this;
+    return { vectors, segments, query, queries, crossRows, memories, kernels, segmentKernels };
+  }
+
+  private adopt(p: Placement): void {
+    ({ vectors: this.vectors, segments: this.segments, query: this.query, queries: this.queries, crossRows: this.crossRows, memories: this.memories, kernels: this.kernels, segmentKernels: this.segmentKernels } = p);
   }
 
   /**
@@ -518,6 +593,11 @@ export class PointStore {
     if (this.uuidWords) this.growUuidWords(cap);
     this.state = grownInPlace(this.state, cap, reserve);
     this.hasVector = grownInPlace(this.hasVector, cap, reserve);
+    // A move back into RAM made room for the old size: it begins again, at this one.
+    if (this.movingBack) {
+      this.movingBack = null;
+      this.beginToRam();
+    }
   }
 
   private growUuidWords(cap: number): void {
@@ -547,8 +627,10 @@ export class PointStore {
     this.state[slot] = LIVE;
     this.hasVector[slot] = vector ? 1 : 0;
     if (this.file) {
-      this.file.write(slot, vector ?? new Float32Array(this.dim), 1);
+      const written = vector ?? new Float32Array(this.dim);
+      this.file.write(slot, written, 1);
       this.rowHeld.fill(-1);
+      if (this.movingBack && slot < this.movingBack.next) this.rowsOf(slot, 1, this.movingBack.placement.segments).set(written);
     } else {
       const segment = this.segments[slot >>> this.segmentShift]!;
       const at = (slot & this.segmentMask) * this.dim;

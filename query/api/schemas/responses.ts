@@ -27,7 +27,7 @@ const vectorParams = z.strictObject({ size: z.int().min(1), distance: z.enum(DIS
 export const collectionInfo = z
   .strictObject({
     name: z.string(),
-    status: z.enum(['green', 'yellow']).meta({ description: 'yellow while points still wait for the background indexer, or while it repairs a graph after deletes, builds or re-codes quantized codes, builds a payload index or moves floats to disk' }),
+    status: z.enum(['green', 'yellow']).meta({ description: 'yellow while points still wait for the background indexer, or while it repairs a graph after deletes, builds or re-codes quantized codes, builds a payload index or moves floats to or from disk' }),
     vectors_count: count,
     points_count: count,
     indexed_vectors_count: count,
