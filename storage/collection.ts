@@ -489,11 +489,13 @@ export class Collection {
   private moveSome(): boolean {
     let goesOn = false;
     let ended = false;
-    for (const store of [this.store, ...[...this.named.values()].map((field) => field.store)]) {
-      if (!moving(store)) continue;
+    const step = (store: PointStore): void => {
+      if (!moving(store)) return;
       if (moveStep(store)) goesOn = true;
       else ended = true;
-    }
+    };
+    step(this.store);
+    for (const field of this.named.values()) step(field.store);
     if (ended) {
       this.chooseLinkDistances();
       this.letGo();

@@ -1,3 +1,5 @@
+import { isObject } from './fields.js';
+
 /**
  * A large body parsed off the request thread comes back by structured clone, which rebuilds an
  * array of numbers element by element on the request thread, and then the check, the
@@ -89,6 +91,7 @@ function packed(value: unknown): Float64Array | null {
   return out;
 }
 
+/** A JSON object (a vector packed already is not one). */
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value);
+  return isObject(value) && !ArrayBuffer.isView(value);
 }
