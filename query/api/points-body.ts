@@ -4,11 +4,11 @@ import type { PointId, PointRecord } from '../../storage/events/types.js';
 import type { Filter } from '../filter/types.js';
 import { parseOptionalFilter } from '../filter/parse-filter.js';
 import { checkBody, fieldName, type FieldNamer } from './check-body.js';
-import { bodyObject, isObject } from './fields.js';
+import { bodyObject, isObject, type JsonObject } from './fields.js';
 import { outputOptions, type OutputOptions } from './output-options.js';
 import { pointVectorsFrom } from './vector-input.js';
 import { parseUniversalQuery, type UniversalQuery } from './universal-body.js';
-import { countBody, deleteBody, retrieveBody, scrollBody, upsertBatchBody, upsertPointsBody } from './schemas/points.js';
+import { countBody, deleteBody, retrieveBody, scrollBody, upsertBatchBody, upsertPointsBody, upsertPointsHead } from './schemas/points.js';
 
 /** Names a part of an upserted point after the point, as `point 7: vector[2]`, once its id is known to be good. */
 function upsertNamer(points: unknown): FieldNamer {
@@ -37,12 +37,45 @@ export function parseUpsertBody(body: unknown): PointRecord[] {
     return ids.map((id, i) => ({ id, ...pointVectorsFrom(Object.fromEntries(Object.entries(columns).map(([name, column]) => [name, column[i]!]))), payload: payloads?.[i] ?? {}, labels: [] }));
   }
   if (obj.points === undefined) throw badRequest('points must be a non-empty array of {id, vector, payload} (or send Qdrant\'s batch: {ids, vectors, payloads})');
-  return checkBody(upsertPointsBody, obj, upsertNamer(obj.points)).points.map((p) => ({
+  return checkedPoints(obj, upsertNamer(obj.points));
+}
+
+function checkedPoints(body: JsonObject, name: FieldNamer): PointRecord[] {
+  return checkBody(upsertPointsBody, body, name).points.map((p) => ({
     id: p.id,
     ...pointVectorsFrom(p.vector),
     payload: p.payload ?? {},
     labels: p.labels ?? [],
   }));
+}
+
+/** Points checked between two looks at the clock by parseUpsertBodyInSlices. */
+const SLICE_POINTS = 64;
+
+/**
+ * parseUpsertBody for the request thread, where a large upsert's checks (about 6 µs a point)
+ * would hold up every other request: a list of points is checked SLICE_POINTS at a time,
+ * `pause` awaited each time `sliceMs` has passed. The answer, and the 400 of a bad body, are
+ * parseUpsertBody's: each part of the list is checked as the whole would be, errors named by
+ * their place in the whole, and its other fields after the points (as the whole body's check
+ * names a point's problem before an unknown field).
+ */
+export async function parseUpsertBodyInSlices(body: unknown, sliceMs: number, pause: () => Promise<void>): Promise<PointRecord[]> {
+  const obj = bodyObject(body);
+  const points = obj.points;
+  if (obj.batch !== undefined || !Array.isArray(points) || points.length <= SLICE_POINTS) return parseUpsertBody(body);
+  const name = upsertNamer(points);
+  const records: PointRecord[] = [];
+  let deadline = performance.now() + sliceMs;
+  for (let from = 0; from < points.length; from += SLICE_POINTS) {
+    const shifted: FieldNamer = (path) => name(typeof path[1] === 'number' ? [path[0]!, path[1] + from, ...path.slice(2)] : path);
+    for (const p of checkedPoints({ points: points.slice(from, from + SLICE_POINTS) }, shifted)) records.push(p);
+    if (performance.now() < deadline) continue;
+    await pause();
+    deadline = performance.now() + sliceMs;
+  }
+  checkBody(upsertPointsHead, obj);
+  return records;
 }
 
 export interface RetrieveRequest extends OutputOptions {

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { requireCollection } from '../../storage/engine/validate-event.js';
-import type { Engine } from '../../storage/engine/engine.js';
+import type { Committed, Engine } from '../../storage/engine/engine.js';
 import type { DbEvent, PointId } from '../../storage/events/types.js';
 import { countMatching, forEachMatchingSlot } from '../../query/search/matching-slots.js';
 import { scrollCollection } from '../../query/search/scroll.js';
@@ -10,14 +10,19 @@ import { ok } from '../state.js';
 import { orderedJson } from '../../query/api/universal-json.js';
 import { notFound } from '../../storage/errors.js';
 import { parsePointIdParam } from '../../query/api/graph-body.js';
-import { parseCountBody, parseDeleteBody, parseRetrieveBody, parseScrollBody, parseUpsertBody } from '../../query/api/points-body.js';
+import { parseCountBody, parseDeleteBody, parseRetrieveBody, parseScrollBody, parseUpsertBodyInSlices } from '../../query/api/points-body.js';
+import { betweenQuerySlices, REQUEST_THREAD_SLICE_MS } from '../next-turn.js';
 
 /**
  * Logs a write and answers with its operation_id once it is durable and applied. Qdrant's
  * `wait` parameter is accepted; every write is acknowledged only when durable, so it is always "completed".
  */
 export async function commit(ctx: Context, engine: Engine, event: DbEvent): Promise<void> {
-  const { opId, result } = await engine.submit(event);
+  await answerCommitted(ctx, engine.submit(event));
+}
+
+async function answerCommitted(ctx: Context, committing: Promise<Committed>): Promise<void> {
+  const { opId, result } = await committing;
   if (result.error) throw result.error;
   ok(ctx, { operation_id: opId, status: 'completed' });
 }
@@ -28,7 +33,10 @@ export function pointRoutes(engine: Engine): Router {
 
   router.put('/points', async (ctx) => {
     collectionOf(ctx);
-    await commit(ctx, engine, { type: 'upsert_points', collection: ctx.params.name!, points: parseUpsertBody(ctx.request.body) });
+    // A large upsert is checked a slice at a time: other requests go on between.
+    const pause = betweenQuerySlices(1);
+    const points = await parseUpsertBodyInSlices(ctx.request.body, REQUEST_THREAD_SLICE_MS, pause);
+    await answerCommitted(ctx, engine.submitInSlices({ type: 'upsert_points', collection: ctx.params.name!, points }, REQUEST_THREAD_SLICE_MS, pause));
   });
 
   router.post('/points', (ctx) => {

@@ -15,7 +15,8 @@ import { applyEvent, applyEventInSteps, type ApplyResult } from './apply-event.j
 import { AppliedWatch } from './applied-watch.js';
 import { throughAliases, touchAliases } from '../aliases.js';
 import { ApplyFailedError } from './apply-failure.js';
-import { validateEvent } from './validate-event.js';
+import { encodeUpsertInSteps } from '../events/codec.js';
+import { checkPointsInSteps, validateEvent } from './validate-event.js';
 import { graphBuilder } from '../views/graph-builder.js';
 import { DEFAULT_WRITE_LIMITS, type WriteLimits } from './write-limits.js';
 
@@ -124,6 +125,9 @@ export interface EngineObserver {
   /** A write was applied to the views (replay is not counted). */
   applied?(type: DbEvent['type']): void;
 }
+
+/** Upserts of more points than this are checked and encoded in slices by submitInSlices; smaller ones at once. */
+const SLICED_UPSERT_POINTS = 64;
 
 export interface Committed {
   opId: number;
@@ -381,18 +385,43 @@ export class Engine {
 
   /** Logs the event and applies it once durable. Bad input throws a DbError before anything is logged. */
   submit(given: DbEvent): Promise<Committed> {
+    return this.submitChecked(given, null);
+  }
+
+  /**
+   * submit, for an upsert of many points on the request thread: the checks of its points that
+   * read no state run first, a slice at a time (`pause` awaited each time `sliceMs` has passed),
+   * so that other requests go on meanwhile; then it is submitted, its points checked again only
+   * if their collection is no longer the one they were checked against (dropped and made again
+   * meanwhile). It answers, and refuses, as submit does.
+   */
+  async submitInSlices(given: DbEvent, sliceMs: number, pause: () => Promise<void>): Promise<Committed> {
+    const event = throughAliases(this.collections, given);
+    const c = event.type === 'upsert_points' && event.points.length > SLICED_UPSERT_POINTS && this.writeRefusal() === null ? this.collections.get(event.collection) : undefined;
+    if (!c || event.type !== 'upsert_points') return this.submitChecked(event, null);
+    await runInSlices(checkPointsInSteps(c, event.points, this.limits), sliceMs, pause);
+    const body = await runInSlices(encodeUpsertInSteps(event), sliceMs, pause);
+    return this.submitChecked(event, c, body);
+  }
+
+  /**
+   * submit, an upsert's points checked already against `pointsChecked` (validateEvent), and the
+   * event encoded already as `body`, used when the event still names the same collection.
+   */
+  private submitChecked(given: DbEvent, pointsChecked: Collection | null, body?: Uint8Array): Promise<Committed> {
     const event = throughAliases(this.collections, given);
     this.noteActivity();
     const refused = this.writeRefusal();
     if (refused) return Promise.reject(refused);
     const gate = this.options.gate;
     try {
-      validateEvent(this.collections, event, this.limits);
+      validateEvent(this.collections, event, this.limits, pointsChecked);
     } catch (err) {
       return Promise.reject(err);
     }
     const appended = performance.now();
-    const { opId, durable, record, bytes } = this.log.append(event, idsSeenBy(event));
+    // An alias made meanwhile in the collection's place sends the write elsewhere: encoded again then.
+    const { opId, durable, record, bytes } = this.log.append(event, idsSeenBy(event), event === given ? body : undefined);
     this.reserveAhead(opId);
     if (!gate) return this.applyWhen(opId, event, durable, appended, bytes);
     if (!record) throw new Error('a replicated engine needs a log that hands back its stored records');

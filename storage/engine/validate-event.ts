@@ -12,6 +12,7 @@ import { MAX_QUANTIZED_DIMENSION, mergedSettings, quantizationOf } from '../view
 import { nestsDeeperThan, utf8Length } from './payload-shape.js';
 import { DEFAULT_WRITE_LIMITS, LIMIT_VARIABLES, type WriteLimits } from './write-limits.js';
 import { ImportCheck } from './import-check.js';
+import type { Sliced } from '../codec/slices.js';
 
 export const MAX_POINT_ID = Number.MAX_SAFE_INTEGER;
 /** The most named dense and sparse vectors a collection may have. */
@@ -182,7 +183,27 @@ function checkGraphWrite(c: Collection, event: GraphWriteEvent, limits: WriteLim
  * Checks an event against the current state and the limits before it is logged, so that what
  * reaches the log applies whole. Throws a DbError (4xx) naming what is wrong.
  */
-export function validateEvent(collections: ReadonlyMap<string, Collection>, event: DbEvent, limits: WriteLimits = DEFAULT_WRITE_LIMITS): void {
+/** Points checked between two yields of checkPointsInSteps. */
+const POINTS_A_STEP = 64;
+
+/**
+ * checkPoint of each point against collection `c`, yielding between steps: the checks of an
+ * upsert that read no state (ids, vectors against the config, payloads and labels), run a slice
+ * at a time on the request thread before it is submitted (Engine.submitInSlices).
+ */
+export function* checkPointsInSteps(c: Collection, points: readonly PointRecord[], limits: WriteLimits): Sliced {
+  for (let i = 0; i < points.length; i++) {
+    checkPoint(c.name, c.config, points[i]!, limits);
+    if (i % POINTS_A_STEP === POINTS_A_STEP - 1) yield;
+  }
+}
+
+/**
+ * Refuses an event the state cannot take, or a bad one, before it is logged. `pointsChecked`:
+ * the collection an upsert's points were checked against already (checkPointsInSteps); they are
+ * checked again unless the collection is still that one.
+ */
+export function validateEvent(collections: ReadonlyMap<string, Collection>, event: DbEvent, limits: WriteLimits = DEFAULT_WRITE_LIMITS, pointsChecked: Collection | null = null): void {
   switch (event.type) {
     case 'create_collection':
       checkCollectionName(event.name);
@@ -198,8 +219,9 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
     case 'upsert_points': {
       const c = requireCollection(collections, event.collection);
       let unseen = 0;
+      const checked = c === pointsChecked;
       for (const p of event.points) {
-        checkPoint(c.name, c.config, p, limits);
+        if (!checked) checkPoint(c.name, c.config, p, limits);
         if (!c.store.has(p.id)) unseen++;
       }
       // Counting the request's repeated ids once matters only at the limit.

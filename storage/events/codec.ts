@@ -3,7 +3,8 @@ import { ByteWriter } from '../codec/byte-writer.js';
 import { CorruptDataError } from '../errors.js';
 import { parsePayloadText, payloadText } from '../codec/payload-text.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
-import { DISTANCES, FIELD_INDEX_TYPES, SPARSE_MODIFIERS, type AliasAction, type CollectionConfig, type CollectionSettings, type FieldIndex, type ImportCollectionEvent, type NamedVectorConfig, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate, type SparseVector, type SparseVectorConfig, type StagedContent, type VectorUpdate } from './types.js';
+import { DISTANCES, FIELD_INDEX_TYPES, SPARSE_MODIFIERS, type AliasAction, type CollectionConfig, type CollectionSettings, type FieldIndex, type ImportCollectionEvent, type NamedVectorConfig, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate, type SparseVector, type SparseVectorConfig, type StagedContent, type UpsertPointsEvent, type VectorUpdate } from './types.js';
+import { runNow, type Sliced } from '../codec/slices.js';
 
 /**
  * Binary event encoding. Layout: u8 format version, u8 event type, then the type's fields.
@@ -50,7 +51,8 @@ export const isStagedImportCode = (code: number | undefined): boolean => code ==
 
 export function encodeEvent(event: DbEvent): Uint8Array {
   if (event.type === 'import_collection' && event.staged) return encodeStagedImport(event);
-  const w = new ByteWriter(event.type === 'upsert_points' ? 64 + event.points.reduce((n, p) => n + pointSizeHint(p), 0) : 64);
+  if (event.type === 'upsert_points') return runNow(encodeUpsertInSteps(event));
+  const w = new ByteWriter(64);
   w.u8(EVENT_FORMAT_VERSION).u8(TYPE_CODES[event.type]);
   switch (event.type) {
     case 'create_collection':
@@ -60,10 +62,6 @@ export function encodeEvent(event: DbEvent): Uint8Array {
       break;
     case 'delete_collection':
       w.str(event.name);
-      break;
-    case 'upsert_points':
-      w.str(event.collection).u32(event.points.length);
-      for (const p of event.points) writePoint(w, p);
       break;
     case 'delete_points':
       w.str(event.collection).u32(event.ids.length);
@@ -104,6 +102,23 @@ export function encodeEvent(event: DbEvent): Uint8Array {
       w.str(event.collection).u32(event.updates.length);
       for (const u of event.updates) writeUpdate(w, u);
       break;
+  }
+  return w.finish();
+}
+
+/** Points encoded between two yields of encodeUpsertInSteps. */
+const POINTS_A_STEP = 64;
+
+/**
+ * encodeEvent of an upsert, yielding between steps: a large one is encoded a slice at a time
+ * on the request thread before it is logged (Engine.submitInSlices, EventLog.append's `body`).
+ */
+export function* encodeUpsertInSteps(event: UpsertPointsEvent): Sliced<Uint8Array> {
+  const w = new ByteWriter(64 + event.points.reduce((n, p) => n + pointSizeHint(p), 0));
+  w.u8(EVENT_FORMAT_VERSION).u8(TYPE_CODES.upsert_points).str(event.collection).u32(event.points.length);
+  for (let i = 0; i < event.points.length; i++) {
+    writePoint(w, event.points[i]!);
+    if (i % POINTS_A_STEP === POINTS_A_STEP - 1) yield;
   }
   return w.finish();
 }

@@ -63,9 +63,10 @@ export interface EventLog {
    * Assigns the next operation_id at once, in call order. With `passOverThrough` above the
    * counter, the entry's id is the one after it, and the ids between are recorded as passed over
    * (never handed out) in the entry's own commit, so that the audit does not take the jump for
-   * lost entries and a crash keeps both or neither.
+   * lost entries and a crash keeps both or neither. `body`: the event's encodeEvent bytes, when
+   * the caller has made them already (a large upsert encoded in slices).
    */
-  append(event: DbEvent, passOverThrough?: number): Appended;
+  append(event: DbEvent, passOverThrough?: number, body?: Uint8Array): Appended;
   /**
    * Stores a record written by another server's log (a replica following the primary) under its
    * own operation_id, above every id held; ids between are recorded as passed over. Absent: the

@@ -302,11 +302,11 @@ export class LmdbLog implements EventLog {
     return this.failure;
   }
 
-  append(event: DbEvent, passOverThrough = 0): Appended {
+  append(event: DbEvent, passOverThrough = 0, encoded?: Uint8Array): Appended {
     if (this.failure) throw new DbError(503, `the log stopped taking writes after a commit error: ${this.failure.message}`);
     const stage = event.type === 'import_collection' && event.staged ? this.openStages.get(event.staged.stage) : undefined;
     if (event.type === 'import_collection' && event.staged && !stage) throw new DbError(500, `import stage ${event.staged.stage} is not open in this log`);
-    const body = encodeEvent(event);
+    const body = encoded ?? encodeEvent(event);
     const from = this.last + 1;
     if (passOverThrough >= from) this.last = passOverThrough;
     const opId = ++this.last;

@@ -34,13 +34,13 @@ export class MemoryLog implements EventLog {
     return this.passed;
   }
 
-  append(event: DbEvent, passOverThrough = 0): Appended {
+  append(event: DbEvent, passOverThrough = 0, body?: Uint8Array): Appended {
     if (passOverThrough > this.last) {
       this.passed.set(this.last + 1, passOverThrough);
       this.last = passOverThrough;
     }
     const opId = ++this.last;
-    const record = frameRecord(encodeEvent(event));
+    const record = frameRecord(body ?? encodeEvent(event));
     this.records.set(opId, record);
     return { opId, durable: DURABLE, bytes: record.length };
   }

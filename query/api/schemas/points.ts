@@ -13,6 +13,9 @@ export const upsertPointsBody = z
   .strictObject({ points: z.array(point).min(1).meta({ description: 'a non-empty array of {id, vector, payload}' }) })
   .meta({ id: 'UpsertPointsBody' });
 
+/** Upsert Points' fields around its list, whose points are checked apart (parseUpsertBodyInSlices). */
+export const upsertPointsHead = z.strictObject({ points: z.array(z.unknown()).min(1).meta({ description: 'a non-empty array of {id, vector, payload}' }) });
+
 /** Upsert Points in Qdrant's columnar form. */
 export const upsertBatchBody = z
   .strictObject({
