@@ -179,10 +179,6 @@ function checkGraphWrite(c: Collection, event: GraphWriteEvent, limits: WriteLim
   if (created.length > 0) checkRoomForPoints(c.name, c.store.liveCount + newIdCount(created, c), limits);
 }
 
-/**
- * Checks an event against the current state and the limits before it is logged, so that what
- * reaches the log applies whole. Throws a DbError (4xx) naming what is wrong.
- */
 /** Points checked between two yields of checkPointsInSteps. */
 const POINTS_A_STEP = 64;
 
@@ -199,7 +195,8 @@ export function* checkPointsInSteps(c: Collection, points: readonly PointRecord[
 }
 
 /**
- * Refuses an event the state cannot take, or a bad one, before it is logged. `pointsChecked`:
+ * Checks an event against the current state and the limits before it is logged, so that what
+ * reaches the log applies whole. Throws a DbError (4xx) naming what is wrong. `pointsChecked`:
  * the collection an upsert's points were checked against already (checkPointsInSteps); they are
  * checked again unless the collection is still that one.
  */
