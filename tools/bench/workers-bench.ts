@@ -16,6 +16,12 @@ const LARGE_BATCHES = 20;
 const BULK_POINTS = 1_000;
 const BULK_UPSERTS = 10;
 const BULK_FIRST_ID = 10_000_000;
+/**
+ * The default pool's server takes a database snapshot every this many writes
+ * (SERVICE_SNAPSHOT_EVERY): the snapshot row sends that many, and the bulk upserts after it,
+ * fewer, bring none (the bytes they log stay below SERVICE_SNAPSHOT_EVERY_BYTES's default).
+ */
+const SNAPSHOT_EVERY = 16;
 /** Batch request bodies made ahead (each phase's requests take them in turn). */
 const BATCH_BODIES = 30;
 
@@ -101,10 +107,11 @@ async function snapshotFile(dir: string, opId: number): Promise<void> {
  * One client's search latency idle, and while a long Cypher query, a collection snapshot (an
  * export to a file) and an export run on the same server (the query starts the Cypher replica
  * and, once it has loaded, the snapshot and the export are encoded there; the database
- * snapshot on the request thread, in slices): each alone, then the three at once; then while the database snapshot that one
- * write of `vector` brings (the server runs with SERVICE_SNAPSHOT_EVERY=1) is written into
- * `snapshotDir`; last, while another client sends large batch searches, and while another
- * client upserts batches of points (each body parsed on a parser thread, SERVICE_JSON_OFF_THREAD_BYTES).
+ * snapshot on the request thread, in slices): each alone, then the three at once; then while the database snapshot that
+ * SNAPSHOT_EVERY writes of `vector` bring is written into `snapshotDir`; last, while another
+ * client sends large batch searches, and while another client upserts batches of points (each
+ * body parsed on a parser thread, SERVICE_JSON_OFF_THREAD_BYTES, then checked and encoded in
+ * slices), which bring no snapshot.
  */
 async function searchesUnderLoad(url: string, body: (i: number) => string, snapshotDir: string, vector: number[]): Promise<(string | number)[][]> {
   const idle = await latenciesDuring(url, body, 600, Promise.resolve());
@@ -118,11 +125,15 @@ async function searchesUnderLoad(url: string, body: (i: number) => string, snaps
     ['an export runs', () => download(`${url}/collections/${COLLECTION}/export`)],
   ];
   const databaseSnapshot: [string, (client: HttpClient) => Promise<void>] = [
-    'the database snapshot is written',
+    `the database snapshot is written (brought by the ${SNAPSHOT_EVERY}th of ${SNAPSHOT_EVERY} one-point writes, SERVICE_SNAPSHOT_EVERY=${SNAPSHOT_EVERY})`,
     async (client) => {
-      const a = await client.send('PUT', `/collections/${COLLECTION}/points?wait=true`, JSON.stringify({ points: [{ id: 0, vector, payload: {} }] }));
-      if (a.status !== 200) throw new Error(`the write answered ${a.status}: ${a.text.slice(0, 300)}`);
-      await snapshotFile(snapshotDir, (JSON.parse(a.text) as { result: { operation_id: number } }).result.operation_id);
+      let opId = 0;
+      for (let i = 0; i < SNAPSHOT_EVERY; i++) {
+        const a = await client.send('PUT', `/collections/${COLLECTION}/points?wait=true`, JSON.stringify({ points: [{ id: 0, vector, payload: { i } }] }));
+        if (a.status !== 200) throw new Error(`the write answered ${a.status}: ${a.text.slice(0, 300)}`);
+        opId = (JSON.parse(a.text) as { result: { operation_id: number } }).result.operation_id;
+      }
+      await snapshotFile(snapshotDir, opId);
     },
   ];
   // Large batches from another client: its walks take every worker for as long as each batch runs.
@@ -137,7 +148,7 @@ async function searchesUnderLoad(url: string, body: (i: number) => string, snaps
     JSON.stringify({ points: Array.from({ length: BULK_POINTS }, (_, i) => ({ id: BULK_FIRST_ID + k * BULK_POINTS + i, vector: (JSON.parse(body(i)) as { vector: number[] }).vector, payload: { k } })) }),
   );
   const bulkUpserts: [string, (client: HttpClient) => Promise<void>] = [
-    `another client upserts points (${BULK_UPSERTS} requests of ${fmt(BULK_POINTS)} new points, one after another, each bringing a database snapshot: SERVICE_SNAPSHOT_EVERY=1)`,
+    `another client upserts points (${BULK_UPSERTS} requests of ${fmt(BULK_POINTS)} new points, one after another)`,
     async (client) => {
       for (const sent of bulk) await request('PUT', `/collections/${COLLECTION}/points?wait=true`, sent)(client);
     },
@@ -186,8 +197,8 @@ export async function benchWorkers(ds: Dataset, dir: string, rounds = 3): Promis
   await exited(server.child);
 
   const setups: Setup[] = [
-    // One write brings a database snapshot on the first (searchesUnderLoad); the searches write nothing.
-    { what: 'default pool', env: { SERVICE_SNAPSHOT_EVERY: '1' } },
+    // SNAPSHOT_EVERY writes bring a database snapshot on the first (searchesUnderLoad); the searches write nothing.
+    { what: 'default pool', env: { SERVICE_SNAPSHOT_EVERY: String(SNAPSHOT_EVERY) } },
     { what: 'SERVICE_WORKERS=1', env: { SERVICE_WORKERS: '1' } },
     { what: 'SERVICE_WORKERS=0', env: { SERVICE_WORKERS: '0' } },
   ];
