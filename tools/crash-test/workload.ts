@@ -24,9 +24,12 @@ const vectorFor = (id: number, round: number): number[] => [Math.sin(id + round)
 /**
  * One worker owns the ids `base .. base + span - 1` (and fresh ones from the model for imports)
  * and writes them one request at a time, so the order of its acknowledgements is the order of
- * its writes: upserts of small batches, deletes, merge imports of small files, edges, and
+ * its writes: upserts of small batches (and now and then of 200 new points), deletes, merge imports of small files, edges, and
  * Cypher writes that change two points in one query (both or neither must survive a kill).
  */
+/** Points in the occasional large upsert: more than Engine.submitInSlices submits at once. */
+const LARGE_UPSERT = 200;
+
 export async function worker(client: HttpClient, model: Model, base: number, span: number, stop: () => boolean, inflight: InFlight[], seed: number): Promise<void> {
   let round = seed;
   while (!stop()) {
@@ -34,8 +37,9 @@ export async function worker(client: HttpClient, model: Model, base: number, spa
     const pick = () => base + ((round * 7919 + Math.floor(Math.random() * span)) % span);
     const r = Math.random();
     if (r < 0.6) {
-      const ids = [...new Set([pick(), pick(), pick()])];
-      const points = ids.map((id) => ({ id, vector: vectorFor(id, round), payload: { round, worker: base } }));
+      // One upsert in ten is of 200 new points: checked and encoded in slices (Engine.submitInSlices), killed in the midst of them too.
+      const ids = round % 10 === 0 ? model.freshIds(LARGE_UPSERT) : [...new Set([pick(), pick(), pick()])];
+      const points = ids.map((id, i) => ({ id, vector: vectorFor(typeof id === 'number' ? id : i, round), payload: { round, worker: base } }));
       const stored = (p: (typeof points)[number]): ModelPoint => ({ vector: p.vector.map(Math.fround), payload: p.payload });
       const flight: InFlight = { kind: 'upsert', before: new Map(ids.map((id) => [id, model.points.get(id)])), after: new Map(points.map((p) => [p.id, stored(p)])) };
       inflight.push(flight);
