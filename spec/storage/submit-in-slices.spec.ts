@@ -87,6 +87,21 @@ describe('storage/engine: an upsert of many points submitted in slices', () => {
     expect(logged!.event).to.include({ type: 'upsert_points', collection: 'd' });
   });
 
+  it('refuses with a 503 an upsert whose slices outlast the start of close(), logging nothing', async () => {
+    const engine = await engineWith();
+    const before = engine.log.lastOperationId;
+    let closing: Promise<void> | null = null;
+    const pause = async (): Promise<void> => {
+      closing ??= engine.close();
+    };
+    const err = await rejection(engine.submitInSlices({ type: 'upsert_points', collection: 'c', points: points(1000) }, 0, pause));
+    await closing;
+    expect(err.code).to.equal(503);
+    expect(err.message).to.match(/shutting down/);
+    expect(engine.log.lastOperationId).to.equal(before);
+    expect((await rejection(engine.submit({ type: 'delete_points', collection: 'c', ids: [1] }))).code, 'any write after close').to.equal(503);
+  });
+
   it('refuses as submit does when the engine takes no writes or the collection is missing, before any point is checked', async () => {
     const engine = new Engine(new MemoryLog(), { readOnly: 'a read-only copy' });
     let pauses = 0;

@@ -373,10 +373,13 @@ export class Engine {
   }
 
   /**
-   * Why this engine takes no write now (read-only, a replica, a fenced primary, writes stopped
-   * after a failure), or null: submit refuses with it, and an import before reading its body.
+   * Why this engine takes no write now (closing, read-only, a replica, a fenced primary, writes
+   * stopped after a failure), or null: submit refuses with it, and an import before reading its
+   * body. A write that reaches submit once close() has begun (a request cut off at shutdown, part
+   * way through its slices) is refused, so nothing is logged behind the last snapshot's back.
    */
   writeRefusal(): DbError | null {
+    if (this.closed) return new DbError(503, 'the server is shutting down: send the write again once it is back');
     if (this.options.readOnly) return new DbError(403, this.options.readOnly);
     const refused = this.options.gate?.refusal();
     if (refused) return refused;
