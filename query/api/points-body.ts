@@ -4,6 +4,7 @@ import type { PointId, PointRecord } from '../../storage/events/types.js';
 import type { Filter } from '../filter/types.js';
 import { parseOptionalFilter } from '../filter/parse-filter.js';
 import { checkBody, fieldName, type FieldNamer } from './check-body.js';
+import { UPSERT_POINTS_A_STEP } from '../../storage/codec/slices.js';
 import { bodyObject, isObject, type JsonObject } from './fields.js';
 import { outputOptions, type OutputOptions } from './output-options.js';
 import { pointVectorsFrom } from './vector-input.js';
@@ -49,12 +50,9 @@ function checkedPoints(body: JsonObject, name: FieldNamer): PointRecord[] {
   }));
 }
 
-/** Points checked between two looks at the clock by parseUpsertBodyInSlices. */
-const SLICE_POINTS = 64;
-
 /**
  * parseUpsertBody for the request thread, where a large upsert's checks (about 6 µs a point)
- * would hold up every other request: a list of points is checked SLICE_POINTS at a time,
+ * would hold up every other request: a list of points is checked UPSERT_POINTS_A_STEP at a time,
  * `pause` awaited each time `sliceMs` has passed. The answer, and the 400 of a bad body, are
  * parseUpsertBody's: each part of the list is checked as the whole would be, errors named by
  * their place in the whole, and its other fields after the points (as the whole body's check
@@ -63,13 +61,13 @@ const SLICE_POINTS = 64;
 export async function parseUpsertBodyInSlices(body: unknown, sliceMs: number, pause: () => Promise<void>): Promise<PointRecord[]> {
   const obj = bodyObject(body);
   const points = obj.points;
-  if (obj.batch !== undefined || !Array.isArray(points) || points.length <= SLICE_POINTS) return parseUpsertBody(body);
+  if (obj.batch !== undefined || !Array.isArray(points) || points.length <= UPSERT_POINTS_A_STEP) return parseUpsertBody(body);
   const name = upsertNamer(points);
   const records: PointRecord[] = [];
   let deadline = performance.now() + sliceMs;
-  for (let from = 0; from < points.length; from += SLICE_POINTS) {
+  for (let from = 0; from < points.length; from += UPSERT_POINTS_A_STEP) {
     const shifted: FieldNamer = (path) => name(typeof path[1] === 'number' ? [path[0]!, path[1] + from, ...path.slice(2)] : path);
-    for (const p of checkedPoints({ points: points.slice(from, from + SLICE_POINTS) }, shifted)) records.push(p);
+    for (const p of checkedPoints({ points: points.slice(from, from + UPSERT_POINTS_A_STEP) }, shifted)) records.push(p);
     if (performance.now() < deadline) continue;
     await pause();
     deadline = performance.now() + sliceMs;

@@ -13,6 +13,12 @@ export type Sliced<T = void> = Generator<void, T, undefined>;
  */
 export type Captured = (w: ByteWriter) => Sliced;
 
+/**
+ * Points of a large upsert checked or encoded between two yields, on the request thread; an
+ * upsert of more than this many is checked and encoded in slices (Engine.submitInSlices).
+ */
+export const UPSERT_POINTS_A_STEP = 64;
+
 /** Raw bytes handed to a writer between yields: about a millisecond of checksumming and writing. */
 export const RAW_PIECE_BYTES = 256 * 1024;
 

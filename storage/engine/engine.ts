@@ -5,7 +5,7 @@ import type { EventLog, ImportStaging, SkipNote } from '../log/event-log.js';
 import { auditLog, findLogProblems, LogLossError, type LogProblem } from '../log/log-audit.js';
 import { idsInUse } from '../log/passed-over.js';
 import { captureSnapshot, type SnapshotCapture } from '../snapshot/snapshot-codec.js';
-import { nextTurn, runInSlices } from '../codec/slices.js';
+import { nextTurn, runInSlices, UPSERT_POINTS_A_STEP } from '../codec/slices.js';
 import type { SnapshotStore } from '../snapshot/snapshot-store.js';
 import { decodeEntry } from '../log/record.js';
 import type { AckGate } from './ack-gate.js';
@@ -125,9 +125,6 @@ export interface EngineObserver {
   /** A write was applied to the views (replay is not counted). */
   applied?(type: DbEvent['type']): void;
 }
-
-/** Upserts of more points than this are checked and encoded in slices by submitInSlices; smaller ones at once. */
-const SLICED_UPSERT_POINTS = 64;
 
 export interface Committed {
   opId: number;
@@ -400,8 +397,9 @@ export class Engine {
    */
   async submitInSlices(given: DbEvent, sliceMs: number, pause: () => Promise<void>): Promise<Committed> {
     const event = throughAliases(this.collections, given);
-    const c = event.type === 'upsert_points' && event.points.length > SLICED_UPSERT_POINTS && this.writeRefusal() === null ? this.collections.get(event.collection) : undefined;
-    if (!c || event.type !== 'upsert_points') return this.submitChecked(event, null);
+    if (event.type !== 'upsert_points' || event.points.length <= UPSERT_POINTS_A_STEP || this.writeRefusal()) return this.submitChecked(event, null);
+    const c = this.collections.get(event.collection);
+    if (!c) return this.submitChecked(event, null);
     await runInSlices(checkPointsInSteps(c, event.points, this.limits), sliceMs, pause);
     const body = await runInSlices(encodeUpsertInSteps(event), sliceMs, pause);
     return this.submitChecked(event, c, body);

@@ -12,7 +12,7 @@ import { MAX_QUANTIZED_DIMENSION, mergedSettings, quantizationOf } from '../view
 import { nestsDeeperThan, utf8Length } from './payload-shape.js';
 import { DEFAULT_WRITE_LIMITS, LIMIT_VARIABLES, type WriteLimits } from './write-limits.js';
 import { ImportCheck } from './import-check.js';
-import type { Sliced } from '../codec/slices.js';
+import { UPSERT_POINTS_A_STEP, type Sliced } from '../codec/slices.js';
 
 export const MAX_POINT_ID = Number.MAX_SAFE_INTEGER;
 /** The most named dense and sparse vectors a collection may have. */
@@ -179,9 +179,6 @@ function checkGraphWrite(c: Collection, event: GraphWriteEvent, limits: WriteLim
   if (created.length > 0) checkRoomForPoints(c.name, c.store.liveCount + newIdCount(created, c), limits);
 }
 
-/** Points checked between two yields of checkPointsInSteps. */
-const POINTS_A_STEP = 64;
-
 /**
  * checkPoint of each point against collection `c`, yielding between steps: the checks of an
  * upsert that read no state (ids, vectors against the config, payloads and labels), run a slice
@@ -190,7 +187,7 @@ const POINTS_A_STEP = 64;
 export function* checkPointsInSteps(c: Collection, points: readonly PointRecord[], limits: WriteLimits): Sliced {
   for (let i = 0; i < points.length; i++) {
     checkPoint(c.name, c.config, points[i]!, limits);
-    if (i % POINTS_A_STEP === POINTS_A_STEP - 1) yield;
+    if (i % UPSERT_POINTS_A_STEP === UPSERT_POINTS_A_STEP - 1) yield;
   }
 }
 

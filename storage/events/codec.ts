@@ -4,7 +4,7 @@ import { CorruptDataError } from '../errors.js';
 import { parsePayloadText, payloadText } from '../codec/payload-text.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
 import { DISTANCES, FIELD_INDEX_TYPES, SPARSE_MODIFIERS, type AliasAction, type CollectionConfig, type CollectionSettings, type FieldIndex, type ImportCollectionEvent, type NamedVectorConfig, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate, type SparseVector, type SparseVectorConfig, type StagedContent, type UpsertPointsEvent, type VectorUpdate } from './types.js';
-import { runNow, type Sliced } from '../codec/slices.js';
+import { runNow, UPSERT_POINTS_A_STEP, type Sliced } from '../codec/slices.js';
 
 /**
  * Binary event encoding. Layout: u8 format version, u8 event type, then the type's fields.
@@ -106,9 +106,6 @@ export function encodeEvent(event: DbEvent): Uint8Array {
   return w.finish();
 }
 
-/** Points encoded between two yields of encodeUpsertInSteps. */
-const POINTS_A_STEP = 64;
-
 /**
  * encodeEvent of an upsert, yielding between steps: a large one is encoded a slice at a time
  * on the request thread before it is logged (Engine.submitInSlices, EventLog.append's `body`).
@@ -118,7 +115,7 @@ export function* encodeUpsertInSteps(event: UpsertPointsEvent): Sliced<Uint8Arra
   w.u8(EVENT_FORMAT_VERSION).u8(TYPE_CODES.upsert_points).str(event.collection).u32(event.points.length);
   for (let i = 0; i < event.points.length; i++) {
     writePoint(w, event.points[i]!);
-    if (i % POINTS_A_STEP === POINTS_A_STEP - 1) yield;
+    if (i % UPSERT_POINTS_A_STEP === UPSERT_POINTS_A_STEP - 1) yield;
   }
   return w.finish();
 }

@@ -4,17 +4,19 @@ import { intIn, labels, payload, pointId, pointIdList, pointVectors, sparseVecto
 
 export const MAX_LIMIT = 10_000;
 
+const POINTS_DESCRIPTION = 'a non-empty array of {id, vector, payload}';
+
 const point = z
   .strictObject({ id: pointId, vector: pointVectors(), payload: payload.nullish(), labels: labels.nullish() })
   .meta({ id: 'PointInput', description: 'an object {id, vector, payload}' });
 
 /** Upsert Points, as a list of points. */
 export const upsertPointsBody = z
-  .strictObject({ points: z.array(point).min(1).meta({ description: 'a non-empty array of {id, vector, payload}' }) })
+  .strictObject({ points: z.array(point).min(1).meta({ description: POINTS_DESCRIPTION }) })
   .meta({ id: 'UpsertPointsBody' });
 
 /** Upsert Points' fields around its list, whose points are checked apart (parseUpsertBodyInSlices). */
-export const upsertPointsHead = z.strictObject({ points: z.array(z.unknown()).min(1).meta({ description: 'a non-empty array of {id, vector, payload}' }) });
+export const upsertPointsHead = z.strictObject({ points: z.array(z.unknown()).min(1).meta({ description: POINTS_DESCRIPTION }) });
 
 /** Upsert Points in Qdrant's columnar form. */
 export const upsertBatchBody = z

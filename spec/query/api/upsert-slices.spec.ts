@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { parseUpsertBody, parseUpsertBodyInSlices } from '../../../query/api/points-body.js';
 import { DbError } from '../../../storage/errors.js';
+import { rejection } from '../../helpers/rejection.js';
 
 const DIM = 4;
 
@@ -16,26 +17,16 @@ function body(n: number): { points: Record<string, unknown>[] } {
   };
 }
 
-/** The 400 a promise fails with, or a failed assertion when it succeeds. */
+/** The 400's message a check fails with; a failed assertion when it accepts the body. */
 async function refusal(parsing: Promise<unknown>): Promise<string> {
-  try {
-    await parsing;
-  } catch (err) {
-    expect(err).to.be.instanceOf(DbError);
-    expect((err as DbError).code).to.equal(400);
-    return (err as DbError).message;
-  }
-  return expect.fail('the body was accepted');
+  const err = await rejection(parsing);
+  expect(err).to.be.instanceOf(DbError);
+  expect(err.code).to.equal(400);
+  return err.message;
 }
 
-function whole(raw: unknown): string {
-  try {
-    parseUpsertBody(raw);
-  } catch (err) {
-    return (err as DbError).message;
-  }
-  return expect.fail('the body was accepted');
-}
+/** The whole body's check's refusal. */
+const whole = (raw: unknown): Promise<string> => refusal((async () => parseUpsertBody(raw))());
 
 describe('query/api: a large upsert checked a slice at a time on the request thread', () => {
   it('answers what the whole body\'s check answers, pausing between slices', async () => {
@@ -64,15 +55,15 @@ describe('query/api: a large upsert checked a slice at a time on the request thr
     for (const [what, spoil] of cases) {
       const raw = body(1000);
       spoil(raw.points);
-      const message = whole(raw);
+      const message = await whole(raw);
       expect(await refusal(parseUpsertBodyInSlices(raw, 0, never)), what).to.equal(message);
     }
-    expect(whole(Object.assign(body(1000), { extra: 1 }))).to.match(/^unknown field "extra"/);
-    expect(await refusal(parseUpsertBodyInSlices(Object.assign(body(1000), { extra: 1 }), 0, never))).to.equal(whole(Object.assign(body(1000), { extra: 1 })));
+    expect(await whole(Object.assign(body(1000), { extra: 1 }))).to.match(/^unknown field "extra"/);
+    expect(await refusal(parseUpsertBodyInSlices(Object.assign(body(1000), { extra: 1 }), 0, never))).to.equal(await whole(Object.assign(body(1000), { extra: 1 })));
     // Both: the point's problem first, as the whole body's check names it.
     const both = Object.assign(body(1000), { extra: 1 });
     (both.points[302]!.vector as number[])[0] = null as never;
-    expect(await refusal(parseUpsertBodyInSlices(both, 0, never))).to.equal(whole(both)).and.match(/^point 302: vector\[0\]/);
+    expect(await refusal(parseUpsertBodyInSlices(both, 0, never))).to.equal(await whole(both)).and.match(/^point 302: vector\[0\]/);
   });
 
   it('leaves the columnar form, and a list of a few points, to the whole check', async () => {
@@ -80,8 +71,8 @@ describe('query/api: a large upsert checked a slice at a time on the request thr
     const pause = async () => void pauses++;
     const columns = { batch: { ids: Array.from({ length: 500 }, (_, i) => i), vectors: Array.from({ length: 500 }, () => [1, 2, 3, 4]) } };
     expect(await parseUpsertBodyInSlices(columns, 0, pause)).to.deep.equal(parseUpsertBody(columns));
-    expect(await refusal(parseUpsertBodyInSlices({ points: [] }, 0, pause))).to.equal(whole({ points: [] }));
-    expect(await refusal(parseUpsertBodyInSlices({ points: 'x' }, 0, pause))).to.equal(whole({ points: 'x' }));
+    expect(await refusal(parseUpsertBodyInSlices({ points: [] }, 0, pause))).to.equal(await whole({ points: [] }));
+    expect(await refusal(parseUpsertBodyInSlices({ points: 'x' }, 0, pause))).to.equal(await whole({ points: 'x' }));
     expect(pauses).to.equal(0);
   });
 });
