@@ -20,6 +20,7 @@ import { urlLimit } from './middleware/url-limit.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { Readiness } from './readiness.js';
 import { routePatterns } from './route-pattern.js';
+import { fixedPathRoutes, rememberMatches } from './routers.js';
 import type { Dialect, RequestState } from './state.js';
 import { changesRoutes } from './routes/changes.js';
 import { collectionRoutes } from './routes/collections.js';
@@ -91,13 +92,13 @@ export function createApp({ engine, config, logger, readiness, version, metrics,
   const limiter = rateLimiter !== undefined ? rateLimiter : serviceRateLimiter(config, now);
   if (limiter) app.use(limiter);
   app.use(urlLimit(8192));
-  app.use(publicRoutes.routes());
-  app.use(openApiRoute.routes());
+  app.use(fixedPathRoutes(publicRoutes));
+  app.use(fixedPathRoutes(openApiRoute));
   // The console speaks this port's API; Qdrant's port keeps Qdrant's paths only.
   if (dialect === 'spec') app.use(consolePage({ authSchemes: credentialSchemes(config) }));
-  if (config.metricsPublic) app.use(metricsRoute.routes());
+  if (config.metricsPublic) app.use(fixedPathRoutes(metricsRoute));
   app.use(authenticate(config));
-  if (!config.metricsPublic) app.use(metricsRoute.routes());
+  if (!config.metricsPublic) app.use(fixedPathRoutes(metricsRoute));
   app.use(readiness.gate());
   app.use(noteActivity(engine));
   app.use(jsonBody(config.jsonLimit, jsonParsers ? { parsers: jsonParsers, fromBytes: config.jsonOffThreadBytes } : null));
@@ -105,7 +106,7 @@ export function createApp({ engine, config, logger, readiness, version, metrics,
   app.use(applyingGate(engine));
   app.use(handlerTiming());
   // One router over every resource's routes: a request's path is matched once, not once a resource.
-  const resources = new Router();
+  const resources = rememberMatches(new Router());
   for (const router of resourceRoutes) resources.use(router.routes());
   app.use(resources.routes());
   app.use(resources.allowedMethods());

@@ -11,8 +11,8 @@ const COLLECTION_PATH = /^\/collections\/([^/]+)/;
  */
 export function applyingGate(engine: Engine): Middleware {
   return async (ctx, next) => {
-    const named = COLLECTION_PATH.exec(ctx.path);
-    if (named && engine.applyingInSlices) {
+    const named = engine.applyingInSlices ? COLLECTION_PATH.exec(ctx.path) : null;
+    if (named) {
       let name = named[1]!;
       try {
         name = decodeURIComponent(name);

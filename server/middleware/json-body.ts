@@ -1,7 +1,8 @@
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
+import { parseJsonBytes } from '../../query/api/json-bytes.js';
 import { DbError } from '../../storage/errors.js';
-import type { JsonParsers } from '../../workers/json-parsers.js';
+import { JsonSyntaxError, type JsonParsers } from '../../workers/json-parsers.js';
 import { requestState } from '../state.js';
 import { readBodyBytes } from '../body-bytes.js';
 
@@ -9,6 +10,9 @@ import { readBodyBytes } from '../body-bytes.js';
 const isImport = (method: string, path: string): boolean => method === 'POST' && path.endsWith('/import');
 /** A snapshot upload comes as multipart/form-data (Qdrant's form), kept in a temporary file. */
 const isUpload = (method: string, path: string): boolean => method === 'PUT' && path.endsWith('/snapshots/upload');
+
+/** The methods whose bodies are parsed (koa-body's). */
+const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** The routes whose bodies carry many vectors (packed-vectors.ts names where), by method and path. */
 const VECTOR_ROUTES: readonly [string, RegExp][] = [
@@ -28,8 +32,11 @@ export interface OffThreadParsing {
 /**
  * Parses JSON bodies up to `limit` bytes (413 past it, checked from Content-Length before
  * reading) and times the parse as the body metric. A body that is not declared as JSON is a 415.
- * A large body of a route that carries many vectors is read here and parsed on a parser thread
- * (`offThread`), with the same decoding, limits and errors as koa-body's.
+ * A body of known length sent as it is (not compressed) is read whole and parsed here
+ * (query/api/json-bytes.ts: koa-body's decoding and parse, without its stream wrappers and
+ * per-request setup), or, when large and of a route that carries many vectors, on a parser
+ * thread (`offThread`); the rest (chunked or compressed) go through koa-body. All three answer
+ * the same limits and errors.
  */
 export function jsonBody(limit: number, offThread: OffThreadParsing | null = null): Middleware {
   const parse = koaBody({ json: true, jsonLimit: limit, multipart: false, urlencoded: false, text: false, jsonStrict: false, patchNode: false });
@@ -49,18 +56,30 @@ export function jsonBody(limit: number, offThread: OffThreadParsing | null = nul
       requestState(ctx).bodyNs = process.hrtime.bigint() - start;
     };
     const length = ctx.request.length;
-    if (offThread && length !== undefined && parsesOffThread(ctx.method, ctx.path, length, ctx.get('Content-Encoding'), offThread.fromBytes)) {
+    if (length !== undefined && length > 0 && PARSED_METHODS.has(ctx.method) && !compressed(ctx.get('Content-Encoding'))) {
+      const bytes = await readBodyBytes(ctx.req, length, limit);
       // JSON but for its packed vectors, which the body checks take as they take the browser library's.
-      ctx.request.body = (await offThread.parsers.parse(await readBodyBytes(ctx.req, length, limit))) as typeof ctx.request.body;
+      const body = offThread && parsesOffThread(ctx.method, ctx.path, length, offThread.fromBytes) ? await offThread.parsers.parse(bytes) : parsedHere(bytes);
+      ctx.request.body = body as typeof ctx.request.body;
       await timed();
     } else await parse(ctx, timed);
     await next();
   };
 }
 
-/** Whether a body is parsed on a parser thread: one of the vector routes', its length known, at least `fromBytes` (0: none), sent as it is (not compressed). */
-function parsesOffThread(method: string, path: string, length: number, encoding: string, fromBytes: number): boolean {
+const compressed = (encoding: string): boolean => encoding !== '' && encoding.toLowerCase() !== 'identity';
+
+/** A body parsed on the request thread; a fault is a 400, as koa-body's and the parser threads' are. */
+function parsedHere(bytes: Uint8Array): unknown {
+  try {
+    return parseJsonBytes(bytes);
+  } catch (err) {
+    throw err instanceof SyntaxError ? new JsonSyntaxError(err.message) : err;
+  }
+}
+
+/** Whether a body read whole is parsed on a parser thread: one of the vector routes', at least `fromBytes` (0: none). */
+function parsesOffThread(method: string, path: string, length: number, fromBytes: number): boolean {
   if (fromBytes === 0 || length < fromBytes) return false;
-  if (encoding !== '' && encoding.toLowerCase() !== 'identity') return false;
   return VECTOR_ROUTES.some(([m, route]) => m === method && route.test(path));
 }
