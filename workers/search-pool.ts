@@ -135,9 +135,10 @@ export class SearchPool implements GraphWalker, GraphBuilder {
   private nextGraph = 1;
   private nextRequest = 1;
   private closed = false;
-  /** Walks answered, nodes linked, and workers replaced after stopping (metrics, tests). */
+  /** Walks answered, nodes linked (and of them by a lone worker reading lists in place), and workers replaced after stopping (metrics, tests). */
   walks = 0;
   linked = 0;
+  linkedInPlace = 0;
   replaced = 0;
   /** Times the workers were told to let go of their readers of a graph whose floats or codes moved (vectorsMoved, or found so by a walk; tests). */
   forgotten = 0;
@@ -329,6 +330,7 @@ export class SearchPool implements GraphWalker, GraphBuilder {
     const layout = index.layout();
     if (!layout || layout.store.onDisk) return null;
     const graph = this.graphId(index);
+    const alone = this.workers.length === 1;
     let next = 0;
     const share = async (worker: PoolWorker): Promise<void> => {
       while (next < slots.length) {
@@ -338,10 +340,11 @@ export class SearchPool implements GraphWalker, GraphBuilder {
         const current = index.layout()!;
         worker.linking = current;
         this.onDispatch?.(worker.thread);
-        const a = await worker.ask(id, { type: 'link', id, graph, layout: this.layoutFor(worker, graph, current), slots: chunk });
+        const a = await worker.ask(id, { type: 'link', id, graph, layout: this.layoutFor(worker, graph, current), slots: chunk, alone });
         worker.linking = null;
         if ('error' in a) throw new SearchWorkerError(`a search worker could not link nodes into the graph: ${a.error}`);
         this.linked += chunk.length;
+        if ('inPlace' in a && a.inPlace) this.linkedInPlace += chunk.length;
       }
     };
     return Promise.allSettled(this.workers.map(share)).then((results) => {

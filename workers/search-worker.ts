@@ -74,12 +74,17 @@ function handle(m: WorkerRequest): void {
     return;
   }
   if (m.type === 'link') {
-    let answer: WorkerAnswer = { id: m.id, linked: true };
+    let answer: WorkerAnswer = { id: m.id, linked: true, inPlace: m.alone };
     try {
       const { index } = readerOf(m.graph, m.layout);
-      for (const slot of m.slots) {
-        index.linkPrepared(slot);
-        takeLoneWalks();
+      index.othersWrite = !m.alone;
+      try {
+        for (const slot of m.slots) {
+          index.linkPrepared(slot);
+          takeLoneWalks();
+        }
+      } finally {
+        index.othersWrite = true;
       }
     } catch (err) {
       answer = failure(m.id, err);

@@ -47,6 +47,12 @@ export interface LinkRequest {
   graph: number;
   layout?: GraphLayout;
   slots: Int32Array;
+  /**
+   * This worker is the graph's only writer while it links these (it is the pool's only worker,
+   * and the main thread writes nothing while a batch is out): it reads lists in place, with no
+   * sequence lock, as the main thread does when it links.
+   */
+  alone: boolean;
 }
 
 /** Drops a graph the main thread no longer has (its collection was deleted or replaced). */
@@ -58,4 +64,4 @@ export interface ForgetRequest {
 export type WorkerRequest = WalkRequest | SharedWalksRequest | LinkRequest | ForgetRequest;
 
 /** Each walk's slots, a link's end, a shared request's end, or what failed; a worker answers a message with a list of them. */
-export type WorkerAnswer = { id: number; slots: Int32Array } | { id: number; linked: true } | { id: number; drained: true } | { id: number; error: string };
+export type WorkerAnswer = { id: number; slots: Int32Array } | { id: number; linked: true; inPlace: boolean } | { id: number; drained: true } | { id: number; error: string };

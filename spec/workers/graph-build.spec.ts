@@ -71,7 +71,13 @@ describe('workers: HNSW graphs built by the search workers, several at once', fu
         await buildWith(pool, c);
         expect(c.pendingCount).to.equal(0);
         expect(pool.linked).to.be.greaterThan(N - 300);
+        // A lone worker is the graph's only writer: it reads lists in place; two read under the locks.
+        expect(pool.linkedInPlace).to.equal(workers === 1 ? pool.linked : 0);
         expect(c.index.nodeCount).to.equal(N);
+        if (workers === 1) {
+          // Linking the same nodes in the same order, it builds the graph this thread builds.
+          for (const q of queries) expect(searchCollection(c, { ...query(q), ef: 16 })).to.deep.equal(searchCollection(single, { ...query(q), ef: 16 }));
+        }
         const r = recall(c, queries);
         expect(r, `recall with ${workers} worker(s) next to ${baseline} on one thread`).to.be.at.least(Math.min(0.95, baseline - 0.02));
         // A node linked beside others is reached as on one thread: none is left with no link to it.
