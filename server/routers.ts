@@ -27,6 +27,8 @@ export function fixedPathRoutes(router: Router): Middleware {
 
 /** Paths whose matches a router keeps; past it they are forgotten at once and learnt again. */
 const MATCHES_KEPT = 1_024;
+/** Longer paths are matched each time, so that what is kept stays small (URLs may be 8 KiB). */
+const LONGEST_KEPT = 256;
 
 /**
  * Makes a router remember which of its routes match a method and path: @koa/router tests every
@@ -38,6 +40,7 @@ export function rememberMatches(router: Router): Router {
   const match = router.match.bind(router);
   const kept = new Map<string, MatchResult>();
   router.match = (path: string, method: string): MatchResult => {
+    if (path.length > LONGEST_KEPT) return match(path, method);
     const key = `${method} ${path}`;
     let found = kept.get(key);
     if (found === undefined) {
