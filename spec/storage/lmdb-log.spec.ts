@@ -124,6 +124,20 @@ describe('storage/log LmdbLog', () => {
     expect(() => LmdbLog.open(dir.path)).to.throw(/too short to be a database/);
   });
 
+  it('refuses a data file whose cut took large entries\' overflow pages, which LMDB reads back as zeros', async () => {
+    const log = LmdbLog.open(dir.path);
+    await log.append({ type: 'create_collection', name: 'c', config: { size: 128, distance: 'Euclid', m: 16, m0: 32, efConstruct: 100, ml: 0.36 } }).durable;
+    for (let k = 0; k < 10; k++) {
+      const points = Array.from({ length: 200 }, (_, i) => ({ id: k * 200 + i, vector: new Float32Array(128).fill(i), payload: {}, labels: [] }));
+      await log.append({ type: 'upsert_points', collection: 'c', points }).durable;
+    }
+    await log.close();
+    const file = join(dir.path, 'data.mdb');
+    truncateSync(file, Math.floor(statSync(file).size / 2 / 4096) * 4096);
+    // Every tree page reads back; the records' checksums are what tell the cut from free pages.
+    expect(() => LmdbLog.open(dir.path)).to.throw(/data\.mdb is truncated: \d+ bytes, but its last commit uses \d+/);
+  });
+
   it('a file cut short and grown back, as a commit after the cut leaves it, passes the length check; it is refused as damaged, or moved aside when the loss is accepted', async () => {
     let log = LmdbLog.open(dir.path);
     for (let i = 0; i < 3000; i += 50) await Promise.all(Array.from({ length: 50 }, (_, j) => log.append(del(`collection-${i + j}-${'x'.repeat(100)}`)).durable));
