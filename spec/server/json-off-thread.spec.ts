@@ -136,6 +136,26 @@ describe('server: JSON bodies parsed off the request thread', () => {
     expect((await call(off.url, 'POST', '/collections/one/points', { ids: [51] })).body.result).to.have.length(1);
   });
 
+  it('by default sends a batch of 16 searches of 128 dimensions to a parser thread and keeps a batch of 4 here', async () => {
+    const s = await startTestServer({});
+    try {
+      await call(s.url, 'PUT', '/collections/c', { vectors: { size: 128, distance: 'Cosine' } });
+      const vector = (i: number) => Array.from({ length: 128 }, (_, k) => Math.sin(i * 7 + k) / 3);
+      await call(s.url, 'PUT', '/collections/c/points?wait=true', { points: [{ id: 1, vector: vector(1) }] });
+      const batch = (n: number) => ({ searches: Array.from({ length: n }, (_, i) => ({ vector: vector(i), limit: 1 })) });
+      expect(JSON.stringify(batch(4)).length, 'the small batch is under the 32 KiB default').to.be.below(32 * 1024);
+      expect(JSON.stringify(batch(16)).length, 'the larger one is over it').to.be.above(32 * 1024);
+      expect((await call(s.url, 'POST', '/collections/c/points/search/batch', batch(4))).body.result).to.have.length(4);
+      expect(await parsedOffThread(s)).to.equal(0);
+      const answer = await call(s.url, 'POST', '/collections/c/points/search/batch', batch(16));
+      expect(answer.body.result.map((hits: { id: number }[]) => hits[0]!.id)).to.deep.equal(Array.from({ length: 16 }, () => 1));
+      expect(await parsedOffThread(s)).to.equal(1);
+    } finally {
+      await s.stop();
+      s.remove();
+    }
+  });
+
   it('leaves small bodies and other routes to the request thread', async () => {
     const small = await startTestServer({ SERVICE_JSON_OFF_THREAD_BYTES: '1000' });
     try {
