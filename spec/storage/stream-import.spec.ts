@@ -227,23 +227,57 @@ describe('storage: streamed imports', function () {
     await engine.close();
   });
 
+  /** The log's retention cut run to its end at once; with `steps`, how many times it yielded. */
+  const cut = (log: LmdbLog, through: number, entries: number, bytes: number, steps?: { n: number }): number => {
+    const work = log.retentionCut(through, entries, bytes);
+    for (;;) {
+      const step = work.next();
+      if (step.done) return step.value;
+      if (steps) steps.n++;
+    }
+  };
+
   it('keeps at most the retention in bytes of the log before a snapshot', async () => {
-    const log = LmdbLog.open(dir.path);
+    let log = LmdbLog.open(dir.path);
     const big = (id: number): PointRecord => ({ id, vector: new Float32Array(4), payload: { pad: 'x'.repeat(1000) }, labels: [] });
     await log.append({ type: 'create_collection', name: 'c', config: CONFIG }).durable;
     for (let i = 0; i < 9; i++) await log.append({ type: 'upsert_points', collection: 'c', points: [big(i)] }).durable;
     // Ten entries; the newest five take over 5,000 bytes.
-    expect(log.retentionCut(10, 100, 3_500)).to.equal(7);
-    expect(log.retentionCut(10, 2, 1_000_000)).to.equal(8);
-    expect(log.retentionCut(10, 100, 1_000_000)).to.equal(0);
+    expect(cut(log, 10, 100, 3_500)).to.equal(7);
+    expect(cut(log, 10, 2, 1_000_000)).to.equal(8);
+    expect(cut(log, 10, 100, 1_000_000)).to.equal(0);
     // Measured again after more entries and a truncation (the sizes read once are kept): the same cuts.
     for (let i = 9; i < 12; i++) await log.append({ type: 'upsert_points', collection: 'c', points: [big(i)] }).durable;
-    expect(log.retentionCut(13, 100, 3_500)).to.equal(10);
-    expect(log.retentionCut(10, 100, 3_500)).to.equal(7);
+    expect(cut(log, 13, 100, 3_500)).to.equal(10);
+    expect(cut(log, 10, 100, 3_500)).to.equal(7);
     await log.truncateThrough(7);
-    expect(log.retentionCut(13, 100, 3_500)).to.equal(10);
-    expect(log.retentionCut(13, 100, 1_000_000)).to.equal(0);
-    expect(log.retentionCut(13, 3, 1_000_000)).to.equal(10);
+    expect(cut(log, 13, 100, 3_500)).to.equal(10);
+    expect(cut(log, 13, 100, 1_000_000)).to.equal(0);
+    expect(cut(log, 13, 3, 1_000_000)).to.equal(10);
+    // Reopened, the sizes are read from the log again (the entries were written before it opened): the same cuts.
+    await log.close();
+    log = LmdbLog.open(dir.path);
+    expect(cut(log, 13, 100, 3_500)).to.equal(10);
+    expect(cut(log, 13, 3, 1_000_000)).to.equal(10);
+    await log.close();
+  });
+
+  it('measures the retention a page of keys at a time, yielding between pages and after each entry it reads whole', async () => {
+    let log = LmdbLog.open(dir.path);
+    await log.append({ type: 'create_collection', name: 'c', config: CONFIG }).durable;
+    const small = (id: number): PointRecord => ({ id, vector: new Float32Array(4), payload: {}, labels: [] });
+    for (let i = 0; i < 2_500; i++) void log.append({ type: 'upsert_points', collection: 'c', points: [small(i)] });
+    await log.append({ type: 'upsert_points', collection: 'c', points: [small(2_500)] }).durable;
+    const sizes = { n: 0 };
+    // 2,502 entries: keep 2,000 of them, across two pages of keys.
+    expect(cut(log, 2_502, 2_000, 1_000_000_000, sizes)).to.equal(502);
+    expect(sizes.n, 'sizes known from the appends: a yield a page').to.equal(1);
+    await log.close();
+    log = LmdbLog.open(dir.path);
+    const read = { n: 0 };
+    expect(cut(log, 2_502, 2_000, 1_000_000_000, read)).to.equal(502);
+    expect(read.n, 'each of the 2,001 entries read whole, and a page').to.equal(2_001 + 1);
+    expect(cut(log, 2_502, 3_000, 1_000_000_000)).to.equal(0);
     await log.close();
   });
 });

@@ -660,7 +660,7 @@ export class Engine {
         this.snapshotOpId = opId;
         this.snapshotPending = pending;
         await this.markDurable();
-        const drop = Math.min(this.retentionCut(opId), this.options.gate?.truncatableThrough() ?? Number.MAX_SAFE_INTEGER);
+        const drop = Math.min(await this.retentionCut(opId), this.options.gate?.truncatableThrough() ?? Number.MAX_SAFE_INTEGER);
         if (drop > 0) await this.log.truncateThrough(drop);
         this.options.onSnapshot?.({ opId, ms: performance.now() - started, bytes });
         return opId;
@@ -678,11 +678,11 @@ export class Engine {
   }
 
   /** The highest operation_id a snapshot at `opId` lets go of: beyond the retention, in entries and in bytes. */
-  private retentionCut(opId: number): number {
+  private async retentionCut(opId: number): Promise<number> {
     const entries = this.options.logRetention ?? 0;
     const bytes = this.options.logRetentionBytes ?? Number.MAX_SAFE_INTEGER;
-    if (this.log.retentionCut && bytes < Number.MAX_SAFE_INTEGER) return this.log.retentionCut(opId, entries, bytes);
-    return opId - entries;
+    if (!this.log.retentionCut || bytes === Number.MAX_SAFE_INTEGER) return opId - entries;
+    return runInSlices(this.log.retentionCut(opId, entries, bytes), this.closed ? Number.POSITIVE_INFINITY : SNAPSHOT_SLICE_MS, () => this.betweenSlices());
   }
 
   /**

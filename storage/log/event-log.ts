@@ -1,4 +1,5 @@
 import type { DbEvent } from '../events/types.js';
+import type { Sliced } from '../codec/slices.js';
 
 export interface LogEntry {
   opId: number;
@@ -87,9 +88,10 @@ export interface EventLog {
   skippedOperations?(): ReadonlyMap<number, SkipNote>;
   /**
    * Where to truncate so that, of the entries at or below `through`, at most `entries` entries
-   * and `bytes` bytes stay: the highest operation_id to drop (0: none). Absent: by count only.
+   * and `bytes` bytes stay: the highest operation_id to drop (0: none), measured a slice at a
+   * time (an entry not measured before is read whole). Absent: by count only.
    */
-  retentionCut?(through: number, entries: number, bytes: number): number;
+  retentionCut?(through: number, entries: number, bytes: number): Sliced<number>;
   /**
    * Starts staging a streamed import; absent: the log takes imports whole, in their entry. With
    * `id`, the stage of that number (a replica staging its primary's, whose entry names it).

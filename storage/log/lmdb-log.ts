@@ -13,9 +13,12 @@ import { chainHash, GENESIS, headAfter, hex } from './chain.js';
 import { decodeEntry, frameChained } from './record.js';
 import { ImportStage } from './import-stage.js';
 import { StageFiles } from './stage-files.js';
+import type { Sliced } from '../codec/slices.js';
 
 /** The meta key holding the highest dropped operation_id, so the counter survives truncation. */
 const FLOOR = 'floor';
+/** Keys retentionCut takes from the log at once, between two yields. */
+const CUT_KEYS_A_PAGE = 1_024;
 
 export interface LmdbLogOptions {
   /** LMDB map size in bytes: the most the log file may grow to. */
@@ -95,9 +98,10 @@ export class LmdbLog implements EventLog {
   /** Stages being written, not yet committed by an entry. */
   private readonly openStages = new Map<number, ImportStage>();
   /**
-   * Each entry's stored size once retentionCut has read it, until the entry is removed: after
-   * every snapshot the cut measures the same entries again, and reading each (tens of MB after a
-   * bulk load) held the request thread 20-130 ms.
+   * Each entry's stored size, from its append or once retentionCut has read it, until the entry
+   * is removed: after every snapshot the cut measures the same entries again, and reading each
+   * (tens of MB after a bulk load) held the request thread 20-130 ms. Only entries written before
+   * this log was opened are read, once, in slices.
    */
   private readonly sizes = new Map<number, number>();
 
@@ -277,22 +281,30 @@ export class LmdbLog implements EventLog {
    * Where to truncate so that, of the entries at or below `through`, at most `entries` entries
    * and `bytes` bytes (records and staged blocks) stay: the highest operation_id to drop (0: none).
    */
-  retentionCut(through: number, entries: number, bytes: number): number {
+  *retentionCut(through: number, entries: number, bytes: number): Sliced<number> {
     const stagedBytes = new Map<number, number>();
     for (const { value } of this.stages.getRange()) stagedBytes.set(value[0], value[1]);
     let kept = 0;
     let size = 0;
-    for (const key of this.entries.getKeys({ start: through, end: 0, reverse: true })) {
-      if (key > through) continue;
-      let stored = this.sizes.get(key);
-      if (stored === undefined) {
-        // Read through lmdb's one reused buffer: a copy of each brought a full GC after every snapshot.
-        stored = this.entries.getBinaryFast(key)?.length ?? 0;
-        this.sizes.set(key, stored);
+    // Keys a page at a time, no cursor held across a yield; a yield after each entry read whole.
+    for (let from = through; from > 0; ) {
+      const page = [...this.entries.getKeys({ start: from, end: 0, reverse: true, limit: CUT_KEYS_A_PAGE })];
+      if (page.length === 0) break;
+      for (const key of page) {
+        if (key > through) continue;
+        let stored = this.sizes.get(key);
+        if (stored === undefined) {
+          // Read through lmdb's one reused buffer: a copy of each brought a full GC after every snapshot.
+          stored = this.entries.getBinaryFast(key)?.length ?? 0;
+          this.sizes.set(key, stored);
+          yield;
+        }
+        size += stored + (stagedBytes.get(key) ?? 0);
+        if (kept >= entries || size > bytes) return key;
+        kept++;
       }
-      size += stored + (stagedBytes.get(key) ?? 0);
-      if (kept >= entries || size > bytes) return key;
-      kept++;
+      from = page[page.length - 1]! - 1;
+      yield;
     }
     return 0;
   }
@@ -318,6 +330,7 @@ export class LmdbLog implements EventLog {
       this.openStages.delete(stage.id);
     }
     const written = opId > from || stage ? this.putTogether(from, opId, record, stage) : this.entries.put(opId, record);
+    this.sizes.set(opId, record.length);
     return { opId, durable: this.durably(opId, written), record, bytes: record.length + (stage?.size ?? 0) };
   }
 
@@ -334,6 +347,7 @@ export class LmdbLog implements EventLog {
       this.openStages.delete(stage.id);
     }
     const written = opId > from || stage ? this.putTogether(from, opId, record, stage) : this.entries.put(opId, record);
+    this.sizes.set(opId, record.length);
     return { opId, durable: this.durably(opId, written), record, bytes: record.length + (stage?.size ?? 0) };
   }
 
