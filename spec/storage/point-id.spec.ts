@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { canonicalUuid, comparePointIds, uuidFromBytes, uuidFromWords, uuidIntoBytes, uuidIntoWords } from '../../storage/point-id.js';
-import { PointStore } from '../../storage/views/point-store.js';
+import { ByteReader } from '../../storage/codec/byte-reader.js';
+import { ByteWriter } from '../../storage/codec/byte-writer.js';
+import { runNow } from '../../storage/codec/slices.js';
+import { LIVE, PointStore } from '../../storage/views/point-store.js';
 
 const uuid = fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => uuidFromBytes(b));
 
@@ -49,6 +52,38 @@ describe('storage/point-id: integer and UUID point ids', () => {
     for (const id of live) expect(store.idOf(store.slotOf(id))).to.equal(id);
     expect(store.lowerBound(1000)).to.equal(live.filter((id) => typeof id === 'number' && id < 1000).length);
     expect(store.lowerBound('00000000-0000-0000-0000-000000000000')).to.equal(live.filter((id) => typeof id === 'number').length);
+  });
+
+  it('counts its live points that have a vector as they are added, replaced, removed and released, and when read from a snapshot', () => {
+    const scan = (store: PointStore) => {
+      let n = 0;
+      for (let slot = 0; slot < store.slotCount; slot++) if (store.state[slot] === LIVE && store.hasVector[slot] === 1) n++;
+      return n;
+    };
+    const store = new PointStore(2);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('add', 'remove', 'release'), fc.integer({ min: 0, max: 40 }), fc.boolean()), { maxLength: 200 }), (steps) => {
+        for (const [op, id, withVector] of steps) {
+          const slot = store.slotOf(id);
+          if (op === 'add') {
+            if (slot >= 0) store.remove(id);
+            store.add(id, withVector ? Float32Array.of(id, 1) : null, {}, []);
+          } else if (slot >= 0) {
+            const removed = store.remove(id);
+            if (op === 'release') store.release(removed);
+          }
+          expect(store.liveVectors).to.equal(scan(store));
+        }
+      }),
+      { numRuns: 30 },
+    );
+    const w = new ByteWriter();
+    const captured = store.capture();
+    runNow(captured.write(w));
+    captured.release();
+    const loaded = new PointStore(2);
+    loaded.readFrom(new ByteReader(w.finish()), true);
+    expect(loaded.liveVectors).to.equal(scan(store));
   });
 
   it('walks integer ids in order whether they were written in order (no sort needed) or not, and after one moves to a new slot', () => {

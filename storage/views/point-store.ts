@@ -154,6 +154,8 @@ export class PointStore {
   /** One past the highest slot ever handed out. */
   slotCount = 0;
   liveCount = 0;
+  /** Live points that have a vector: kept as they change, so a metrics scrape does not walk every slot. */
+  liveVectors = 0;
   private readonly idToSlot = new IdSlotMap();
   private readonly freeSlots: number[] = [];
   private sorted: Int32Array | null = null;
@@ -642,6 +644,7 @@ export class PointStore {
     this.labels[slot] = labels.length ? labels : EMPTY_LABELS;
     this.idToSlot.set(id, slot);
     this.liveCount++;
+    if (vector) this.liveVectors++;
     this.sorted = null;
     return slot;
   }
@@ -655,6 +658,7 @@ export class PointStore {
     this.payloads[slot] = null;
     this.labels[slot] = EMPTY_LABELS;
     this.liveCount--;
+    if (this.hasVector[slot]) this.liveVectors--;
     this.sorted = null;
     return slot;
   }
@@ -794,6 +798,7 @@ export class PointStore {
       if (this.state[slot] !== LIVE) continue;
       liveIds++;
       if (this.ids[slot] === UUID_ID) uuidIds++;
+      if (this.hasVector[slot]) this.liveVectors++;
     }
     this.idToSlot.reserve(liveIds - uuidIds, uuidIds);
     for (let slot = 0; slot < n; slot++) {
