@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { badRequest } from '../storage/errors.js';
 import type { JsonParseAnswer, JsonParseRequest } from './json-parse-messages.js';
 
 /** Thrown for a body that is not JSON (or holds a `__proto__` key): a 400, as koa-body's parse error is. */
@@ -48,7 +49,15 @@ class ParserThread {
       if (!w) return;
       this.waiting.delete(a.id);
       if ('body' in a) w.resolve(a.body);
-      else w.reject(a.syntax ? new JsonSyntaxError(a.error) : new Error(a.error));
+      else w.reject(a.kind === 'syntax' ? new JsonSyntaxError(a.error) : a.kind === 'refused' ? badRequest(a.error) : new Error(a.error));
+    });
+    // An answer this thread cannot read (the answers are refused before they could be too deep
+    // for it, so none is known) is the oldest body's: a thread answers its bodies in order.
+    thread.on('messageerror', (err) => {
+      const [oldest] = this.waiting;
+      if (!oldest) return;
+      this.waiting.delete(oldest[0]);
+      oldest[1].reject(new Error(`the parsed body could not be read: ${err.message}`));
     });
     // A crash fires 'error' and then 'exit': the first fails the bodies out and lets the next body start a new thread.
     const stopped = (why: string): void => {

@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { nestsDeeperThan } from '../../storage/engine/payload-shape.js';
-import { MAX_PAYLOAD_DEPTH_CEILING } from '../../storage/engine/write-limits.js';
 import { badRequest } from '../../storage/errors.js';
+import { nestingProblem } from './body-nesting.js';
 import { explainerOf, quote, type Explainer } from './schemas/explainers.js';
 
 type Path = readonly PropertyKey[];
@@ -119,20 +118,15 @@ function explain(schema: z.ZodType, issue: z.core.$ZodIssue, raw: unknown, name:
   return described.value === undefined ? `${where} is required: ${description}` : `${where} must be ${description}, got ${quote(described.value)}`;
 }
 
-/**
- * Deepest nesting of objects and arrays a body may have: the filter schema is recursive, and
- * checking recurses with it. It leaves room for the deepest payload SERVICE_MAX_PAYLOAD_DEPTH may
- * allow inside an upsert (body, points, point, then the payload), so one payload limit holds by
- * HTTP and by import: 256.
- */
-export const MAX_BODY_NESTING = MAX_PAYLOAD_DEPTH_CEILING + 6;
+export { MAX_BODY_NESTING } from './body-nesting.js';
 
 /**
  * Checks a request body against its schema and answers it typed, or throws a 400 naming the
  * first part that is wrong, what it must be (the schema's description), and the value sent.
  */
 export function checkBody<S extends z.ZodType>(schema: S, raw: unknown, name: FieldNamer = fieldName): z.output<S> {
-  if (nestsDeeperThan(raw, MAX_BODY_NESTING)) throw badRequest(`request body is nested more than ${MAX_BODY_NESTING} levels deep`);
+  const tooDeep = nestingProblem(raw);
+  if (tooDeep) throw badRequest(tooDeep);
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   throw badRequest(explain(schema, result.error.issues[0]!, raw, name));

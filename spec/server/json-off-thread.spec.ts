@@ -81,10 +81,14 @@ describe('server: JSON bodies parsed off the request thread', () => {
       ['POST', '/collections/one/points/query/batch', { searches: [{ query: [1, 2, 3] }] }],
       ['PUT', '/collections/one/points', { points: [{ id: 1, vector: [1, 2, 3, 4], payload: { pad: 'x'.repeat(LIMIT) } }] }],
       ['PUT', '/collections/missing/points', { points: [{ id: 1, vector: [1, 2, 3, 4] }] }],
+      // Nested past what the checks take: thousands of levels deep, too deep to send back from a parser thread whole.
+      ['PUT', '/collections/one/points', `{"points": [{"id": 1, "vector": [1, 2, 3, 4], "payload": {"deep": ${'[{"constructor":'.repeat(3_000)}1${'}]'.repeat(3_000)}}}]}`],
+      ['PUT', '/collections/one/points', `{"points": [{"id": 1, "vector": [1, 2, 3, 4], "payload": {"deep": ${'['.repeat(300)}1${']'.repeat(300)}}}]}`],
+      ['POST', '/collections/one/points/search/batch', `{"searches": [{"vector": [1, 2, 3, 4], "filter": ${'{"must": ['.repeat(2_000)}{"key": "a", "match": {"value": 1}}${']}'.repeat(2_000)}}]}`],
     ];
     for (const [method, path, body] of bad) {
       const r = await same(method, path, body);
-      const what = typeof body === 'string' ? body : JSON.stringify(body).slice(0, 80);
+      const what = (typeof body === 'string' ? body : JSON.stringify(body)).slice(0, 80);
       expect(r.off.status, what).to.be.within(400, 499);
       expect({ status: r.off.status, message: r.off.body.message }, what).to.deep.equal({ status: r.onThread.status, message: r.onThread.body.message });
     }

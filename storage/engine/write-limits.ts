@@ -15,7 +15,7 @@ export interface WriteLimits {
 
 /**
  * serde_json (Qdrant) stops at 128 levels; 64 is far beyond any real payload. HTTP bodies may nest
- * a few levels more than this ceiling (query/api/check-body.ts MAX_BODY_NESTING), so a payload the
+ * a few levels more than this ceiling (query/api/body-nesting.ts MAX_BODY_NESTING), so a payload the
  * limit allows always fits in an upsert, and the same limit holds by HTTP and by import.
  */
 export const MAX_PAYLOAD_DEPTH_CEILING = 250;
