@@ -18,77 +18,89 @@ import { isObject } from './fields.js';
  * - `searches[i].vector`, `searches[i].vector.vector` and `searches[i].query` (batch search, batch query).
  */
 
-/** Packs the vectors of `body` in place; answers the buffers made, to be transferred with it. */
+/** A place that holds a vector: a field of an object, or an element of a list. */
+type Spot = [holder: Record<string, unknown> | unknown[], key: string | number];
+
+/**
+ * Packs the vectors of `body` in place, all into one buffer (each vector a view of it: one
+ * buffer to transfer and to take back, not one per vector); answers that buffer, to be
+ * transferred with the body, or none.
+ */
 export function packVectors(body: unknown): ArrayBuffer[] {
-  const made: ArrayBuffer[] = [];
-  if (!isRecord(body)) return made;
-  packPoints(body, made);
+  const spots: Spot[] = [];
+  let total = 0;
+  forEachSpot(body, (holder, key) => {
+    const n = numbersIn((holder as Record<string | number, unknown>)[key]);
+    if (n === 0) return;
+    spots.push([holder, key]);
+    total += n;
+  });
+  if (spots.length === 0) return [];
+  const arena = new Float64Array(total);
+  let at = 0;
+  for (const [holder, key] of spots) {
+    const values = (holder as Record<string | number, unknown>)[key] as number[];
+    const vector = arena.subarray(at, (at += values.length));
+    for (let i = 0; i < values.length; i++) vector[i] = values[i]!;
+    (holder as Record<string | number, unknown>)[key] = vector;
+  }
+  return [arena.buffer];
+}
+
+/** Calls `visit` with each place of `body` that may hold a vector (see above). */
+function forEachSpot(body: unknown, visit: (...spot: Spot) => void): void {
+  if (!isRecord(body)) return;
+  pointSpots(body, visit);
   const operations = body.operations;
   if (Array.isArray(operations)) {
     for (const op of operations) {
       if (!isRecord(op)) continue;
-      if (isRecord(op.upsert)) packPoints(op.upsert, made);
-      if (isRecord(op.update_vectors)) packPoints(op.update_vectors, made);
+      if (isRecord(op.upsert)) pointSpots(op.upsert, visit);
+      if (isRecord(op.update_vectors)) pointSpots(op.update_vectors, visit);
     }
   }
   const searches = body.searches;
   if (Array.isArray(searches)) {
     for (const search of searches) {
       if (!isRecord(search)) continue;
-      pack(search, 'vector', made);
-      if (isRecord(search.vector)) pack(search.vector, 'vector', made);
-      pack(search, 'query', made);
+      field(search, 'vector', visit);
+      if (isRecord(search.vector)) field(search.vector, 'vector', visit);
+      field(search, 'query', visit);
     }
   }
-  return made;
 }
 
 /** `points[i].vector` (one vector or a map of names) and `batch.vectors` (a list, or a map of names to lists). */
-function packPoints(holder: Record<string, unknown>, made: ArrayBuffer[]): void {
+function pointSpots(holder: Record<string, unknown>, visit: (...spot: Spot) => void): void {
   const points = holder.points;
   if (Array.isArray(points)) {
     for (const point of points) {
       if (!isRecord(point)) continue;
-      pack(point, 'vector', made);
-      if (isRecord(point.vector)) for (const name of Object.keys(point.vector)) pack(point.vector, name, made);
+      field(point, 'vector', visit);
+      if (isRecord(point.vector)) for (const name of Object.keys(point.vector)) field(point.vector, name, visit);
     }
   }
   const batch = holder.batch;
   if (!isRecord(batch)) return;
   const vectors = batch.vectors;
-  if (Array.isArray(vectors)) packList(vectors, made);
-  else if (isRecord(vectors)) for (const list of Object.values(vectors)) if (Array.isArray(list)) packList(list, made);
+  if (Array.isArray(vectors)) elements(vectors, visit);
+  else if (isRecord(vectors)) for (const list of Object.values(vectors)) if (Array.isArray(list)) elements(list, visit);
 }
 
-function packList(list: unknown[], made: ArrayBuffer[]): void {
-  for (let i = 0; i < list.length; i++) {
-    const out = packed(list[i]);
-    if (out) list[i] = adopt(out, made);
-  }
+function elements(list: unknown[], visit: (...spot: Spot) => void): void {
+  for (let i = 0; i < list.length; i++) visit(list, i);
 }
 
-/** Packs holder[key] when it is a vector (a key absent stays absent: the bodies' checks refuse fields they do not know). */
-function pack(holder: Record<string, unknown>, key: string, made: ArrayBuffer[]): void {
-  if (!Object.hasOwn(holder, key)) return;
-  const out = packed(holder[key]);
-  if (out) holder[key] = adopt(out, made);
+/** holder[key], when present (a key absent stays absent: the bodies' checks refuse fields they do not know). */
+function field(holder: Record<string, unknown>, key: string, visit: (...spot: Spot) => void): void {
+  if (Object.hasOwn(holder, key)) visit(holder, key);
 }
 
-function adopt(out: Float64Array, made: ArrayBuffer[]): Float64Array {
-  made.push(out.buffer as ArrayBuffer);
-  return out;
-}
-
-/** A non-empty array of numbers as a Float64Array of the same values; null for anything else. */
-function packed(value: unknown): Float64Array | null {
-  if (!Array.isArray(value) || value.length === 0) return null;
-  const out = new Float64Array(value.length);
-  for (let i = 0; i < value.length; i++) {
-    const x: unknown = value[i];
-    if (typeof x !== 'number') return null;
-    out[i] = x;
-  }
-  return out;
+/** The length of a non-empty array of numbers alone; 0 for anything else (left as sent). */
+function numbersIn(value: unknown): number {
+  if (!Array.isArray(value)) return 0;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'number') return 0;
+  return value.length;
 }
 
 /** A JSON object (a vector packed already is not one). */

@@ -20,8 +20,13 @@ describe('query/api: vectors packed where a body is parsed off the request threa
     expect(body.points[0]!.payload.nums).to.be.an('array');
     expect(body.points[1]!.payload.v).to.be.an('array');
     expect(body.batch.payloads[0]!.list).to.be.an('array');
-    expect(made).to.have.length(5);
-    for (const buffer of made) expect(buffer).to.be.instanceOf(ArrayBuffer);
+    // All five vectors are views of one buffer, in the order they come, which is what is transferred.
+    expect(made).to.have.length(1);
+    expect(made[0]).to.be.instanceOf(ArrayBuffer);
+    expect(made[0]!.byteLength).to.equal(10 * 8);
+    const named = body.points[1]!.vector as unknown as Record<string, Float64Array>;
+    const views = [body.points[0]!.vector, named.a, named.b, ...body.batch.vectors] as unknown as Float64Array[];
+    expect(views.map((v) => [v.buffer === made[0], v.byteOffset / 8, v.length])).to.deep.equal([[true, 0, 3], [true, 3, 2], [true, 5, 1], [true, 6, 2], [true, 8, 2]]);
   });
 
   it('packs named columns, batches of updates, batch searches and batch queries', () => {
