@@ -266,18 +266,26 @@ describe('storage: streamed imports', function () {
     let log = LmdbLog.open(dir.path);
     await log.append({ type: 'create_collection', name: 'c', config: CONFIG }).durable;
     const small = (id: number): PointRecord => ({ id, vector: new Float32Array(4), payload: {}, labels: [] });
-    for (let i = 0; i < 2_500; i++) void log.append({ type: 'upsert_points', collection: 'c', points: [small(i)] });
-    await log.append({ type: 'upsert_points', collection: 'c', points: [small(2_500)] }).durable;
-    const sizes = { n: 0 };
-    // 2,502 entries: keep 2,000 of them, across two pages of keys.
-    expect(cut(log, 2_502, 2_000, 1_000_000_000, sizes)).to.equal(502);
-    expect(sizes.n, 'sizes known from the appends: a yield a page').to.equal(1);
-    await log.close();
-    log = LmdbLog.open(dir.path);
+    const upserts = async (from: number, to: number) => {
+      for (let i = from; i < to - 1; i++) void log.append({ type: 'upsert_points', collection: 'c', points: [small(i)] });
+      await log.append({ type: 'upsert_points', collection: 'c', points: [small(to - 1)] }).durable;
+    };
+    await upserts(0, 2_501);
+    // 2,502 entries, none measured yet: keep 2,000 of them, across two pages of keys.
     const read = { n: 0 };
     expect(cut(log, 2_502, 2_000, 1_000_000_000, read)).to.equal(502);
     expect(read.n, 'each of the 2,001 entries read whole, and a page').to.equal(2_001 + 1);
-    expect(cut(log, 2_502, 3_000, 1_000_000_000)).to.equal(0);
+    // Appended after the first cut: their sizes are noted as they are appended, none is read.
+    await upserts(2_501, 4_501);
+    const noted = { n: 0 };
+    expect(cut(log, 4_502, 2_000, 1_000_000_000, noted)).to.equal(2_502);
+    expect(noted.n, 'sizes known: a yield a page').to.equal(1);
+    await log.close();
+    log = LmdbLog.open(dir.path);
+    const again = { n: 0 };
+    expect(cut(log, 4_502, 2_000, 1_000_000_000, again)).to.equal(2_502);
+    expect(again.n, 'reopened: read whole again').to.equal(2_001 + 1);
+    expect(cut(log, 4_502, 5_000, 1_000_000_000)).to.equal(0);
     await log.close();
   });
 });

@@ -100,10 +100,12 @@ export class LmdbLog implements EventLog {
   /**
    * Each entry's stored size, from its append or once retentionCut has read it, until the entry
    * is removed: after every snapshot the cut measures the same entries again, and reading each
-   * (tens of MB after a bulk load) held the request thread 20-130 ms. Only entries written before
-   * this log was opened are read, once, in slices.
+   * (tens of MB after a bulk load) held the request thread 20-130 ms. Entries appended before the
+   * first cut are read by it, once, in slices; later ones are noted as they are appended.
    */
   private readonly sizes = new Map<number, number>();
+  /** Set by the first retentionCut: only then do appends note their sizes (a log never cut keeps none). */
+  private measuring = false;
 
   private constructor(opened: OpenedEnvironment, dir: string, private readonly lock: DataDirLock) {
     this.env = opened.env;
@@ -282,6 +284,7 @@ export class LmdbLog implements EventLog {
    * and `bytes` bytes (records and staged blocks) stay: the highest operation_id to drop (0: none).
    */
   *retentionCut(through: number, entries: number, bytes: number): Sliced<number> {
+    this.measuring = true;
     const stagedBytes = new Map<number, number>();
     for (const { value } of this.stages.getRange()) stagedBytes.set(value[0], value[1]);
     let kept = 0;
@@ -330,7 +333,7 @@ export class LmdbLog implements EventLog {
       this.openStages.delete(stage.id);
     }
     const written = opId > from || stage ? this.putTogether(from, opId, record, stage) : this.entries.put(opId, record);
-    this.sizes.set(opId, record.length);
+    if (this.measuring) this.sizes.set(opId, record.length);
     return { opId, durable: this.durably(opId, written), record, bytes: record.length + (stage?.size ?? 0) };
   }
 
@@ -347,7 +350,7 @@ export class LmdbLog implements EventLog {
       this.openStages.delete(stage.id);
     }
     const written = opId > from || stage ? this.putTogether(from, opId, record, stage) : this.entries.put(opId, record);
-    this.sizes.set(opId, record.length);
+    if (this.measuring) this.sizes.set(opId, record.length);
     return { opId, durable: this.durably(opId, written), record, bytes: record.length + (stage?.size ?? 0) };
   }
 
