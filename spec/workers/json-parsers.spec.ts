@@ -61,6 +61,20 @@ describe('workers: JSON parser threads', () => {
     expect(parsers.parsed).to.equal(1);
   });
 
+  it('fails the oldest body of a thread whose answer cannot be read, and answers the next', async () => {
+    // The event an answer too deep to deserialize would fire on the request thread; the body's
+    // own answer, arriving after, finds nothing waiting and is dropped.
+    parsers.onDispatch = (thread) => void thread.emit('messageerror', new Error('Maximum call stack size exceeded'));
+    const err = await parsers.parse(bytesOf('{"a": 1}')).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(err?.message).to.equal('the parsed body could not be read: Maximum call stack size exceeded');
+    parsers.onDispatch = null;
+    expect(await parsers.parse(bytesOf('{"a": 2}'))).to.deep.equal({ a: 2 });
+    expect(parsers.stopped).to.equal(0);
+  });
+
   it('spreads bodies over its threads and answers each its own', async () => {
     const threads = new Set<unknown>();
     parsers.onDispatch = (thread) => void threads.add(thread);
