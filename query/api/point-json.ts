@@ -71,6 +71,6 @@ export function scoredJson(c: Collection, req: VectorQuery & OutputOptions): Rec
 }
 
 /** scoredJson with the graph walk perhaps on a search worker (the server's searches). */
-export async function pooledScoredJson(c: Collection, req: VectorQuery & OutputOptions): Promise<Record<string, unknown>[]> {
-  return (await searchCollectionPooled(c, req)).map((hit) => pointJson(c, hit.slot, req, hit.score));
+export async function pooledScoredJson(c: Collection, req: VectorQuery & OutputOptions, shown: (score: number) => number = (score) => score): Promise<Record<string, unknown>[]> {
+  return (await searchCollectionPooled(c, req)).map((hit) => pointJson(c, hit.slot, req, shown(hit.score)));
 }

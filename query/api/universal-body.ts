@@ -20,14 +20,22 @@ type Form = z.output<typeof queryForm>;
 type Stage = z.output<typeof prefetch> & { offset?: number | null; ef?: number | null };
 
 const DEFAULT_MMR_DIVERSITY = 0.5;
-const DEFAULT_RRF_K = 60;
+/** Qdrant's k of reciprocal rank fusion when none is given. */
+const DEFAULT_RRF_K = 2;
 
 function input(v: number[] | Float32Array | Float64Array | number | string | { indices: number[]; values: number[] }): VectorInput {
   if (typeof v === 'number' || typeof v === 'string') return { id: v };
   return Array.isArray(v) || ArrayBuffer.isView(v) ? { vector: Float32Array.from(v) } : { sparse: sparseFrom(v) };
 }
 
-function queryKind(form: Form | null | undefined, limit: number): QueryKind {
+/** rrf's weights, checked: one per prefetch (as Qdrant requires). */
+function rrfWeights(weights: number[] | null | undefined, prefetches: number, where: string): number[] | null {
+  if (weights === null || weights === undefined) return null;
+  if (weights.length !== prefetches) throw badRequest(`${where}query.rrf.weights has ${weights.length} weights for ${prefetches} prefetches: send one weight per prefetch`);
+  return weights;
+}
+
+function queryKind(form: Form | null | undefined, limit: number, prefetches: number, where: string): QueryKind {
   if (form === null || form === undefined) return { kind: 'none' };
   if (typeof form !== 'object' || Array.isArray(form) || ArrayBuffer.isView(form)) return { kind: 'nearest', target: input(form as number[]), mmr: null };
   if ('indices' in form) return { kind: 'nearest', target: input(form), mmr: null };
@@ -39,8 +47,8 @@ function queryKind(form: Form | null | undefined, limit: number): QueryKind {
     const r = form.recommend;
     return { kind: 'recommend', positive: (r.positive ?? []).map(input), negative: (r.negative ?? []).map(input), strategy: r.strategy ?? 'average_vector' };
   }
-  if ('fusion' in form) return { kind: 'fusion', method: form.fusion, k: DEFAULT_RRF_K };
-  if ('rrf' in form) return { kind: 'fusion', method: 'rrf', k: form.rrf.k ?? DEFAULT_RRF_K };
+  if ('fusion' in form) return { kind: 'fusion', method: form.fusion, k: DEFAULT_RRF_K, weights: null };
+  if ('rrf' in form) return { kind: 'fusion', method: 'rrf', k: form.rrf.k ?? DEFAULT_RRF_K, weights: rrfWeights(form.rrf.weights, prefetches, where) };
   if ('order_by' in form) {
     const o = typeof form.order_by === 'string' ? { key: form.order_by } : form.order_by;
     const start = 'start_from' in o ? o.start_from : null;
@@ -56,11 +64,12 @@ function stagePlan(stage: Stage, where: string, defaultLimit: number): QueryPlan
   const given = [stage.ef, stage.params?.hnsw_ef, stage.params?.ef].filter((v): v is number => v !== undefined && v !== null);
   const prefetches = stage.prefetch ? (Array.isArray(stage.prefetch) ? stage.prefetch : [stage.prefetch]) : [];
   return {
-    query: queryKind(stage.query, limit),
+    query: queryKind(stage.query, limit, prefetches.length, where),
     prefetch: prefetches.map((p, i) => stagePlan(p, `${where}prefetch[${i}].`, 10)),
     using: stage.using ?? '',
     filter: parseOptionalFilter(stage.filter, `${where}filter`),
     scoreThreshold: stage.score_threshold ?? null,
+    thresholdExclusive: false,
     limit,
     offset: stage.offset ?? 0,
     ef: given[0] ?? DEFAULT_EF,

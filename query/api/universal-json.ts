@@ -4,15 +4,20 @@ import type { OutputOptions } from './output-options.js';
 import { pointJson } from './point-json.js';
 import type { GroupsQuery, UniversalQuery } from './universal-body.js';
 
-function hitJson(c: Collection, h: QueryHit, options: OutputOptions): Record<string, unknown> {
-  const out = pointJson(c, h.slot, options, h.score);
+/** How a dialect shows a score (Qdrant's port: a Euclidean distance as itself; see qdrant-scores.ts). */
+export type ScoreShown = (score: number) => number;
+
+const asIs: ScoreShown = (score) => score;
+
+function hitJson(c: Collection, h: QueryHit, options: OutputOptions, shown: ScoreShown): Record<string, unknown> {
+  const out = pointJson(c, h.slot, options, shown(h.score));
   if (h.orderValue !== undefined) out.order_value = h.orderValue;
   return out;
 }
 
 /** A universal query's points, best first. */
-export async function queryJson(c: Collection, q: UniversalQuery): Promise<Record<string, unknown>[]> {
-  return (await queryHits(c, q.plan)).map((h) => hitJson(c, h, q));
+export async function queryJson(c: Collection, q: UniversalQuery, shown = asIs): Promise<Record<string, unknown>[]> {
+  return (await queryHits(c, q.plan)).map((h) => hitJson(c, h, q, shown));
 }
 
 /** Scroll with order_by: the points (no score) with the value they were ordered by. */
@@ -27,7 +32,7 @@ function groupValues(value: unknown): (string | number)[] {
 }
 
 /** Hits grouped by a payload key: groups in the order of their best hit, each with its best group_size hits. */
-export async function groupsJson(c: Collection, q: GroupsQuery): Promise<{ groups: { id: string | number; hits: Record<string, unknown>[] }[] }> {
+export async function groupsJson(c: Collection, q: GroupsQuery, shown = asIs): Promise<{ groups: { id: string | number; hits: Record<string, unknown>[] }[] }> {
   const groups = new Map<string | number, QueryHit[]>();
   for (const hit of await queryHits(c, q.plan)) {
     const payload = c.store.payloads[hit.slot] ?? {};
@@ -41,5 +46,5 @@ export async function groupsJson(c: Collection, q: GroupsQuery): Promise<{ group
       if (members.length < q.groupSize) members.push(hit);
     }
   }
-  return { groups: [...groups].map(([id, hits]) => ({ id, hits: hits.map((h) => hitJson(c, h, q)) })) };
+  return { groups: [...groups].map(([id, hits]) => ({ id, hits: hits.map((h) => hitJson(c, h, q, shown)) })) };
 }

@@ -54,13 +54,18 @@ export const queryForm = explainedBy(
     z.strictObject({ nearest: vectorInput, mmr: mmr.nullish() }),
     z.strictObject({ recommend }),
     z.strictObject({ fusion: z.enum(['rrf', 'dbsf']) }),
-    z.strictObject({ rrf: z.strictObject({ k: intIn(1, 1_000_000).nullish() }) }),
+    z.strictObject({
+      rrf: z.strictObject({
+        k: intIn(1, 1_000_000).nullish(),
+        weights: z.array(finiteNumber()).nullish().meta({ description: 'one number per prefetch: how much its ranking counts (default 1; 0 or less: not at all)' }),
+      }),
+    }),
     z.strictObject({ order_by: orderBy }),
     z.strictObject({ sample: z.literal('random') }),
   ])
   .meta({
     id: 'QueryForm',
-    description: 'a vector, sparse vector {indices, values} or point id (nearest), {nearest, mmr}, {recommend}, {fusion: "rrf"|"dbsf"}, {rrf: {k}}, {order_by} or {sample: "random"}',
+    description: 'a vector, sparse vector {indices, values} or point id (nearest), {nearest, mmr}, {recommend}, {fusion: "rrf"|"dbsf"}, {rrf: {k, weights}}, {order_by} or {sample: "random"}',
   }),
   (where, value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) return undefined;
