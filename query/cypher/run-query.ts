@@ -1,3 +1,4 @@
+import type { DatabaseCatalog } from './procedures/catalog.js';
 import type { Collection } from '../../storage/collection.js';
 import type { Distance, GraphChange } from '../../storage/events/types.js';
 import { queryParts, type Clause, type Query } from './ast.js';
@@ -69,6 +70,8 @@ export interface QueryRun {
   tx?: GraphTx;
   /** How a result value is written out; JSON (DECISIONS.md) by default. */
   present?: (v: Value, tx: GraphTx) => unknown;
+  /** The server's databases, for SHOW DATABASES. */
+  catalog?: DatabaseCatalog;
 }
 
 /**
@@ -145,7 +148,7 @@ export function streamQuery(c: Collection, query: Query, parameters: Record<stri
     },
     *close(): Work<void> {},
   };
-  const work = stackSafe(() => new Executor(contextOf(c, parameters, guard, tx)).runInto(query.clauses, end));
+  const work = stackSafe(() => new Executor(contextOf(c, parameters, guard, tx, run.catalog)).runInto(query.clauses, end));
   let finished = false;
   return {
     columns,
@@ -179,16 +182,16 @@ const presentRow = (r: Row, columns: string[], present: NonNullable<QueryRun['pr
   columns.map((name) => present(Object.hasOwn(r, name) ? r[name]! : null, tx));
 
 /** What a query's stages evaluate with: its overlay, its parameters (own entries only) and its limits. */
-function contextOf(c: Collection, parameters: Record<string, unknown>, guard: QueryGuard, tx: GraphTx): EvalContext {
+function contextOf(c: Collection, parameters: Record<string, unknown>, guard: QueryGuard, tx: GraphTx, catalog?: DatabaseCatalog): EvalContext {
   const params: Record<string, Value> = {};
   for (const [k, v] of Object.entries(parameters)) setEntry(params, k, fromJson(v));
-  return { tx, params, guard, distance: c.config.distance };
+  return { tx, params, guard, distance: c.config.distance, ...(catalog ? { catalog } : {}) };
 }
 
 function* queryWork(c: Collection, query: Query, parameters: Record<string, unknown>, guard: QueryGuard, run: QueryRun): Work<CypherResult> {
   const tx = run.tx ?? new GraphTx(c);
   const present = run.present ?? toJson;
-  const ctx = contextOf(c, parameters, guard, tx);
+  const ctx = contextOf(c, parameters, guard, tx, run.catalog);
   let rows = yield* new Executor(ctx).run(query.clauses);
   for (const u of query.unions) rows = rows.concat(yield* new Executor(ctx).run(u.clauses));
   const columns = columnsOf(query.clauses);
