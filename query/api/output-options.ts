@@ -1,7 +1,5 @@
-import type * as z from 'zod';
 import { badRequest } from '../../storage/errors.js';
 import { parseJsonPath, type JsonPath } from '../../storage/json-path.js';
-import type { withPayload } from './schemas/fields.js';
 
 /** Which parts of a payload a response carries: all, none, only some, or all but some (Qdrant's with_payload, by JSON paths). */
 export type PayloadSelector = boolean | { include: JsonPath[] } | { exclude: JsonPath[] };
@@ -21,8 +19,11 @@ export function payloadPath(key: string, where: string): JsonPath {
 
 const paths = (keys: string[], where: string): JsonPath[] => keys.map((key, i) => payloadPath(key, `${where}[${i}]`));
 
+/** with_payload as the body schemas check it (schemas/fields.ts withPayload). */
+type WithPayloadField = boolean | string[] | { include: string[] } | { exclude: string[] };
+
 /** with_payload (default true) and with_vector (default false), already checked by a body schema. */
-export function outputOptions(body: { with_payload?: z.output<typeof withPayload> | null; with_vector?: boolean | string[] | null }): OutputOptions {
+export function outputOptions(body: { with_payload?: WithPayloadField | null; with_vector?: boolean | string[] | null }): OutputOptions {
   const raw = body.with_payload ?? true;
   const withPayload: PayloadSelector =
     typeof raw === 'boolean' ? raw : Array.isArray(raw) ? { include: paths(raw, 'with_payload') } : 'include' in raw ? { include: paths(raw.include, 'with_payload.include') } : { exclude: paths(raw.exclude, 'with_payload.exclude') };
