@@ -51,21 +51,23 @@ function checkedPath(key: string, where: string): string {
   return key;
 }
 
+/** Whether a point is absent, or matches the filter, as the pending updates leave it (Qdrant's update_filter). */
+function absentOrMatching(c: Collection, pending: PendingUpdates, filter: Filter, id: PointId): boolean {
+  if (pending.touched.has(id)) {
+    const now = pending.touched.get(id);
+    return !now || matchesPendingPoint(filter, { id, ...now });
+  }
+  const slot = c.store.slotOf(id);
+  return slot < 0 || matchesFilter(filter, c, slot);
+}
+
 /**
  * An upsert with Qdrant's update_filter: a point that exists (as the pending updates leave it)
  * and does not match keeps its state, so it leaves the upsert; new points are written whatever
  * the filter says.
  */
 export function conditionalUpsert(c: Collection, pending: PendingUpdates, points: PointRecord[], filter: Filter | null): PointRecord[] {
-  if (!filter) return points;
-  return points.filter((p) => {
-    if (pending.touched.has(p.id)) {
-      const now = pending.touched.get(p.id);
-      return !now || matchesPendingPoint(filter, { id: p.id, ...now });
-    }
-    const slot = c.store.slotOf(p.id);
-    return slot < 0 || matchesFilter(filter, c, slot);
-  });
+  return filter ? points.filter((p) => absentOrMatching(c, pending, filter, p.id)) : points;
 }
 
 /** An upsert body's update_filter (checked with the body), or null. */
@@ -96,14 +98,20 @@ function updateOf(c: Collection, pending: PendingUpdates, kind: Kind, raw: unkno
       const b = checkBody(deleteVectorsBody, body);
       return { op: kind, ids: selectedIds(c, pending, b, where), names: [...new Set(b.vector)] };
     }
-    case 'update_vectors':
+    case 'update_vectors': {
+      const b = checkBody(updateVectorsBody, body);
+      // update_filter: a point that does not match keeps its vectors; a missing one is still refused.
+      const onlyIf = updateFilterOf(body, where);
       return {
         op: kind,
-        points: checkBody(updateVectorsBody, body).points.map((p) => {
-          const given = pointVectorsFrom(p.vector);
-          return { id: p.id, dense: { ...(given.vector ? { '': given.vector } : {}), ...given.named }, sparse: given.sparse ?? {} };
-        }),
+        points: b.points
+          .filter((p) => !onlyIf || absentOrMatching(c, pending, onlyIf, p.id))
+          .map((p) => {
+            const given = pointVectorsFrom(p.vector);
+            return { id: p.id, dense: { ...(given.vector ? { '': given.vector } : {}), ...given.named }, sparse: given.sparse ?? {} };
+          }),
       };
+    }
   }
 }
 

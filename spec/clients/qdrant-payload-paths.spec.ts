@@ -194,6 +194,24 @@ describe('clients: Qdrant JSON paths and in-order batches with @qdrant/js-client
       expect((await payloads(q))['1'], 'g is 10 now: not matched').to.deep.equal({ g: 10 });
     });
 
+    it('updates vectors only of points that match, and still refuses a missing point', async () => {
+      const q = client();
+      // The client's updateVectors does not send update_filter; a batch's update_vectors step does.
+      const onlyIf = { must: [{ key: 'g', match: { value: 3 } }] };
+      await q.batchUpdate('c', { wait: true, operations: [{ update_vectors: { update_filter: onlyIf, points: [{ id: 1, vector: [5, 5] }, { id: 3, vector: [7, 7] }] } }] });
+      const vectors = await q.retrieve('c', { ids: [1, 3], with_payload: false, with_vector: true });
+      expect(vectors.map((p) => [p.id, p.vector])).to.deep.equal([
+        [1, [1, 0]],
+        [3, [7, 7]],
+      ]);
+      const put = (points: unknown[]) =>
+        fetch(`${s.service.qdrantUrl}/collections/c/points/vectors`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ update_filter: onlyIf, points }) });
+      expect((await put([{ id: 1, vector: [6, 6] }])).status).to.equal(200);
+      expect((await q.retrieve('c', { ids: [1], with_vector: true }))[0]!.vector, 'not matched: unchanged').to.deep.equal([1, 0]);
+      const missing = await put([{ id: 3, vector: [8, 8] }, { id: 404, vector: [1, 1] }]);
+      expect([missing.status, ((await missing.json()) as { status: { error: string } }).status.error]).to.deep.equal([404, 'no point with id 404 found in collection "c"']);
+    });
+
     it('reads the filter against the state the earlier steps of a batch leave', async () => {
       const q = client();
       await q.batchUpdate('c', {

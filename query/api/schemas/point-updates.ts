@@ -22,7 +22,7 @@ export const overwritePayloadBody = z.strictObject({ payload, ...selector, key: 
 export const deletePayloadBody = z.strictObject({ keys: z.array(z.string().min(1)).meta({ description: 'an array of payload keys (JSON paths: a.b, a[0].b, a[].b)' }), ...selector }).meta({ id: 'DeletePayloadBody' });
 export const pointsSelectorBody = z.strictObject(selector).meta({ id: 'PointsSelector', description: 'an object {points: [ids]} or {filter}' });
 export const updateVectorsBody = z
-  .strictObject({ points: z.array(z.strictObject({ id: pointId, vector: newVector })).min(1).meta({ description: 'a non-empty array of {id, vector}' }) })
+  .strictObject({ points: z.array(z.strictObject({ id: pointId, vector: newVector })).min(1).meta({ description: 'a non-empty array of {id, vector}' }), update_filter: filter.nullish() })
   .meta({ id: 'UpdateVectorsBody' });
 export const deleteVectorsBody = z.strictObject({ ...selector, vector: vectorNames }).meta({ id: 'DeleteVectorsBody' });
 
