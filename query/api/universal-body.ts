@@ -6,7 +6,8 @@ import { orderValue } from '../search/universal/order-value.js';
 import { checkBody } from './check-body.js';
 import { bodyObject } from './fields.js';
 import { sparseFrom } from './vector-input.js';
-import { outputOptions, type OutputOptions } from './output-options.js';
+import { outputOptions, payloadPath, type OutputOptions } from './output-options.js';
+import type { JsonPath } from '../../storage/json-path.js';
 import { universalBatchBody, universalGroupsBody, universalQueryBody, type prefetch, type queryForm } from './schemas/universal-query.js';
 import { DEFAULT_EF } from './search-body.js';
 import { quantizationOf } from './quantization-params.js';
@@ -89,7 +90,8 @@ export function parseUniversalBatch(raw: unknown): UniversalQuery[] {
 }
 
 export interface GroupsQuery extends UniversalQuery {
-  groupBy: string;
+  /** The group_by key, a JSON path. */
+  groupBy: JsonPath;
   groupSize: number;
   groups: number;
 }
@@ -99,7 +101,7 @@ export function parseUniversalGroups(raw: unknown): GroupsQuery {
   const body = checkBody(universalGroupsBody, bodyObject(raw));
   const groups = body.limit ?? 10;
   const groupSize = body.group_size ?? 3;
-  return { plan: stagePlan({ ...body, limit: Math.min(groups * groupSize * 10, 10_000), offset: 0 }, '', 10), ...outputOptions(body), groupBy: body.group_by, groupSize, groups };
+  return { plan: stagePlan({ ...body, limit: Math.min(groups * groupSize * 10, 10_000), offset: 0 }, '', 10), ...outputOptions(body), groupBy: payloadPath(body.group_by, 'group_by'), groupSize, groups };
 }
 
 /** Qdrant's recommend body as a universal query. */
@@ -121,7 +123,7 @@ export function parseSearchGroups(raw: unknown): GroupsQuery {
   if (named && b.using !== undefined && b.using !== null && b.using !== named.name) throw badRequest(`vector.name "${named.name}" and using "${b.using}" name different vectors; send one of them`);
   const query = named ? named.vector : (b.vector as Form);
   const q = parseStage({ query, filter: b.filter, params: b.params, score_threshold: b.score_threshold, limit: Math.min(groups * groupSize * 10, 10_000), using: named?.name ?? b.using }, b, '');
-  return { ...q, groupBy: b.group_by, groupSize, groups };
+  return { ...q, groupBy: payloadPath(b.group_by, 'group_by'), groupSize, groups };
 }
 
 function parseStage(stage: Stage, output: Parameters<typeof outputOptions>[0], where: string): UniversalQuery {

@@ -1,4 +1,5 @@
 import type { Collection } from '../../storage/collection.js';
+import { valuesAtPath, type JsonPath } from '../../storage/json-path.js';
 import { queryHits, type QueryHit } from '../search/universal/run.js';
 import type { OutputOptions } from './output-options.js';
 import { pointJson } from './point-json.js';
@@ -25,19 +26,22 @@ export async function orderedJson(c: Collection, q: UniversalQuery): Promise<Rec
   return (await queryHits(c, q.plan)).map((h) => ({ ...pointJson(c, h.slot, q), order_value: h.orderValue }));
 }
 
-/** The group values of a point: the key's value, or each element of an array there (strings and integers only). */
-function groupValues(value: unknown): (string | number)[] {
-  const values = Array.isArray(value) ? value : [value];
-  return values.filter((v): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)));
+const isGroupValue = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
+
+/**
+ * The groups a point falls in, as Qdrant's grouping reads them: each value at the group_by path,
+ * each element of an array there; none when one of them is not a string or an integer.
+ */
+function groupValues(payload: Record<string, unknown>, path: JsonPath): (string | number)[] {
+  const values = valuesAtPath(payload, path).flatMap((v) => (Array.isArray(v) ? v : [v]));
+  return values.every(isGroupValue) ? [...new Set(values)] : [];
 }
 
 /** Hits grouped by a payload key: groups in the order of their best hit, each with its best group_size hits. */
 export async function groupsJson(c: Collection, q: GroupsQuery, shown = asIs): Promise<{ groups: { id: string | number; hits: Record<string, unknown>[] }[] }> {
   const groups = new Map<string | number, QueryHit[]>();
   for (const hit of await queryHits(c, q.plan)) {
-    const payload = c.store.payloads[hit.slot] ?? {};
-    const value = Object.hasOwn(payload, q.groupBy) ? payload[q.groupBy] : undefined;
-    for (const key of groupValues(value)) {
+    for (const key of groupValues(c.store.payloads[hit.slot] ?? {}, q.groupBy)) {
       let members = groups.get(key);
       if (!members) {
         if (groups.size === q.groups) continue;

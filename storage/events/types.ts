@@ -210,10 +210,10 @@ export interface GraphWriteEvent {
 export type PointUpdate =
   | { op: 'upsert'; points: PointRecord[] }
   | { op: 'delete'; ids: PointId[] }
-  /** Merges the payload's keys into each point's payload, or into the object at `key` (a dotted path, made when missing). */
+  /** Merges the payload's keys into each point's payload, or into the object at `key` (Qdrant's JSON path, storage/json-path.ts). */
   | { op: 'set_payload'; ids: PointId[]; payload: Payload; key: string | null }
   | { op: 'overwrite_payload'; ids: PointId[]; payload: Payload }
-  /** Removes keys (dotted paths) from each point's payload. */
+  /** Removes what each key (Qdrant's JSON path) names from each point's payload. */
   | { op: 'delete_payload'; ids: PointId[]; keys: string[] }
   | { op: 'clear_payload'; ids: PointId[] }
   | { op: 'update_vectors'; points: VectorUpdate[] }

@@ -127,7 +127,7 @@ export const universalBatchBody = z
 export const universalGroupsBody = z
   .strictObject({
     ...queryFields,
-    group_by: z.string().min(1).meta({ description: 'the payload key to group by' }),
+    group_by: z.string().min(1).meta({ description: 'the payload path to group by (a.b, a[].b)' }),
     group_size: intIn(1, MAX_LIMIT).nullish(),
     with_lookup: z.null().optional(),
   })
