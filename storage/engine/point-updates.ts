@@ -2,7 +2,7 @@ import type { Collection } from '../collection.js';
 import { badRequest, notFound, type DbError } from '../errors.js';
 import type { Payload, PointId, PointRecord, PointUpdate, SparseVector, UpdatePointsEvent } from '../events/types.js';
 import { splitDense, vectorsProblem } from './check-vectors.js';
-import { deletePayloadAt, setPayloadAt } from './payload-paths.js';
+import { deletePayloadAt, deletePayloadAtDotted, setPayloadAt, setPayloadAtDotted } from './payload-paths.js';
 
 /** What a point is after the updates so far: its payload and labels, and the vectors it has ("" the unnamed one). */
 export interface Simulated {
@@ -113,11 +113,11 @@ function withVectors(c: Collection, id: PointId, dense: Record<string, Float32Ar
 function nextPayload(s: Pick<Simulated, 'payload'>, u: Exclude<PointUpdate, { op: 'upsert' | 'delete' | 'update_vectors' }>): Payload {
   switch (u.op) {
     case 'set_payload':
-      return setPayloadAt(s.payload, u.payload, u.key);
+      return (u.dottedKeys ? setPayloadAtDotted : setPayloadAt)(s.payload, u.payload, u.key);
     case 'overwrite_payload':
       return u.payload;
     case 'delete_payload':
-      return u.keys.reduce(deletePayloadAt, s.payload);
+      return u.keys.reduce(u.dottedKeys ? deletePayloadAtDotted : deletePayloadAt, s.payload);
     case 'clear_payload':
       return {};
     case 'delete_vectors':
