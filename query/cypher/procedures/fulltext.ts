@@ -3,6 +3,7 @@ import { comparePointIds } from '../../../storage/point-id.js';
 import type { EvalContext } from '../evaluate.js';
 import { analyseDoc, IndexStats } from '../fulltext/analysed-doc.js';
 import { parseLuceneQuery } from '../fulltext/parser.js';
+import type { LuceneQuery } from '../fulltext/query-tree.js';
 import { compileLuceneQuery } from '../fulltext/scorer.js';
 import { LuceneSyntaxError, LuceneUnsupportedError } from '../fulltext/syntax-error.js';
 import { float } from '../numbers.js';
@@ -29,7 +30,7 @@ function queryNodes(args: Parameters<Procedure['run']>[0], ctx: EvalContext): Pr
   const skip = options?.skip !== undefined && options.skip !== null ? integerArg(p, 2, options.skip) : 0;
   const index = ctx.tx.schema.index(name);
   if (!index || index.type !== 'FULLTEXT') throw procedureError('ProcedureCallFailed', `${p}: there is no full-text index called \`${name}\``);
-  let query;
+  let query: LuceneQuery | null;
   try {
     query = parseLuceneQuery(text);
   } catch (err) {
@@ -50,10 +51,12 @@ function queryNodes(args: Parameters<Procedure['run']>[0], ctx: EvalContext): Pr
   const stats = new IndexStats(index.properties);
   for (const id of nodes) {
     const doc = analysed(id);
-    if (doc) stats.add(doc);
+    if (!doc) continue;
+    const before = stats.terms;
+    stats.add(doc);
+    if (stats.terms > before) guard.charge(listBytes(2) * (stats.terms - before), 'the terms of a full-text index');
   }
-  const statsBytes = listBytes(2 * stats.terms);
-  guard.charge(statsBytes, 'the terms of a full-text index');
+  const statsBytes = listBytes(2) * stats.terms;
   const scorer = compileLuceneQuery(query, stats);
   const scored: { id: PointId; score: number }[] = [];
   // Second pass: each node's score.
