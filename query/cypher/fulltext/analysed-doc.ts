@@ -9,19 +9,23 @@ export interface AnalysedField {
 /** A node's indexed properties, each a Lucene field, by property name. */
 export type AnalysedDoc = Map<string, AnalysedField>;
 
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
 /**
- * The fields of a node for a full-text index over `properties`: each string property analysed
- * as the index analyses text (the payload text index's tokens: lower-case runs of letters and
- * digits, no stop words, like Neo4j's default 'standard-no-stop-words' analyzer on plain words).
- * Null when the node has none of them as a string: it is not in the index.
+ * The fields of a node for a full-text index over `properties`: each string or list-of-strings
+ * property analysed as the index analyses text (the payload text index's tokens: lower-case runs
+ * of letters and digits, no stop words, like Neo4j's default 'standard-no-stop-words' analyzer on
+ * plain words). A list's strings are values of one field, their tokens following each other (no
+ * position gap, as Lucene's standard analyzer adds none). Null when the node has none of them:
+ * it is not in the index.
  */
 export function analyseDoc(payload: Record<string, unknown>, properties: readonly string[]): AnalysedDoc | null {
   let doc: AnalysedDoc | null = null;
   for (const key of properties) {
     const value = Object.hasOwn(payload, key) ? payload[key] : undefined;
-    if (typeof value !== 'string') continue;
+    if (typeof value !== 'string' && !isStringList(value)) continue;
     const positions = new Map<string, number[]>();
-    const tokens = textTokens(value);
+    const tokens = typeof value === 'string' ? textTokens(value) : value.flatMap(textTokens);
     tokens.forEach((t, p) => {
       const at = positions.get(t);
       if (at) at.push(p);

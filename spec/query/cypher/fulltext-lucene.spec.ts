@@ -258,6 +258,20 @@ describe('query/cypher/fulltext: Lucene query syntax for db.index.fulltext.query
       ]);
     });
 
+    it('indexes a list of strings as one field holding all its strings (Neo4j indexes STRING and LIST<STRING>)', () => {
+      const g = graph();
+      g.run(`CREATE (:Employee {name: 'Nils-Erik Karlsson', team: 'Kernel', peerReviews: ['Nils-Erik is difficult to work with.', 'Nils-Erik is often late for work.']}),
+        (:Employee {name: 'Nils Johansson', team: 'Operations', peerReviews: [1, 2]}), (:Employee {name: 'Maya Tanaka', team: 'Operations'})`);
+      g.run('CREATE FULLTEXT INDEX people FOR (n:Employee) ON EACH [n.name, n.team, n.peerReviews]');
+      const search = (query: string) => g.rows('CALL db.index.fulltext.queryNodes("people", $query) YIELD node, score RETURN node.name, score', { query }) as [string, number][];
+      // One document has the field (a list of numbers is not indexed), 14 tokens long: the average, so the length term is 1.2.
+      expectRanked(search('late'), [['Nils-Erik Karlsson', Math.log(1 + 0.5 / 1.5) / 2.2]]);
+      expect(search('peerReviews:(difficult AND late)').map((r) => r[0])).to.deep.equal(['Nils-Erik Karlsson']);
+      expect(search('peerReviews:1')).to.deep.equal([]);
+      // "nils" in a longer name, but also twice in the reviews: the two fields add up.
+      expect(search('nils').map((r) => r[0])).to.deep.equal(['Nils-Erik Karlsson', 'Nils Johansson']);
+    });
+
     it('a field name restricts a clause to that property; a name the index does not have matches nothing', () => {
       const { search, titles } = movies();
       expect(search('title:matrix')).to.deep.equal(search('matrix'));
