@@ -68,6 +68,50 @@ function compile(q: LuceneQuery, stats: IndexStats): DocScorer | null {
   }
 }
 
+/**
+ * Which indexed tokens a query may look up (its words, and the terms its prefixes, wildcards,
+ * ranges and fuzzy terms match), so that only those are kept of each node; `all` when the query
+ * matches nodes by being in the index at all (`*:*`).
+ */
+export function queryTerms(q: LuceneQuery): { relevant: (term: string) => boolean; all: boolean } {
+  const words = new Set<string>();
+  const tests: ((term: string) => boolean)[] = [];
+  let all = false;
+  const visit = (n: LuceneQuery): void => {
+    switch (n.kind) {
+      case 'boolean':
+        return n.clauses.forEach((c) => visit(c.query));
+      case 'all':
+        all = true;
+        return;
+      case 'term':
+      case 'phrase':
+        return textTokens(n.text).forEach((t) => words.add(t));
+      case 'prefix':
+        return void tests.push((t) => t.startsWith(n.prefix));
+      case 'wildcard':
+        return void tests.push((t) => n.pattern.test(t));
+      case 'range':
+        return void tests.push((t) => (n.lower === null || t >= n.lower) && (n.upper === null || t <= n.upper));
+      case 'fuzzy': {
+        const chars = [...n.term];
+        return void tests.push((t) => editDistance(chars, [...t], n.maxEdits) <= n.maxEdits);
+      }
+    }
+  };
+  visit(q);
+  if (tests.length === 0) return { relevant: (t) => words.has(t), all };
+  // A multi-term clause is tested once per distinct token.
+  const seen = new Map<string, boolean>();
+  const relevant = (t: string) => {
+    if (words.has(t)) return true;
+    let yes = seen.get(t);
+    if (yes === undefined) seen.set(t, (yes = tests.some((test) => test(t))));
+    return yes;
+  };
+  return { relevant, all };
+}
+
 /** The fields a clause searches: its own (if the index has it; otherwise none), or all of the index's. */
 const fieldsOf = (field: string | null, stats: IndexStats): readonly string[] => (field === null ? stats.properties : stats.properties.includes(field) ? [field] : []);
 
@@ -90,7 +134,7 @@ export function normLength(length: number): number {
 const bm25 = (weight: number, freq: number, length: number, average: number) => (weight * freq) / (freq + K1 * (1 - B + (B * normLength(length)) / average));
 
 function termScorer(fs: FieldStats | undefined, field: string, term: string, boost: number): DocScorer {
-  const df = fs?.docFreq.get(term);
+  const df = fs?.docFreq(term);
   if (!fs || !df) return NOTHING;
   const weight = boost * idf(df, fs.docCount);
   const average = fs.totalLength / fs.docCount;
@@ -128,8 +172,8 @@ function phraseFrequency(lists: number[][], slop: number): number {
 }
 
 function phraseScorer(fs: FieldStats | undefined, field: string, tokens: string[], slop: number): DocScorer {
-  if (!fs || tokens.some((t) => !fs.docFreq.get(t))) return NOTHING;
-  const weight = tokens.reduce((sum, t) => sum + idf(fs.docFreq.get(t)!, fs.docCount), 0);
+  if (!fs || tokens.some((t) => !fs.docFreq(t))) return NOTHING;
+  const weight = tokens.reduce((sum, t) => sum + idf(fs.docFreq(t), fs.docCount), 0);
   const average = fs.totalLength / fs.docCount;
   return (doc) => {
     const f = doc.get(field);
@@ -143,7 +187,7 @@ function phraseScorer(fs: FieldStats | undefined, field: string, tokens: string[
 
 /** Lucene's constant-score rewrite of prefix, wildcard and range queries: 1 for a field holding any matching term. */
 function constantScorer(fs: FieldStats | undefined, field: string, matches: (term: string) => boolean): DocScorer {
-  const terms = new Set([...(fs?.docFreq.keys() ?? [])].filter(matches));
+  const terms = new Set([...(fs?.terms.keys() ?? [])].filter(matches));
   if (terms.size === 0) return NOTHING;
   return (doc) => {
     const f = doc.get(field);
@@ -162,7 +206,7 @@ function fuzzyScorer(fs: FieldStats | undefined, field: string, term: string, ma
   if (!fs) return NOTHING;
   const chars = [...term];
   const expansions: { term: string; similarity: number }[] = [];
-  for (const candidate of fs.docFreq.keys()) {
+  for (const candidate of fs.terms.keys()) {
     const other = [...candidate];
     const edits = editDistance(chars, other, maxEdits);
     if (edits > maxEdits) continue;
@@ -172,7 +216,7 @@ function fuzzyScorer(fs: FieldStats | undefined, field: string, term: string, ma
   if (expansions.length === 0) return NOTHING;
   expansions.sort((a, b) => b.similarity - a.similarity || (a.term < b.term ? -1 : 1));
   const kept = expansions.slice(0, MAX_EXPANSIONS);
-  const blended = idf(Math.max(...kept.map((e) => fs.docFreq.get(e.term)!)), fs.docCount);
+  const blended = idf(Math.max(...kept.map((e) => fs.docFreq(e.term))), fs.docCount);
   const average = fs.totalLength / fs.docCount;
   return (doc) => {
     const f = doc.get(field);

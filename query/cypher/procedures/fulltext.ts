@@ -1,10 +1,10 @@
 import type { PointId } from '../../../storage/point-id.js';
 import { comparePointIds } from '../../../storage/point-id.js';
 import type { EvalContext } from '../evaluate.js';
-import { analyseDoc, IndexStats } from '../fulltext/analysed-doc.js';
+import { fieldTokens, IndexStats, relevantDoc, type AnalysedDoc } from '../fulltext/analysed-doc.js';
 import { parseLuceneQuery } from '../fulltext/parser.js';
 import type { LuceneQuery } from '../fulltext/query-tree.js';
-import { compileLuceneQuery } from '../fulltext/scorer.js';
+import { compileLuceneQuery, queryTerms } from '../fulltext/scorer.js';
 import { LuceneSyntaxError, LuceneUnsupportedError } from '../fulltext/syntax-error.js';
 import { float } from '../numbers.js';
 import { listBytes } from '../sizes.js';
@@ -42,34 +42,37 @@ function queryNodes(args: Parameters<Procedure['run']>[0], ctx: EvalContext): Pr
   const { tx, guard } = ctx;
   const labels = indexLabels(index);
   const nodes = labels.length === 1 ? tx.nodesWithLabel(labels[0]!) : [...new Set(labels.flatMap((l) => tx.nodesWithLabel(l)))];
-  const analysed = (id: PointId) => {
+  // One pass gathers each field's statistics and keeps, of each node, only the tokens the query
+  // looks up; the nodes are scored once the statistics are whole. Both are held until the answer is built.
+  const stats = new IndexStats(index.properties);
+  const { relevant, all } = queryTerms(query);
+  const candidates: { id: PointId; doc: AnalysedDoc }[] = [];
+  let held = 0;
+  const hold = (bytes: number, what: string) => {
+    guard.charge(bytes, what);
+    held += bytes;
+  };
+  for (const id of nodes) {
     guard.step();
     const payload = tx.payloadOf(id);
-    return payload ? analyseDoc(payload, index.properties) : null;
-  };
-  // First pass: each field's statistics (its terms and their document frequencies, held until the answer is built).
-  const stats = new IndexStats(index.properties);
-  for (const id of nodes) {
-    const doc = analysed(id);
+    const fields = payload ? fieldTokens(payload, index.properties) : null;
+    if (!fields) continue;
+    const before = stats.termCount;
+    stats.add(fields);
+    if (stats.termCount > before) hold(listBytes(2) * (stats.termCount - before), 'the terms of a full-text index');
+    const doc = relevantDoc(fields, relevant) ?? (all ? new Map() : null);
     if (!doc) continue;
-    const before = stats.terms;
-    stats.add(doc);
-    if (stats.terms > before) guard.charge(listBytes(2) * (stats.terms - before), 'the terms of a full-text index');
+    hold(listBytes(2 + 2 * fields.size), 'the nodes a full-text query ranks');
+    candidates.push({ id, doc });
   }
-  const statsBytes = listBytes(2) * stats.terms;
   const scorer = compileLuceneQuery(query, stats);
   const scored: { id: PointId; score: number }[] = [];
-  // Second pass: each node's score.
-  if (scorer) {
-    for (const id of nodes) {
-      const doc = analysed(id);
-      const score = doc ? scorer(doc) : null;
-      if (score === null) continue;
-      guard.charge(listBytes(2), 'the nodes a full-text query ranks');
-      scored.push({ id, score });
-    }
+  for (const { id, doc } of scorer ? candidates : []) {
+    guard.step();
+    const score = scorer!(doc);
+    if (score !== null) scored.push({ id, score });
   }
-  guard.release(statsBytes + listBytes(2) * scored.length);
+  guard.release(held);
   scored.sort((a, b) => b.score - a.score || comparePointIds(a.id, b.id));
   return scored.slice(skip, skip + limit).map((s) => ({ node: new NodeRef(s.id), score: float(s.score) }));
 }
