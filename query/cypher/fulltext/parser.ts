@@ -2,6 +2,9 @@ import type { LuceneClause, LuceneQuery, Occur } from './query-tree.js';
 import { scanLuceneQuery, type LuceneToken, type LuceneTokenKind } from './scanner.js';
 import { luceneSyntaxError, LuceneUnsupportedError } from './syntax-error.js';
 
+/** Groups nested deeper than this are refused (the parser and the scorer recurse once per level). */
+const MAX_NESTING = 200;
+
 /** Lucene's FuzzyQuery works up to two edits; `word~` asks for two. */
 const MAX_EDITS = 2;
 
@@ -23,6 +26,7 @@ export function parseLuceneQuery(query: string): LuceneQuery | null {
 class LuceneParser {
   private readonly tokens: LuceneToken[];
   private i = 0;
+  private depth = 0;
 
   constructor(private readonly query: string) {
     this.tokens = scanLuceneQuery(query);
@@ -84,9 +88,12 @@ class LuceneParser {
       field = this.peek.kind === 'STAR' ? '*' : unescape(this.peek.text);
       this.i += 2;
     }
-    if (this.accept('LPAREN')) {
+    const open = this.accept('LPAREN');
+    if (open) {
+      if (++this.depth > MAX_NESTING) throw new LuceneUnsupportedError(`the query nests parentheses more than ${MAX_NESTING} levels deep (at column ${open.offset}); flatten it`);
       const q = this.clauses(field);
       this.expect('RPAREN', '")", an operator or another clause');
+      this.depth--;
       return withBoost(q, this.boost());
     }
     return this.term(field);

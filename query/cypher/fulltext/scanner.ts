@@ -40,6 +40,9 @@ const WHITESPACE = new Set([' ', '\t', '\n', '\r', '\u3000']);
 /** Characters that end a term unless escaped (`-` and `+` may continue one). */
 const SPECIAL = new Set(['+', '-', '!', '(', ')', ':', '^', '[', ']', '"', '{', '}', '~', '*', '?', '\\', '/']);
 
+/** The one-character operators. */
+const SINGLE: Partial<Record<string, LuceneTokenKind>> = { '+': 'PLUS', '-': 'MINUS', '!': 'NOT', '(': 'LPAREN', ')': 'RPAREN', ':': 'COLON', '^': 'CARAT' };
+
 const isTermStart = (c: string) => !WHITESPACE.has(c) && !SPECIAL.has(c);
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 
@@ -56,7 +59,7 @@ export function scanLuceneQuery(query: string): LuceneToken[] {
   // After `^` a boost number is read (Lucene's Boost lexical state).
   let afterCarat = false;
   const push = (kind: LuceneTokenKind, start: number, end: number) => tokens.push({ kind, text: query.slice(start, end), offset: start });
-  /** Consumes a run of term characters (escapes included) from i; returns the end, or stops at a wildcard. */
+  /** Consumes term characters from `from` (escapes included, and `*` or `?` when `wild`); returns where they end. */
   const termRun = (from: number, wild: boolean): number => {
     let j = from;
     while (j < query.length) {
@@ -109,9 +112,9 @@ export function scanLuceneQuery(query: string): LuceneToken[] {
       push('BAREOPER', start, ++i);
       continue;
     }
-    const single: Record<string, LuceneTokenKind> = { '+': 'PLUS', '-': 'MINUS', '!': 'NOT', '(': 'LPAREN', ')': 'RPAREN', ':': 'COLON', '^': 'CARAT' };
-    if (single[c] !== undefined) {
-      push(single[c]!, start, ++i);
+    const single = SINGLE[c];
+    if (single !== undefined) {
+      push(single, start, ++i);
       if (c === '^') afterCarat = true;
       continue;
     }

@@ -26,15 +26,11 @@ const NOTHING: DocScorer = () => null;
  * Null when the query has nothing left to match by (its words analyse to no token).
  */
 export function compileLuceneQuery(q: LuceneQuery, stats: IndexStats): DocScorer | null {
-  return compile(q, stats);
-}
-
-function compile(q: LuceneQuery, stats: IndexStats): DocScorer | null {
   switch (q.kind) {
     case 'boolean':
       return booleanScorer(
         q.clauses.flatMap((c) => {
-          const scorer = compile(c.query, stats);
+          const scorer = compileLuceneQuery(c.query, stats);
           return scorer === null ? [] : [{ occur: c.occur, scorer }];
         }),
         q.boost,

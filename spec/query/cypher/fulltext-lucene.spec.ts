@@ -91,6 +91,8 @@ describe('query/cypher/fulltext: Lucene query syntax for db.index.fulltext.query
       expect(parseError('matrix\\')).to.include('Lexical error at line 1, column 7.');
       expect(parseError('x~1.5')).to.include('Fractional edit distances are not allowed!');
       expect(parseError('/ma.*x/')).to.include('regular expression queries (/ma.*x/ at column 0) are not supported');
+      expect(parseError(`${'('.repeat(5000)}a${')'.repeat(5000)}`)).to.include('nests parentheses more than 200 levels deep (at column 200)');
+      expect(parseLuceneQuery(`${'('.repeat(200)}a${')'.repeat(200)}`)).to.deep.include({ kind: 'term', text: 'a' });
     });
 
     it('builds clauses with the classic parser rules: OR by default, AND makes both sides required, NOT and - prohibit, + requires', () => {
