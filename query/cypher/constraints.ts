@@ -57,8 +57,9 @@ const violation = (def: ConstraintDef, other: PointId, payload: Payload) =>
  * with a label holding the same values of a uniqueness or node key constraint's properties.
  */
 export function checkUniqueness(tx: GraphTx): void {
+  if (!tx.dirty) return;
   const defs = tx.schema.allConstraints().filter(unique);
-  if (defs.length === 0 || !tx.dirty) return;
+  if (defs.length === 0) return;
   const c = tx.collection;
   for (const def of defs) {
     const seen = new Map<string, PointId>();

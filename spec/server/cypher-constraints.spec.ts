@@ -1,3 +1,4 @@
+import { QdrantClient } from '@qdrant/js-client-rest';
 import { expect } from 'chai';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { call, useTestServer } from '../helpers/http.js';
@@ -108,6 +109,36 @@ describe('cypher: constraints are enforced, counters count operations, stored li
       await rows('DROP INDEX q_range');
       await rows('CREATE CONSTRAINT q_u FOR (q:Q) REQUIRE q.x IS UNIQUE');
       expect(await rows('SHOW CONSTRAINTS YIELD name RETURN name')).to.deep.equal([['q_u']]);
+    });
+
+    it('holds points written through the REST and Qdrant APIs to the constraints: a payload is the properties, labels the labels', async () => {
+      await rows('CREATE CONSTRAINT person_name FOR (p:Person) REQUIRE p.name IS UNIQUE');
+      await rows('CREATE CONSTRAINT person_born FOR (p:Person) REQUIRE p.born IS NOT NULL');
+      const put = (points: unknown[]) => call(server.url, 'PUT', '/collections/g/points?wait=true', { points });
+      expect((await put([{ id: 1, vector: [1, 0], payload: { name: 'Tom', born: 1956 }, labels: ['Person'] }])).status).to.equal(200);
+      const ops = server.service.engine.lastAppliedOperationId;
+      const twin = await put([{ id: 2, vector: [1, 0], payload: { name: 'Tom', born: 1 }, labels: ['Person'] }]);
+      expect(twin.status).to.equal(400);
+      expect(JSON.stringify(twin.body)).to.match(/constraint \\"person_name\\"/).and.match(/point 1 already has the label Person/);
+      const inBatch = await put([{ id: 3, vector: [1, 0], payload: { name: 'Ann', born: 1 }, labels: ['Person'] }, { id: 4, vector: [0, 1], payload: { name: 'Ann', born: 2 }, labels: ['Person'] }]);
+      expect(JSON.stringify(inBatch.body)).to.match(/person_name/);
+      const unborn = await put([{ id: 5, vector: [1, 0], payload: { name: 'Bo' }, labels: ['Person'] }]);
+      expect(JSON.stringify(unborn.body)).to.match(/person_born/);
+      const edited = await call(server.url, 'POST', '/collections/g/points/payload/delete?wait=true', { keys: ['born'], points: [1] });
+      expect(edited.status).to.equal(400);
+      await put([{ id: 7, vector: [1, 0], payload: { name: 'Eve', born: 1 }, labels: ['Person'] }]);
+      const client = new QdrantClient({ url: server.url, checkCompatibility: false });
+      const ops7 = server.service.engine.lastAppliedOperationId;
+      const viaClient = await client.setPayload('g', { wait: true, payload: { name: 'Tom' }, points: [7] }).then(
+        () => null,
+        (e: { status: number; message: string }) => e,
+      );
+      expect(viaClient?.status).to.equal(400);
+      expect(server.service.engine.lastAppliedOperationId, 'nothing refused was logged').to.equal(ops7);
+      expect(ops7).to.equal(ops + 1);
+      // A point without the label is not a Person; the same point upserted again keeps its own value.
+      expect((await put([{ id: 6, vector: [1, 0], payload: { name: 'Tom' } }])).status).to.equal(200);
+      expect((await put([{ id: 1, vector: [0, 1], payload: { name: 'Tom', born: 1957 }, labels: ['Person'] }])).status).to.equal(200);
     });
 
     it('refuses a list property of mixed types or with null, and widens integers mixed with floats to floats', async () => {
