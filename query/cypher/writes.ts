@@ -144,7 +144,7 @@ export class Writer {
       if (!data) throw gone('node', target.id);
       const next: NodeData = { ...data, payload: replace ? {} : { ...data.payload } };
       const types: Record<string, PropertyType> = replace ? {} : { ...propertyTypesOf(data.payload) };
-      this.countSet(data.payload, data.vector !== null ? VECTOR_KEY : null, assignments, replace);
+      this.countSet(data.payload, next.vector !== null ? VECTOR_KEY : null, assignments, replace);
       for (const [key, v] of assignments) {
         if (key === 'embedding') {
           next.vector = v === null ? null : vectorFrom(v, tx.collection.config.size);
