@@ -234,7 +234,7 @@ export class Databases implements DatabaseCatalog {
       const { collection, provisional } = this.open(name);
       const r = await this.execute(collection, query, input, new GraphTx(collection, provisional));
       const target = provisional && (r.changes.length > 0 || r.schema) ? await this.create(collection.name, r.collectionConfig) : collection;
-      const stats = statsOf(r.changes, target, r.schema);
+      const stats = statsOf(r.counts, r.schema);
       const opId = await logQueryResult(this.engine, target.name, r);
       const bookmark = String(opId ?? this.engine.lastAppliedOperationId);
       return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: queryType(query, true, r.columns), stats, bookmark };
@@ -304,7 +304,7 @@ export class Transaction {
     }
     const r = await this.dbs.execute(c, query, limited, this.tx);
     const before = this.stats;
-    if (write) this.stats = statsOf(this.tx.dirty ? this.tx.changes() : [], c, this.tx.schema.dirty ? this.tx.schema.changes() : null);
+    if (write) this.stats = statsOf(this.tx.counts, this.tx.schema.dirty ? this.tx.schema.changes() : null);
     return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: queryType(query, write, r.columns), stats: statsSince(before, this.stats), bookmark: null };
   }
 

@@ -6,7 +6,8 @@ import { compileError, CypherError } from './errors.js';
 import { bindQuery } from './binder.js';
 import { checkDepth, tooDeep } from './depth.js';
 import { Executor, returnsRows } from './executor.js';
-import { GraphTx } from './graph-tx.js';
+import { checkUniqueness } from './constraints.js';
+import { GraphTx, type UpdateCounts } from './graph-tx.js';
 import { QueryGuard, type GuardOptions } from './guard.js';
 import { drain, type Sink, type Work } from './sink.js';
 import { rowBytes } from './sizes.js';
@@ -27,6 +28,8 @@ export interface CypherResult {
   /** For a database that does not exist yet: the vectors a vector index asked it to have. */
   collectionConfig: { size: number; distance: Distance } | null;
   nodesScanned: number;
+  /** What the query wrote, counted operation by operation (a transaction's overlay: all its queries so far). */
+  counts: UpdateCounts;
 }
 
 /** Parses and checks a query (no data is read): throws a CypherError (400) naming the problem. */
@@ -205,6 +208,7 @@ function* queryWork(c: Collection, query: Query, parameters: Record<string, unkn
       return true;
     });
   }
+  checkUniqueness(tx);
   return {
     columns,
     rows: rows.map((r) => presentRow(r, columns, present, tx)),
@@ -212,6 +216,7 @@ function* queryWork(c: Collection, query: Query, parameters: Record<string, unkn
     schema: tx.schema.dirty ? tx.schema.changes() : null,
     collectionConfig: tx.schema.collectionConfig,
     nodesScanned: tx.scanned,
+    counts: { ...tx.counts },
   };
 }
 

@@ -1,3 +1,4 @@
+import { checkNewConstraint } from '../constraints.js';
 import type { EvalContext } from '../evaluate.js';
 import { distanceOf, generatedName, indexLabels, schemaError, similarityOf, type ConstraintDef, type IndexDef } from '../schema.js';
 import { float, isNumber, numberOf } from '../numbers.js';
@@ -264,6 +265,11 @@ export const SCHEMA_PROCEDURES: Procedure[] = [
         if (equivalent) throw schemaError('EquivalentSchemaRuleAlreadyExists', `an equivalent constraint already exists: ${quote(equivalent.name)}`);
         throw schemaError('ConstraintWithNameAlreadyExists', `there already is a constraint called ${quote(finalName)}`);
       }
+      if (type !== 'NODE_PROPERTY_EXISTENCE') {
+        const index = schema.allIndexes().find((i) => i.type === 'RANGE' && i.owningConstraint === null && indexLabels(i).length === 1 && i.label === label && sameList(i.properties, props));
+        if (index) throw schemaError('IndexAlreadyExists', `There already exists an index (:${label as string} {${props.join(', ')}}). A constraint cannot be created until the index has been dropped.`);
+      }
+      checkNewConstraint(ctx.tx, { name: finalName, type, label: label as string, properties: props });
       const id = schema.nextId();
       schema.putConstraint({ id, name: finalName, type, label: label as string, properties: props });
       if (type !== 'NODE_PROPERTY_EXISTENCE') schema.putIndex({ id: id + 1, name: finalName, type: 'RANGE', label: label as string, properties: props, owningConstraint: finalName });
