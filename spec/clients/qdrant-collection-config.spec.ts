@@ -155,15 +155,16 @@ describe('clients: Qdrant collection settings and answer shapes with @qdrant/js-
   it('answers scored points with a version and without labels, and {} for a point whose only vector was deleted', async () => {
     const q = client();
     await q.createCollection('p', { vectors: { size: 2, distance: 'Dot' } });
-    await q.upsert('p', { wait: true, points: [{ id: 1, vector: [1, 0], payload: { t: 'a' } }, { id: 2, vector: [0, 1], payload: { t: 'b' } }] });
+    await q.upsert('p', { wait: true, points: [{ id: 1, vector: [1, 0], payload: { t: 'a' } }, { id: 2, vector: [0, 1], payload: { t: 'b' } }, { id: 3, vector: [1, 1], payload: { t: 'c' } }] });
     await q.deleteVectors('p', { wait: true, points: [2], vector: [''] });
     const searched = await q.search('p', { vector: [1, 0], with_payload: true });
     const queried = (await q.query('p', { query: [1, 0], with_payload: true, with_vector: true })).points;
     const recommended = await q.recommend('p', { positive: [1], with_payload: true });
     const grouped = (await q.searchPointGroups('p', { vector: [1, 0], group_by: 't', group_size: 1, limit: 2, with_payload: true })).groups.flatMap((g) => g.hits);
-    for (const point of [...searched, ...queried, ...grouped]) expectShape(point as Json, 'ScoredPoint');
+    for (const point of [...searched, ...queried, ...recommended, ...grouped]) expectShape(point as Json, 'ScoredPoint');
     expect(searched[0]).to.deep.equal({ id: 1, version: 0, score: 1, payload: { t: 'a' } });
-    expect(recommended).to.deep.equal([]);
+    expect(recommended.map((p) => p.id), 'the point without a vector is never a hit').to.deep.equal([3]);
+    expect(grouped.length).to.be.above(0);
     for (const withVector of [true, ['']] as const) {
       const [got] = await q.retrieve('p', { ids: [2], with_vector: withVector as never });
       expect(got, `with_vector ${JSON.stringify(withVector)}`).to.deep.equal({ id: 2, payload: { t: 'b' }, vector: {} });
