@@ -91,12 +91,14 @@ export function parseCreateCollection(body: unknown): { config: CollectionConfig
   if (long !== undefined) throw badRequest(`vector name "${long.slice(0, 40)}..." is longer than ${MAX_VECTOR_NAME} characters`);
   if (Object.keys(config.named ?? {}).length + Object.keys(config.sparse ?? {}).length > MAX_VECTOR_NAMES) throw badRequest(`a collection has at most ${MAX_VECTOR_NAMES} named and sparse vectors`);
   if (config.size === 0 && !config.named && !config.sparse) throw badRequest('vectors must name at least one vector (or send sparse_vectors)');
+  // The collection's own m and ef_construct are kept where the unnamed vector's hnsw_config gave it others (Qdrant reports both).
+  const hnswSettings = { ...hnswExtras(hnsw), ...(config.m !== base.m ? { m: base.m } : {}), ...(config.efConstruct !== base.efConstruct ? { ef_construct: base.efConstruct } : {}) };
   // The unnamed vector's on_disk is a setting (on-disk-config.ts); a named one's is in its config.
   const settings: CollectionSettings = {
     ...(quantization ? quantizationSettings(quantization) : {}),
     ...(unnamedOnDisk ? { [VECTORS_GROUP]: { '': { on_disk: true } } } : {}),
     ...settingsOf(checked),
-    ...(Object.keys(hnswExtras(hnsw)).length > 0 ? { hnsw_config: hnswExtras(hnsw) } : {}),
+    ...(Object.keys(hnswSettings).length > 0 ? { hnsw_config: hnswSettings } : {}),
     ...(Object.keys(vectorParams).length > 0 ? { [VECTOR_PARAMS_GROUP]: vectorParams } : {}),
     ...(checked.metadata ? { [METADATA_GROUP]: { value: checked.metadata } } : {}),
   };

@@ -93,7 +93,8 @@ export function collectionInfo(c: Collection, shape: InfoShape = 'spec'): Record
   const { config, settings } = c;
   const vectors = vectorsConfig(c, shape);
   const sparse = config.sparse ? { sparse_vectors: sparseConfig(config) } : {};
-  const graph = shape === 'spec' ? { m: config.m, ef_construct: config.efConstruct, m0: config.m0, ml: config.ml } : { m: config.m, ef_construct: config.efConstruct };
+  // The Qdrant port reports the collection's own m and ef_construct where the unnamed vector has others (kept in the settings on create).
+  const graph = shape === 'spec' ? { m: config.m, ef_construct: config.efConstruct, m0: config.m0, ml: config.ml } : { m: settings.hnsw_config?.m ?? config.m, ef_construct: settings.hnsw_config?.ef_construct ?? config.efConstruct };
   const optimizer: Record<string, unknown> = { ...QDRANT_DEFAULTS.optimizer, ...settings.optimizer_config };
   // "auto" is how a request says "no limit", which Qdrant reports as null.
   if (optimizer.max_optimization_threads === 'auto') optimizer.max_optimization_threads = null;

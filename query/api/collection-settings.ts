@@ -9,7 +9,8 @@ import type { metadata as metadataSchema, optimizersConfig, strictModeConfig, wa
  *
  * - `params`: shard_number, sharding_method, replication_factor, write_consistency_factor, on_disk_payload, read_fan_out_*
  * - `optimizer_config`, `wal_config`, `strict_mode_config`: Qdrant's configs, as given
- * - `hnsw_config`: the collection's HNSW fields beside m and ef_construct (full_scan_threshold...)
+ * - `hnsw_config`: the collection's HNSW fields beside m and ef_construct (full_scan_threshold...);
+ *   its own m and ef_construct too where the unnamed vector was given others
  * - `vector_params`: per dense vector ("" the unnamed one), {hnsw_config?, datatype?} as given, reported back in its params
  * - `metadata`: {value: the collection's metadata}; a PATCH writes the whole merged object
  */

@@ -46,7 +46,9 @@ export function collectionRoutes(engine: Engine): Router {
     const hnsw = body.hnsw_config ?? {};
     for (const [key, now] of [['m', c.config.m], ['ef_construct', c.config.efConstruct]] as const) {
       const wanted = hnsw[key];
-      if (wanted !== undefined && wanted !== null && wanted !== now) throw badRequest(`hnsw_config.${key} is ${now} and cannot change in place (it would need the index rebuilt): export the collection and import it into one created with ${key} ${wanted}`);
+      // The collection's own value (reported when the unnamed vector was given another) is as it is too.
+      const own = c.settings.hnsw_config?.[key];
+      if (wanted !== undefined && wanted !== null && wanted !== now && wanted !== own) throw badRequest(`hnsw_config.${key} is ${now} and cannot change in place (it would need the index rebuilt): export the collection and import it into one created with ${key} ${wanted}`);
     }
     const settings: CollectionSettings = {
       ...settingsOf({ ...body.params, optimizers_config: body.optimizers_config, strict_mode_config: body.strict_mode_config }),

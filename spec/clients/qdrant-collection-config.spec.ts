@@ -75,13 +75,14 @@ describe('clients: Qdrant collection settings and answer shapes with @qdrant/js-
       const { config } = info;
       expect(config.params).to.deep.include({ shard_number: 2, sharding_method: 'auto', replication_factor: 1, write_consistency_factor: 1, on_disk_payload: true });
       expect(config.params.vectors).to.deep.equal({ size: 3, distance: 'Cosine', hnsw_config: { m: 24 }, datatype: 'float32' });
-      expect(config.hnsw_config).to.deep.equal({ m: 24, ef_construct: 64, full_scan_threshold: 5000, payload_m: 8, max_indexing_threads: 2, on_disk: false });
+      expect(config.hnsw_config, "the collection's own m beside the vector's").to.deep.equal({ m: 16, ef_construct: 64, full_scan_threshold: 5000, payload_m: 8, max_indexing_threads: 2, on_disk: false });
       expect(config.optimizer_config).to.deep.include({ default_segment_number: 2, indexing_threshold: 20000, max_optimization_threads: null, flush_interval_sec: 3, deleted_threshold: 0.2, vacuum_min_vector_number: 1000 });
       expect(config.wal_config).to.deep.equal({ wal_capacity_mb: 64, wal_segments_ahead: 1, wal_retain_closed: 1 });
       expect(config.strict_mode_config).to.deep.equal({ enabled: false, max_query_limit: 100 });
       expect(config.metadata).to.deep.equal({ owner: 'search-team' });
     };
     await check('docs');
+    expect(await client().updateCollection('docs', { hnsw_config: { m: 16 } }), 'the m it reports is taken back as it is').to.equal(true);
     await s.restart();
     await check('docs');
     const exported = await fetch(`${s.url}/collections/docs/export`);
