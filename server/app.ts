@@ -32,6 +32,7 @@ import { pointRoutes } from './routes/points.js';
 import { pointUpdateRoutes } from './routes/point-updates.js';
 import { payloadIndexRoutes } from './routes/payload-index.js';
 import { aliasRoutes } from './routes/aliases.js';
+import { qdrantNodeRoutes } from './routes/qdrant-node.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { CollectionSnapshots } from './collection-snapshots.js';
 import { join } from 'node:path';
@@ -72,7 +73,7 @@ export function serviceRateLimiter(config: ServiceConfig, now?: () => number): M
 export function createApp({ engine, config, logger, readiness, version, metrics, dialect = 'spec', now, rateLimiter, replication = null, cypher = null, jsonParsers = null }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
-  const resourceRoutes = [aliasRoutes(engine), collectionRoutes(engine), pointRoutes(engine), pointUpdateRoutes(engine), payloadIndexRoutes(engine), searchRoutes(engine), graphRoutes(engine, { memoryBytes: config.queryMemoryBytes, timeoutMs: config.queryTimeoutMs }, cypher), transferRoutes(engine, cypher), snapshotRoutes(engine, new CollectionSnapshots(join(config.dataDir, 'collection-snapshots')), cypher), changesRoutes(engine, replication ? () => replication.status() : null), replicationRoutes(engine, replication, join(config.dataDir, 'snapshots'))];
+  const resourceRoutes = [aliasRoutes(engine), collectionRoutes(engine), pointRoutes(engine), pointUpdateRoutes(engine), payloadIndexRoutes(engine), searchRoutes(engine), graphRoutes(engine, { memoryBytes: config.queryMemoryBytes, timeoutMs: config.queryTimeoutMs }, cypher), transferRoutes(engine, cypher), snapshotRoutes(engine, new CollectionSnapshots(join(config.dataDir, 'collection-snapshots')), cypher), changesRoutes(engine, replication ? () => replication.status() : null), replicationRoutes(engine, replication, join(config.dataDir, 'snapshots')), ...(dialect === 'qdrant' ? [qdrantNodeRoutes(engine)] : [])];
   const publicRoutes = healthRoutes(readiness, version, dialect);
   const openApiRoute = openApiRoutes(version);
   const metricsRoute = metricsRoutes(metrics.registry);

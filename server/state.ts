@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { jsonText } from '../query/api/json-text.js';
+import { qdrantShaped } from './qdrant-points.js';
 
 /** Which REST dialect a listener answers in: SPEC.md's shapes (6333) or Qdrant's (SERVICE_QDRANT_PORT). */
 export type Dialect = 'spec' | 'qdrant';
@@ -22,7 +23,9 @@ export function requestState(ctx: Context): RequestState {
 
 /** Writes the success envelope: status, result and the time spent so far in seconds. */
 export function ok(ctx: Context, result: unknown): void {
-  const elapsed = Number(process.hrtime.bigint() - requestState(ctx).startedAt) / 1e9;
+  const { startedAt, dialect } = requestState(ctx);
+  const elapsed = Number(process.hrtime.bigint() - startedAt) / 1e9;
+  if (dialect === 'qdrant') qdrantShaped(result);
   ctx.body = result === undefined ? { status: 'ok', time: elapsed } : { status: 'ok', result, time: elapsed };
 }
 

@@ -46,6 +46,13 @@ function childOf(chain: z.ZodType[], step: PropertyKey): z.ZodType | undefined {
   if (def.type === 'object') return def.shape![String(step)];
   if (def.type === 'array') return def.element;
   if (def.type === 'record') return def.valueType;
+  // A union zod settled without saying which option it took: the option that has this field.
+  if (def.type === 'union') {
+    for (const option of def.options!) {
+      const child = childOf(chainOf(option, []), step);
+      if (child) return child;
+    }
+  }
   return undefined;
 }
 
@@ -70,15 +77,29 @@ interface Located {
 function locate(issue: z.core.$ZodIssue, base: Path = []): Located {
   const path = [...base, ...issue.path];
   if (issue.code !== 'invalid_union') return { issue, path, branches: [] };
+  // The option that got furthest; of those equally far, the one with fewest problems (the text
+  // option of {"type": "text", "tokenizer": "x"}, not the keyword one that also refuses its type).
   let best = -1;
   let depth = 0;
   issue.errors.forEach((errors, i) => {
     const reached = errors[0]?.path.length ?? 0;
-    if (reached > depth) [best, depth] = [i, reached];
+    if (reached > depth || (reached === depth && best >= 0 && errors.length < issue.errors[best]!.length)) [best, depth] = [i, reached];
   });
   if (best < 0) return { issue, path, branches: [] };
   const inner = locate(issue.errors[best]![0]!, path);
   return { ...inner, branches: [best, ...inner.branches] };
+}
+
+/** The fields an object schema takes; for a union no option of which was taken, those of its object options. */
+function knownFields(schema: z.ZodType): string[] {
+  const def = defOf(schema);
+  if (def.type === 'object') return Object.keys(def.shape ?? {});
+  if (def.type !== 'union') return [];
+  const fields = def.options!.flatMap((option) => {
+    const chain = chainOf(option, []);
+    return knownFields(chain[chain.length - 1]!);
+  });
+  return [...new Set(fields)];
 }
 
 interface Level {
@@ -107,9 +128,10 @@ function explain(schema: z.ZodType, issue: z.core.$ZodIssue, raw: unknown, name:
   }
   if (found.code === 'unrecognized_keys') {
     const where = name(target.path);
-    const known = Object.keys(defOf(target.chain[target.chain.length - 1]!).shape ?? {});
+    const known = knownFields(target.chain[target.chain.length - 1]!);
     const fields = found.keys.map((k) => `"${where ? `${where}.` : ''}${k}"`).join(', ');
-    return `unknown field${found.keys.length > 1 ? 's' : ''} ${fields}: the fields ${where ? `of ${where} ` : 'here '}are ${known.join(', ')}`;
+    const unknown = `unknown field${found.keys.length > 1 ? 's' : ''} ${fields}`;
+    return known.length > 0 ? `${unknown}: the fields ${where ? `of ${where} ` : 'here '}are ${known.join(', ')}` : unknown;
   }
   const described = [...levels].reverse().find((level) => level.chain.some((s) => descriptionOf(s)));
   if (!described) return `${name(path) || 'request body'}: ${found.message}`;

@@ -7,6 +7,7 @@ import { VECTORS_GROUP } from '../../storage/views/on-disk-config.js';
 import { quantizationSettings } from './quantization-settings.js';
 import { bodyObject, isObject } from './fields.js';
 import { MAX_M0, namedVectorsCollectionBody, oneVectorCollectionBody } from './schemas/collection.js';
+import { defined, hnswExtras, METADATA_GROUP, settingsOf, VECTOR_PARAMS_GROUP } from './collection-settings.js';
 
 export const DEFAULT_HNSW = { m: 16, efConstruct: 200 } as const;
 const MAX_VECTOR_NAME = 255;
@@ -16,6 +17,7 @@ interface HnswGiven {
   ef_construct?: number | null;
   m0?: number | null;
   ml?: number | null;
+  [extra: string]: unknown;
 }
 
 const distanceOf = (raw: string): Distance => DISTANCES.find((d) => d.toLowerCase() === raw.toLowerCase())!;
@@ -38,7 +40,11 @@ export function parseCollectionBody(body: unknown): CollectionConfig {
   return parseCreateCollection(body).config;
 }
 
-/** The Create Collection body as a config and the settings it starts with (its quantization_config). */
+/**
+ * The Create Collection body as a config and the settings it starts with: its quantization_config,
+ * on_disk of the unnamed vector, Qdrant's params, optimizer, WAL and strict mode settings, HNSW
+ * fields beside the graph's, each vector's own hnsw_config and datatype as given, and metadata.
+ */
 export function parseCreateCollection(body: unknown): { config: CollectionConfig; settings: CollectionSettings } {
   const obj = bodyObject(body);
   const vectors = obj.vectors;
@@ -49,14 +55,28 @@ export function parseCreateCollection(body: unknown): { config: CollectionConfig
   const base = hnswOf(hnsw, DEFAULT_HNSW, '');
   const config: CollectionConfig = { size: 0, distance: 'Cosine', ...base };
   let unnamedOnDisk = false;
+  let quantization = checked.quantization_config;
+  const vectorParams: Record<string, unknown> = {};
+  const keepVectorParams = (name: string, v: NamedVectorGiven) => {
+    const kept = defined({ hnsw_config: v.hnsw_config ? defined(v.hnsw_config) : undefined, datatype: v.datatype });
+    if (Object.keys(kept).length > 0) vectorParams[name] = kept;
+  };
   if (!isMap) {
     const one = (checked as z.output<typeof oneVectorCollectionBody>).vectors;
     if (!one && !sparse) throw badRequest('vectors is required: {"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot"} (or name vectors, or send sparse_vectors)');
-    if (one) Object.assign(config, { size: one.size, distance: distanceOf(one.distance) });
-    if (one?.on_disk) unnamedOnDisk = true;
+    if (one) {
+      Object.assign(config, { size: one.size, distance: distanceOf(one.distance), ...hnswOf(one.hnsw_config, base, 'vectors.') });
+      keepVectorParams('', one);
+      unnamedOnDisk = one.on_disk === true;
+      if (one.quantization_config) {
+        if (quantization && JSON.stringify(quantization) !== JSON.stringify(one.quantization_config)) throw badRequest('vectors.quantization_config and quantization_config differ: the unnamed vector is the only dense one, so give one of them');
+        quantization = one.quantization_config;
+      }
+    }
   }
   for (const [name, v] of Object.entries(isMap ? (checked.vectors as Record<string, NamedVectorGiven>) : {})) {
     const params = { size: v.size, distance: distanceOf(v.distance), ...hnswOf(v.hnsw_config, base, `vectors.${name}.`) };
+    keepVectorParams(name, v);
     if (name === '') {
       Object.assign(config, params);
       unnamedOnDisk = v.on_disk === true;
@@ -71,9 +91,17 @@ export function parseCreateCollection(body: unknown): { config: CollectionConfig
   if (long !== undefined) throw badRequest(`vector name "${long.slice(0, 40)}..." is longer than ${MAX_VECTOR_NAME} characters`);
   if (Object.keys(config.named ?? {}).length + Object.keys(config.sparse ?? {}).length > MAX_VECTOR_NAMES) throw badRequest(`a collection has at most ${MAX_VECTOR_NAMES} named and sparse vectors`);
   if (config.size === 0 && !config.named && !config.sparse) throw badRequest('vectors must name at least one vector (or send sparse_vectors)');
-  const given = checked.quantization_config;
+  // The collection's own m and ef_construct are kept where the unnamed vector's hnsw_config gave it others (Qdrant reports both).
+  const hnswSettings = { ...hnswExtras(hnsw), ...(config.m !== base.m ? { m: base.m } : {}), ...(config.efConstruct !== base.efConstruct ? { ef_construct: base.efConstruct } : {}) };
   // The unnamed vector's on_disk is a setting (on-disk-config.ts); a named one's is in its config.
-  const settings: CollectionSettings = { ...(given ? quantizationSettings(given) : {}), ...(unnamedOnDisk ? { [VECTORS_GROUP]: { '': { on_disk: true } } } : {}) };
+  const settings: CollectionSettings = {
+    ...(quantization ? quantizationSettings(quantization) : {}),
+    ...(unnamedOnDisk ? { [VECTORS_GROUP]: { '': { on_disk: true } } } : {}),
+    ...settingsOf(checked),
+    ...(Object.keys(hnswSettings).length > 0 ? { hnsw_config: hnswSettings } : {}),
+    ...(Object.keys(vectorParams).length > 0 ? { [VECTOR_PARAMS_GROUP]: vectorParams } : {}),
+    ...(checked.metadata ? { [METADATA_GROUP]: { value: checked.metadata } } : {}),
+  };
   return { config, settings };
 }
 
@@ -82,4 +110,5 @@ interface NamedVectorGiven {
   distance: string;
   hnsw_config?: HnswGiven | null;
   on_disk?: boolean | null;
+  datatype?: 'float32' | null;
 }

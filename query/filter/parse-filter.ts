@@ -63,6 +63,9 @@ function parseRange(raw: unknown, key: { key: string; path: string[] }, where: s
   return { kind: 'range', ...key, ...bounds, datetime };
 }
 
+/** Qdrant's geo conditions, refused by name. */
+const GEO_CONDITIONS = ['geo_radius', 'geo_bounding_box', 'geo_polygon'] as const;
+
 function parseCondition(raw: unknown, where: string): Condition {
   if (!isObject(raw)) throw badRequest(`${where} must be an object`);
   if (Object.keys(raw).some((k) => FILTER_KEYS.has(k))) return { kind: 'nested', filter: parseFilter(raw, where) };
@@ -90,6 +93,8 @@ function parseCondition(raw: unknown, where: string): Condition {
     if (namesIds(filter)) throw badRequest(`${where}.nested.filter: has_id is not supported inside nested (its conditions read the array's elements, which have no ids); put has_id beside the nested condition`);
     return { kind: 'nested_array', ...parseKey(inner.key, `${where}.nested`), filter };
   }
+  const geo = GEO_CONDITIONS.find((name) => name in raw);
+  if (geo) throw badRequest(`${where}.${geo}: geo conditions (geo_radius, geo_bounding_box, geo_polygon) are not supported: there is no geo index here; filter on numbers with "range" instead`);
   const key = parseKey(raw.key, where);
   if ('match' in raw) return parseMatch(raw.match, key, `${where}.match`);
   if ('range' in raw) return parseRange(raw.range, key, `${where}.range`);

@@ -3,7 +3,8 @@ import { requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
 import { parseCreateCollection } from '../../query/api/collection-body.js';
 import { collectionInfo } from '../../query/api/collection-info.js';
-import { ok } from '../state.js';
+import { ok, requestState } from '../state.js';
+import { resolveCollection } from '../../storage/aliases.js';
 import { quantizationSettings } from '../../query/api/quantization-settings.js';
 import { checkBody } from '../../query/api/check-body.js';
 import { bodyObject } from '../../query/api/fields.js';
@@ -13,6 +14,8 @@ import { patchCollectionBody } from '../../query/api/schemas/patch-collection.js
 import { badRequest } from '../../storage/errors.js';
 import { parseOptionalFilter } from '../../query/filter/parse-filter.js';
 import { facetCounts } from '../../query/search/facet.js';
+import { hnswExtras, metadataSettings, settingsOf } from '../../query/api/collection-settings.js';
+import type { CollectionSettings } from '../../storage/events/types.js';
 
 export function collectionRoutes(engine: Engine): Router {
   const router = new Router();
@@ -29,11 +32,12 @@ export function collectionRoutes(engine: Engine): Router {
   });
 
   router.get('/collections/:name', (ctx) => {
-    ok(ctx, collectionInfo(requireCollection(engine.collections, ctx.params.name!)));
+    ok(ctx, collectionInfo(requireCollection(engine.collections, ctx.params.name!), requestState(ctx).dialect));
   });
 
+  // Qdrant resolves an alias here, as on every collection path.
   router.get('/collections/:name/exists', (ctx) => {
-    ok(ctx, { exists: engine.collections.has(ctx.params.name!) });
+    ok(ctx, { exists: resolveCollection(engine.collections, ctx.params.name!) !== undefined });
   });
 
   router.patch('/collections/:name', async (ctx) => {
@@ -42,13 +46,15 @@ export function collectionRoutes(engine: Engine): Router {
     const hnsw = body.hnsw_config ?? {};
     for (const [key, now] of [['m', c.config.m], ['ef_construct', c.config.efConstruct]] as const) {
       const wanted = hnsw[key];
-      if (wanted !== undefined && wanted !== null && wanted !== now) throw badRequest(`hnsw_config.${key} is ${now} and cannot change in place (it would need the index rebuilt): export the collection and import it into one created with ${key} ${wanted}`);
+      // The collection's own value (reported when the unnamed vector was given another) is as it is too.
+      const own = c.settings.hnsw_config?.[key];
+      if (wanted !== undefined && wanted !== null && wanted !== now && wanted !== own) throw badRequest(`hnsw_config.${key} is ${now} and cannot change in place (it would need the index rebuilt): export the collection and import it into one created with ${key} ${wanted}`);
     }
-    const settings: Record<string, Record<string, unknown>> = {};
-    const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null));
-    if (body.optimizers_config) settings.optimizer_config = defined(body.optimizers_config);
-    const { m: _m, ef_construct: _ef, ...hnswExtras } = hnsw;
-    if (Object.keys(defined(hnswExtras)).length > 0) settings.hnsw_config = defined(hnswExtras);
+    const settings: CollectionSettings = {
+      ...settingsOf({ ...body.params, optimizers_config: body.optimizers_config, strict_mode_config: body.strict_mode_config }),
+      ...(body.metadata ? metadataSettings(c.settings, body.metadata) : {}),
+    };
+    if (Object.keys(hnswExtras(hnsw)).length > 0) settings.hnsw_config = hnswExtras(hnsw);
     if (body.quantization_config) Object.assign(settings, quantizationSettings(body.quantization_config));
     const onDisk = Object.entries(body.vectors ?? {}).filter(([, v]) => typeof v.on_disk === 'boolean');
     if (onDisk.length > 0) settings[VECTORS_GROUP] = Object.fromEntries(onDisk.map(([name, v]) => [name, { on_disk: v.on_disk }]));
@@ -62,8 +68,13 @@ export function collectionRoutes(engine: Engine): Router {
     ok(ctx, { hits: facetCounts(c, body.key, parseOptionalFilter(body.filter), body.limit ?? 10) });
   });
 
+  // Qdrant answers false for a name that is no collection (an alias included: deleting one deletes
+  // nothing) and true once it deleted one; the spec port keeps its 404 for a missing collection.
   router.delete('/collections/:name', async (ctx) => {
-    await engine.submit({ type: 'delete_collection', name: ctx.params.name! });
+    const name = ctx.params.name!;
+    if (requestState(ctx).dialect === 'qdrant' && !engine.collections.has(name)) return ok(ctx, false);
+    if (!engine.collections.has(name) && resolveCollection(engine.collections, name)) return ok(ctx, false);
+    await engine.submit({ type: 'delete_collection', name });
     ok(ctx, true);
   });
 

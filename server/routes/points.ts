@@ -6,7 +6,8 @@ import type { DbEvent, PointId } from '../../storage/events/types.js';
 import { countMatching, forEachMatchingSlot } from '../../query/search/matching-slots.js';
 import { scrollCollection } from '../../query/search/scroll.js';
 import { pointJson, retrievedJson } from '../../query/api/point-json.js';
-import { ok } from '../state.js';
+import { ok, requestState } from '../state.js';
+import { isObject } from '../../query/api/fields.js';
 import { orderedJson } from '../../query/api/universal-json.js';
 import { notFound } from '../../storage/errors.js';
 import { parsePointIdParam } from '../../query/api/graph-body.js';
@@ -29,12 +30,16 @@ async function answerCommitted(ctx: Context, committing: Promise<Committed>): Pr
   ok(ctx, { operation_id: opId, status: 'completed' });
 }
 
+const isNoPoints = (body: unknown): boolean => isObject(body) && Object.keys(body).length === 1 && Array.isArray(body.points) && body.points.length === 0;
+
 export function pointRoutes(engine: Engine): Router {
   const router = new Router({ prefix: '/collections/:name' });
   const collectionOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!);
 
   router.put('/points', async (ctx) => {
     collectionOf(ctx);
+    // Qdrant takes an upsert of no points (one operation that changes nothing); the spec port asks for at least one.
+    if (requestState(ctx).dialect === 'qdrant' && isNoPoints(ctx.request.body)) return commit(ctx, engine, { type: 'upsert_points', collection: ctx.params.name!, points: [] });
     // A large upsert is checked a slice at a time: other requests go on between.
     const pause = betweenQuerySlices(1);
     const given = await parseUpsertBodyInSlices(ctx.request.body, REQUEST_THREAD_SLICE_MS, pause);

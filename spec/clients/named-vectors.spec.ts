@@ -31,7 +31,7 @@ describe('clients: named and sparse vectors with @qdrant/js-client-rest 1.18', f
     const info = await client().getCollection('docs');
     expect(info.config.params.vectors).to.deep.equal({
       text: { size: 3, distance: 'Cosine' },
-      image: { size: 2, distance: 'Euclid', hnsw_config: { m: 8, ef_construct: 200, m0: 16, ml: 1 / Math.log(8) }, on_disk: true },
+      image: { size: 2, distance: 'Euclid', hnsw_config: { m: 8 }, on_disk: true },
     });
     expect(info.config.params.sparse_vectors).to.deep.equal({ words: {}, bm25: { index: { on_disk: false }, modifier: 'idf' } });
     expect(info.points_count).to.equal(4);

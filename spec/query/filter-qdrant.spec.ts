@@ -53,7 +53,8 @@ describe('query/filter: the rest of Qdrant\'s filter language', () => {
 
   it('refuses what it does not know by name', () => {
     expect(() => parseFilter({ must: [{ key: 'a', match: { like: 'x' } }] })).to.throw(/needs one of "value", "any", "except" or "text"/);
-    expect(() => parseFilter({ must: [{ key: 'a', geo_radius: {} }] })).to.throw(/needs "match", "range" or "values_count"/);
+    expect(() => parseFilter({ must: [{ key: 'a', geo_radius: {} }] })).to.throw(/must\[0\]\.geo_radius: geo conditions \(geo_radius, geo_bounding_box, geo_polygon\) are not supported/);
+    expect(() => parseFilter({ must: [{ key: 'a', near: {} }] })).to.throw(/needs "match", "range" or "values_count"/);
     expect(() => parseFilter({ min_should: { conditions: [] } })).to.throw(/min_should must be an object/);
   });
 });

@@ -32,7 +32,7 @@ describe('server: collections', () => {
   it('applies the spec defaults when hnsw_config is left out', async () => {
     await call(s.url, 'PUT', '/collections/d', { vectors: { size: 3, distance: 'Euclid' } });
     const info = await call(s.url, 'GET', '/collections/d');
-    expect(info.body.result.config.hnsw_config).to.deep.equal({ m: 16, ef_construct: 200, m0: 32, ml: 1 / Math.log(16) });
+    expect(info.body.result.config.hnsw_config).to.deep.equal({ m: 16, ef_construct: 200, m0: 32, ml: 1 / Math.log(16), full_scan_threshold: 10000, max_indexing_threads: 0, on_disk: false });
   });
 
   it('answers 409 for an existing name and 404 for a missing collection everywhere', async () => {
@@ -69,7 +69,6 @@ describe('server: collections', () => {
       ['/collections/a', { vectors: { size: 0, distance: 'Dot' } }, /vectors\.size must be an integer from 1/],
       ['/collections/a', { vectors: { size: 2.5, distance: 'Dot' } }, /vectors\.size must be an integer/],
       ['/collections/a', { vectors: { size: 2, distance: 'Manhattan' } }, /vectors\.distance must be one of Cosine, Euclid, Dot/],
-      ['/collections/a', { vectors: { size: 2, distance: 'Dot' }, hnsw_config: { m: 8 } }, /hnsw_config\.ef_construct is required/],
       ['/collections/a', { vectors: { size: 2, distance: 'Dot' }, hnsw_config: { m: 1, ef_construct: 10 } }, /hnsw_config\.m must be an integer from 2/],
       ['/collections/a', { vectors: { size: 2, distance: 'Dot' }, hnsw_config: { m: 8, ef_construct: 10, ml: -1 } }, /hnsw_config\.ml/],
       ['/collections/a', { vectors: { size: 2, distance: 'Dot' }, hnsw_config: { m: 8, ef_construct: 10, m0: 4 } }, /hnsw_config\.m0 must be an integer from 8/],

@@ -10,7 +10,7 @@ describe('server: export and import carry the collection settings', () => {
   };
   const settingsOf = async (name: string) => {
     const { config } = (await call(s.url, 'GET', `/collections/${name}`)).body.result;
-    return { optimizer: config.optimizer_config, fullScan: config.hnsw_config.full_scan_threshold };
+    return { optimizer: { indexing_threshold: config.optimizer_config.indexing_threshold }, fullScan: config.hnsw_config.full_scan_threshold };
   };
   const upload = (name: string, mode: string, bytes: ArrayBuffer) =>
     fetch(`${s.url}/collections/${name}/import?mode=${mode}`, { method: 'POST', body: Buffer.from(bytes), headers: { 'content-type': 'application/octet-stream' } });

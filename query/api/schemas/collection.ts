@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { DISTANCES } from '../../../storage/events/types.js';
 import { intIn } from './fields.js';
 import { quantizationConfig } from './quantization.js';
+import { createSettingsFields, hnswExtraFields } from './collection-settings.js';
 
 export const MAX_DIMENSION = 65536;
 export const MAX_M0 = 512;
@@ -13,35 +14,39 @@ export const distance = z
 
 const hnswConfig = z
   .strictObject({
-    m: intIn(2, 128),
-    ef_construct: intIn(4, 4096),
+    m: intIn(2, 128).nullish().meta({ description: 'an integer from 2 to 128 (default 16)' }),
+    ef_construct: intIn(4, 4096).nullish().meta({ description: 'an integer from 4 to 4096 (default 200)' }),
     m0: intIn(2, MAX_M0).nullish().meta({ description: `an integer from m to ${MAX_M0} (default 2*m)` }),
     ml: z.number().gt(0).lte(10).nullish().meta({ description: 'a number above 0 and at most 10 (default 1/ln(m))' }),
+    ...hnswExtraFields,
   })
   .nullish()
-  .meta({ description: 'an object with m and ef_construct' });
+  .meta({ description: 'an object with any of m, ef_construct, m0, ml, full_scan_threshold, max_indexing_threads, payload_m, on_disk' });
 
-const oneVector = z
-  .strictObject({
-    size: intIn(1, MAX_DIMENSION),
-    distance,
-    on_disk: z.boolean().nullish().meta({ description: 'true: the float vectors live in a file in the data dir, read for rescoring (and for the walk without quantization)' }),
-  })
-  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot"}' });
+/** Qdrant's datatype of stored vectors: float32 only (the floats are kept as 32-bit floats). */
+const datatype = z.literal('float32').nullish().meta({ description: '"float32" (vectors are stored as 32-bit floats here: float16 and uint8 are not supported)' });
 
-/** A named vector's HNSW settings: each one given replaces the collection's. */
+/** A vector's own HNSW settings: each one given replaces the collection's. */
 const hnswDiff = z
   .strictObject({
     m: intIn(2, 128).nullish(),
     ef_construct: intIn(4, 4096).nullish(),
     m0: intIn(2, MAX_M0).nullish(),
     ml: z.number().gt(0).lte(10).nullish().meta({ description: 'a number above 0 and at most 10' }),
+    ...hnswExtraFields,
   })
-  .meta({ description: 'an object with any of m, ef_construct, m0, ml' });
+  .meta({ description: 'an object with any of m, ef_construct, m0, ml, full_scan_threshold, max_indexing_threads, payload_m, on_disk' });
+
+const onDisk = z.boolean().nullish().meta({ description: 'true: the float vectors live in a file in the data dir, read for rescoring (and for the walk without quantization)' });
+
+/** The unnamed vector: its quantization_config is the collection's (it is the only dense vector). */
+const oneVector = z
+  .strictObject({ size: intIn(1, MAX_DIMENSION), distance, hnsw_config: hnswDiff.nullish(), quantization_config: quantizationConfig.nullish(), on_disk: onDisk, datatype })
+  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot", "hnsw_config"?, "quantization_config"?, "on_disk"?, "datatype"?}' });
 
 const namedVector = z
-  .strictObject({ size: intIn(1, MAX_DIMENSION), distance, hnsw_config: hnswDiff.nullish(), on_disk: z.boolean().nullish() })
-  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot", "hnsw_config"?, "on_disk"?}' });
+  .strictObject({ size: intIn(1, MAX_DIMENSION), distance, hnsw_config: hnswDiff.nullish(), on_disk: onDisk, datatype })
+  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot", "hnsw_config"?, "on_disk"?, "datatype"?}' });
 
 const sparseVectorParams = z
   .strictObject({
@@ -66,6 +71,7 @@ export const oneVectorCollectionBody = z
     sparse_vectors: sparseVectors,
     hnsw_config: hnswConfig,
     quantization_config: quantizationConfig.nullish(),
+    ...createSettingsFields,
   })
   .meta({ id: 'CreateCollectionBody' });
 
@@ -76,6 +82,7 @@ export const namedVectorsCollectionBody = z
     sparse_vectors: sparseVectors,
     hnsw_config: hnswConfig,
     quantization_config: quantizationConfig.nullish(),
+    ...createSettingsFields,
   })
   .meta({ id: 'CreateNamedVectorsCollectionBody' });
 

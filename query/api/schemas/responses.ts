@@ -22,36 +22,55 @@ export const operationResult = z
   .strictObject({ operation_id: count, status: z.literal('completed') })
   .meta({ id: 'OperationResult', description: 'a write, acknowledged once durable and applied' });
 
-const vectorParams = z.strictObject({ size: z.int().min(1), distance: z.enum(DISTANCES as [string, ...string[]]), on_disk: z.literal(true).optional() });
+const vectorParams = z.strictObject({
+  size: z.int().min(1),
+  distance: z.enum(DISTANCES as [string, ...string[]]),
+  hnsw_config: z.record(z.string(), z.number()).optional().meta({ description: "the vector's own HNSW settings, as given" }),
+  on_disk: z.literal(true).optional(),
+  datatype: z.literal('float32').optional(),
+});
+
+const vectorsConfig = z.union([vectorParams, z.record(z.string(), vectorParams)]).meta({ description: 'the unnamed vector, or an object from vector names to their params' });
+
+const setting = z.union([z.number(), z.boolean(), z.string(), z.null()]);
 
 export const collectionInfo = z
   .strictObject({
     name: z.string(),
     status: z.enum(['green', 'yellow']).meta({ description: 'yellow while points still wait for the background indexer, or while it repairs a graph after deletes, builds or re-codes quantized codes, builds a payload index or moves floats to or from disk' }),
     vectors_count: count,
-    points_count: count,
-    indexed_vectors_count: count,
     optimizer_status: z.literal('ok'),
+    indexed_vectors_count: count,
+    points_count: count,
     segments_count: count,
     config: z.strictObject({
-      vectors: vectorParams,
+      vectors: vectorsConfig,
+      params: z
+        .strictObject({
+          vectors: vectorsConfig,
+          sparse_vectors: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+          shard_number: z.int().min(1),
+          sharding_method: z.literal('auto').optional(),
+          replication_factor: z.int().min(1),
+          write_consistency_factor: z.int().min(1),
+          read_fan_out_factor: z.int().optional(),
+          read_fan_out_delay_ms: z.int().optional(),
+          on_disk_payload: z.boolean(),
+        })
+        .meta({ description: "Qdrant's params as given (one node: they change nothing here), else one shard, one replica, payloads in RAM" }),
       hnsw_config: z.strictObject({
         m: z.int(),
         ef_construct: z.int(),
         m0: z.int(),
         ml: z.number(),
-        full_scan_threshold: z.int().optional(),
-        max_indexing_threads: z.int().optional(),
-        on_disk: z.literal(false).optional(),
+        full_scan_threshold: z.int(),
+        max_indexing_threads: z.int(),
+        on_disk: z.literal(false),
+        payload_m: z.int().optional(),
+        inline_storage: z.literal(false).optional(),
       }),
-      params: z.strictObject({
-        vectors: vectorParams,
-        shard_number: z.literal(1),
-        replication_factor: z.literal(1),
-        write_consistency_factor: z.literal(1),
-        on_disk_payload: z.literal(false),
-      }),
-      optimizer_config: z.record(z.string(), z.number()).meta({ description: 'the settings PATCH took (indexing always runs in the background: indexing_threshold 0 unless set)' }),
+      optimizer_config: z.record(z.string(), setting).meta({ description: "Qdrant's optimizer settings as given, over Qdrant's defaults (they change nothing here)" }),
+      wal_config: z.record(z.string(), z.int()).meta({ description: "Qdrant's WAL settings as given, over Qdrant's defaults (the log here is not Qdrant's WAL)" }),
       quantization_config: z
         .strictObject({
           scalar: z.strictObject({ type: z.literal('int8'), quantile: z.number().optional(), always_ram: z.boolean().optional() }).optional(),
@@ -59,6 +78,8 @@ export const collectionInfo = z
         })
         .nullable()
         .meta({ description: 'the quantization in use (scalar or binary), or null' }),
+      strict_mode_config: z.record(z.string(), z.unknown()).meta({ description: "Qdrant's strict mode settings as given; enabled is always false" }),
+      metadata: payload.optional(),
     }),
     payload_schema: z
       .record(z.string(), z.strictObject({ data_type: z.string(), params: z.record(z.string(), z.unknown()).optional(), points: count }))
@@ -85,6 +106,7 @@ export const retrievedPoint = z.strictObject({ ...pointFields, order_value: z.nu
 export const scoredPoint = z
   .strictObject({
     ...pointFields,
+    version: z.literal(0).meta({ description: "Qdrant's point version: always 0 (points do not keep the operation that last wrote them)" }),
     score: z.number().meta({ description: 'higher is more similar (0 for order_by and sample)' }),
     order_value: z.number().optional().meta({ description: 'for order_by: the value the point was ordered by (a date-time as its milliseconds)' }),
   })

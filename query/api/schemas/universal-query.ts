@@ -129,6 +129,6 @@ export const universalGroupsBody = z
     ...queryFields,
     group_by: z.string().min(1).meta({ description: 'the payload path to group by (a.b, a[].b)' }),
     group_size: intIn(1, MAX_LIMIT).nullish(),
-    with_lookup: z.null().optional(),
+    with_lookup: z.null().optional().meta({ description: "absent (with_lookup, reading each group's point from another collection, is not supported)" }),
   })
   .meta({ id: 'QueryGroupsBody' });

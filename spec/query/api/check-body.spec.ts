@@ -38,8 +38,8 @@ describe('query/api: request bodies checked by their schemas', () => {
   });
 
   it('refuses a field it does not handle by name, listing the ones it does', () => {
-    expect(refusal(() => parseCollectionBody({ vectors: { size: 2, distance: 'Dot' }, hnsw_config: { m: 8, ef_construct: 16, on_disk: true } }))).to.equal(
-      'unknown field "hnsw_config.on_disk": the fields of hnsw_config are m, ef_construct, m0, ml',
+    expect(refusal(() => parseCollectionBody({ vectors: { size: 2, distance: 'Dot' }, hnsw_config: { m: 8, ef_construct: 16, inline: true } }))).to.equal(
+      'unknown field "hnsw_config.inline": the fields of hnsw_config are m, ef_construct, m0, ml, full_scan_threshold, max_indexing_threads, payload_m, on_disk, inline_storage',
     );
     expect(refusal(() => parseRetrieveBody({ ids: [1], with_vectors: true, shard_key: 'a' }))).to.equal('unknown fields "with_vectors", "shard_key": the fields here are ids, with_payload, with_vector');
     expect(refusal(() => parseSearchBody({ vector: [1], params: { exact: true } }))).to.match(/^unknown field "params\.exact"/);

@@ -31,7 +31,7 @@ describe('query/api: Create Collection with named and sparse vectors', () => {
 
   it('refuses what it cannot keep, naming it', () => {
     expect(refusal({ vectors: { a: { size: 2, distance: 'Dot' } }, sparse_vectors: { a: {} } })).to.equal('sparse_vectors.a names a dense vector too: give each vector its own name');
-    expect(refusal({ vectors: { a: { size: 2, distance: 'Dot', datatype: 'uint8' } } })).to.match(/^unknown field "vectors\.a\.datatype"/);
+    expect(refusal({ vectors: { a: { size: 2, distance: 'Dot', datatype: 'uint8' } } })).to.match(/^vectors\.a\.datatype must be "float32" \(.*float16 and uint8 are not supported\), got "uint8"/);
     expect(refusal({ vectors: { a: { size: 2, distance: 'Dot', hnsw_config: { m: 8, m0: 4 } } } })).to.equal('vectors.a.hnsw_config.m0 must be an integer from 8 to 512, got 4');
     expect(refusal({ vectors: {} })).to.equal('vectors must name at least one vector (or send sparse_vectors)');
     expect(refusal({ vectors: { ['v'.repeat(256)]: { size: 2, distance: 'Dot' } } })).to.match(/^vector name "v+\.\.\." is longer than 255 characters$/);
