@@ -208,7 +208,7 @@ describe('clients: Qdrant collection settings and answer shapes with @qdrant/js-
     expect(await refusal(q.scroll('m', { filter: { must: [{ key: 'loc', geo_radius: { center: { lon: 1, lat: 2 }, radius: 3 } }] } }))).to.match(/^400 filter\.must\[0\]\.geo_radius: geo conditions .* are not supported/);
     expect(await refusal(q.createPayloadIndex('m', { field_name: 't', field_schema: { type: 'text', tokenizer: 'prefix' } }))).to.match(/^400 field_schema\.tokenizer must be word or multilingual.*got "prefix"/);
     expect(await refusal(q.createPayloadIndex('m', { field_name: 't', field_schema: { type: 'text', min_token_len: 2 } as never }))).to.match(/unknown field "field_schema\.min_token_len": the fields of field_schema are .*tokenizer/);
-    expect(await refusal(q.query('m', { prefetch: [{ query: [1, 0] }], query: { rrf: { k: 60, weights: [1] } } as never }))).to.equal('400 unknown field "query.rrf.weights": the fields of query.rrf are k');
+    expect(await refusal(q.query('m', { prefetch: [{ query: [1, 0] }], query: { rrf: { k: 60, bias: [1] } } as never }))).to.equal('400 unknown field "query.rrf.bias": the fields of query.rrf are k, weights');
     expect(await refusal(q.queryGroups('m', { query: [1, 0], group_by: 'g', with_lookup: { collection: 'other' } }))).to.match(/^400 with_lookup must be absent \(with_lookup, reading each group's point from another collection, is not supported\)/);
   });
 });
