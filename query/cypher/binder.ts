@@ -321,7 +321,7 @@ function refuseDropped(e: Expr, before: Scope, after: Scope, p: Projection, clau
   throw compileError(
     'UndefinedVariable',
     `\`${v.name}\` cannot be used here: after a ${clause} with ${aggregating ? 'an aggregation' : 'DISTINCT'}, ${where} can only use the columns the ${clause} projects, and \`${v.name}\` is not one of them. ` +
-      (aggregating ? `Add it (or the expression that reads it) as a column, which also groups by it, or sort by an aggregate of it such as min(...)` : 'Add it (or the expression that reads it) as a column'),
+      (aggregating ? `Add it (or the expression that reads it) as a column, which also groups by it, or use an aggregate of it such as min(...)` : 'Add it (or the expression that reads it) as a column'),
     v.pos,
   );
 }
@@ -333,19 +333,11 @@ function refuseDropped(e: Expr, before: Scope, after: Scope, p: Projection, clau
 function outerVariable(e: Expr, test: (name: string) => boolean, inner: ReadonlySet<string> = new Set()): Extract<Expr, { kind: 'var' }> | null {
   if (e.kind === 'var') return !inner.has(e.name) && test(e.name) ? e : null;
   if (e.kind === 'subqueryExpr') return null;
-  let around = subExpressions(e);
-  let within: Expr[] = [];
-  if (e.kind === 'comprehension' || e.kind === 'quantifier' || e.kind === 'reduce') {
-    around = e.kind === 'reduce' ? [e.init, e.list] : [e.list];
-    within = e.kind === 'reduce' ? [e.expr] : e.kind === 'quantifier' ? [e.where] : [e.where, e.map].filter((x): x is Expr => x !== null);
-  }
-  const bound = new Set([...inner, ...(e.kind === 'comprehension' || e.kind === 'quantifier' || e.kind === 'reduce' ? [e.variable] : []), ...(e.kind === 'reduce' ? [e.accumulator] : [])]);
-  for (const x of around) {
-    const found = outerVariable(x, test, inner);
-    if (found) return found;
-  }
-  for (const x of within) {
-    const found = outerVariable(x, test, bound);
+  const scoping = e.kind === 'comprehension' || e.kind === 'quantifier' || e.kind === 'reduce';
+  const around = !scoping ? subExpressions(e) : e.kind === 'reduce' ? [e.init, e.list] : [e.list];
+  const bound = scoping ? new Set([...inner, e.variable, ...(e.kind === 'reduce' ? [e.accumulator] : [])]) : inner;
+  for (const x of subExpressions(e)) {
+    const found = outerVariable(x, test, around.includes(x) ? inner : bound);
     if (found) return found;
   }
   return null;
