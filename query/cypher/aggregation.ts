@@ -1,6 +1,8 @@
 import type { Expr, Projection } from './ast.js';
 import { containsAggregate, isAggregateCall, walkExpr } from './binder.js';
-import { float, integerResult, isFloat, isNumber, numberOf } from './numbers.js';
+import { compareNumbers, type CypherNumber, float, integerResult, isFloat, isNumber, numberOf } from './numbers.js';
+import { addDurations, divideDuration } from './temporal/arithmetic.js';
+import { CypherDuration } from './temporal/types.js';
 import { runtimeError } from './errors.js';
 import { evaluate, type EvalContext, type Row } from './evaluate.js';
 import { listBytes, rowBytes, SLOT_BYTES, sizeOf, stringBytes } from './sizes.js';
@@ -15,8 +17,10 @@ class Accumulator {
   private floats = false;
   private best: Value = null;
   private readonly list: Value[] = [];
-  /** stDev, stDevP, percentileCont, percentileDisc: the numbers seen. */
-  private readonly numbers: number[] = [];
+  /** stDev, stDevP, percentileCont, percentileDisc: the numbers seen (percentileDisc answers one of them). */
+  private readonly numbers: CypherNumber[] = [];
+  /** sum() and avg() of durations: their running sum (numbers and durations do not mix). */
+  private durations: CypherDuration | null = null;
   /** The percentile asked for (read from the first row: it must be the same for all). */
   private percentile: number | null = null;
   private readonly seen: Set<string> | null;
@@ -59,11 +63,19 @@ class Accumulator {
         if (!isNumber(v)) throw runtimeError('TypeError', 'InvalidArgumentType', `${call.name}() takes numbers, got a ${typeName(v)}`);
         if (call.name.startsWith('percentile') && this.percentile === null) this.percentile = percentileOf(call, row, ctx);
         guard.charge(SLOT_BYTES, `${call.name}()`);
-        this.numbers.push(numberOf(v));
+        this.numbers.push(v);
         return;
       case 'sum':
       case 'avg':
-        if (!isNumber(v)) throw runtimeError('TypeError', 'InvalidArgumentType', `${call.name}() takes numbers, got a ${typeName(v)}`);
+        if (v instanceof CypherDuration && (this.durations !== null || this.count === 0)) {
+          this.durations = this.durations ? addDurations(this.durations, v) : v;
+          this.count++;
+          return;
+        }
+        if (!isNumber(v) || this.durations !== null) {
+          const what = this.durations !== null ? 'durations' : 'numbers';
+          throw runtimeError('TypeError', 'InvalidArgumentType', `${call.name}() takes numbers or durations (not both), got a ${typeName(v)} after ${what}`);
+        }
         this.sum += numberOf(v);
         if (isFloat(v)) this.floats = true;
         else if (call.name === 'sum') this.intSum += BigInt(v as number | bigint);
@@ -83,13 +95,15 @@ class Accumulator {
       case 'collect':
         return this.list;
       case 'sum':
+        if (this.durations) return this.durations;
         // A sum of integers is an exact integer (64 bits); one float among them makes it a float.
         return this.floats ? float(this.sum) : integerResult(this.intSum, 'sum()');
       case 'avg':
+        if (this.durations) return divideDuration(this.durations, this.count);
         return this.count === 0 ? null : float(this.sum / this.count);
       case 'stdev':
       case 'stdevp':
-        return float(standardDeviation(this.numbers, this.call.name === 'stdev'));
+        return float(standardDeviation(this.numbers.map(numberOf), this.call.name === 'stdev'));
       case 'percentilecont':
       case 'percentiledisc':
         return this.numbers.length === 0 ? null : percentile(this.numbers, this.percentile!, this.call.name === 'percentilecont');
@@ -115,19 +129,21 @@ function standardDeviation(xs: number[], sample: boolean): number {
   return Math.sqrt(squares / (sample ? n - 1 : n));
 }
 
-/** Neo4j's percentiles, both floats: percentileDisc the value at rank ceil(p·n) (a value seen), percentileCont interpolated. */
-function percentile(xs: number[], p: number, continuous: boolean): Value {
-  const sorted = [...xs].sort((a, b) => a - b);
+/**
+ * Neo4j's percentiles: percentileDisc the value at rank ceil(p·n), one of the values seen (an
+ * INTEGER stays one), percentileCont interpolated between two, a FLOAT.
+ */
+function percentile(xs: CypherNumber[], p: number, continuous: boolean): Value {
+  const sorted = [...xs].sort(compareNumbers);
   const n = sorted.length;
   if (!continuous) {
     const at = p === 0 ? 0 : Math.ceil(p * n) - 1;
-    const v = sorted[Math.min(Math.max(at, 0), n - 1)]!;
-    return float(v);
+    return sorted[Math.min(Math.max(at, 0), n - 1)]!;
   }
   const pos = p * (n - 1);
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return float(sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo));
+  const lo = numberOf(sorted[Math.floor(pos)]!);
+  const hi = numberOf(sorted[Math.ceil(pos)]!);
+  return float(lo + (hi - lo) * (pos - Math.floor(pos)));
 }
 
 interface Group {

@@ -130,7 +130,11 @@ export function bindQuery(clauses: Clause[], outer: Scope = new Map(), inExpress
       case 'with': {
         const { out, orderScope } = bindProjection(scope, clause.projection, true);
         const p = clause.projection;
-        if (clause.where && (p.distinct || p.items.some((i) => containsAggregate(i.expr)))) clause.where = projectedAliases(clause.where, p);
+        const merged = p.distinct || p.items.some((i) => containsAggregate(i.expr));
+        if (clause.where && merged) {
+          clause.where = projectedAliases(clause.where, p);
+          refuseDropped(clause.where, scope, orderScope, p, 'WITH', 'its WHERE');
+        }
         if (clause.where) checkPredicate(orderScope, clause.where, 'WHERE');
         scope = out;
         return;
@@ -283,7 +287,10 @@ function bindProjection(scope: Scope, p: Projection, isWith: boolean): { out: Sc
       continue;
     }
     if ((aggregating || p.distinct) && projected.has(exprKey(s.expr))) continue;
-    if (aggregating || p.distinct) s.expr = projectedAliases(s.expr, p);
+    if (aggregating || p.distinct) {
+      s.expr = projectedAliases(s.expr, p);
+      refuseDropped(s.expr, scope, orderScope, p, clause, 'ORDER BY');
+    }
     checkExpr(orderScope, s.expr, 'ORDER BY', aggregating);
   }
   for (const [what, e] of [['SKIP', p.skip], ['LIMIT', p.limit]] as const) {
@@ -300,6 +307,40 @@ function bindProjection(scope: Scope, p: Projection, isWith: boolean): { out: Sc
   }
   if (missingAlias) throw missingAlias;
   return { out, orderScope };
+}
+
+/**
+ * After DISTINCT or an aggregation the incoming variables are gone: only the projected columns
+ * remain. A variable that existed before is refused with that reason (as Neo4j explains it),
+ * rather than as merely undefined.
+ */
+function refuseDropped(e: Expr, before: Scope, after: Scope, p: Projection, clause: string, where: string): void {
+  const v = outerVariable(e, (name) => !after.has(name) && before.has(name));
+  if (!v) return;
+  const aggregating = p.items.some((i) => containsAggregate(i.expr));
+  throw compileError(
+    'UndefinedVariable',
+    `\`${v.name}\` cannot be used here: after a ${clause} with ${aggregating ? 'an aggregation' : 'DISTINCT'}, ${where} can only use the columns the ${clause} projects, and \`${v.name}\` is not one of them. ` +
+      (aggregating ? `Add it (or the expression that reads it) as a column, which also groups by it, or use an aggregate of it such as min(...)` : 'Add it (or the expression that reads it) as a column'),
+    v.pos,
+  );
+}
+
+/**
+ * The first variable `e` reads from around it for which `test` holds (not one that a
+ * comprehension, quantifier or reduce binds inside it); subqueries are left to their own checks.
+ */
+function outerVariable(e: Expr, test: (name: string) => boolean, inner: ReadonlySet<string> = new Set()): Extract<Expr, { kind: 'var' }> | null {
+  if (e.kind === 'var') return !inner.has(e.name) && test(e.name) ? e : null;
+  if (e.kind === 'subqueryExpr') return null;
+  const scoping = e.kind === 'comprehension' || e.kind === 'quantifier' || e.kind === 'reduce';
+  const around = !scoping ? subExpressions(e) : e.kind === 'reduce' ? [e.init, e.list] : [e.list];
+  const bound = scoping ? new Set([...inner, e.variable, ...(e.kind === 'reduce' ? [e.accumulator] : [])]) : inner;
+  for (const x of subExpressions(e)) {
+    const found = outerVariable(x, test, around.includes(x) ? inner : bound);
+    if (found) return found;
+  }
+  return null;
 }
 
 /**
@@ -379,6 +420,9 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
       return;
     case 'call': {
       const fn = FUNCTIONS[e.name];
+      // normalize(s, NFKC): the normal form is a keyword, not a variable.
+      const form = e.args[1];
+      if (e.name === 'normalize' && form?.kind === 'var' && NORMAL_FORMS.has(form.name.toUpperCase())) e.args[1] = { kind: 'literal', value: form.name.toUpperCase(), pos: form.pos };
       if (!fn) throw compileError('UnknownFunction', `unknown function ${e.name}()`, e.pos);
       const aggregate = AGGREGATES.has(e.name);
       if (aggregate) {
@@ -460,6 +504,8 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
     }
   }
 }
+
+const NORMAL_FORMS = new Set(['NFC', 'NFD', 'NFKC', 'NFKD']);
 
 const ARITHMETIC = new Set(['-', '*', '/', '%', '^']);
 

@@ -7,6 +7,7 @@ import type { Clause, Expr } from './ast.js';
 import { runtimeError } from './errors.js';
 import { float, integerResult, isInteger, isIntegral, isNumber, numberOf, numberText, WholeFloat } from './numbers.js';
 import { FUNCTIONS, propertiesOf } from './functions.js';
+import { javaRegex } from './regex.js';
 import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
 import { listBytes, ROW_BYTES, sizeOf, stringBytes } from './sizes.js';
@@ -234,15 +235,10 @@ function temporalArithmetic(op: string, a: Value, b: Value): Value {
   }
 }
 
-/** `s =~ pattern`: the whole string matches (a leading (?i) makes it case-insensitive, as in Java). */
+/** `s =~ pattern`: the whole string matches Java's pattern (regex.ts). */
 function regexMatch(s: Value, pattern: Value): Value {
   if (typeof s !== 'string' || typeof pattern !== 'string') return null;
-  const insensitive = pattern.startsWith('(?i)');
-  try {
-    return new RegExp(`^(?:${insensitive ? pattern.slice(4) : pattern})$`, insensitive ? 'isu' : 'su').test(s);
-  } catch (err) {
-    throw runtimeError('ArgumentError', 'InvalidArgumentValue', `invalid regular expression ${JSON.stringify(pattern)}: ${(err as Error).message}`);
-  }
+  return javaRegex(pattern).test(s);
 }
 
 function stringPredicate(op: string, a: Value, b: Value): Value {

@@ -1,18 +1,18 @@
+import { codePointLength } from './code-points.js';
+import { CONVERSION_FUNCTIONS } from './conversions.js';
 import { storedProperties } from './stored-values.js';
 import { runtimeError } from './errors.js';
 import { vectorSimilarity } from './similarity.js';
-import { type CypherNumber, float, int64, integerResult, isInteger, isNumber, numberOf, numberText, WholeFloat } from './numbers.js';
+import { type CypherNumber, float, integerResult, isInteger, isNumber, numberOf, WholeFloat } from './numbers.js';
 import type { EvalContext } from './evaluate.js';
 import type { GraphTx } from './graph-tx.js';
 import type { QueryGuard } from './guard.js';
-import { listBytes, sizeOf, stringBytes } from './sizes.js';
+import { listBytes, sizeOf } from './sizes.js';
 import { TEMPORAL_FUNCTIONS } from './temporal-functions.js';
-import { pointText, SPATIAL_FUNCTIONS } from './spatial/functions.js';
-import { CypherPoint } from './spatial/point.js';
+import { SPATIAL_FUNCTIONS } from './spatial/functions.js';
 import { STRING_FUNCTIONS } from './string-functions.js';
 import { SERVER_FUNCTIONS } from './server-functions.js';
-import { formatTemporal } from './temporal/format.js';
-import { isTemporal } from './temporal/types.js';
+import { valueType } from './value-type.js';
 import { isMap, NodeRef, PathValue, RelRef, typeName, type MapValue, type Value } from './values.js';
 
 export interface FunctionDef {
@@ -40,13 +40,6 @@ const nullSafe = (f: (v: Exclude<Value, null>, tx: GraphTx, guard: QueryGuard) =
 const num = (fn: string, f: (x: number) => number) => nullSafe((v) => {
   if (!isNumber(v)) throw badArg(fn, v);
   return float(f(numberOf(v)));
-});
-
-/** A function from a string to a string of about its length (charged before it is built). */
-const str = (fn: string, f: (s: string) => Value) => nullSafe((v, _tx, guard) => {
-  if (typeof v !== 'string') throw badArg(fn, v);
-  guard.charge(stringBytes(v.length), `${fn}()`);
-  return f(v);
 });
 
 /** Reserves room for a list of `length` elements that `fn` is about to build. */
@@ -162,13 +155,21 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   }),
   length: nullSafe((v) => {
     if (v instanceof PathValue) return v.rels.length;
-    if (typeof v === 'string' || Array.isArray(v)) return v.length;
+    if (typeof v === 'string') return codePointLength(v);
+    if (Array.isArray(v)) return v.length;
     throw badArg('length', v);
   }),
   size: nullSafe((v) => {
-    if (typeof v === 'string' || Array.isArray(v)) return v.length;
+    if (typeof v === 'string') return codePointLength(v);
+    if (Array.isArray(v)) return v.length;
     throw badArg('size', v);
   }),
+  isempty: nullSafe((v) => {
+    if (typeof v === 'string' || Array.isArray(v)) return v.length === 0;
+    if (isMap(v)) return Object.keys(v).length === 0;
+    throw badArg('isEmpty', v);
+  }),
+  valuetype: { minArgs: 1, maxArgs: 1, call: ([v]) => valueType(v ?? null) },
   coalesce: { minArgs: 1, maxArgs: 64, call: (args) => args.find((a) => a !== null) ?? null },
   head: nullSafe((v) => {
     if (!Array.isArray(v)) throw badArg('head', v);
@@ -205,39 +206,6 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
       return out;
     },
   },
-  tointeger: nullSafe((v) => {
-    if (typeof v === 'bigint') return v;
-    if (isNumber(v)) return Number.isFinite(numberOf(v)) ? Math.trunc(numberOf(v)) + 0 : null;
-    if (typeof v === 'string') {
-      // Integer text is read exactly (64 bits); other number text through its double.
-      if (/^\s*[+-]?\d+\s*$/.test(v)) return int64(BigInt(v.trim()));
-      const n = Number(v);
-      return v.trim() === '' || !Number.isFinite(n) ? null : Math.trunc(n) + 0;
-    }
-    if (typeof v === 'boolean') return v ? 1 : 0;
-    throw badValue('toInteger', v);
-  }),
-  tofloat: nullSafe((v) => {
-    if (isNumber(v)) return float(numberOf(v));
-    if (typeof v === 'string') {
-      const n = Number(v);
-      return v.trim() === '' || Number.isNaN(n) ? null : float(n);
-    }
-    throw badValue('toFloat', v);
-  }),
-  tostring: nullSafe((v) => {
-    if (typeof v === 'string') return v;
-    if (isNumber(v)) return numberText(v);
-    if (typeof v === 'boolean') return String(v);
-    if (isTemporal(v)) return formatTemporal(v);
-    if (v instanceof CypherPoint) return pointText(v);
-    throw badValue('toString', v);
-  }),
-  toboolean: nullSafe((v) => {
-    if (typeof v === 'boolean') return v;
-    if (typeof v === 'string') return v.toLowerCase() === 'true' ? true : v.toLowerCase() === 'false' ? false : null;
-    throw badValue('toBoolean', v);
-  }),
   abs: nullSafe((v) => {
     if (!isNumber(v)) throw badArg('abs', v);
     if (typeof v === 'bigint') return integerResult(v < 0n ? -v : v, 'abs()');
@@ -272,14 +240,14 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
       return float(Math.atan2(numberOf(y), numberOf(x)));
     },
   },
+  isnan: nullSafe((v) => {
+    if (!isNumber(v)) throw badArg('isNaN', v);
+    return Number.isNaN(numberOf(v));
+  }),
   pi: { minArgs: 0, maxArgs: 0, call: () => Math.PI },
   rand: { minArgs: 0, maxArgs: 0, call: () => float(Math.random()) },
   e: { minArgs: 0, maxArgs: 0, call: () => Math.E },
-  tolower: str('toLower', (s) => s.toLowerCase()),
-  toupper: str('toUpper', (s) => s.toUpperCase()),
-  trim: str('trim', (s) => s.trim()),
-  ltrim: str('lTrim', (s) => s.trimStart()),
-  rtrim: str('rTrim', (s) => s.trimEnd()),
+  randomuuid: { minArgs: 0, maxArgs: 0, call: () => globalThis.crypto.randomUUID() },
   elementid: nullSafe((v) => {
     // The element ids Bolt sends with nodes and relationships (bolt/values.ts).
     if (v instanceof NodeRef || v instanceof RelRef) return String(v.id);
@@ -291,4 +259,5 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   ...SPATIAL_FUNCTIONS,
   ...STRING_FUNCTIONS,
   ...SERVER_FUNCTIONS,
+  ...CONVERSION_FUNCTIONS,
 };

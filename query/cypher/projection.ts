@@ -1,12 +1,13 @@
 import type { Expr, Projection } from './ast.js';
 import { containsAggregate, exprKey } from './binder.js';
-import { runtimeError } from './errors.js';
+import { CypherError } from './errors.js';
+import { type CypherNumber, isFloat, isInteger, isIntegral, isNumber, numberOf, numberText } from './numbers.js';
 import { Grouping } from './aggregation.js';
 import { evaluate, isTrue, type EvalContext, type Row } from './evaluate.js';
 import { Ordering } from './ordering.js';
 import type { Sink, Work } from './sink.js';
 import { listBytes, rowBytes, SLOT_BYTES, sizeOf, stringBytes } from './sizes.js';
-import { keyOf, setEntry, type Value } from './values.js';
+import { keyOf, setEntry, typeName, type Value } from './values.js';
 
 /** A projected row, with what ORDER BY and WITH's WHERE read beside it. */
 interface Projected {
@@ -22,9 +23,27 @@ const NO_SCOPE: Row = Object.freeze({}) as Row;
 export function count(e: Expr | null, what: string, ctx: EvalContext): number | null {
   if (!e) return null;
   const v = evaluate(e, {}, ctx);
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw runtimeError('SyntaxError', 'InvalidArgumentType', `${what} takes a non-negative integer, got ${JSON.stringify(v)}`);
-  if (v < 0) throw runtimeError('SyntaxError', 'NegativeIntegerArgument', `${what} takes a non-negative integer, got ${v}`);
-  return v;
+  if (isInteger(v) && v >= 0) return v;
+  if (typeof v === 'bigint' && v >= 0n) return Number(v);
+  throw invalidCount(what, e, v);
+}
+
+/**
+ * Neo4j's refusal of a SKIP or LIMIT value, with its status code (ArgumentError); the message
+ * starts with the openCypher classification the TCK names. A whole FLOAT is what the JavaScript
+ * driver sends for a plain number, so the message says how to send an integer.
+ */
+function invalidCount(what: string, e: Expr, v: Value): CypherError {
+  const negative = isIntegral(v) && v < 0;
+  const detail = negative ? 'NegativeIntegerArgument' : 'InvalidArgumentType';
+  const shown = isNumber(v) ? `'${numberText(v)}'` : v === null ? 'null' : `a ${typeName(v)}`;
+  let message = `${what}: Invalid input. ${shown} is not a valid value. Must be a non-negative integer.`;
+  if (isFloat(v) && Number.isInteger(numberOf(v as CypherNumber)) && numberOf(v as CypherNumber) >= 0) {
+    const n = numberOf(v as CypherNumber);
+    const given = e.kind === 'param' ? `$${e.name}` : 'the value';
+    message += ` A JavaScript driver sends a number as a FLOAT: pass neo4j.int(${n}) (or the BigInt ${n}n) for ${given}, or write ${what} toInteger(${e.kind === 'param' ? given : '...'}).`;
+  }
+  return new CypherError('ArgumentError', detail, `SyntaxError (${detail}): ${message}`);
 }
 
 /**

@@ -149,6 +149,8 @@ export const TEMPORAL_FUNCTIONS: Record<string, FunctionDef> = {
     maxArgs: 1,
     call: ([ms]) => (ms === null ? null : guarded(() => dateTimeFromEpochMillis(number('datetime.fromepochmillis', ms)))),
   },
+  // Milliseconds since 1970 by the statement's clock: datetime().epochMillis.
+  timestamp: { minArgs: 0, maxArgs: 0, call: (_args, ctx) => statementTime(ctx) },
 };
 
 for (const kind of ['date', 'localtime', 'time', 'localdatetime', 'datetime'] as const) {
