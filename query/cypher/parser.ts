@@ -550,6 +550,11 @@ class Parser {
     return { kind: 'name', name: this.name('a label name, !, % or (') };
   }
 
+  /** WHERE opening an element's inline predicate, rather than a variable named `where` (followed by `)`, `]`, `:`, `{`, `$`). */
+  private startsInlineWhere(): boolean {
+    return this.isKeyword('WHERE') && !(this.peek().kind === 'param' || [')', ']', ':', '{', '*'].some((op) => this.isOp(op, this.peek())));
+  }
+
   private propertiesOrParam(): Expr | null {
     if (this.isOp('{')) return this.mapLiteral();
     if (this.tok.kind === 'param') {
@@ -564,7 +569,7 @@ class Parser {
     if (this.isOp('{') || this.isOp('+') || this.isOp('*')) throw this.quantifiedPath();
     this.expectOp('(');
     if (this.isOp('(')) throw this.quantifiedPath();
-    const variable = this.tok.kind === 'ident' && !this.isKeyword('WHERE') ? this.name('a variable') : null;
+    const variable = this.tok.kind === 'ident' && !this.startsInlineWhere() ? this.name('a variable') : null;
     const { labels, expr } = this.labelPart(true);
     const properties = this.propertiesOrParam();
     const where = this.acceptKeyword('WHERE') ? this.expr() : null;
@@ -590,7 +595,7 @@ class Parser {
     let typeExpr: LabelExpr | null = null;
     let where: Expr | null = null;
     if (this.acceptOp('[')) {
-      if (this.tok.kind === 'ident' && !this.isKeyword('WHERE')) variable = this.name('a variable');
+      if (this.tok.kind === 'ident' && !this.startsInlineWhere()) variable = this.name('a variable');
       if (this.acceptOp(':')) {
         const expr = this.labelExpression(true);
         const names = namesJoinedBy(expr, 'or');

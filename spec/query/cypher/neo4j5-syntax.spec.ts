@@ -179,6 +179,9 @@ describe('query/cypher Neo4j 5 syntax', () => {
       expect(g.rows("MATCH (m:Movie {title: 'The Matrix'}) OPTIONAL MATCH (m)<-[:DIRECTED]-(d WHERE d.born > 2000) RETURN d")).to.deep.equal([[null]]);
       expect(g.rows("MATCH (m:Movie {title: 'The Matrix'}) RETURN [(m)<-[:ACTED_IN]-(a WHERE a.born > 1965) | a.name]")).to.deep.equal([[['Carrie']]]);
       expect(g.rows('MATCH (p:Person) WHERE EXISTS { (p)-[:ACTED_IN]->(m WHERE m.title = "Johnny Mnemonic") } RETURN p.name')).to.deep.equal([['Keanu']]);
+      // A variable may still be called where.
+      expect(g.rows('MATCH (where:Movie) RETURN count(*)')).to.deep.equal([[2]]);
+      expect(g.rows('MATCH ()-[where]->() RETURN count(*)')).to.deep.equal([[4]]);
     });
 
     it('is refused in CREATE and on a variable-length relationship', () => {
