@@ -139,7 +139,11 @@ class Parser {
     const imports = this.isOp('(') ? this.importList() : null;
     if (imports || this.acceptOp('{')) {
       // CALL (x, y) { ... } is CALL { WITH x, y ... } in each part; CALL () imports nothing, CALL (*) everything.
-      const prefix = (): Clause[] => (imports === null || imports.star ? [] : [{ kind: 'with', projection: { distinct: false, star: false, items: imports.items.map((v) => ({ expr: v, name: v.kind === 'var' ? v.name : '', aliased: true })), orderBy: [], skip: null, limit: null, pos }, where: null, pos }]);
+      const prefix = (): Clause[] => {
+        if (imports === null || imports.star) return [];
+        const items = imports.names.map(({ name, at }) => ({ expr: { kind: 'var', name, pos: at } as Expr, name, aliased: true }));
+        return [{ kind: 'with', projection: { distinct: false, star: false, items, orderBy: [], skip: null, limit: null, pos }, where: null, pos }];
+      };
       const body = [...prefix(), ...this.part()];
       const unions: Query['unions'] = [];
       for (let at = this.pos(); this.acceptKeyword('UNION'); at = this.pos()) unions.push({ all: this.acceptKeyword('ALL'), clauses: [...prefix(), ...this.part()], pos: at });
@@ -169,20 +173,20 @@ class Parser {
   }
 
   /** `(x, y) {`, `() {` or `(*) {` after CALL: the variables a scoped subquery imports (its `{` read too). */
-  private importList(): { star: boolean; items: Expr[] } {
+  private importList(): { star: boolean; names: { name: string; at: Position }[] } {
     this.expectOp('(');
-    const items: Expr[] = [];
+    const names: { name: string; at: Position }[] = [];
     const star = this.acceptOp('*');
     if (!star && !this.isOp(')')) {
       do {
         const at = this.pos();
-        items.push({ kind: 'var', name: this.name('a variable to import'), pos: at });
+        names.push({ name: this.name('a variable to import'), at });
       } while (this.acceptOp(','));
     }
     this.expectOp(')');
     if (!this.isOp('{')) this.fail("'{' opening the subquery (CALL (x) { ... }); a procedure is called by its name, CALL db.labels()");
     this.i++;
-    return { star, items };
+    return { star, names };
   }
 
   /** YIELD * | YIELD a [AS b], ... [WHERE p]; nothing at all means every column. */
