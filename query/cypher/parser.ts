@@ -508,6 +508,8 @@ class Parser {
       rels.push(this.relPattern());
       nodes.push(this.nodePattern());
     }
+    // (x)((a)-[:T]->(b))+(y): a parenthesised group beside a node.
+    if (this.isOp('(')) throw this.quantifiedPath();
     return { pathVariable, nodes, rels, pos };
   }
 
@@ -620,15 +622,40 @@ class Parser {
     let right = false;
     if (this.acceptOp('->')) right = true;
     else this.expectOp('-');
+    const quantified = this.relationshipQuantifier();
+    if (quantified) {
+      if (length) throw compileError('InvalidRelationshipPattern', 'a relationship with a variable length (*) cannot also be quantified', quantified.at);
+      if (where) throw compileError('InvalidRelationshipPattern', "a quantified relationship cannot have a WHERE inside it; test its relationships in the MATCH's WHERE, e.g. all(x IN r WHERE ...)", quantified.at);
+      length = { min: quantified.min, max: quantified.max };
+    }
     const rel: RelPattern = { variable, types, properties, direction: left && !right ? 'in' : right && !left ? 'out' : 'both', length, pos };
     if (typeExpr) rel.typeExpr = typeExpr;
     if (where) rel.where = where;
     return rel;
   }
 
-  /** `((a)-[:T]->(b)){1,3}` and its quantifiers: refused, naming the variable-length form that does the same for one relationship. */
+  /**
+   * A quantifier after a relationship (Neo4j 5's quantified relationship): `{n}`, `{n,}`, `{,m}`,
+   * `{n,m}`, `+` (1 or more) or `*` (0 or more). The relationship is then the variable-length
+   * one it equals, `-[:T]->{1,3}` being `-[:T*1..3]->`.
+   */
+  private relationshipQuantifier(): { min: number; max: number; at: Position } | null {
+    const at = this.pos();
+    if (this.acceptOp('+')) return { min: 1, max: Infinity, at };
+    if (this.acceptOp('*')) return { min: 0, max: Infinity, at };
+    if (!this.acceptOp('{')) return null;
+    const bound = (): number | null => (this.tok.kind === 'int' ? this.tokens[this.i++]!.num : null);
+    const min = bound();
+    const max = this.acceptOp(',') ? bound() : min;
+    this.expectOp('}');
+    if ((min === null && max === null) || (max !== null && min !== null && max < min)) throw compileError('InvalidRelationshipPattern', 'a quantifier takes bounds {n}, {n,}, {,m} or {n,m} with n <= m', at);
+    if (max === 0) throw compileError('InvalidRelationshipPattern', 'a quantifier must allow at least one repetition', at);
+    return { min: min ?? 0, max: max ?? Infinity, at };
+  }
+
+  /** `((a)-[:T]->(b)){1,3}`: refused, naming what does the same here. */
   private quantifiedPath(): CypherError {
-    return unsupported('quantified path patterns ((a)-[:T]->(b)){1,3} and quantified relationships -[:T]->{1,3}; for one relationship write the variable-length form -[:T*1..3]->', this.pos());
+    return unsupported('quantified path patterns ((a)-[:T]->(b)){1,3} (parenthesised groups); for one relationship write the quantified relationship -[:T]->{1,3} or the variable-length form -[:T*1..3]->', this.pos());
   }
 
   private lengthRange(): { min: number; max: number } {

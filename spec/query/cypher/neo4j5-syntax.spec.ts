@@ -232,9 +232,25 @@ describe('query/cypher Neo4j 5 syntax', () => {
     });
   });
 
-  describe('quantified path patterns', () => {
-    it('are refused by name, pointing at the variable-length form', () => {
-      for (const q of ['MATCH ((a)-[:T]->(b)){1,3} RETURN a', 'MATCH (a)-[:T]->{1,3}(b) RETURN a', 'MATCH p = SHORTEST 1 (a)-[:T]-+(b) RETURN p']) {
+  describe('quantified relationships and path patterns', () => {
+    it('a quantified relationship is the variable-length one it equals', () => {
+      const g = graph();
+      g.run("CREATE (:S {n: 0})-[:T]->(:S {n: 1})-[:T]->(:S {n: 2})-[:T]->(:S {n: 3})");
+      const ends = (rel: string) => g.rows(`MATCH (a:S {n: 0})${rel}(b) RETURN b.n ORDER BY b.n`).map((r) => r[0]);
+      expect(ends('-[:T]->{1,2}')).to.deep.equal([1, 2]);
+      expect(ends('-[:T]->{2}')).to.deep.equal([2]);
+      expect(ends('-[:T]->{2,}')).to.deep.equal([2, 3]);
+      expect(ends('-[:T]->{,1}')).to.deep.equal([0, 1]);
+      expect(ends('-[:T]->+')).to.deep.equal([1, 2, 3]);
+      expect(ends('-[:T]->*')).to.deep.equal([0, 1, 2, 3]);
+      expect(g.rows('MATCH (:S {n: 0})-[r:T]->{1,3}(b {n: 3}) RETURN size(r)')).to.deep.equal([[3]]);
+      expect(fails(() => compileQuery('MATCH (a)-[:T*1..2]->{1,2}(b) RETURN a')).detail).to.equal('InvalidRelationshipPattern');
+      expect(fails(() => compileQuery('MATCH (a)-[:T]->{3,1}(b) RETURN a')).detail).to.equal('InvalidRelationshipPattern');
+      expect(fails(() => compileQuery('MATCH (a)-[r:T WHERE r.x = 1]->{1,2}(b) RETURN a')).detail).to.equal('InvalidRelationshipPattern');
+    });
+
+    it('parenthesised groups and path selectors are refused by name, pointing at what does the same', () => {
+      for (const q of ['MATCH ((a)-[:T]->(b)){1,3} RETURN a', 'MATCH (x)((a)-[:T]->(b))+(y) RETURN x', 'MATCH p = SHORTEST 1 (a)-[:T]-+(b) RETURN p']) {
         const err = fails(() => compileQuery(q));
         expect(err.detail).to.equal('Unsupported');
       }
