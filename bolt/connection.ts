@@ -141,9 +141,10 @@ export class BoltConnection {
 
   /** Sends FAILURE; before authentication (or on bad credentials) the connection is closed too. */
   private fail(err: unknown): void {
-    const { code, message } = failureOf(err);
-    if (code.startsWith('Neo.DatabaseError.')) this.deps.onInternalError(err);
-    this.send(failure(code, message));
+    const f = failureOf(err);
+    const { code } = f;
+    if (f.internal) this.deps.onInternalError(err);
+    this.send(failure(f));
     this.auto?.rows.close();
     this.auto = null;
     if (!this.authenticated || code === 'Neo.ClientError.Security.Unauthorized') {
@@ -321,7 +322,7 @@ export class BoltConnection {
   private route(routing: Extra, db: string | null): void {
     this.expect('ready', 'ROUTE');
     const name = db ?? this.deps.dbs.defaultName;
-    if (name !== this.deps.dbs.defaultName && !this.deps.dbs.engine.collections.has(name)) throw databaseNotFound(name);
+    if (!this.deps.dbs.exists(name)) throw databaseNotFound(name);
     const address = typeof routing.address === 'string' ? routing.address : (this.routedAddress ?? this.deps.address);
     const servers = ['WRITE', 'READ', 'ROUTE'].map((role) => ({ addresses: [address], role }));
     this.send(success({ rt: { ttl: 300, db: name, servers } }));

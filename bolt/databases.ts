@@ -7,6 +7,7 @@ import { GraphTx } from '../query/cypher/graph-tx.js';
 import { queryParts, type Query } from '../query/cypher/ast.js';
 import { logQueryResult } from '../query/cypher/log-result.js';
 import { changesSchema, writesData } from '../query/cypher/query-kind.js';
+import { SYSTEM_DATABASE, type DatabaseCatalog } from '../query/cypher/procedures/catalog.js';
 import type { GuardOptions } from '../query/cypher/guard.js';
 import { compileQuery, executeQueryInSlices, isWriteQuery, streamQuery, type CypherResult, type ResultStream } from '../query/cypher/run-query.js';
 import type { Resolved } from '../query/cypher/resolved-values.js';
@@ -74,12 +75,26 @@ export interface QueryInput {
   writer: ValueWriter;
 }
 
-/** What a query does, as the summary's `type` says: r(ead), w(rite), rw (writes and returns rows) or s(chema). */
-function typeOf(query: Query, columns: string[]): QueryResult['type'] {
-  const parts = queryParts(query);
-  if (parts.some(changesSchema)) return 's';
-  if (parts.some(writesData)) return columns.length > 0 ? 'rw' : 'w';
-  return 'r';
+/** What the system database runs: the administration commands, dbms.* procedures and db.ping(), with RETURN. */
+const SYSTEM_COMMANDS = new Set(['$show.databases', '$show.default.database', '$show.procedures', '$show.functions', 'db.ping']);
+
+const isSystemCommand = (query: Query) =>
+  queryParts(query).every((part) => part.every((c) => c.kind === 'return' || (c.kind === 'procedure' && (SYSTEM_COMMANDS.has(c.name) || c.name.startsWith('dbms.')))));
+
+/** SHOW DATABASES needs the server's catalog, which a Cypher replica does not have. */
+const readsCatalog = (query: Query) => queryParts(query).some((part) => part.some((c) => c.kind === 'procedure' && c.name.startsWith('$show.d')));
+
+/** The summary's query type: read, write, read and write, or schema (an index or constraint changed). */
+function queryType(query: Query, write: boolean, columns: string[]): QueryResult['type'] {
+  if (!write) return 'r';
+  if (queryParts(query).some(changesSchema)) return 's';
+  return columns.length > 0 ? 'rw' : 'w';
+}
+
+function checkSystemCommand(query: Query): void {
+  if (!isSystemCommand(query)) {
+    throw new BoltError('Neo.ClientError.Statement.NotSystemDatabaseError', `the system database answers the administration commands only (SHOW DATABASES, SHOW DATABASE name, SHOW DEFAULT DATABASE, SHOW PROCEDURES, SHOW FUNCTIONS, CALL dbms.* and db.ping()); run this query on a user database (a collection)`);
+  }
 }
 
 /** The plan or profile a query's result carries (EXPLAIN, PROFILE). */
@@ -99,6 +114,8 @@ const PLAIN_VECTORS = { size: 1, distance: 'Cosine' } as const;
 export interface Opened {
   collection: Collection;
   provisional: boolean;
+  /** The system database: administration commands only (see isSystemCommand). */
+  system?: boolean;
 }
 
 /**
@@ -107,8 +124,9 @@ export interface Opened {
  * INDEX), or else with a 1-dimensional vector space that nodes need not use. Until then reads
  * see an empty database.
  */
-export class Databases {
+export class Databases implements DatabaseCatalog {
   private standIn: Collection | null = null;
+  private readonly systemStandIn = new Collection(SYSTEM_DATABASE, parseCollectionBody({ vectors: PLAIN_VECTORS }), 0);
 
   constructor(
     readonly engine: Engine,
@@ -125,9 +143,21 @@ export class Databases {
     const db = name ?? this.defaultName;
     const found = this.engine.collections.get(db);
     if (found) return { collection: found, provisional: false };
+    // A collection called "system" is that collection; otherwise `system` is the administration database.
+    if (db === SYSTEM_DATABASE) return { collection: this.systemStandIn, provisional: true, system: true };
     if (db !== this.defaultName) throw databaseNotFound(db);
     if (this.standIn?.name !== db) this.standIn = new Collection(db, parseCollectionBody({ vectors: PLAIN_VECTORS }), 0);
     return { collection: this.standIn, provisional: true };
+  }
+
+  /** The databases SHOW DATABASES lists (with the default and system ones). */
+  names(): string[] {
+    return [...this.engine.collections.keys()];
+  }
+
+  /** Whether a database name opens (ROUTE checks it). */
+  exists(name: string): boolean {
+    return name === this.defaultName || name === SYSTEM_DATABASE || this.engine.collections.has(name);
   }
 
   /** Makes the default database (inside serialWrite) for a first write; answers the live collection. */
@@ -139,13 +169,13 @@ export class Databases {
   /** Runs a compiled query on a collection through an overlay (a fresh one, or a transaction's), in slices (see executeQueryInSlices). */
   async execute(c: Collection, query: Query, input: QueryInput, tx: GraphTx): Promise<CypherResult> {
     await this.engine.settled(c.name);
-    return executeQueryInSlices(c, query, input.parameters, { ...this.limits(input), sliceMs: REQUEST_THREAD_SLICE_MS }, { tx, present: (v, t) => input.writer.write(v, t) }, betweenQuerySlices(0));
+    return executeQueryInSlices(c, query, input.parameters, { ...this.limits(input), sliceMs: REQUEST_THREAD_SLICE_MS }, { tx, present: (v, t) => input.writer.write(v, t), catalog: this }, betweenQuerySlices(0));
   }
 
   /** A read query's rows as the client pulls them; its first rows are produced here, so an error in them is the RUN's. */
   async stream(c: Collection, query: Query, input: QueryInput, tx: GraphTx): Promise<{ fields: string[]; rows: RowSource } | null> {
     await this.engine.settled(c.name);
-    const stream = streamQuery(c, query, input.parameters, { ...this.limits(input), sliceMs: REQUEST_THREAD_SLICE_MS }, { tx, present: (v, t) => input.writer.write(v, t) }, betweenQuerySlices(0));
+    const stream = streamQuery(c, query, input.parameters, { ...this.limits(input), sliceMs: REQUEST_THREAD_SLICE_MS }, { tx, present: (v, t) => input.writer.write(v, t), catalog: this }, betweenQuerySlices(0));
     if (!stream) return null;
     const replicas = this.replicas;
     const take = replicas ? (n: number) => replicas.inPlaceRun(() => stream.take(n)) : (n: number) => stream.take(n);
@@ -158,7 +188,7 @@ export class Databases {
    * database not made yet: its stand-in is only on this thread.
    */
   async elsewhere(c: Collection, provisional: boolean, query: Query, input: QueryInput): Promise<{ fields: string[]; rows: RowSource } | null> {
-    const opening = provisional ? null : this.replicas?.open(c.name, query, input.text, input.parameters, this.limits(input), FIRST_BATCH);
+    const opening = provisional || readsCatalog(query) ? null : this.replicas?.open(c.name, query, input.text, input.parameters, this.limits(input), FIRST_BATCH);
     if (!opening) return null;
     const cursor = await opening;
     return this.pulled(cursor, async (n) => ((await cursor.take(n)) as Resolved[][]).map((row) => row.map((v) => input.writer.pack(v))));
@@ -196,6 +226,7 @@ export class Databases {
   async autoCommit(name: string | null, input: QueryInput): Promise<QueryResult> {
     const opened = this.open(name);
     const query = compileQuery(input.text);
+    if (opened.system) checkSystemCommand(query);
     if (!checkAccess(query, input)) {
       const bookmark = String(this.engine.lastAppliedOperationId);
       // EXPLAIN and PROFILE run here, where the plan is made.
@@ -206,16 +237,17 @@ export class Databases {
       if (streamed) return { ...streamed, type: 'r', stats: {}, bookmark };
       const execute = () => this.execute(opened.collection, query, input, tx);
       const r = await (this.replicas ? this.replicas.inPlaceRun(execute) : execute());
-      return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: typeOf(query, r.columns), stats: {}, bookmark, ...plans(r) };
+      // EXPLAIN's type is the one the query would have.
+      return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: queryType(query, isWriteQuery(query), r.columns), stats: {}, bookmark, ...plans(r) };
     }
     return serialWrite(this.engine, async () => {
       const { collection, provisional } = this.open(name);
       const r = await this.execute(collection, query, input, new GraphTx(collection, provisional));
       const target = provisional && (r.changes.length > 0 || r.schema) ? await this.create(collection.name, r.collectionConfig) : collection;
-      const stats = statsOf(r.changes, target, r.schema);
+      const stats = statsOf(r.counts, r.schema);
       const opId = await logQueryResult(this.engine, target.name, r);
       const bookmark = String(opId ?? this.engine.lastAppliedOperationId);
-      return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: typeOf(query, r.columns), stats, bookmark, ...plans(r) };
+      return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: queryType(query, true, r.columns), stats, bookmark, ...plans(r) };
     });
   }
 }
@@ -263,6 +295,7 @@ export class Transaction {
     }
     const c = this.collection!;
     const query = compileQuery(input.text);
+    if (c.name === SYSTEM_DATABASE && this.tx.provisional) checkSystemCommand(query);
     const write = checkAccess(query, input);
     const parts = queryParts(query);
     if ((this.tx.schema.dirty && parts.some(writesData)) || (this.tx.dirty && parts.some(changesSchema))) {
@@ -281,8 +314,9 @@ export class Transaction {
     }
     const r = await this.dbs.execute(c, query, limited, this.tx);
     const before = this.stats;
-    if (write) this.stats = statsOf(this.tx.dirty ? this.tx.changes() : [], c, this.tx.schema.dirty ? this.tx.schema.changes() : null);
-    return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: typeOf(query, r.columns), stats: statsSince(before, this.stats), bookmark: null, ...plans(r) };
+    if (write) this.stats = statsOf(this.tx.counts, this.tx.schema.dirty ? this.tx.schema.changes() : null);
+    // EXPLAIN's type is the one the query would have.
+    return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: queryType(query, isWriteQuery(query), r.columns), stats: statsSince(before, this.stats), bookmark: null, ...plans(r) };
   }
 
   /** Applies the transaction's writes as one durable event; answers the bookmark. */

@@ -1,5 +1,6 @@
 import { CypherError } from '../query/cypher/errors.js';
 import { DbError } from '../storage/errors.js';
+import { gqlStatusOf } from './gql-status.js';
 import { ProtocolError } from './messages/requests.js';
 
 /** A failure already in Neo4j's terms (authentication, an unknown database, a protocol misuse). */
@@ -21,6 +22,8 @@ const CLASSIFIED_KINDS = new Set(['Procedure', 'Schema', 'Transaction']);
 
 function cypherCode(err: CypherError): string {
   if (STATEMENT_KINDS.has(err.kind)) return `Neo.ClientError.Statement.${err.kind}`;
+  // Neo4j reports a failed drop as a database error, even of an index that does not exist.
+  if (err.detail === 'IndexDropFailed' || err.detail === 'ConstraintDropFailed') return `Neo.DatabaseError.${err.kind}.${err.detail}`;
   if (CLASSIFIED_KINDS.has(err.kind)) return `Neo.ClientError.${err.kind}.${err.detail}`;
   if (err.kind === 'ConstraintVerificationFailed') return 'Neo.ClientError.Schema.ConstraintValidationFailed';
   if (err.detail === 'QueryTimeout') return 'Neo.ClientError.Transaction.TransactionTimedOut';
@@ -51,12 +54,30 @@ function dbCode(err: DbError): string {
   return 'Neo.DatabaseError.General.UnknownError';
 }
 
-/** The Neo4j status code and message a FAILURE carries for an error; the message is ours unchanged. */
-export function failureOf(err: unknown): { code: string; message: string } {
+export interface Failure {
+  code: string;
+  message: string;
+  gqlStatus: string;
+  description: string;
+  classification: string;
+  /** A fault of the server's own (logged), not of the request. */
+  internal: boolean;
+}
+
+function codeOf(err: unknown): string {
+  if (err instanceof BoltError) return err.code;
+  if (err instanceof CypherError) return cypherCode(err);
+  if (err instanceof DbError) return dbCode(err);
+  if (err instanceof ProtocolError) return 'Neo.ClientError.Request.Invalid';
+  return 'Neo.DatabaseError.General.UnknownError';
+}
+
+/** What a FAILURE carries for an error: the Neo4j status code, the message (ours unchanged), and the GQL status for it. */
+export function failureOf(err: unknown): Failure {
   const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof BoltError) return { code: err.code, message };
-  if (err instanceof CypherError) return { code: cypherCode(err), message };
-  if (err instanceof DbError) return { code: dbCode(err), message };
-  if (err instanceof ProtocolError) return { code: 'Neo.ClientError.Request.Invalid', message };
-  return { code: 'Neo.DatabaseError.General.UnknownError', message };
+  const code = codeOf(err);
+  // Which rule an "equivalent ... already exists" names tells its GQL status apart.
+  const detail = err instanceof CypherError ? (err.detail === 'EquivalentSchemaRuleAlreadyExists' ? (/equivalent index/.test(message) ? 'index' : 'constraint') : err.detail) : '';
+  const internal = code.startsWith('Neo.DatabaseError.') && !(err instanceof CypherError && err.kind === 'Schema');
+  return { code, message, ...gqlStatusOf(code, detail), internal };
 }

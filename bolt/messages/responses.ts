@@ -6,8 +6,18 @@ export const record = (values: PackValue[]): Structure => new Structure(0x71, [v
 export const ignored = (): Structure => new Structure(0x7e, []);
 
 /**
- * FAILURE: `code` and `message` for Bolt up to 5.6; 5.7 and later read `neo4j_code` and a GQL
- * status too, so both are sent.
+ * FAILURE: `code` and `message` for Bolt up to 5.6; 5.7 and later read `neo4j_code`, the GQL
+ * status, its description and the diagnostic record (whose _classification the driver reports),
+ * so both are sent.
  */
-export const failure = (code: string, message: string): Structure =>
-  new Structure(0x7f, [{ code, neo4j_code: code, message, gql_status: '50N42', description: message }]);
+export const failure = (f: { code: string; message: string; gqlStatus: string; description: string; classification: string }): Structure =>
+  new Structure(0x7f, [
+    {
+      code: f.code,
+      neo4j_code: f.code,
+      message: f.message,
+      gql_status: f.gqlStatus,
+      description: `${f.description}. ${f.message}`,
+      diagnostic_record: { OPERATION: '', OPERATION_CODE: '0', CURRENT_SCHEMA: '/', _classification: f.classification },
+    },
+  ]);

@@ -3,14 +3,13 @@ import type { Collection } from '../../storage/collection.js';
 import type { Payload } from '../../storage/events/types.js';
 import { vectorNamesText } from '../../storage/engine/check-vectors.js';
 import { badRequest } from '../../storage/errors.js';
+import { filterPayload } from '../../storage/json-path.js';
 import { searchCollection, searchCollectionPooled, type VectorQuery } from '../search/vector-search.js';
 import type { OutputOptions, PayloadSelector } from './output-options.js';
 
-/** Own keys only, built with fromEntries so that a key like `__proto__` stays an ordinary key. */
 function selectPayload(payload: Payload, selector: PayloadSelector): Payload {
   if (selector === true || selector === false) return payload;
-  if ('include' in selector) return Object.fromEntries(selector.include.filter((key) => Object.hasOwn(payload, key)).map((key) => [key, payload[key]]));
-  return Object.fromEntries(Object.entries(payload).filter(([key]) => !selector.exclude.includes(key)));
+  return 'include' in selector ? filterPayload(payload, selector.include, 'include') : filterPayload(payload, selector.exclude, 'exclude');
 }
 
 /** A retrieved or scored point as JSON: id, [score], then payload and labels, vector, as asked. */
@@ -71,6 +70,6 @@ export function scoredJson(c: Collection, req: VectorQuery & OutputOptions): Rec
 }
 
 /** scoredJson with the graph walk perhaps on a search worker (the server's searches). */
-export async function pooledScoredJson(c: Collection, req: VectorQuery & OutputOptions): Promise<Record<string, unknown>[]> {
-  return (await searchCollectionPooled(c, req)).map((hit) => pointJson(c, hit.slot, req, hit.score));
+export async function pooledScoredJson(c: Collection, req: VectorQuery & OutputOptions, shown: (score: number) => number = (score) => score): Promise<Record<string, unknown>[]> {
+  return (await searchCollectionPooled(c, req)).map((hit) => pointJson(c, hit.slot, req, shown(hit.score)));
 }

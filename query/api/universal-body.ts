@@ -6,7 +6,8 @@ import { orderValue } from '../search/universal/order-value.js';
 import { checkBody } from './check-body.js';
 import { bodyObject } from './fields.js';
 import { sparseFrom } from './vector-input.js';
-import { outputOptions, type OutputOptions } from './output-options.js';
+import { outputOptions, payloadPath, type OutputOptions } from './output-options.js';
+import type { JsonPath } from '../../storage/json-path.js';
 import { universalBatchBody, universalGroupsBody, universalQueryBody, type prefetch, type queryForm } from './schemas/universal-query.js';
 import { DEFAULT_EF } from './search-body.js';
 import { quantizationOf } from './quantization-params.js';
@@ -20,14 +21,22 @@ type Form = z.output<typeof queryForm>;
 type Stage = z.output<typeof prefetch> & { offset?: number | null; ef?: number | null };
 
 const DEFAULT_MMR_DIVERSITY = 0.5;
-const DEFAULT_RRF_K = 60;
+/** Qdrant's k of reciprocal rank fusion when none is given. */
+const DEFAULT_RRF_K = 2;
 
 function input(v: number[] | Float32Array | Float64Array | number | string | { indices: number[]; values: number[] }): VectorInput {
   if (typeof v === 'number' || typeof v === 'string') return { id: v };
   return Array.isArray(v) || ArrayBuffer.isView(v) ? { vector: Float32Array.from(v) } : { sparse: sparseFrom(v) };
 }
 
-function queryKind(form: Form | null | undefined, limit: number): QueryKind {
+/** rrf's weights, checked: one per prefetch (as Qdrant requires). */
+function rrfWeights(weights: number[] | null | undefined, prefetches: number, where: string): number[] | null {
+  if (weights === null || weights === undefined) return null;
+  if (weights.length !== prefetches) throw badRequest(`${where}query.rrf.weights has ${weights.length} weights for ${prefetches} prefetches: send one weight per prefetch`);
+  return weights;
+}
+
+function queryKind(form: Form | null | undefined, limit: number, prefetches: number, where: string): QueryKind {
   if (form === null || form === undefined) return { kind: 'none' };
   if (typeof form !== 'object' || Array.isArray(form) || ArrayBuffer.isView(form)) return { kind: 'nearest', target: input(form as number[]), mmr: null };
   if ('indices' in form) return { kind: 'nearest', target: input(form), mmr: null };
@@ -39,8 +48,8 @@ function queryKind(form: Form | null | undefined, limit: number): QueryKind {
     const r = form.recommend;
     return { kind: 'recommend', positive: (r.positive ?? []).map(input), negative: (r.negative ?? []).map(input), strategy: r.strategy ?? 'average_vector' };
   }
-  if ('fusion' in form) return { kind: 'fusion', method: form.fusion, k: DEFAULT_RRF_K };
-  if ('rrf' in form) return { kind: 'fusion', method: 'rrf', k: form.rrf.k ?? DEFAULT_RRF_K };
+  if ('fusion' in form) return { kind: 'fusion', method: form.fusion, k: DEFAULT_RRF_K, weights: null };
+  if ('rrf' in form) return { kind: 'fusion', method: 'rrf', k: form.rrf.k ?? DEFAULT_RRF_K, weights: rrfWeights(form.rrf.weights, prefetches, where) };
   if ('order_by' in form) {
     const o = typeof form.order_by === 'string' ? { key: form.order_by } : form.order_by;
     const start = 'start_from' in o ? o.start_from : null;
@@ -56,11 +65,12 @@ function stagePlan(stage: Stage, where: string, defaultLimit: number): QueryPlan
   const given = [stage.ef, stage.params?.hnsw_ef, stage.params?.ef].filter((v): v is number => v !== undefined && v !== null);
   const prefetches = stage.prefetch ? (Array.isArray(stage.prefetch) ? stage.prefetch : [stage.prefetch]) : [];
   return {
-    query: queryKind(stage.query, limit),
+    query: queryKind(stage.query, limit, prefetches.length, where),
     prefetch: prefetches.map((p, i) => stagePlan(p, `${where}prefetch[${i}].`, 10)),
     using: stage.using ?? '',
     filter: parseOptionalFilter(stage.filter, `${where}filter`),
     scoreThreshold: stage.score_threshold ?? null,
+    thresholdExclusive: false,
     limit,
     offset: stage.offset ?? 0,
     ef: given[0] ?? DEFAULT_EF,
@@ -80,7 +90,8 @@ export function parseUniversalBatch(raw: unknown): UniversalQuery[] {
 }
 
 export interface GroupsQuery extends UniversalQuery {
-  groupBy: string;
+  /** The group_by key, a JSON path. */
+  groupBy: JsonPath;
   groupSize: number;
   groups: number;
 }
@@ -90,7 +101,7 @@ export function parseUniversalGroups(raw: unknown): GroupsQuery {
   const body = checkBody(universalGroupsBody, bodyObject(raw));
   const groups = body.limit ?? 10;
   const groupSize = body.group_size ?? 3;
-  return { plan: stagePlan({ ...body, limit: Math.min(groups * groupSize * 10, 10_000), offset: 0 }, '', 10), ...outputOptions(body), groupBy: body.group_by, groupSize, groups };
+  return { plan: stagePlan({ ...body, limit: Math.min(groups * groupSize * 10, 10_000), offset: 0 }, '', 10), ...outputOptions(body), groupBy: payloadPath(body.group_by, 'group_by'), groupSize, groups };
 }
 
 /** Qdrant's recommend body as a universal query. */
@@ -112,7 +123,7 @@ export function parseSearchGroups(raw: unknown): GroupsQuery {
   if (named && b.using !== undefined && b.using !== null && b.using !== named.name) throw badRequest(`vector.name "${named.name}" and using "${b.using}" name different vectors; send one of them`);
   const query = named ? named.vector : (b.vector as Form);
   const q = parseStage({ query, filter: b.filter, params: b.params, score_threshold: b.score_threshold, limit: Math.min(groups * groupSize * 10, 10_000), using: named?.name ?? b.using }, b, '');
-  return { ...q, groupBy: b.group_by, groupSize, groups };
+  return { ...q, groupBy: payloadPath(b.group_by, 'group_by'), groupSize, groups };
 }
 
 function parseStage(stage: Stage, output: Parameters<typeof outputOptions>[0], where: string): UniversalQuery {

@@ -1,3 +1,4 @@
+import type { DatabaseCatalog } from './procedures/catalog.js';
 import { temporalComponent } from './temporal/accessors.js';
 import { isOfType } from './type-predicate.js';
 import { labelExprMatches } from './label-expr.js';
@@ -32,6 +33,8 @@ export interface EvalContext {
    * false (the executor provides it, for EXISTS, COUNT and pattern expressions).
    */
   subquery?: (clauses: Clause[], row: Row, visit: (r: Row) => boolean) => void;
+  /** The server's databases, for SHOW DATABASES (Bolt passes them; elsewhere the collection queried is the one). */
+  catalog?: DatabaseCatalog;
 }
 
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidArgumentType', message);
@@ -57,7 +60,7 @@ export function property(v: Value, key: string, ctx: EvalContext): Value {
   if (v instanceof RelRef) {
     const e = ctx.tx.edge(v.id);
     if (!e) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `relationship ${v.id} was deleted; its properties cannot be read`);
-    if (key === 'weight') return e.weight;
+    if (key === 'weight') return float(e.weight);
     return storedProperty(e.properties, key) ?? null;
   }
   if (isMap(v)) return ownEntry(v, key) ?? null;

@@ -10,6 +10,7 @@ import { TEMPORAL_FUNCTIONS } from './temporal-functions.js';
 import { pointText, SPATIAL_FUNCTIONS } from './spatial/functions.js';
 import { CypherPoint } from './spatial/point.js';
 import { STRING_FUNCTIONS } from './string-functions.js';
+import { SERVER_FUNCTIONS } from './server-functions.js';
 import { formatTemporal } from './temporal/format.js';
 import { isTemporal } from './temporal/types.js';
 import { isMap, NodeRef, PathValue, RelRef, typeName, type MapValue, type Value } from './values.js';
@@ -92,7 +93,7 @@ function nodeProps(tx: GraphTx, v: NodeRef): MapValue {
 
 function relProps(tx: GraphTx, v: RelRef): MapValue {
   const e = tx.edge(v.id) ?? tx.deletedEdge(v.id);
-  return e ? { ...storedProperties(e.properties), weight: e.weight } : {};
+  return e ? { ...storedProperties(e.properties), weight: float(e.weight) } : {};
 }
 
 /** The properties of a node (its payload) or a relationship (weight included), as a map of Cypher values. */
@@ -289,4 +290,5 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   ...TEMPORAL_FUNCTIONS,
   ...SPATIAL_FUNCTIONS,
   ...STRING_FUNCTIONS,
+  ...SERVER_FUNCTIONS,
 };

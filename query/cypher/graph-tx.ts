@@ -12,6 +12,22 @@ export interface NodeData {
   vectorChanged?: boolean;
 }
 
+/**
+ * What a query or transaction did, counted as Neo4j counts each operation (not the net change):
+ * `SET n.a = n.a` sets a property, a node created then deleted is one of each.
+ */
+export interface UpdateCounts {
+  nodesCreated: number;
+  nodesDeleted: number;
+  relationshipsCreated: number;
+  relationshipsDeleted: number;
+  propertiesSet: number;
+  labelsAdded: number;
+  labelsRemoved: number;
+}
+
+export const noUpdates = (): UpdateCounts => ({ nodesCreated: 0, nodesDeleted: 0, relationshipsCreated: 0, relationshipsDeleted: 0, propertiesSet: 0, labelsAdded: 0, labelsRemoved: 0 });
+
 export interface EdgeData {
   from: PointId;
   to: PointId;
@@ -34,6 +50,8 @@ export class GraphTx {
   private readonly createdEdges: number[] = [];
   private readonly outAdded = new Map<PointId, number[]>();
   private readonly inAdded = new Map<PointId, number[]>();
+  /** The writes so far (the caller counts property and label changes, which it knows item by item). */
+  readonly counts: UpdateCounts = noUpdates();
   /** What deleted nodes and edges held, so a RETURN after DELETE can still show them. */
   private readonly tombstones = new Map<string, NodeData | EdgeData>();
   private nextNode: number;
@@ -182,6 +200,8 @@ export class GraphTx {
     const id = this.nextNode++;
     this.nodes.set(id, { labels, payload, vector });
     this.createdNodes.push(id);
+    this.counts.nodesCreated++;
+    this.counts.labelsAdded += labels.length;
     return id;
   }
 
@@ -191,18 +211,30 @@ export class GraphTx {
     this.nodes.set(id, data);
   }
 
+  /** The live nodes this query or transaction created or changed, with their data now. */
+  *writtenNodes(): Iterable<[PointId, NodeData]> {
+    for (const [id, data] of this.nodes) if (data) yield [id, data];
+  }
+
+  /** Whether the overlay holds this node (written or deleted): the collection's data for it is stale. */
+  overlays(id: PointId): boolean {
+    return this.nodes.has(id);
+  }
+
   deleteNode(id: PointId, detach: boolean): void {
     const data = this.node(id);
     if (!data) return;
     if (detach) for (const e of [...this.outgoing(id), ...this.incoming(id)]) this.deleteEdge(e);
     this.tombstones.set('n' + id, data);
     this.nodes.set(id, null);
+    this.counts.nodesDeleted++;
   }
 
   createEdge(from: PointId, to: PointId, type: string, weight: number, properties: Payload): number {
     const id = this.nextEdge++;
     this.edges.set(id, { from, to, type, weight, properties });
     this.createdEdges.push(id);
+    this.counts.relationshipsCreated++;
     const link = (lists: Map<PointId, number[]>, node: PointId) => {
       const list = lists.get(node);
       if (list) list.push(id);
@@ -223,6 +255,7 @@ export class GraphTx {
     if (!data) return;
     this.tombstones.set('r' + id, data);
     this.edges.set(id, null);
+    this.counts.relationshipsDeleted++;
   }
 
   /** Nodes deleted without DETACH that still have relationships at the end of the query. */

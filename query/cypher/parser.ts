@@ -207,12 +207,37 @@ class Parser {
 
   /** SHOW [kind] INDEXES | CONSTRAINTS [YIELD ...] [WHERE ...]: a procedure listing the schema. */
   private showClause(pos: Position): Clause {
+    const admin = this.administrationShow(pos);
+    if (admin) return admin;
     let kind: string | null = null;
     if (!this.isKeyword('INDEX') && !this.isKeyword('INDEXES') && !this.isKeyword('CONSTRAINT') && !this.isKeyword('CONSTRAINTS')) kind = this.name('INDEXES or CONSTRAINTS').toUpperCase();
     const what = this.name('INDEXES or CONSTRAINTS').toUpperCase();
     const lit = (value: string | null): Expr => ({ kind: 'literal', value, pos });
     const procedure = what === 'INDEX' || what === 'INDEXES' ? '$show.indexes' : what === 'CONSTRAINT' || what === 'CONSTRAINTS' ? '$show.constraints' : this.fail('INDEXES or CONSTRAINTS', this.tokens[this.i - 1]);
     return { kind: 'procedure', name: procedure, args: [lit(kind === 'ALL' ? null : kind)], ...this.yieldPart(), standalone: false, pos };
+  }
+
+  /**
+   * SHOW DATABASE[S] [name], SHOW DEFAULT | HOME DATABASE, SHOW [ALL] PROCEDURE[S] | FUNCTION[S]
+   * [YIELD ...] [WHERE ...]: the administration commands (null: another SHOW).
+   */
+  private administrationShow(pos: Position): Clause | null {
+    const show = (name: string, args: Expr[]): Clause => ({ kind: 'procedure', name, args, ...this.yieldPart(), standalone: false, pos });
+    if (this.acceptKeyword('DATABASES') || this.acceptKeyword('DATABASE')) {
+      const named = this.tok.kind === 'ident' && !this.isKeyword('YIELD') && !this.isKeyword('WHERE');
+      return show('$show.databases', [{ kind: 'literal', value: named ? this.name("a database's name") : null, pos }]);
+    }
+    if ((this.isKeyword('DEFAULT') || this.isKeyword('HOME')) && this.isKeyword('DATABASE', this.peek())) {
+      this.i += 2;
+      return show('$show.default.database', []);
+    }
+    const all = this.isKeyword('ALL') && ['PROCEDURE', 'PROCEDURES', 'FUNCTION', 'FUNCTIONS'].some((w) => this.isKeyword(w, this.peek())) ? 1 : 0;
+    const what = this.peek(all);
+    if (this.isKeyword('PROCEDURE', what) || this.isKeyword('PROCEDURES', what) || this.isKeyword('FUNCTION', what) || this.isKeyword('FUNCTIONS', what)) {
+      this.i += all + 1;
+      return show(this.isKeyword('PROCEDURE', what) || this.isKeyword('PROCEDURES', what) ? '$show.procedures' : '$show.functions', []);
+    }
+    return null;
   }
 
   /** DROP INDEX | CONSTRAINT name [IF EXISTS] */

@@ -1,5 +1,5 @@
 import type { GraphTx } from './graph-tx.js';
-import { floatText, isFloat, isNumber, numberOf } from './numbers.js';
+import { float, floatText, isFloat, isNumber, numberOf } from './numbers.js';
 import { formatTemporal } from './temporal/format.js';
 import { isTemporal } from './temporal/types.js';
 import { storedProperties } from './stored-values.js';
@@ -38,7 +38,7 @@ function present(v: Value, tx: GraphTx, floats: (x: number) => unknown): unknown
   }
   if (v instanceof RelRef) {
     const e = tx.edge(v.id) ?? tx.deletedEdge(v.id);
-    return { id: v.id, type: e?.type ?? null, start: e?.from ?? null, end: e?.to ?? null, properties: e ? present({ ...storedProperties(e.properties), weight: e.weight }, tx, floats) : {} };
+    return { id: v.id, type: e?.type ?? null, start: e?.from ?? null, end: e?.to ?? null, properties: e ? present({ ...storedProperties(e.properties), weight: float(e.weight) }, tx, floats) : {} };
   }
   if (v instanceof PathValue) {
     return { nodes: v.nodes.map((id) => present(new NodeRef(id), tx, floats)), relationships: v.rels.map((id) => present(new RelRef(id), tx, floats)) };

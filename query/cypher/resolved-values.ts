@@ -5,7 +5,7 @@ import { CypherPoint } from './spatial/point.js';
 import { storedProperties } from './stored-values.js';
 import { CypherDate, CypherDateTime, CypherDuration, CypherLocalDateTime, CypherLocalTime, CypherTime, isTemporal, type TemporalOrDuration } from './temporal/types.js';
 import { isMap, NodeRef, PathValue, RelRef, setEntry, type MapValue, type Value } from './values.js';
-import { WholeFloat } from './numbers.js';
+import { float, WholeFloat } from './numbers.js';
 
 /**
  * A Cypher value with its nodes and relationships read (labels, type, ends, properties), in a
@@ -106,7 +106,7 @@ function resolveNode(id: PointId, tx: GraphTx): ResolvedNode {
 
 function resolveRel(id: number, tx: GraphTx): ResolvedRel {
   const e = tx.edge(id) ?? tx.deletedEdge(id);
-  const properties = e ? resolveMap({ ...storedProperties(e.properties), weight: e.weight }, tx) : new Map<string, Resolved>();
+  const properties = e ? resolveMap({ ...storedProperties(e.properties), weight: float(e.weight) }, tx) : new Map<string, Resolved>();
   return { $: 'rel', id, from: e?.from ?? -1, to: e?.to ?? -1, type: e?.type ?? '', properties };
 }
 

@@ -1,3 +1,4 @@
+import type { DatabaseCatalog } from './procedures/catalog.js';
 import type { Collection } from '../../storage/collection.js';
 import type { Distance, GraphChange } from '../../storage/events/types.js';
 import { queryParts, type Clause, type Query } from './ast.js';
@@ -5,7 +6,8 @@ import { compileError, CypherError } from './errors.js';
 import { bindQuery } from './binder.js';
 import { checkDepth, tooDeep } from './depth.js';
 import { Executor, returnsRows } from './executor.js';
-import { GraphTx } from './graph-tx.js';
+import { checkUniqueness } from './constraints.js';
+import { GraphTx, type UpdateCounts } from './graph-tx.js';
 import { QueryGuard, type GuardOptions } from './guard.js';
 import { drain, type Sink, type Work } from './sink.js';
 import { rowBytes } from './sizes.js';
@@ -28,6 +30,8 @@ export interface CypherResult {
   /** For a database that does not exist yet: the vectors a vector index asked it to have. */
   collectionConfig: { size: number; distance: Distance } | null;
   nodesScanned: number;
+  /** What the query wrote, counted operation by operation (a transaction's overlay: all its queries so far). */
+  counts: UpdateCounts;
   /** EXPLAIN: the plan (and no rows; nothing ran). */
   plan?: PlanOperator;
   /** PROFILE: the plan with what each clause did. */
@@ -75,6 +79,8 @@ export interface QueryRun {
   tx?: GraphTx;
   /** How a result value is written out; JSON (DECISIONS.md) by default. */
   present?: (v: Value, tx: GraphTx) => unknown;
+  /** The server's databases, for SHOW DATABASES. */
+  catalog?: DatabaseCatalog;
 }
 
 /**
@@ -151,7 +157,7 @@ export function streamQuery(c: Collection, query: Query, parameters: Record<stri
     },
     *close(): Work<void> {},
   };
-  const work = stackSafe(() => new Executor(contextOf(c, parameters, guard, tx)).runInto(query.clauses, end));
+  const work = stackSafe(() => new Executor(contextOf(c, parameters, guard, tx, run.catalog)).runInto(query.clauses, end));
   let finished = false;
   return {
     columns,
@@ -185,10 +191,10 @@ const presentRow = (r: Row, columns: string[], present: NonNullable<QueryRun['pr
   columns.map((name) => present(Object.hasOwn(r, name) ? r[name]! : null, tx));
 
 /** What a query's stages evaluate with: its overlay, its parameters (own entries only) and its limits. */
-function contextOf(c: Collection, parameters: Record<string, unknown>, guard: QueryGuard, tx: GraphTx): EvalContext {
+function contextOf(c: Collection, parameters: Record<string, unknown>, guard: QueryGuard, tx: GraphTx, catalog?: DatabaseCatalog): EvalContext {
   const params: Record<string, Value> = {};
   for (const [k, v] of Object.entries(parameters)) setEntry(params, k, fromJson(v));
-  return { tx, params, guard, distance: c.config.distance };
+  return { tx, params, guard, distance: c.config.distance, ...(catalog ? { catalog } : {}) };
 }
 
 function* queryWork(c: Collection, query: Query, parameters: Record<string, unknown>, guard: QueryGuard, run: QueryRun): Work<CypherResult> {
@@ -196,8 +202,8 @@ function* queryWork(c: Collection, query: Query, parameters: Record<string, unkn
   const present = run.present ?? toJson;
   const columns = columnsOf(query.clauses);
   const planInput = { labelCount: (l: string) => tx.labelCount(l), columns, resultRows: null };
-  if (query.explain === 'explain') return { columns, rows: [], changes: [], schema: null, collectionConfig: null, nodesScanned: 0, plan: planOf(query, { ...planInput, counts: null }) };
-  const ctx = contextOf(c, parameters, guard, tx);
+  if (query.explain === 'explain') return { columns, rows: [], changes: [], schema: null, collectionConfig: null, nodesScanned: 0, counts: { ...tx.counts }, plan: planOf(query, { ...planInput, counts: null }) };
+  const ctx = contextOf(c, parameters, guard, tx, run.catalog);
   const counts = query.explain === 'profile' ? new ClauseCounts() : null;
   let rows = yield* new Executor(ctx, counts).run(query.clauses);
   for (const u of query.unions) rows = rows.concat(yield* new Executor(ctx, counts).run(u.clauses));
@@ -211,6 +217,7 @@ function* queryWork(c: Collection, query: Query, parameters: Record<string, unkn
       return true;
     });
   }
+  checkUniqueness(tx);
   return {
     columns,
     rows: rows.map((r) => presentRow(r, columns, present, tx)),
@@ -218,6 +225,7 @@ function* queryWork(c: Collection, query: Query, parameters: Record<string, unkn
     schema: tx.schema.dirty ? tx.schema.changes() : null,
     collectionConfig: tx.schema.collectionConfig,
     nodesScanned: tx.scanned,
+    counts: { ...tx.counts },
     ...(counts ? { profile: planOf(query, { ...planInput, counts, resultRows: rows.length }) } : {}),
   };
 }

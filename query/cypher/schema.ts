@@ -7,7 +7,8 @@ import { CypherError } from './errors.js';
  * the collection's settings groups `cypher_indexes` and `cypher_constraints`, written by a
  * `collection_settings` log entry (a null definition drops one). They describe rather than
  * drive storage: the vector index of a label searches the collection's own HNSW index, a range
- * or text index is served by the label index, and constraints are recorded, not enforced.
+ * or text index is served by the label index; constraints are enforced on Cypher writes
+ * (constraints.ts) through the payload and label indexes.
  */
 export interface IndexDef {
   id: number;

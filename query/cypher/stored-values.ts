@@ -1,13 +1,13 @@
 import type { Payload } from '../../storage/events/types.js';
 import { propertyTypesOf, type PropertyType } from '../../storage/property-types.js';
 import { runtimeError } from './errors.js';
-import { float, int64, isFloat, isIntegral, isNumber, numberOf, WholeFloat } from './numbers.js';
+import { float, int64, isFloat, isIntegral, isNumber, numberOf, WholeFloat, type CypherNumber } from './numbers.js';
 import { formatTemporal } from './temporal/format.js';
 import { parseDate, parseDateTime, parseDuration, parseLocalDateTime, parseLocalTime, parseTime } from './temporal/parse.js';
 import { isTemporal } from './temporal/types.js';
 import { bytesFromBase64, bytesToBase64 } from './bytes.js';
 import { CypherPoint, pointFromJson, pointJson } from './spatial/point.js';
-import { ownEntry, setEntry, typeName, type MapValue, type Value } from './values.js';
+import { isMap, ownEntry, setEntry, typeName, type MapValue, type Value } from './values.js';
 
 /**
  * Property values between Cypher and the payload. The payload is JSON, so a temporal value is
@@ -54,9 +54,30 @@ function elementType(list: Value[]): PropertyType | null {
   return first !== null && first !== 'float' && first !== 'integer' && list.every((x) => typeOf(x) === first) ? first : null;
 }
 
-/** A scalar or a list of scalars (as Neo4j allows), ready for the payload; anything else is a TypeError naming the key. */
+/** The kind of element a stored list holds one of: INTEGER and FLOAT are both numbers (widened to FLOAT together). */
+const elementKind = (x: Value): string => (isNumber(x) ? 'number' : x instanceof CypherPoint ? `point ${x.crs}` : (typeOf(x) ?? typeof x));
+
+/**
+ * The elements of a list Neo4j would store: one kind of value (INTEGERs mixed with FLOATs
+ * become FLOATs, as Neo4j widens them), no null, no list; anything else is Neo4j's TypeError.
+ */
+function homogeneous(key: string, list: Value[]): Value[] {
+  if (list.some((x) => x === null)) throw typeError(`Collections containing null values can not be stored in properties (property "${key}").`);
+  if (list.some((x) => Array.isArray(x) || isMap(x))) throw typeError(`Collections containing collections can not be stored in properties (property "${key}").`);
+  if (!list.every(isScalar)) return list;
+  const kinds = new Set(list.map(elementKind));
+  if (kinds.size > 1) {
+    const what = [...kinds].every((k) => k.startsWith('point ')) ? 'point values with different CRS' : 'mixed types';
+    throw typeError(`Collections containing ${what} can not be stored in properties (property "${key}").`);
+  }
+  if (kinds.has('number') && list.some(isFloat) && !list.every(isFloat)) return list.map((x) => float(numberOf(x as CypherNumber)));
+  return list;
+}
+
+/** A scalar or a list of scalars of one kind (as Neo4j allows), ready for the payload; anything else is a TypeError naming the key. */
 export function storable(key: string, v: Value): Stored {
   if (isScalar(v)) return { json: jsonOf(v), type: typeOf(v) };
+  if (Array.isArray(v)) v = homogeneous(key, v);
   if (Array.isArray(v) && v.every(isScalar)) {
     const type = elementType(v);
     return { json: type === 'integer' ? v.map(String) : v.map(jsonOf), type };

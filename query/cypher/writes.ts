@@ -28,6 +28,8 @@ function setProperty(payload: Payload, types: Record<string, PropertyType>, key:
   else setEntry(types, key, type);
 }
 
+const VECTOR_KEY = 'embedding';
+
 const gone = (kind: string, id: PointId) => runtimeError('EntityNotFound', 'DeletedEntityAccess', `${kind} ${id} was deleted earlier in this query`);
 
 /**
@@ -37,12 +39,14 @@ const gone = (kind: string, id: PointId) => runtimeError('EntityNotFound', 'Dele
 export class Writer {
   constructor(private readonly ctx: EvalContext) {}
 
+  /** The payload of a new node or relationship (each property counted as set). */
   private payloadOf(m: Value): Payload {
     const out: Payload = {};
     const types: Record<string, PropertyType> = {};
     if (!isMap(m)) throw typeError('properties must be a map');
     for (const [k, v] of Object.entries(m)) {
       if (v === null) continue;
+      this.ctx.tx.counts.propertiesSet++;
       if (k === 'embedding') setEntry(out, k, v);
       else setProperty(out, types, k, v);
     }
@@ -126,6 +130,9 @@ export class Writer {
     const data = this.ctx.tx.node(target.id);
     if (!data) throw gone('node', target.id);
     const next = removing ? data.labels.filter((l) => !labels.includes(l)) : [...new Set([...data.labels, ...labels])];
+    // Only labels the node gains or loses count.
+    if (removing) this.ctx.tx.counts.labelsRemoved += data.labels.length - next.length;
+    else this.ctx.tx.counts.labelsAdded += next.length - data.labels.length;
     this.ctx.tx.updateNode(target.id, { ...data, labels: next });
   }
 
@@ -137,6 +144,7 @@ export class Writer {
       if (!data) throw gone('node', target.id);
       const next: NodeData = { ...data, payload: replace ? {} : { ...data.payload } };
       const types: Record<string, PropertyType> = replace ? {} : { ...propertyTypesOf(data.payload) };
+      this.countSet(data.payload, next.vector !== null ? VECTOR_KEY : null, assignments, replace);
       for (const [key, v] of assignments) {
         if (key === 'embedding') {
           next.vector = v === null ? null : vectorFrom(v, tx.collection.config.size);
@@ -154,6 +162,7 @@ export class Writer {
       if (!e) throw gone('relationship', target.id);
       const next = { ...e, properties: replace ? {} : { ...e.properties } };
       const types: Record<string, PropertyType> = replace ? {} : { ...propertyTypesOf(e.properties) };
+      this.countSet(e.properties, 'weight', assignments, replace);
       for (const [key, v] of assignments) {
         if (key === 'weight') {
           if (!isNumber(v) || !Number.isFinite(numberOf(v))) throw typeError('weight must be a finite number (every relationship has one)');
@@ -169,6 +178,26 @@ export class Writer {
     } else {
       throw typeError(`SET needs a node or relationship, got a ${typeName(target)}`);
     }
+  }
+
+  /**
+   * Counts a SET as Neo4j does: each value written is a property set, even one equal to the
+   * old; a null (or, replacing, a property the map leaves out) only when it removes a property
+   * there. `kept`: the property beside the payload (`embedding` of a node with a vector, `weight`).
+   */
+  private countSet(before: Payload, kept: string | null, assignments: [string, Value][], replace: boolean): void {
+    const present = new Set(Object.keys(before));
+    if (kept !== null) present.add(kept);
+    const written = new Set<string>();
+    let n = 0;
+    for (const [key, v] of assignments) {
+      if (v !== null) written.add(key);
+      if (v !== null || present.has(key)) n++;
+      if (v === null) present.delete(key);
+      else present.add(key);
+    }
+    if (replace) for (const key of Object.keys(before)) if (present.has(key) && !written.has(key)) n++;
+    this.ctx.tx.counts.propertiesSet += n;
   }
 
   delete(e: Expr, row: Row, detach: boolean): void {

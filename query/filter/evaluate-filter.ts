@@ -1,14 +1,23 @@
 import { valuesAt } from '../../storage/views/payload-paths.js';
 import type { Collection } from '../../storage/collection.js';
 import { instantOf, textTokens } from '../../storage/text-tokens.js';
+import type { PointId } from '../../storage/point-id.js';
 import type { Bounds, Condition, Filter } from './types.js';
+
+/** A point as a batch's earlier steps leave it, not (or not so) in the store yet. */
+export interface PendingPoint {
+  id: PointId;
+  payload: Record<string, unknown>;
+  /** The names of its vectors ("" the unnamed one). */
+  vectors: ReadonlySet<string>;
+}
 
 export const within = (v: number, c: Bounds): boolean => (c.gt === undefined || v > c.gt) && (c.gte === undefined || v >= c.gte) && (c.lt === undefined || v < c.lt) && (c.lte === undefined || v <= c.lte);
 
 /** A filter read against one value (an element of a nested array) as if it were a payload. */
 function matchesValue(f: Filter, value: unknown): boolean {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  return matchesPayload(f, value as Record<string, unknown>, null);
+  return matchesPayload(f, value as Record<string, unknown>, null, -1, null);
 }
 
 /** Whether the point in `slot` has the vector `name` (an unknown name: no point has it). */
@@ -18,14 +27,16 @@ function hasVector(col: Collection, slot: number, name: string): boolean {
   return col.named.get(name)?.store.has(id) ?? (col.sparse.get(name)?.get(id) ?? null) !== null;
 }
 
-function holds(c: Condition, payload: Record<string, unknown> | null, col: Collection | null, slot: number): boolean {
+function holds(c: Condition, payload: Record<string, unknown> | null, col: Collection | null, slot: number, pending: PendingPoint | null): boolean {
   switch (c.kind) {
     case 'has_id':
+      if (pending) return c.ids.has(pending.id);
       return col !== null && c.ids.has(col.store.idOf(slot));
     case 'has_vector':
+      if (pending) return pending.vectors.has(c.name);
       return col !== null && hasVector(col, slot, c.name);
     case 'nested':
-      return matchesPayload(c.filter, payload, col, slot);
+      return matchesPayload(c.filter, payload, col, slot, pending);
     default:
       break;
   }
@@ -60,19 +71,24 @@ function holds(c: Condition, payload: Record<string, unknown> | null, col: Colle
   }
 }
 
-function matchesPayload(f: Filter, payload: Record<string, unknown> | null, col: Collection | null, slot = -1): boolean {
-  for (const c of f.must) if (!holds(c, payload, col, slot)) return false;
-  for (const c of f.mustNot) if (holds(c, payload, col, slot)) return false;
+function matchesPayload(f: Filter, payload: Record<string, unknown> | null, col: Collection | null, slot: number, pending: PendingPoint | null): boolean {
+  for (const c of f.must) if (!holds(c, payload, col, slot, pending)) return false;
+  for (const c of f.mustNot) if (holds(c, payload, col, slot, pending)) return false;
   if (f.minShould) {
     let n = 0;
-    for (const c of f.minShould.conditions) if (holds(c, payload, col, slot)) n++;
+    for (const c of f.minShould.conditions) if (holds(c, payload, col, slot, pending)) n++;
     if (n < f.minShould.minCount) return false;
   }
   if (f.should.length === 0) return true;
-  for (const c of f.should) if (holds(c, payload, col, slot)) return true;
+  for (const c of f.should) if (holds(c, payload, col, slot, pending)) return true;
   return false;
 }
 
 export function matchesFilter(f: Filter, col: Collection, slot: number): boolean {
-  return matchesPayload(f, col.store.payloads[slot] ?? null, col, slot);
+  return matchesPayload(f, col.store.payloads[slot] ?? null, col, slot, null);
+}
+
+/** Whether a point as a batch's earlier steps leave it matches the filter. */
+export function matchesPendingPoint(f: Filter, point: PendingPoint): boolean {
+  return matchesPayload(f, point.payload, null, -1, point);
 }

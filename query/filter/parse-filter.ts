@@ -85,13 +85,21 @@ function parseCondition(raw: unknown, where: string): Condition {
   if ('nested' in raw) {
     const inner = raw.nested;
     if (!isObject(inner)) throw badRequest(`${where}.nested must be an object {"key": "array field", "filter": {...}}`);
-    return { kind: 'nested_array', ...parseKey(inner.key, `${where}.nested`), filter: parseFilter(inner.filter, `${where}.nested.filter`) };
+    const filter = parseFilter(inner.filter, `${where}.nested.filter`);
+    // Qdrant refuses it: the filter reads the array's elements, which have no ids.
+    if (namesIds(filter)) throw badRequest(`${where}.nested.filter: has_id is not supported inside nested (its conditions read the array's elements, which have no ids); put has_id beside the nested condition`);
+    return { kind: 'nested_array', ...parseKey(inner.key, `${where}.nested`), filter };
   }
   const key = parseKey(raw.key, where);
   if ('match' in raw) return parseMatch(raw.match, key, `${where}.match`);
   if ('range' in raw) return parseRange(raw.range, key, `${where}.range`);
   if ('values_count' in raw) return { kind: 'values_count', ...key, ...parseBounds(raw.values_count, `${where}.values_count`, false).bounds };
   throw badRequest(`${where} needs "match", "range" or "values_count" beside "key" (or has_id, has_vector, is_empty, is_null, nested, or a nested filter)`);
+}
+
+/** Whether a filter has a has_id condition at any depth. */
+function namesIds(f: Filter): boolean {
+  return [...f.must, ...f.should, ...f.mustNot, ...(f.minShould?.conditions ?? [])].some((c) => c.kind === 'has_id' || ((c.kind === 'nested' || c.kind === 'nested_array') && namesIds(c.filter)));
 }
 
 function parseClause(raw: unknown, where: string): Condition[] {

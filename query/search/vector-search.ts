@@ -28,6 +28,8 @@ export interface VectorQuery {
   ef: number;
   filter: Filter | null;
   scoreThreshold: number | null;
+  /** Keep only scores strictly above scoreThreshold (Qdrant's port); else (absent) at or above it. */
+  thresholdExclusive?: boolean;
   /** Qdrant's params.quantization (absent: the defaults). */
   quantization?: QuantizationParams | null;
 }
@@ -127,12 +129,17 @@ function planDense(c: Collection, q: VectorQuery): DensePlan {
   return { view, distance: view.distance, k, wide, ef: Math.max(q.ef, wide), approx, rescore: approx !== null && quantization.rescore, admit, scan };
 }
 
+/** Whether a score passes the query's threshold (none: every score does). */
+export function passesThreshold(score: number, threshold: number | null, exclusive = false): boolean {
+  return threshold === null || (exclusive ? score > threshold : score >= threshold);
+}
+
 /** The hits after offset, best first, down to the score threshold. */
 function scored(c: Collection, q: VectorQuery, distance: Distance, keys: Float64Array, slots: Int32Array, count: number): ScoredSlot[] {
   const out: ScoredSlot[] = [];
   for (let i = q.offset; i < count; i++) {
     const score = scoreOf(distance, keys[i]!);
-    if (q.scoreThreshold !== null && score < q.scoreThreshold) break;
+    if (!passesThreshold(score, q.scoreThreshold, q.thresholdExclusive)) break;
     out.push({ slot: slots[i]!, id: c.store.idOf(slots[i]!), score });
   }
   return out;
@@ -140,7 +147,7 @@ function scored(c: Collection, q: VectorQuery, distance: Distance, keys: Float64
 
 function sparseHits(c: Collection, q: VectorQuery & { sparse: SparseVector }): ScoredSlot[] {
   const hits = sparseSearch(c, sparseField(c, q.using, q.sparse), q.sparse, q.filter);
-  const kept = q.scoreThreshold === null ? hits : hits.filter((h) => h.score >= q.scoreThreshold!);
+  const kept = hits.filter((h) => passesThreshold(h.score, q.scoreThreshold, q.thresholdExclusive));
   return kept.slice(q.offset, q.offset + q.limit).map((h) => ({ ...h, id: c.store.idOf(h.slot) }));
 }
 

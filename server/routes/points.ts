@@ -11,6 +11,8 @@ import { orderedJson } from '../../query/api/universal-json.js';
 import { notFound } from '../../storage/errors.js';
 import { parsePointIdParam } from '../../query/api/graph-body.js';
 import { parseCountBody, parseDeleteBody, parseRetrieveBody, parseScrollBody, parseUpsertBodyInSlices } from '../../query/api/points-body.js';
+import { conditionalUpsert, updateFilterOf } from '../../query/api/point-updates-body.js';
+import { PendingUpdates } from '../../storage/engine/point-updates.js';
 import { betweenQuerySlices, REQUEST_THREAD_SLICE_MS } from '../next-turn.js';
 
 /**
@@ -35,7 +37,10 @@ export function pointRoutes(engine: Engine): Router {
     collectionOf(ctx);
     // A large upsert is checked a slice at a time: other requests go on between.
     const pause = betweenQuerySlices(1);
-    const points = await parseUpsertBodyInSlices(ctx.request.body, REQUEST_THREAD_SLICE_MS, pause);
+    const given = await parseUpsertBodyInSlices(ctx.request.body, REQUEST_THREAD_SLICE_MS, pause);
+    // update_filter: existing points that do not match it, as they are once the body is read, are left out.
+    const c = collectionOf(ctx);
+    const points = conditionalUpsert(c, new PendingUpdates(c), given, updateFilterOf(ctx.request.body));
     await answerCommitted(ctx, engine.submitInSlices({ type: 'upsert_points', collection: ctx.params.name!, points }, REQUEST_THREAD_SLICE_MS, pause));
   });
 

@@ -6,6 +6,10 @@ import { pooledScoredJson } from '../../query/api/point-json.js';
 import { parseBatchSearchBody, parseSearchBody } from '../../query/api/search-body.js';
 import { parseRecommend, parseRecommendBatch, parseSearchGroups, parseUniversalBatch, parseUniversalGroups, parseUniversalQuery } from '../../query/api/universal-body.js';
 import { groupsJson, queryJson } from '../../query/api/universal-json.js';
+import type { GroupsQuery, UniversalQuery } from '../../query/api/universal-body.js';
+import type { SearchRequest } from '../../query/api/search-body.js';
+import { qdrantPlan, qdrantPlanScore, qdrantSearch, qdrantSearchScore } from '../../query/api/qdrant-scores.js';
+import type { Collection } from '../../storage/collection.js';
 import { ok, requestState } from '../state.js';
 
 /**
@@ -16,44 +20,48 @@ export function searchRoutes(engine: Engine): Router {
   const router = new Router({ prefix: '/collections/:name/points' });
   const collectionOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!);
   const qdrant = (ctx: Context) => requestState(ctx).dialect === 'qdrant';
+  // Qdrant's port reads score_threshold and shows scores as Qdrant does (Euclid: the distance itself).
+  const query = (ctx: Context, c: Collection, q: UniversalQuery) => (qdrant(ctx) ? queryJson(c, { ...q, plan: qdrantPlan(c, q.plan) }, qdrantPlanScore(c, q.plan)) : queryJson(c, q));
+  const groups = (ctx: Context, c: Collection, q: GroupsQuery) => (qdrant(ctx) ? groupsJson(c, { ...q, plan: qdrantPlan(c, q.plan) }, qdrantPlanScore(c, q.plan)) : groupsJson(c, q));
+  const search = (ctx: Context, c: Collection, req: SearchRequest) => (qdrant(ctx) ? pooledScoredJson(c, qdrantSearch(c, req), qdrantSearchScore(c, req)) : pooledScoredJson(c, req));
 
   router.post('/query', async (ctx) => {
-    const points = await queryJson(collectionOf(ctx), parseUniversalQuery(ctx.request.body));
+    const points = await query(ctx, collectionOf(ctx), parseUniversalQuery(ctx.request.body));
     ok(ctx, qdrant(ctx) ? { points } : points);
   });
 
   router.post('/query/batch', async (ctx) => {
     const c = collectionOf(ctx);
-    const answers = await Promise.all(parseUniversalBatch(ctx.request.body).map((q) => queryJson(c, q)));
+    const answers = await Promise.all(parseUniversalBatch(ctx.request.body).map((q) => query(ctx, c, q)));
     ok(ctx, qdrant(ctx) ? answers.map((points) => ({ points })) : answers);
   });
 
   router.post('/query/groups', async (ctx) => {
-    ok(ctx, await groupsJson(collectionOf(ctx), parseUniversalGroups(ctx.request.body)));
+    ok(ctx, await groups(ctx, collectionOf(ctx), parseUniversalGroups(ctx.request.body)));
   });
 
   router.post('/recommend', async (ctx) => {
-    ok(ctx, await queryJson(collectionOf(ctx), parseRecommend(ctx.request.body)));
+    ok(ctx, await query(ctx, collectionOf(ctx), parseRecommend(ctx.request.body)));
   });
 
   router.post('/recommend/batch', async (ctx) => {
     const c = collectionOf(ctx);
-    ok(ctx, await Promise.all(parseRecommendBatch(ctx.request.body).map((q) => queryJson(c, q))));
+    ok(ctx, await Promise.all(parseRecommendBatch(ctx.request.body).map((q) => query(ctx, c, q))));
   });
 
   router.post('/search/groups', async (ctx) => {
-    ok(ctx, await groupsJson(collectionOf(ctx), parseSearchGroups(ctx.request.body)));
+    ok(ctx, await groups(ctx, collectionOf(ctx), parseSearchGroups(ctx.request.body)));
   });
 
   router.post('/search', async (ctx) => {
     const c = collectionOf(ctx);
-    ok(ctx, await pooledScoredJson(c, parseSearchBody(ctx.request.body)));
+    ok(ctx, await search(ctx, c, parseSearchBody(ctx.request.body)));
   });
 
   router.post('/search/batch', async (ctx) => {
     const c = collectionOf(ctx);
     // The searches of a batch walk side by side, one per worker.
-    ok(ctx, await Promise.all(parseBatchSearchBody(ctx.request.body).map((req) => pooledScoredJson(c, req))));
+    ok(ctx, await Promise.all(parseBatchSearchBody(ctx.request.body).map((req) => search(ctx, c, req))));
   });
 
   return router;

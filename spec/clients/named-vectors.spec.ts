@@ -67,7 +67,7 @@ describe('clients: named and sparse vectors with @qdrant/js-client-rest 1.18', f
     const text = await q.query('docs', { query: [0.9, 0.1, 0], using: 'text', limit: 5 });
     expect(text.points.map((p) => p.id)).to.deep.equal([1, 2]);
     const image = await q.query('docs', { query: [3, 3], using: 'image', limit: 5 });
-    expect(image.points.map((p) => [p.id, p.score])).to.deep.equal([[U, -1], [1, -Math.sqrt(18)]]);
+    expect(image.points.map((p) => [p.id, p.score])).to.deep.equal([[U, 1], [1, Math.sqrt(18)]]);
     const words = await q.query('docs', { query: { indices: [7, 3], values: [1, 1] }, using: 'words', limit: 5 });
     expect(words.points.map((p) => [p.id, p.score])).to.deep.equal([[2, 6], [1, 2]]);
     const filtered = await q.query('docs', { query: { indices: [7], values: [1] }, using: 'words', filter: { must: [{ key: 'k', match: { value: 'a' } }] } });
@@ -99,8 +99,8 @@ describe('clients: named and sparse vectors with @qdrant/js-client-rest 1.18', f
     const rrf = await q.query('docs', { prefetch, query: { fusion: 'rrf' }, limit: 5 });
     // text ranks 2 then 1; words ranks 1 (value 2) then 2 (value 1): a tie broken by id
     expect(rrf.points.map((p) => [p.id, p.score])).to.deep.equal([
-      [1, 1 / 62 + 1 / 61],
-      [2, 1 / 61 + 1 / 62],
+      [1, 1 / 3 + 1 / 2],
+      [2, 1 / 2 + 1 / 3],
     ]);
     const dbsf = await q.query('docs', { prefetch, query: { fusion: 'dbsf' }, limit: 5 });
     expect(dbsf.points.map((p) => p.id)).to.have.members([1, 2]);

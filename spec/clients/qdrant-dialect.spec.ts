@@ -104,9 +104,9 @@ describe('clients: the Qdrant dialect (SERVICE_QDRANT_PORT) with @qdrant/js-clie
       limit: 5,
       with_payload: false,
     });
-    // ids.a is third in one list and second in the other: 1/63 + 1/62 beats each list's winner (1/61, in one list only).
+    // ids.a is third in one list and second in the other: Qdrant's 1/(2+2) + 1/(1+2) beats each list's winner (1/2, in one list only).
     expect(fused.points[0]!.id).to.equal(ids.a);
-    expect(fused.points[0]!.score).to.be.closeTo(1 / 63 + 1 / 62, 1e-9);
+    expect(fused.points[0]!.score).to.be.closeTo(1 / 4 + 1 / 3, 1e-9);
     const dbsf = await q.query('c', { prefetch: [{ query: [1, 0], limit: 3 }, { query: [0, 1], limit: 3 }], query: { fusion: 'dbsf' }, limit: 1, with_payload: false });
     expect(dbsf.points).to.have.length(1);
     const ordered = await q.query('c', { query: { order_by: { key: 'rank', direction: 'desc' } }, limit: 3, with_payload: false });

@@ -10,6 +10,9 @@ import { MAX_SEARCH_WORKERS } from '../../workers/search-pool.js';
 const DIM = 32;
 /** Enough points that the vectors move into a shared WebAssembly memory, which the workers search. */
 const BASE = 3000;
+/** Points the two writers add one at a time while three clients search, and the searches each client makes at least. */
+const WRITES = 300;
+const SEARCHES_EACH = 40;
 
 const vectors = randomVectors(BASE + 2000, DIM, 31);
 const asList = (v: Float32Array): number[] => Array.from(v);
@@ -59,10 +62,10 @@ describe('server: searches walk the graph on the search workers (SERVICE_WORKERS
     const written = new Set<number>(Array.from({ length: BASE }, (_, i) => i));
     let next = BASE;
     let searches = 0;
-    let stop = false;
+    let writesDone = false;
     const writer = async (): Promise<void> => {
       const mine: number[] = [];
-      while (!stop && next < vectors.length) {
+      while (next < BASE + WRITES) {
         const id = next++;
         written.add(id);
         mine.push(id);
@@ -78,7 +81,8 @@ describe('server: searches walk the graph on the search workers (SERVICE_WORKERS
     };
     const searcher = async (seed: number): Promise<void> => {
       const qs = randomVectors(50, DIM, seed);
-      for (let i = 0; !stop; i++) {
+      // Searches go on while the writers write, and at least SEARCHES_EACH of them per searcher.
+      for (let i = 0; !writesDone || i < SEARCHES_EACH; i++) {
         const q = asList(qs[i % qs.length]!);
         const res = i % 3 === 0
           ? await call(url, 'POST', '/collections/w/points/search/batch', { searches: [{ vector: q, limit: 10 }, { vector: q, limit: 5, params: { hnsw_ef: 200 } }] })
@@ -89,12 +93,12 @@ describe('server: searches walk the graph on the search workers (SERVICE_WORKERS
         searches++;
       }
     };
-    const running = [writer(), writer(), searcher(1), searcher(2), searcher(3)];
-    await new Promise((resolve) => setTimeout(resolve, 4000));
-    stop = true;
-    await Promise.all(running);
-    expect(searches).to.be.greaterThan(50);
-    expect(next - BASE).to.be.greaterThan(50);
+    const searchers = [searcher(1), searcher(2), searcher(3)];
+    await Promise.all([writer(), writer()]);
+    writesDone = true;
+    await Promise.all(searchers);
+    expect(searches).to.be.at.least(3 * SEARCHES_EACH);
+    expect(next - BASE).to.equal(WRITES);
   });
 
   it('replaces a worker that stops under a search, which answers 500 naming its request id, and goes on', async () => {

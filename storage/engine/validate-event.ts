@@ -3,6 +3,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { DISTANCES, SPARSE_MODIFIERS, type CollectionConfig, type CollectionSettings, type DbEvent, type DenseVectorConfig, type EdgeRecord, type GraphWriteEvent, type ImportCollectionEvent, type Payload, type PointId, type PointRecord, type UpdatePointsEvent } from '../events/types.js';
 import { configMismatch, deleteNameProblem, splitDense, vectorsProblem } from './check-vectors.js';
 import { simulateUpdates } from './point-updates.js';
+import { checkPointConstraints, hasNodeConstraints, type PointAfter } from './node-constraints.js';
 import { checkAliases } from './apply-aliases.js';
 import { canonicalUuid } from '../point-id.js';
 import { resolveCollection } from '../aliases.js';
@@ -225,6 +226,7 @@ export function validateEvent(collections: ReadonlyMap<string, Collection>, even
       if (c.store.usedSlots + event.points.length > c.store.maxSlots) {
         throw badRequest(`collection "${c.name}" is full: it holds at most ${c.store.maxSlots} vectors of dimension ${c.config.size}`);
       }
+      if (hasNodeConstraints(c)) checkPointConstraints(c, new Map<PointId, PointAfter>(event.points.map((p) => [p.id, p])));
       return;
     }
     case 'delete_points':
@@ -292,6 +294,7 @@ function checkUpdates(c: Collection, event: UpdatePointsEvent, limits: WriteLimi
   const { error, touched } = simulateUpdates(c, event.updates);
   if (error) throw error;
   for (const [id, point] of touched) if (point) checkPayload(point.payload, `point ${id}: payload`, limits);
+  checkPointConstraints(c, touched);
   const fresh = [...touched].filter(([id, point]) => point !== null && !c.store.has(id)).length;
   if (fresh > 0) checkRoomForPoints(c.name, c.store.liveCount + fresh, limits);
   // Each point given a new vector or none takes a new slot until the index lets the old one go.

@@ -34,6 +34,13 @@ const UUID_ID = 1;
 const TYPE_CODES = { create_collection: 1, delete_collection: 2, upsert_points: 3, delete_points: 4, upsert_edge: 5, import_collection: 6, graph_write: 7, update_points: 8, payload_index: 9, aliases: 10, collection_settings: 11 } as const;
 const UPDATE_CODES = { upsert: 1, delete: 2, set_payload: 3, overwrite_payload: 4, delete_payload: 5, clear_payload: 6, update_vectors: 7, delete_vectors: 8 } as const;
 const UPDATE_OPS = Object.keys(UPDATE_CODES) as PointUpdate['op'][];
+/**
+ * set_payload and delete_payload whose keys are Qdrant's JSON paths (`a[0].b`, `a[].b`). Codes 3
+ * and 5 are kept for entries logged before, whose keys were split on dots: they are read with
+ * `dottedKeys` and replay as they applied then.
+ */
+const SET_PAYLOAD_AT_PATH = 9;
+const DELETE_PAYLOAD_AT_PATHS = 10;
 const CHANGE_CODES = { create_node: 1, update_node: 2, delete_node: 3, create_edge: 4, update_edge: 5, delete_edge: 6, set_node: 7 } as const;
 const HAS_VECTOR = 1;
 const HAS_NAMED = 2;
@@ -474,7 +481,9 @@ function readJson(r: ByteReader, what: string): Payload {
 }
 
 function writeUpdate(w: ByteWriter, u: PointUpdate): void {
-  w.u8(UPDATE_CODES[u.op]);
+  if (u.op === 'set_payload' && !u.dottedKeys) w.u8(SET_PAYLOAD_AT_PATH);
+  else if (u.op === 'delete_payload' && !u.dottedKeys) w.u8(DELETE_PAYLOAD_AT_PATHS);
+  else w.u8(UPDATE_CODES[u.op]);
   switch (u.op) {
     case 'upsert':
       w.u32(u.points.length);
@@ -516,7 +525,9 @@ function writeUpdate(w: ByteWriter, u: PointUpdate): void {
 
 function readUpdate(r: ByteReader, version: number): PointUpdate {
   const code = r.u8();
-  const op = UPDATE_OPS[code - 1];
+  const paths = code === SET_PAYLOAD_AT_PATH || code === DELETE_PAYLOAD_AT_PATHS;
+  const op = code === SET_PAYLOAD_AT_PATH ? 'set_payload' : code === DELETE_PAYLOAD_AT_PATHS ? 'delete_payload' : UPDATE_OPS[code - 1];
+  const dotted = paths ? {} : { dottedKeys: true as const };
   switch (op) {
     case 'upsert': {
       const points: PointRecord[] = [];
@@ -536,7 +547,7 @@ function readUpdate(r: ByteReader, version: number): PointUpdate {
     case 'set_payload': {
       const ids = readIds(r, version);
       const payload = readJson(r, 'a set_payload payload');
-      return { op, ids, payload, key: r.u8() === 1 ? r.str() : null };
+      return { op, ids, payload, key: r.u8() === 1 ? r.str() : null, ...dotted };
     }
     case 'overwrite_payload':
       return { op, ids: readIds(r, version), payload: readJson(r, 'an overwrite_payload payload') };
@@ -544,7 +555,7 @@ function readUpdate(r: ByteReader, version: number): PointUpdate {
       const ids = readIds(r, version);
       const keys: string[] = [];
       for (let n = r.u32(), i = 0; i < n; i++) keys.push(r.str());
-      return { op, ids, keys };
+      return { op, ids, keys, ...dotted };
     }
     case 'update_vectors': {
       const points: VectorUpdate[] = [];

@@ -210,11 +210,15 @@ export interface GraphWriteEvent {
 export type PointUpdate =
   | { op: 'upsert'; points: PointRecord[] }
   | { op: 'delete'; ids: PointId[] }
-  /** Merges the payload's keys into each point's payload, or into the object at `key` (a dotted path, made when missing). */
-  | { op: 'set_payload'; ids: PointId[]; payload: Payload; key: string | null }
+  /**
+   * Merges the payload's keys into each point's payload, or into the object at `key` (Qdrant's
+   * JSON path, storage/json-path.ts; `dottedKeys`: an entry logged before paths, whose key is
+   * read as it was then, storage/engine/payload-paths.ts).
+   */
+  | { op: 'set_payload'; ids: PointId[]; payload: Payload; key: string | null; dottedKeys?: true }
   | { op: 'overwrite_payload'; ids: PointId[]; payload: Payload }
-  /** Removes keys (dotted paths) from each point's payload. */
-  | { op: 'delete_payload'; ids: PointId[]; keys: string[] }
+  /** Removes what each key (Qdrant's JSON path; `dottedKeys` as for set_payload) names from each point's payload. */
+  | { op: 'delete_payload'; ids: PointId[]; keys: string[]; dottedKeys?: true }
   | { op: 'clear_payload'; ids: PointId[] }
   | { op: 'update_vectors'; points: VectorUpdate[] }
   /** Removes the vectors of these names ("" is the unnamed vector) from each point. */

@@ -16,12 +16,13 @@ const vectorNames = z.array(z.string()).min(1).meta({ description: 'a non-empty 
 /** A point's new vectors: the unnamed vector, or a map from names to vectors (only those change). */
 const newVector = pointVectors();
 
-export const setPayloadBody = z.strictObject({ payload, ...selector, key: z.string().min(1).nullish().meta({ description: 'a dotted path to set the payload at' }) }).meta({ id: 'SetPayloadBody' });
-export const overwritePayloadBody = z.strictObject({ payload, ...selector }).meta({ id: 'OverwritePayloadBody' });
-export const deletePayloadBody = z.strictObject({ keys: z.array(z.string().min(1)).meta({ description: 'an array of payload keys (dotted paths)' }), ...selector }).meta({ id: 'DeletePayloadBody' });
+export const setPayloadBody = z.strictObject({ payload, ...selector, key: z.string().min(1).nullish().meta({ description: 'a JSON path to set the payload at (a.b, a[0].b, a[].b)' }) }).meta({ id: 'SetPayloadBody' });
+/** Qdrant takes the set body here, key included, and does not read the key. */
+export const overwritePayloadBody = z.strictObject({ payload, ...selector, key: z.string().nullish().meta({ description: 'accepted and not read, as Qdrant does' }) }).meta({ id: 'OverwritePayloadBody' });
+export const deletePayloadBody = z.strictObject({ keys: z.array(z.string().min(1)).meta({ description: 'an array of payload keys (JSON paths: a.b, a[0].b, a[].b)' }), ...selector }).meta({ id: 'DeletePayloadBody' });
 export const pointsSelectorBody = z.strictObject(selector).meta({ id: 'PointsSelector', description: 'an object {points: [ids]} or {filter}' });
 export const updateVectorsBody = z
-  .strictObject({ points: z.array(z.strictObject({ id: pointId, vector: newVector })).min(1).meta({ description: 'a non-empty array of {id, vector}' }) })
+  .strictObject({ points: z.array(z.strictObject({ id: pointId, vector: newVector })).min(1).meta({ description: 'a non-empty array of {id, vector}' }), update_filter: filter.nullish() })
   .meta({ id: 'UpdateVectorsBody' });
 export const deleteVectorsBody = z.strictObject({ ...selector, vector: vectorNames }).meta({ id: 'DeleteVectorsBody' });
 

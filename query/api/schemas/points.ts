@@ -11,12 +11,15 @@ const point = z
   .meta({ id: 'PointInput', description: 'an object {id, vector, payload}' });
 
 /** Upsert Points, as a list of points. */
+/** Qdrant's conditional update: an existing point is written only when it matches (query/api/point-updates-body.ts). */
+const updateFilter = { update_filter: filter.nullish() };
+
 export const upsertPointsBody = z
-  .strictObject({ points: z.array(point).min(1).meta({ description: POINTS_DESCRIPTION }) })
+  .strictObject({ points: z.array(point).min(1).meta({ description: POINTS_DESCRIPTION }), ...updateFilter })
   .meta({ id: 'UpsertPointsBody' });
 
 /** Upsert Points' fields around its list, whose points are checked apart (parseUpsertBodyInSlices). */
-export const upsertPointsHead = z.strictObject({ points: z.array(z.unknown()).min(1).meta({ description: POINTS_DESCRIPTION }) });
+export const upsertPointsHead = z.strictObject({ points: z.array(z.unknown()).min(1).meta({ description: POINTS_DESCRIPTION }), ...updateFilter });
 
 /** Upsert Points in Qdrant's columnar form. */
 export const upsertBatchBody = z
@@ -30,6 +33,7 @@ export const upsertBatchBody = z
         payloads: z.array(payload.nullable()).nullish().meta({ description: 'an array of payloads (objects or null), one per id' }),
       })
       .meta({ description: 'an object {ids, vectors, payloads}' }),
+    ...updateFilter,
   })
   .meta({ id: 'UpsertBatchBody' });
 

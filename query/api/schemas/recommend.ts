@@ -31,7 +31,7 @@ export const recommendBatchBody = z.strictObject({ searches: z.array(recommendBo
 
 /** Qdrant's search grouped by a payload key. */
 export const searchGroupsBody = z
-  .strictObject({ vector: searchVector(), group_by: z.string().min(1), group_size: intIn(1, MAX_LIMIT).nullish(), ...common, offset: z.undefined().optional() })
+  .strictObject({ vector: searchVector(), group_by: z.string().min(1).meta({ description: 'the payload path to group by (a.b, a[].b)' }), group_size: intIn(1, MAX_LIMIT).nullish(), ...common, offset: z.undefined().optional() })
   .meta({ id: 'SearchGroupsBody' });
 
 /** Counts of points per value of a payload key. */

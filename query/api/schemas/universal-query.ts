@@ -54,13 +54,18 @@ export const queryForm = explainedBy(
     z.strictObject({ nearest: vectorInput, mmr: mmr.nullish() }),
     z.strictObject({ recommend }),
     z.strictObject({ fusion: z.enum(['rrf', 'dbsf']) }),
-    z.strictObject({ rrf: z.strictObject({ k: intIn(1, 1_000_000).nullish() }) }),
+    z.strictObject({
+      rrf: z.strictObject({
+        k: intIn(1, 1_000_000).nullish(),
+        weights: z.array(finiteNumber()).nullish().meta({ description: 'one number per prefetch: how much its ranking counts (default 1; 0 or less: not at all)' }),
+      }),
+    }),
     z.strictObject({ order_by: orderBy }),
     z.strictObject({ sample: z.literal('random') }),
   ])
   .meta({
     id: 'QueryForm',
-    description: 'a vector, sparse vector {indices, values} or point id (nearest), {nearest, mmr}, {recommend}, {fusion: "rrf"|"dbsf"}, {rrf: {k}}, {order_by} or {sample: "random"}',
+    description: 'a vector, sparse vector {indices, values} or point id (nearest), {nearest, mmr}, {recommend}, {fusion: "rrf"|"dbsf"}, {rrf: {k, weights}}, {order_by} or {sample: "random"}',
   }),
   (where, value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) return undefined;
@@ -122,7 +127,7 @@ export const universalBatchBody = z
 export const universalGroupsBody = z
   .strictObject({
     ...queryFields,
-    group_by: z.string().min(1).meta({ description: 'the payload key to group by' }),
+    group_by: z.string().min(1).meta({ description: 'the payload path to group by (a.b, a[].b)' }),
     group_size: intIn(1, MAX_LIMIT).nullish(),
     with_lookup: z.null().optional(),
   })

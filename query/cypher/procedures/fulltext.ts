@@ -1,29 +1,22 @@
 import type { PointId } from '../../../storage/point-id.js';
 import { comparePointIds } from '../../../storage/point-id.js';
-import { textTokens } from '../../../storage/text-tokens.js';
 import type { EvalContext } from '../evaluate.js';
+import { fieldTokens, IndexStats, relevantDoc, type AnalysedDoc } from '../fulltext/analysed-doc.js';
+import { parseLuceneQuery } from '../fulltext/parser.js';
+import type { LuceneQuery } from '../fulltext/query-tree.js';
+import { compileLuceneQuery, queryTerms } from '../fulltext/scorer.js';
+import { LuceneSyntaxError, LuceneUnsupportedError } from '../fulltext/syntax-error.js';
 import { float } from '../numbers.js';
 import { listBytes } from '../sizes.js';
 import { indexLabels } from '../schema.js';
 import { isMap, NodeRef } from '../values.js';
 import { expectArg, integerArg, isString, procedureError, type Procedure, type ProcedureRow } from './types.js';
 
-/** BM25's term-frequency saturation and length normalisation (Lucene's defaults). */
-const K1 = 1.2;
-const B = 0.75;
-
-interface Doc {
-  id: PointId;
-  /** Occurrences of each query term in the node's indexed text. */
-  counts: number[];
-  length: number;
-}
-
 /**
  * db.index.fulltext.queryNodes(index, query [, {limit, skip}]) YIELD node, score: the nodes of the
- * index's labels whose indexed string properties hold any word of the query (the words as the
- * payload text index reads them: lower-case runs of letters and digits, so Lucene's operators
- * are read as words or dropped), ranked by BM25 over those labels' nodes, best first.
+ * index's labels that match the query, written in Lucene's classic query syntax as Neo4j reads
+ * it (query/cypher/fulltext/), best first. Each indexed property is a field with its own BM25
+ * statistics, gathered over the index's nodes before they are scored.
  */
 function queryNodes(args: Parameters<Procedure['run']>[0], ctx: EvalContext): ProcedureRow[] {
   const p = 'db.index.fulltext.queryNodes';
@@ -37,50 +30,49 @@ function queryNodes(args: Parameters<Procedure['run']>[0], ctx: EvalContext): Pr
   const skip = options?.skip !== undefined && options.skip !== null ? integerArg(p, 2, options.skip) : 0;
   const index = ctx.tx.schema.index(name);
   if (!index || index.type !== 'FULLTEXT') throw procedureError('ProcedureCallFailed', `${p}: there is no full-text index called \`${name}\``);
-  const terms = [...new Set(textTokens(text))];
-  if (terms.length === 0) return [];
+  let query: LuceneQuery | null;
+  try {
+    query = parseLuceneQuery(text);
+  } catch (err) {
+    if (err instanceof LuceneUnsupportedError) throw procedureError('ProcedureCallFailed', `${p}: ${err.message}`);
+    if (!(err instanceof LuceneSyntaxError)) throw err;
+    throw procedureError('ProcedureCallFailed', `Failed to invoke procedure \`${p}\`: Caused by: org.apache.lucene.queryparser.classic.ParseException: ${err.message}`);
+  }
+  if (query === null) return [];
   const { tx, guard } = ctx;
-  const docs: Doc[] = [];
-  const df = new Array<number>(terms.length).fill(0);
-  let total = 0;
   const labels = indexLabels(index);
   const nodes = labels.length === 1 ? tx.nodesWithLabel(labels[0]!) : [...new Set(labels.flatMap((l) => tx.nodesWithLabel(l)))];
+  // One pass gathers each field's statistics and keeps, of each node, only the tokens the query
+  // looks up; the nodes are scored once the statistics are whole. Both are held until the answer is built.
+  const stats = new IndexStats(index.properties);
+  const { relevant, all } = queryTerms(query);
+  const candidates: { id: PointId; doc: AnalysedDoc }[] = [];
+  let held = 0;
+  const hold = (bytes: number, what: string) => {
+    guard.charge(bytes, what);
+    held += bytes;
+  };
   for (const id of nodes) {
     guard.step();
     const payload = tx.payloadOf(id);
-    if (!payload) continue;
-    const counts = new Array<number>(terms.length).fill(0);
-    let length = 0;
-    for (const key of index.properties) {
-      const value = Object.hasOwn(payload, key) ? payload[key] : undefined;
-      if (typeof value !== 'string') continue;
-      const words = textTokens(value);
-      length += words.length;
-      for (const w of words) {
-        const t = terms.indexOf(w);
-        if (t >= 0) counts[t]!++;
-      }
-    }
-    total += length;
-    if (counts.some((c) => c > 0)) {
-      guard.charge(listBytes(terms.length + 2), 'the nodes a full-text query ranks');
-      counts.forEach((c, t) => c > 0 && df[t]!++);
-      docs.push({ id, counts, length });
-    }
+    const fields = payload ? fieldTokens(payload, index.properties) : null;
+    if (!fields) continue;
+    const before = stats.termCount;
+    stats.add(fields);
+    if (stats.termCount > before) hold(listBytes(2) * (stats.termCount - before), 'the terms of a full-text index');
+    const doc = relevantDoc(fields, relevant) ?? (all ? new Map() : null);
+    if (!doc) continue;
+    hold(listBytes(2 + 2 * fields.size), 'the nodes a full-text query ranks');
+    candidates.push({ id, doc });
   }
-  const n = nodes.length;
-  const average = n === 0 ? 0 : total / n;
-  // The ranked nodes are let go once the answer is built.
-  guard.release(listBytes(terms.length + 2) * docs.length);
-  const scored = docs.map((d) => {
-    let score = 0;
-    d.counts.forEach((tf, t) => {
-      if (tf === 0) return;
-      const idf = Math.log(1 + (n - df[t]! + 0.5) / (df[t]! + 0.5));
-      score += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.length) / (average || 1)));
-    });
-    return { id: d.id, score };
-  });
+  const scorer = compileLuceneQuery(query, stats);
+  const scored: { id: PointId; score: number }[] = [];
+  for (const { id, doc } of scorer ? candidates : []) {
+    guard.step();
+    const score = scorer!(doc);
+    if (score !== null) scored.push({ id, score });
+  }
+  guard.release(held);
   scored.sort((a, b) => b.score - a.score || comparePointIds(a.id, b.id));
   return scored.slice(skip, skip + limit).map((s) => ({ node: new NodeRef(s.id), score: float(s.score) }));
 }

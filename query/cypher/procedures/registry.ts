@@ -1,9 +1,30 @@
+import { ADMINISTRATION_PROCEDURES } from './administration.js';
 import { APOC_PROCEDURES } from './apoc.js';
 import { FULLTEXT_PROCEDURES } from './fulltext.js';
 import { SCHEMA_PROCEDURES } from './schema-commands.js';
+import { INTROSPECTION_PROCEDURES } from './schema-introspection.js';
 import { SYSTEM_PROCEDURES } from './system.js';
 import type { Procedure } from './types.js';
 import { VECTOR_PROCEDURES } from './vector.js';
 
-/** Every procedure CALL can name (and the schema commands, under names starting with `$`), by lower-case name. */
-export const PROCEDURES: ReadonlyMap<string, Procedure> = new Map([...SYSTEM_PROCEDURES, ...SCHEMA_PROCEDURES, ...VECTOR_PROCEDURES, ...FULLTEXT_PROCEDURES, ...APOC_PROCEDURES].map((p) => [p.name, p]));
+const modeOf = (p: Procedure) => (p.name.startsWith('dbms.') ? 'DBMS' : p.mode.toUpperCase());
+
+/** SHOW PROCEDURES: every procedure CALL can name, as Neo4j lists them. */
+const SHOW_PROCEDURES: Procedure = {
+  name: '$show.procedures',
+  display: 'SHOW PROCEDURES',
+  mode: 'read',
+  minArgs: 0,
+  maxArgs: 0,
+  outputs: ['name', 'description', 'mode', 'worldAffecting'],
+  run: () =>
+    [...PROCEDURES.values()]
+      .filter((p) => !p.name.startsWith('$'))
+      .sort((a, b) => (a.display < b.display ? -1 : 1))
+      .map((p) => ({ name: p.display, description: '', mode: modeOf(p), worldAffecting: false })),
+};
+
+/** Every procedure CALL can name (and the schema and administration commands, under names starting with `$`), by lower-case name. */
+export const PROCEDURES: ReadonlyMap<string, Procedure> = new Map(
+  [...SYSTEM_PROCEDURES, ...ADMINISTRATION_PROCEDURES, SHOW_PROCEDURES, ...SCHEMA_PROCEDURES, ...INTROSPECTION_PROCEDURES, ...VECTOR_PROCEDURES, ...FULLTEXT_PROCEDURES, ...APOC_PROCEDURES].map((p) => [p.name, p]),
+);

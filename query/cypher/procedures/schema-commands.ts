@@ -1,6 +1,7 @@
+import { checkNewConstraint } from '../constraints.js';
 import type { EvalContext } from '../evaluate.js';
 import { distanceOf, generatedName, indexLabels, schemaError, similarityOf, type ConstraintDef, type IndexDef } from '../schema.js';
-import { isNumber, numberOf } from '../numbers.js';
+import { float, isNumber, numberOf } from '../numbers.js';
 import { isMap, type MapValue, type Value } from '../values.js';
 import { expectArg, integerArg, isString, isStringList, type Procedure, type ProcedureRow } from './types.js';
 
@@ -30,7 +31,7 @@ function indexRow(def: IndexDef): ProcedureRow {
     id: def.id,
     name: def.name,
     state: 'ONLINE',
-    populationPercent: 100,
+    populationPercent: float(100),
     type: def.type,
     entityType: 'NODE',
     labelsOrTypes: indexLabels(def),
@@ -44,6 +45,37 @@ function indexRow(def: IndexDef): ProcedureRow {
     failureMessage: '',
     createStatement,
   };
+}
+
+/**
+ * Neo4j's two default LOOKUP indexes, by its names: label and relationship-type look-ups are
+ * built in here (every label and type is indexed), so SHOW INDEXES lists them, with the ids
+ * after the defined indexes' and constraints'.
+ */
+const LOOKUP_INDEXES = [
+  { name: 'index_343aff4e', entityType: 'NODE', createStatement: 'CREATE LOOKUP INDEX `index_343aff4e` FOR (n) ON EACH labels(n)' },
+  { name: 'index_f7700477', entityType: 'RELATIONSHIP', createStatement: 'CREATE LOOKUP INDEX `index_f7700477` FOR ()-[r]-() ON EACH type(r)' },
+];
+
+function lookupRows(firstId: number): ProcedureRow[] {
+  return LOOKUP_INDEXES.map((l, i) => ({
+    id: firstId + i,
+    name: l.name,
+    state: 'ONLINE',
+    populationPercent: float(100),
+    type: 'LOOKUP',
+    entityType: l.entityType,
+    labelsOrTypes: null,
+    properties: null,
+    indexProvider: 'token-lookup-1.0',
+    owningConstraint: null,
+    lastRead: null,
+    readCount: null,
+    trackedSince: null,
+    options: { indexProvider: 'token-lookup-1.0', indexConfig: {} },
+    failureMessage: '',
+    createStatement: l.createStatement,
+  }));
 }
 
 function constraintRow(def: ConstraintDef): ProcedureRow {
@@ -152,7 +184,10 @@ export const SCHEMA_PROCEDURES: Procedure[] = [
     minArgs: 1,
     maxArgs: 1,
     outputs: INDEX_COLUMNS,
-    run: ([kind], ctx) => ctx.tx.schema.allIndexes().filter((i) => kind === null || i.type === kind).map(indexRow),
+    run: ([kind], ctx) => {
+      const defined = ctx.tx.schema.allIndexes().filter((i) => kind === null || i.type === kind).map(indexRow);
+      return kind === null || kind === 'LOOKUP' ? [...defined, ...lookupRows(ctx.tx.schema.nextId())] : defined;
+    },
   },
   {
     name: '$show.constraints',
@@ -230,6 +265,11 @@ export const SCHEMA_PROCEDURES: Procedure[] = [
         if (equivalent) throw schemaError('EquivalentSchemaRuleAlreadyExists', `an equivalent constraint already exists: ${quote(equivalent.name)}`);
         throw schemaError('ConstraintWithNameAlreadyExists', `there already is a constraint called ${quote(finalName)}`);
       }
+      if (type !== 'NODE_PROPERTY_EXISTENCE') {
+        const index = schema.allIndexes().find((i) => i.type === 'RANGE' && i.owningConstraint === null && indexLabels(i).length === 1 && i.label === label && sameList(i.properties, props));
+        if (index) throw schemaError('IndexAlreadyExists', `There already exists an index (:${label as string} {${props.join(', ')}}). A constraint cannot be created until the index has been dropped.`);
+      }
+      checkNewConstraint(ctx.tx, { name: finalName, type, label: label as string, properties: props });
       const id = schema.nextId();
       schema.putConstraint({ id, name: finalName, type, label: label as string, properties: props });
       if (type !== 'NODE_PROPERTY_EXISTENCE') schema.putIndex({ id: id + 1, name: finalName, type: 'RANGE', label: label as string, properties: props, owningConstraint: finalName });
@@ -245,6 +285,7 @@ export const SCHEMA_PROCEDURES: Procedure[] = [
     outputs: [],
     run: ([name, ifExists], ctx) => {
       const def = ctx.tx.schema.index(name as string);
+      if (LOOKUP_INDEXES.some((l) => l.name === name)) throw schemaError('IndexDropFailed', `${quote(name as string)} is a built-in LOOKUP index (labels and relationship types are always looked up by index here); it cannot be dropped`);
       if (!def) {
         if (ifExists === true) return [];
         throw schemaError('IndexDropFailed', `there is no index called ${quote(name as string)}`);

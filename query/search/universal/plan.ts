@@ -10,7 +10,8 @@ export type VectorInput = { vector: Float32Array } | { sparse: SparseVector } | 
 export type QueryKind =
   | { kind: 'nearest'; target: VectorInput; mmr: { diversity: number; candidates: number } | null }
   | { kind: 'recommend'; positive: VectorInput[]; negative: VectorInput[]; strategy: 'average_vector' | 'best_score' | 'sum_scores' }
-  | { kind: 'fusion'; method: 'rrf' | 'dbsf'; k: number }
+  /** Fusion of the prefetches' results; `weights` (rrf only, one per prefetch): how much each list counts. */
+  | { kind: 'fusion'; method: 'rrf' | 'dbsf'; k: number; weights: number[] | null }
   | { kind: 'order_by'; key: string; direction: 'asc' | 'desc'; startFrom: number | null }
   | { kind: 'sample' }
   /** No query: the points in id order (or the prefetches' results as they are). */
@@ -23,6 +24,8 @@ export interface QueryPlan {
   using: string;
   filter: Filter | null;
   scoreThreshold: number | null;
+  /** Keep only scores strictly above the threshold (Qdrant's vector queries); else at or above it. */
+  thresholdExclusive: boolean;
   limit: number;
   offset: number;
   ef: number;

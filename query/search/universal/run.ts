@@ -6,9 +6,9 @@ import { sparseField, sparseScorer, sparseSearch } from '../sparse-search.js';
 import { LIVE } from '../../../storage/views/point-store.js';
 import { matchesFilter } from '../../filter/evaluate-filter.js';
 import { forEachMatchingSlot } from '../matching-slots.js';
-import { searchCollectionPooled } from '../vector-search.js';
+import { passesThreshold, searchCollectionPooled } from '../vector-search.js';
 import type { QueryKind, QueryPlan, VectorInput } from './plan.js';
-import { scorerFor, slotSimilarity, vectorOf } from './similarity.js';
+import { scorerFor, similarityScorerFor, slotSimilarity, vectorOf } from './similarity.js';
 import { orderValue } from './order-value.js';
 
 /** One result of a query: the point's slot, its score, and for order_by the value it ordered by. */
@@ -120,38 +120,54 @@ async function recommend(c: Collection, plan: QueryPlan, q: Extract<QueryKind, {
     }
     return keep(await nearest(c, plan, { vector: target }, slots, want + excluded.size));
   }
-  const pos = positives.map((v) => scorerFor(view, v));
-  const neg = negatives.map((v) => scorerFor(view, v));
+  // Qdrant's strategies combine raw similarities (minus the squared distance for Euclid).
+  const pos = positives.map((v) => similarityScorerFor(view, v));
+  const neg = negatives.map((v) => similarityScorerFor(view, v));
   const score =
     q.strategy === 'sum_scores'
       ? (slot: number) => pos.reduce((s, f) => s + f(slot), 0) - neg.reduce((s, f) => s + f(slot), 0)
       : (slot: number) => {
           const p = pos.reduce((m, f) => Math.max(m, f(slot)), -Infinity);
           const n = neg.reduce((m, f) => Math.max(m, f(slot)), -Infinity);
-          // Closer to a positive than to any negative: its best positive score; else below every such point.
-          return p > n ? p : -n - 1e9;
+          // Closer to a positive than to any negative: in (0, 1) by its best positive; else in (-1, 0) by its best negative.
+          return p > n ? scaledFastSigmoid(p) : -scaledFastSigmoid(n);
         };
   return keep(exactTop(c, plan, slots, score, -1));
 }
 
-/** Reciprocal rank fusion: the sum over the lists of 1 / (k + rank), rank from 1. */
-function rrf(lists: QueryHit[][], k: number): QueryHit[] {
+/** Qdrant's stand-in for a sigmoid, x / (1 + |x|) scaled to (0, 1). */
+function scaledFastSigmoid(x: number): number {
+  return 0.5 * (x / (1 + Math.abs(x)) + 1);
+}
+
+/**
+ * Reciprocal rank fusion as Qdrant does it: the sum over the lists of 1 / ((pos + 1) / weight + k - 1),
+ * pos from 0 (with weight 1: 1 / (pos + k)); a list of weight 0 or less adds nothing.
+ */
+function rrf(lists: QueryHit[][], k: number, weights: number[] | null): QueryHit[] {
   const scores = new Map<number, number>();
-  for (const list of lists) list.forEach((h, i) => scores.set(h.slot, (scores.get(h.slot) ?? 0) + 1 / (k + i + 1)));
+  lists.forEach((list, l) => {
+    const weight = weights?.[l] ?? 1;
+    list.forEach((h, pos) => scores.set(h.slot, (scores.get(h.slot) ?? 0) + (weight > 0 ? 1 / ((pos + 1) / weight + k - 1) : 0)));
+  });
   return [...scores].map(([slot, score]) => ({ slot, score })).sort(byScore);
 }
 
-/** Distribution-based score fusion: each list's scores mapped by mean ± 3 standard deviations to [0, 1], then summed. */
+/**
+ * Distribution-based score fusion as Qdrant does it: each list's scores mapped linearly so that
+ * mean - 3 sd is 0 and mean + 3 sd is 1 (sd: the sample standard deviation, n - 1; not clamped),
+ * a list of one point or of equal scores to 0.5, then summed.
+ */
 function dbsf(lists: QueryHit[][]): QueryHit[] {
   const scores = new Map<number, number>();
   for (const list of lists) {
     if (list.length === 0) continue;
     const mean = list.reduce((s, h) => s + h.score, 0) / list.length;
-    const sd = Math.sqrt(list.reduce((s, h) => s + (h.score - mean) ** 2, 0) / list.length);
+    const sd = list.length < 2 ? 0 : Math.sqrt(list.reduce((s, h) => s + (h.score - mean) ** 2, 0) / (list.length - 1));
     const lo = mean - 3 * sd;
     const hi = mean + 3 * sd;
     for (const h of list) {
-      const normal = hi === lo ? 0.5 : Math.min(1, Math.max(0, (h.score - lo) / (hi - lo)));
+      const normal = hi === lo ? 0.5 : (h.score - lo) / (hi - lo);
       scores.set(h.slot, (scores.get(h.slot) ?? 0) + normal);
     }
   }
@@ -204,7 +220,7 @@ export async function runPlan(c: Collection, plan: QueryPlan, asPrefetch = false
       break;
     case 'fusion':
       if (!candidates) throw badRequest('fusion ranks the results of prefetch queries: send prefetch');
-      hits = q.method === 'rrf' ? rrf(candidates.lists, q.k) : dbsf(candidates.lists);
+      hits = q.method === 'rrf' ? rrf(candidates.lists, q.k, q.weights) : dbsf(candidates.lists);
       break;
     case 'order_by':
       hits = orderBy(c, plan, q, slots);
@@ -222,7 +238,7 @@ export async function runPlan(c: Collection, plan: QueryPlan, asPrefetch = false
       }
       break;
   }
-  if (plan.scoreThreshold !== null && q.kind !== 'order_by' && q.kind !== 'sample') hits = hits.filter((h) => h.score >= plan.scoreThreshold!);
+  if (plan.scoreThreshold !== null && q.kind !== 'order_by' && q.kind !== 'sample') hits = hits.filter((h) => passesThreshold(h.score, plan.scoreThreshold, plan.thresholdExclusive));
   return asPrefetch ? hits.slice(0, plan.limit) : hits.slice(plan.offset, want);
 }
 

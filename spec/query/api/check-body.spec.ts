@@ -86,7 +86,7 @@ describe('query/api: request bodies checked by their schemas', () => {
     expect(Array.from(search.vector)).to.deep.equal([1, 2]);
     expect(search).to.include({ limit: 10, offset: 0, ef: 100, scoreThreshold: null, withPayload: true, withVector: false, filter: null });
     expect(parseCollectionBody({ vectors: { size: 3, distance: 'cosine' } })).to.deep.include({ size: 3, distance: 'Cosine', m: 16, m0: 32, efConstruct: 200 });
-    expect(parseRetrieveBody({ ids: [2], with_payload: ['a'] })).to.deep.equal({ ids: [2], withPayload: { include: ['a'] }, withVector: false });
+    expect(parseRetrieveBody({ ids: [2], with_payload: ['a'] })).to.deep.equal({ ids: [2], withPayload: { include: [[{ key: 'a' }]] }, withVector: false });
     expect(parseUpsertBody({ batch: { ids: [4], vectors: [[1, 2]], payloads: [null] } })).to.deep.equal([{ id: 4, vector: new Float32Array([1, 2]), payload: {}, labels: [] }]);
   });
 });

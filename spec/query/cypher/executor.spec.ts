@@ -350,7 +350,7 @@ describe('query/cypher executor', () => {
     const schema = g.run('CREATE FULLTEXT INDEX words IF NOT EXISTS FOR (d:Doc) ON EACH [d.text]');
     expect(schema.schema).to.not.equal(null);
     g.c.settings = { ...g.c.settings, ...Object.fromEntries(Object.entries(schema.schema!).map(([k, v]) => [k, { ...(g.c.settings[k] ?? {}), ...v }])) };
-    const hits = g.rows("CALL db.index.fulltext.queryNodes('words', 'Vectors!', {limit: 5}) YIELD node, score RETURN node.text, score");
+    const hits = g.rows("CALL db.index.fulltext.queryNodes('words', 'Vectors', {limit: 5}) YIELD node, score RETURN node.text, score");
     expect(hits.map((h) => h[0])).to.deep.equal(['vectors vectors everywhere', 'graphs and vectors']);
     expect(hits[0]![1]).to.be.greaterThan(hits[1]![1] as number);
     expect(g.rows("CALL db.index.fulltext.queryNodes('words', 'absent') YIELD node RETURN count(node)")).to.deep.equal([[0]]);
