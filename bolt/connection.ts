@@ -296,6 +296,8 @@ export class BoltConnection {
     const summary: Extra = { type: r.type, t_last: Math.round(performance.now() - started), db: r.db };
     if (Object.keys(r.stats).length > 0) summary.stats = r.stats;
     if (r.bookmark !== null) summary.bookmark = r.bookmark;
+    if (r.plan) summary.plan = r.plan as unknown as PackValue;
+    if (r.profile) summary.profile = r.profile as unknown as PackValue;
     this.send(success(summary));
   }
 

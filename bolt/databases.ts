@@ -11,6 +11,7 @@ import { SYSTEM_DATABASE, type DatabaseCatalog } from '../query/cypher/procedure
 import type { GuardOptions } from '../query/cypher/guard.js';
 import { compileQuery, executeQueryInSlices, isWriteQuery, streamQuery, type CypherResult, type ResultStream } from '../query/cypher/run-query.js';
 import type { Resolved } from '../query/cypher/resolved-values.js';
+import type { PlanOperator } from '../query/cypher/explain-plan.js';
 import { betweenQuerySlices, REQUEST_THREAD_SLICE_MS } from '../server/next-turn.js';
 import { serialWrite } from '../query/cypher/write-queue.js';
 import type { Value } from '../query/cypher/values.js';
@@ -57,6 +58,9 @@ export interface QueryResult {
   rows: RowSource;
   type: 'r' | 'w' | 'rw' | 's';
   stats: Stats;
+  /** EXPLAIN's plan, PROFILE's profile (the summary's `plan` and `profile`). */
+  plan?: PlanOperator;
+  profile?: PlanOperator;
   /** An auto-commit query's bookmark: the operation id its write got, or the last one applied for a read. */
   bookmark: string | null;
 }
@@ -93,8 +97,12 @@ function checkSystemCommand(query: Query): void {
   }
 }
 
+/** The plan or profile a query's result carries (EXPLAIN, PROFILE). */
+const plans = (r: CypherResult): Pick<QueryResult, 'plan' | 'profile'> => ({ ...(r.plan ? { plan: r.plan } : {}), ...(r.profile ? { profile: r.profile } : {}) });
+
+/** Whether the query writes (refused in read access mode). EXPLAIN runs nothing, so it never writes. */
 function checkAccess(query: Query, input: QueryInput): boolean {
-  const write = isWriteQuery(query);
+  const write = isWriteQuery(query) && query.explain !== 'explain';
   if (write && input.readOnly) throw new BoltError('Neo.ClientError.Statement.AccessMode', 'a write query cannot run in read access mode (executeRead, or a session with defaultAccessMode READ)');
   return write;
 }
@@ -221,14 +229,16 @@ export class Databases implements DatabaseCatalog {
     if (opened.system) checkSystemCommand(query);
     if (!checkAccess(query, input)) {
       const bookmark = String(this.engine.lastAppliedOperationId);
-      const elsewhere = await this.elsewhere(opened.collection, opened.provisional, query, input);
+      // EXPLAIN and PROFILE run here, where the plan is made.
+      const elsewhere = query.explain ? null : await this.elsewhere(opened.collection, opened.provisional, query, input);
       if (elsewhere) return { ...elsewhere, type: 'r', stats: {}, bookmark };
       const tx = new GraphTx(opened.collection, opened.provisional);
       const streamed = await this.stream(opened.collection, query, input, tx);
       if (streamed) return { ...streamed, type: 'r', stats: {}, bookmark };
       const execute = () => this.execute(opened.collection, query, input, tx);
       const r = await (this.replicas ? this.replicas.inPlaceRun(execute) : execute());
-      return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: 'r', stats: {}, bookmark };
+      // EXPLAIN's type is the one the query would have.
+      return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: queryType(query, isWriteQuery(query), r.columns), stats: {}, bookmark, ...plans(r) };
     }
     return serialWrite(this.engine, async () => {
       const { collection, provisional } = this.open(name);
@@ -237,7 +247,7 @@ export class Databases implements DatabaseCatalog {
       const stats = statsOf(r.counts, r.schema);
       const opId = await logQueryResult(this.engine, target.name, r);
       const bookmark = String(opId ?? this.engine.lastAppliedOperationId);
-      return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: queryType(query, true, r.columns), stats, bookmark };
+      return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: queryType(query, true, r.columns), stats, bookmark, ...plans(r) };
     });
   }
 }
@@ -294,7 +304,7 @@ export class Transaction {
     const limited = { ...input, timeoutMs: input.timeoutMs ?? this.timeoutMs };
     // A read in a transaction that has written nothing reads what any other read would: a
     // replica may run it (executeRead, executeQuery). Once it has writes, its reads need its overlay.
-    if (!write && !this.tx.dirty && !this.tx.schema.dirty) {
+    if (!write && !this.tx.dirty && !this.tx.schema.dirty && !query.explain) {
       const elsewhere = await this.dbs.elsewhere(c, this.tx.provisional, query, limited);
       if (elsewhere) return { ...elsewhere, type: 'r', stats: {}, bookmark: null };
     }
@@ -305,7 +315,8 @@ export class Transaction {
     const r = await this.dbs.execute(c, query, limited, this.tx);
     const before = this.stats;
     if (write) this.stats = statsOf(this.tx.counts, this.tx.schema.dirty ? this.tx.schema.changes() : null);
-    return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: queryType(query, write, r.columns), stats: statsSince(before, this.stats), bookmark: null };
+    // EXPLAIN's type is the one the query would have.
+    return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: queryType(query, isWriteQuery(query), r.columns), stats: statsSince(before, this.stats), bookmark: null, ...plans(r) };
   }
 
   /** Applies the transaction's writes as one durable event; answers the bookmark. */

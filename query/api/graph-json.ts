@@ -21,6 +21,9 @@ export function cypherJson(result: CypherResult, startedMs: number): Record<stri
     columns: result.columns,
     rows: result.rows,
     stats: { nodes_scanned: result.nodesScanned, rows_returned: result.rows.length, execution_time_ms: performance.now() - startedMs },
+    // EXPLAIN's plan, PROFILE's plan with rows and dbHits: named as Bolt's summary names them.
+    ...(result.plan ? { plan: result.plan } : {}),
+    ...(result.profile ? { profile: result.profile } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Position } from './errors.js';
+import type { LabelExpr } from './label-expr.js';
 
 /** The syntax tree of a query; every node carries where it starts in the text. */
 export type Expr =
@@ -13,9 +14,12 @@ export type Expr =
   /** `a < b < c`: each adjacent pair compared, all must hold. */
   | { kind: 'compare'; ops: CompareOp[]; args: Expr[]; pos: Position }
   | { kind: 'isNull'; arg: Expr; negated: boolean; pos: Position }
+  /** `x IS [NOT] :: TYPE [NOT NULL]` (also `x :: TYPE`): null passes unless notNull. `type` is a canonical name (parser's TYPE_NAMES). */
+  | { kind: 'isType'; arg: Expr; negated: boolean; type: string; notNull: boolean; pos: Position }
   | { kind: 'index'; object: Expr; index: Expr; pos: Position }
   | { kind: 'call'; name: string; distinct: boolean; args: Expr[]; star: boolean; pos: Position }
-  | { kind: 'hasLabels'; arg: Expr; labels: string[]; pos: Position }
+  /** `n:A:B` (all of `labels`), or with `expr` a label expression such as `n:A|B` (labels then empty). */
+  | { kind: 'hasLabels'; arg: Expr; labels: string[]; expr?: LabelExpr; pos: Position }
   /** [x IN list WHERE p | e]: the list's elements that pass, each mapped (without | e: as they are). */
   | { kind: 'comprehension'; variable: string; list: Expr; where: Expr | null; map: Expr | null; pos: Position }
   /** all/any/none/single(x IN list WHERE p). */
@@ -29,7 +33,8 @@ export type Expr =
   /**
    * A read-only query inside an expression, run with the row's variables: EXISTS { ... } and a
    * pattern predicate `(a)-[:T]->(b)` (mode exists), COUNT { ... } (count), and a pattern
-   * comprehension `[(a)-->(b) WHERE p | e]` (collect: `map` evaluated on each of the body's rows).
+   * comprehension `[(a)-->(b) WHERE p | e]` and COLLECT { ... RETURN e } (collect: `map`
+   * evaluated on each of the body's rows; for COLLECT, the returned column).
    * A body given as patterns [WHERE p] is a MATCH clause here. `bare`: a pattern predicate,
    * which may only name variables already bound.
    */
@@ -38,24 +43,34 @@ export type Expr =
   | { kind: 'case'; subject: Expr | null; whens: [Expr, Expr][]; otherwise: Expr | null; pos: Position };
 
 export type CompareOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
-export type BinaryOp = 'and' | 'or' | 'xor' | '+' | '-' | '*' | '/' | '%' | '^' | 'starts' | 'ends' | 'contains' | 'in' | '<->' | '=~';
+export type BinaryOp = 'and' | 'or' | 'xor' | '+' | '-' | '*' | '/' | '%' | '^' | 'starts' | 'ends' | 'contains' | 'in' | '<->' | '=~' | '||';
 
 export type Direction = 'out' | 'in' | 'both';
 
 export interface NodePattern {
   variable: string | null;
+  /** Labels the node must all have. */
   labels: string[];
+  /** A label expression that is not a plain conjunction (`:A|B`, `:!A`, `:%`); `labels` is then empty. */
+  labelExpr?: LabelExpr;
   properties: Expr | null;
+  /** `(p:Person WHERE p.born > 1965)`: the parser moves it into the clause's WHERE (MATCH) or refuses it (CREATE, MERGE). */
+  where?: Expr;
   pos: Position;
 }
 
 export interface RelPattern {
   variable: string | null;
+  /** Types the relationship may have (any of them; none: any type). */
   types: string[];
+  /** A type expression that is not a plain disjunction (`:!T`, `:%`); `types` is then empty. */
+  typeExpr?: LabelExpr;
   properties: Expr | null;
   direction: Direction;
   /** Variable length `*min..max`; null for a single hop. */
   length: { min: number; max: number } | null;
+  /** An inline WHERE, as NodePattern's. */
+  where?: Expr;
   pos: Position;
 }
 
@@ -135,6 +150,8 @@ export interface YieldItem {
 }
 
 export interface Query {
+  /** EXPLAIN (plan only: nothing runs) or PROFILE (runs, and counts each clause's rows). */
+  explain?: 'explain' | 'profile';
   clauses: Clause[];
   /** Further parts joined by UNION (all: UNION ALL, which keeps duplicates). */
   unions: { all: boolean; clauses: Clause[]; pos: Position }[];
@@ -175,6 +192,7 @@ export function subExpressions(e: Expr): Expr[] {
       return e.entries.map(([, x]) => x);
     case 'unary':
     case 'isNull':
+    case 'isType':
     case 'hasLabels':
       return [e.arg];
     case 'binary':

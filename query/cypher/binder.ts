@@ -245,7 +245,7 @@ function kindOf(scope: Scope, e: Expr): VarKind {
   if (e.kind === 'var') return scope.get(e.name) ?? 'unknown';
   // null may stand for a node or relationship (an OPTIONAL MATCH that found none).
   if (e.kind === 'literal' && e.value === null) return 'unknown';
-  if (e.kind === 'literal' || e.kind === 'list' || e.kind === 'map' || e.kind === 'binary' || e.kind === 'compare' || e.kind === 'unary' || e.kind === 'isNull') return 'value';
+  if (e.kind === 'literal' || e.kind === 'list' || e.kind === 'map' || e.kind === 'binary' || e.kind === 'compare' || e.kind === 'unary' || e.kind === 'isNull' || e.kind === 'isType') return 'value';
   if (e.kind === 'call' && AGGREGATES.has(e.name) && e.name !== 'min' && e.name !== 'max' && e.name !== 'collect') return 'value';
   return 'unknown';
 }
@@ -467,7 +467,7 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
     }
     case 'subqueryExpr': {
       // Read-only, with the outer variables in scope; what it binds stays inside.
-      if (writesData(e.body) || changesSchema(e.body)) throw compileError('InvalidClauseComposition', `${e.mode === 'collect' ? 'a pattern comprehension' : e.mode === 'count' ? 'COUNT { }' : 'EXISTS { } or a pattern'} cannot write`, e.pos);
+      if (writesData(e.body) || changesSchema(e.body)) throw compileError('InvalidClauseComposition', `${e.mode === 'collect' ? 'COLLECT { } or a pattern comprehension' : e.mode === 'count' ? 'COUNT { }' : 'EXISTS { } or a pattern'} cannot write`, e.pos);
       if (e.bare) {
         for (const part of e.body.flatMap((c) => (c.kind === 'match' ? c.patterns : []))) {
           for (const x of [...part.nodes, ...part.rels]) {

@@ -1,5 +1,7 @@
 import type { DatabaseCatalog } from './procedures/catalog.js';
 import { temporalComponent } from './temporal/accessors.js';
+import { isOfType } from './type-predicate.js';
+import { labelExprMatches } from './label-expr.js';
 import { addDuration, addDurations, divideDuration, multiplyDuration, negate, subtractDuration } from './temporal/arithmetic.js';
 import { CypherDuration, isTemporal, type Temporal } from './temporal/types.js';
 import type { Distance } from '../../storage/events/types.js';
@@ -206,6 +208,21 @@ function iterate(e: Extract<Expr, { kind: 'comprehension' | 'quantifier' | 'redu
   }
 }
 
+/** `a || b` (Neo4j 5): two strings or two lists joined; null if either is null. */
+function concatenate(a: Value, b: Value, guard: QueryGuard): Value {
+  if (a === null || b === null) return null;
+  if (typeof a === 'string' && typeof b === 'string') {
+    guard.charge(stringBytes(a.length + b.length), 'a string concatenation');
+    return a + b;
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    guard.charge(listBytes(a.length + b.length), 'a list concatenation');
+    guard.step(a.length + b.length);
+    return [...a, ...b];
+  }
+  throw typeError(`|| joins two strings or two lists, not a ${typeName(a)} and a ${typeName(b)}`);
+}
+
 /** Durations added to or taken from temporal values and each other, and scaled by numbers. */
 function temporalArithmetic(op: string, a: Value, b: Value): Value {
   const refuse = () => typeError(`${op} cannot combine a ${typeName(a)} and a ${typeName(b)}`);
@@ -335,6 +352,8 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
           return rawDistance(a, b, ctx.distance);
         case '=~':
           return regexMatch(a, b);
+        case '||':
+          return concatenate(a, b, ctx.guard);
         default:
           return arithmetic(e.op, a, b, ctx.guard);
       }
@@ -345,6 +364,8 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
       const isNull = evaluate(e.arg, row, ctx) === null;
       return e.negated ? !isNull : isNull;
     }
+    case 'isType':
+      return isOfType(evaluate(e.arg, row, ctx), e.type, e.notNull) !== e.negated;
     case 'index': {
       const list = evaluate(e.object, row, ctx);
       const index = evaluate(e.index, row, ctx);
@@ -398,11 +419,11 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
       // On a relationship, `r:T` tests its type (as Neo4j 5 reads it).
       if (v instanceof RelRef) {
         const type = (ctx.tx.edge(v.id) ?? ctx.tx.deletedEdge(v.id))?.type;
-        return e.labels.every((l) => l === type);
+        return e.expr ? labelExprMatches(e.expr, type === undefined ? [] : [type]) : e.labels.every((l) => l === type);
       }
       if (!(v instanceof NodeRef)) throw typeError(`a label test takes a node or relationship, got a ${typeName(v)}`);
       const labels = ctx.tx.labelsOf(v.id) ?? [];
-      return e.labels.every((l) => labels.includes(l));
+      return e.expr ? labelExprMatches(e.expr, labels) : e.labels.every((l) => labels.includes(l));
     }
     case 'subqueryExpr':
       return subqueryValue(e, row, ctx);

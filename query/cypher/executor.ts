@@ -7,7 +7,32 @@ import { connectedDeleteError, MatchSink, MergeSink, ResultSink, UnwindSink, Upd
 import { planMatch } from './planner.js';
 import { ProjectionSink } from './projection.js';
 import { drain, sinkOf, type Sink, type Work } from './sink.js';
+import { CountingSink, type ClauseCounts } from './profile.js';
 import { Writer } from './writes.js';
+
+/**
+ * The variables bound before each clause (index i), and after the last (index clauses.length),
+ * given those bound before the first: what the planner may treat as known.
+ */
+export function boundAround(clauses: Clause[], outer: ReadonlySet<string>): Set<string>[] {
+  const around: Set<string>[] = [];
+  let bound = new Set<string>(outer);
+  for (const clause of clauses) {
+    around.push(bound);
+    bound = new Set(bound);
+    if (clause.kind === 'match' || clause.kind === 'create') for (const part of clause.patterns) for (const name of variablesOf(part)) bound.add(name);
+    else if (clause.kind === 'merge') for (const name of variablesOf(clause.pattern)) bound.add(name);
+    else if (clause.kind === 'unwind') bound.add(clause.alias);
+    else if (clause.kind === 'with' || clause.kind === 'return') bound = new Set(clause.projection.items.map((i) => i.name));
+    else if (clause.kind === 'procedure') for (const y of clause.yields ?? PROCEDURES.get(clause.name)!.outputs.map((name) => ({ alias: name }))) bound.add(y.alias);
+    else if (clause.kind === 'subquery') {
+      const tail = clause.body[clause.body.length - 1]!;
+      if (tail.kind === 'return') for (const item of tail.projection.items) bound.add(item.name);
+    }
+  }
+  around.push(bound);
+  return around;
+}
 
 /** Whether a query part answers rows: it ends in RETURN, or is a procedure call standing alone that has output columns. */
 export function returnsRows(clauses: Clause[]): boolean {
@@ -21,7 +46,8 @@ export function returnsRows(clauses: Clause[]): boolean {
  * query's budget) and time is bounded by the deadline. Answers the last RETURN's rows (or none).
  */
 export class Executor {
-  constructor(private readonly ctx: EvalContext) {
+  /** `profile`: where PROFILE keeps what each clause of the query's parts did (see CountingSink). */
+  constructor(private readonly ctx: EvalContext, private readonly profile: ClauseCounts | null = null) {
     // A subquery inside an expression runs to its end there: an expression cannot pause.
     ctx.subquery ??= (clauses, row, visit) => {
       const head = this.pipeline(clauses, sinkOf(visit), new Set(Object.keys(row)));
@@ -39,34 +65,23 @@ export class Executor {
 
   /** Runs the query part into `end` (which keeps its result rows, or hands them on). */
   *runInto(clauses: Clause[], end: Sink): Work<void> {
-    const head = this.pipeline(clauses, end, new Set());
+    const head = this.pipeline(clauses, end, new Set(), true);
+    const scanned = this.ctx.tx.scanned;
     yield* head.push({});
     yield* head.close();
+    this.profile?.partHits.set(clauses, (this.profile.partHits.get(clauses) ?? 0) + this.ctx.tx.scanned - scanned);
     const connected = this.ctx.tx.connectedDeletedNode();
     if (connected !== null) throw connectedDeleteError(connected);
   }
 
   /** The stages, built from the last clause back; a MATCH is planned with the variables bound before it. */
-  private pipeline(clauses: Clause[], end: Sink, outer: ReadonlySet<string>): Sink {
-    const boundBefore: Set<string>[] = [];
-    let bound = new Set<string>(outer);
-    for (const clause of clauses) {
-      boundBefore.push(bound);
-      bound = new Set(bound);
-      if (clause.kind === 'match' || clause.kind === 'create') for (const part of clause.patterns) for (const name of variablesOf(part)) bound.add(name);
-      else if (clause.kind === 'merge') for (const name of variablesOf(clause.pattern)) bound.add(name);
-      else if (clause.kind === 'unwind') bound.add(clause.alias);
-      else if (clause.kind === 'with') bound = new Set(clause.projection.items.map((i) => i.name));
-      else if (clause.kind === 'procedure') for (const y of clause.yields ?? PROCEDURES.get(clause.name)!.outputs.map((name) => ({ alias: name }))) bound.add(y.alias);
-      else if (clause.kind === 'subquery') {
-        const tail = clause.body[clause.body.length - 1]!;
-        if (tail.kind === 'return') for (const item of tail.projection.items) bound.add(item.name);
-      }
-    }
+  private pipeline(clauses: Clause[], end: Sink, outer: ReadonlySet<string>, counted = false): Sink {
+    const boundBefore = boundAround(clauses, outer);
     const writer = new Writer(this.ctx);
     let sink = end;
     for (let i = clauses.length - 1; i >= 0; i--) {
       const clause = clauses[i]!;
+      if (counted && this.profile) sink = new CountingSink(this.ctx, this.profile, clause, sink);
       switch (clause.kind) {
         case 'match': {
           const plans = planMatch(clause.patterns, clause.where, new Set(boundBefore[i]), (l) => this.ctx.tx.labelCount(l));

@@ -26,7 +26,7 @@ export interface Token extends Position {
 }
 
 /** Longest first, so `<->` wins over `<` and `<=` over `<`. */
-const OPERATORS = ['<->', '..', '<>', '!=', '<=', '>=', '=~', '+=', '->', '<-', '(', ')', '[', ']', '{', '}', ',', '.', ':', '|', ';', '=', '<', '>', '+', '-', '*', '/', '%', '^', '$'];
+const OPERATORS = ['<->', '..', '<>', '!=', '<=', '>=', '=~', '+=', '->', '<-', '||', '::', '(', ')', '[', ']', '{', '}', ',', '.', ':', '|', ';', '=', '<', '>', '+', '-', '*', '/', '%', '^', '$', '!', '&'];
 
 const isIdentStart = (ch: string) => /[\p{L}_]/u.test(ch);
 const isIdentPart = (ch: string) => /[\p{L}\p{N}_]/u.test(ch);
@@ -153,7 +153,7 @@ export function tokenize(text: string): Token[] {
 function startsMapKey(tokens: readonly Token[], text: string, i: number): boolean {
   const before = tokens[tokens.length - 1];
   if (!before || before.kind !== 'op' || (before.value !== '{' && before.value !== ',')) return false;
-  return /^[\p{L}\p{N}_]+\s*:/u.test(text.slice(i, i + 256));
+  return /^[\p{L}\p{N}_]+\s*:(?!:)/u.test(text.slice(i, i + 256));
 }
 
 function scanNumber(text: string, i: number, p: Position): number {

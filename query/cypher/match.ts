@@ -1,4 +1,5 @@
 import { canonicalUuid, type PointId } from '../../storage/point-id.js';
+import { labelExprMatches } from './label-expr.js';
 import { searchCollection } from '../search/vector-search.js';
 import type { NodePattern, RelPattern } from './ast.js';
 import { evaluate, property, type EvalContext, type Row } from './evaluate.js';
@@ -175,6 +176,7 @@ export class PatternMatcher {
     const labels = tx.labelsOf(id);
     if (labels === null) return;
     for (const l of pattern.labels) if (!labels.includes(l)) return;
+    if (pattern.labelExpr && !labelExprMatches(pattern.labelExpr, labels)) return;
     const name = pattern.variable;
     const was = name === null ? undefined : row[name];
     if (was !== undefined && !(was instanceof NodeRef && was.id === id)) return;
@@ -200,6 +202,7 @@ export class PatternMatcher {
   private relMatches(pattern: RelPattern, edge: number, row: Row): boolean {
     if (this.usedRels.has(edge)) return false;
     if (pattern.types.length > 0 && !pattern.types.includes(this.ctx.tx.edgeType(edge))) return false;
+    if (pattern.typeExpr && !labelExprMatches(pattern.typeExpr, [this.ctx.tx.edgeType(edge)])) return false;
     return !pattern.properties || this.propertiesMatch(new RelRef(edge), pattern.properties, row);
   }
 

@@ -2,6 +2,7 @@ import type { BinaryOp, Clause, CompareOp, Expr, NodePattern, PatternPart, Proje
 import { MAX_NESTING, nestingTooDeep } from './depth.js';
 import { compileError, CypherError, unsupported, type Position } from './errors.js';
 import { tokenize, type Token } from './lexer.js';
+import { namesJoinedBy, type LabelExpr } from './label-expr.js';
 
 const UNSUPPORTED_CLAUSES = new Set(['LOAD', 'USE']);
 /** Clause keywords: never read as a variable, so a missing expression is reported where it is. */
@@ -13,11 +14,46 @@ const matchOf = (patterns: PatternPart[], where: Expr | null, pos: Position): Cl
 const SCHEMA_WORDS = new Set(['INDEX', 'CONSTRAINT', 'VECTOR', 'RANGE', 'TEXT', 'POINT', 'FULLTEXT', 'LOOKUP', 'BTREE']);
 const COMPARE_OPS = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
 
+/** The types a type predicate tests, by every name Neo4j gives them. */
+const TYPE_NAMES = new Map([
+  ['ANY', 'ANY'],
+  ['NULL', 'NULL'],
+  ['NOTHING', 'NOTHING'],
+  ['BOOL', 'BOOLEAN'],
+  ['BOOLEAN', 'BOOLEAN'],
+  ['STRING', 'STRING'],
+  ['VARCHAR', 'STRING'],
+  ['INT', 'INTEGER'],
+  ['INTEGER', 'INTEGER'],
+  ['SIGNED INTEGER', 'INTEGER'],
+  ['INT64', 'INTEGER'],
+  ['FLOAT', 'FLOAT'],
+  ['FLOAT64', 'FLOAT'],
+  ['LIST', 'LIST'],
+  ['MAP', 'MAP'],
+  ['NODE', 'NODE'],
+  ['ANY NODE', 'NODE'],
+  ['VERTEX', 'NODE'],
+  ['RELATIONSHIP', 'RELATIONSHIP'],
+  ['ANY RELATIONSHIP', 'RELATIONSHIP'],
+  ['EDGE', 'RELATIONSHIP'],
+  ['PATH', 'PATH'],
+  ['POINT', 'POINT'],
+  ['DATE', 'DATE'],
+  ['DURATION', 'DURATION'],
+  ['LOCAL DATETIME', 'LOCAL DATETIME'],
+  ['LOCAL TIME', 'LOCAL TIME'],
+  ['ZONED DATETIME', 'ZONED DATETIME'],
+  ['ZONED TIME', 'ZONED TIME'],
+]);
+
 const describe = (t: Token): string => (t.kind === 'eof' ? 'the end of the query' : `'${t.text}'`);
 
 /** Recursive descent over the tokens, building the AST; each error names where and what was expected. */
 class Parser {
   private i = 0;
+  /** Whether `|` may join labels in an expression (`n:A|B`): not in a comprehension's WHERE, where it starts the mapping. */
+  private labelBars = true;
   /** How many expressions the parser is inside (its recursion depth, bounded by MAX_NESTING). */
   private depth = 0;
 
@@ -79,6 +115,7 @@ class Parser {
   }
 
   query(): Query {
+    const explain = this.acceptKeyword('EXPLAIN') ? 'explain' : this.acceptKeyword('PROFILE') ? 'profile' : undefined;
     const clauses = this.part();
     const unions: Query['unions'] = [];
     for (let pos = this.pos(); this.acceptKeyword('UNION'); pos = this.pos()) unions.push({ all: this.acceptKeyword('ALL'), clauses: this.part(), pos });
@@ -86,7 +123,7 @@ class Parser {
     if (this.tok.kind !== 'eof') this.fail('the end of the query');
     const only = clauses[0]!;
     if (clauses.length === 1 && unions.length === 0 && only.kind === 'procedure') only.standalone = true;
-    return { clauses, unions };
+    return explain ? { explain, clauses, unions } : { clauses, unions };
   }
 
   /** The clauses of one part of a query, up to a UNION, the end, or the `}` closing a subquery. */
@@ -97,12 +134,19 @@ class Parser {
     return clauses;
   }
 
-  /** CALL { ... } [IN TRANSACTIONS [OF n ROWS]] or CALL name.space(args) [YIELD ...]. */
+  /** CALL [(imports)] { ... } [IN TRANSACTIONS [OF n ROWS]] or CALL name.space(args) [YIELD ...]. */
   private callClause(pos: Position): Clause {
-    if (this.acceptOp('{')) {
-      const body = this.part();
+    const imports = this.isOp('(') ? this.importList() : null;
+    if (imports || this.acceptOp('{')) {
+      // CALL (x, y) { ... } is CALL { WITH x, y ... } in each part; CALL () imports nothing, CALL (*) everything.
+      const prefix = (): Clause[] => {
+        if (imports === null || imports.star) return [];
+        const items = imports.names.map(({ name, at }) => ({ expr: { kind: 'var', name, pos: at } as Expr, name, aliased: true }));
+        return [{ kind: 'with', projection: { distinct: false, star: false, items, orderBy: [], skip: null, limit: null, pos }, where: null, pos }];
+      };
+      const body = [...prefix(), ...this.part()];
       const unions: Query['unions'] = [];
-      for (let at = this.pos(); this.acceptKeyword('UNION'); at = this.pos()) unions.push({ all: this.acceptKeyword('ALL'), clauses: this.part(), pos: at });
+      for (let at = this.pos(); this.acceptKeyword('UNION'); at = this.pos()) unions.push({ all: this.acceptKeyword('ALL'), clauses: [...prefix(), ...this.part()], pos: at });
       this.expectOp('}');
       // Batches of a subquery in transactions are one transaction here: the whole query is one log entry.
       if (this.acceptKeyword('IN')) {
@@ -126,6 +170,23 @@ class Parser {
       this.expectOp(')');
     }
     return { kind: 'procedure', name: name.toLowerCase(), args, ...this.yieldPart(), standalone: false, pos };
+  }
+
+  /** `(x, y) {`, `() {` or `(*) {` after CALL: the variables a scoped subquery imports (its `{` read too). */
+  private importList(): { star: boolean; names: { name: string; at: Position }[] } {
+    this.expectOp('(');
+    const names: { name: string; at: Position }[] = [];
+    const star = this.acceptOp('*');
+    if (!star && !this.isOp(')')) {
+      do {
+        const at = this.pos();
+        names.push({ name: this.name('a variable to import'), at });
+      } while (this.acceptOp(','));
+    }
+    this.expectOp(')');
+    if (!this.isOp('{')) this.fail("'{' opening the subquery (CALL (x) { ... }); a procedure is called by its name, CALL db.labels()");
+    this.i++;
+    return { star, names };
   }
 
   /** YIELD * | YIELD a [AS b], ... [WHERE p]; nothing at all means every column. */
@@ -298,7 +359,7 @@ class Parser {
       case 'CREATE':
         this.i++;
         if (this.tok.kind === 'ident' && !this.tok.quoted && SCHEMA_WORDS.has(this.tok.value.toUpperCase())) return this.createSchema(pos);
-        return { kind: 'create', patterns: this.patternList(), pos };
+        return { kind: 'create', patterns: refuseInlineWhere(this.patternList(), 'CREATE'), pos };
       case 'CALL':
         this.i++;
         return this.callClause(pos);
@@ -326,7 +387,7 @@ class Parser {
         return this.dropClause(pos);
       case 'MERGE': {
         this.i++;
-        const pattern = this.patternPart();
+        const [pattern] = refuseInlineWhere([this.patternPart()], 'MERGE') as [PatternPart];
         const onCreate: SetItem[] = [];
         const onMatch: SetItem[] = [];
         while (this.acceptKeyword('ON')) {
@@ -356,7 +417,7 @@ class Parser {
 
   private match(optional: boolean, pos: Position): Clause {
     const patterns = this.patternList();
-    const where = this.acceptKeyword('WHERE') ? this.expr() : null;
+    const where = hoistWheres(patterns, this.acceptKeyword('WHERE') ? this.expr() : null);
     return { kind: 'match', optional, patterns, where, pos };
   }
 
@@ -411,6 +472,7 @@ class Parser {
       const target = this.atomWithPostfix();
       // `n:A:B` reads as a label test; here it names the labels to set.
       if (target.kind === 'hasLabels') {
+        if (target.expr) throw compileError('InvalidLabelExpression', 'SET takes labels joined by : (n:A:B), not a label expression', target.pos);
         items.push({ kind: 'labels', target: target.arg, key: '', value: null, labels: target.labels, pos });
         continue;
       }
@@ -431,6 +493,7 @@ class Parser {
     do {
       const pos = this.pos();
       const target = this.atomWithPostfix();
+      if (target.kind === 'hasLabels' && target.expr) throw compileError('InvalidLabelExpression', 'REMOVE takes labels joined by : (n:A:B), not a label expression', target.pos);
       if (target.kind === 'hasLabels') items.push({ kind: 'labels', target: target.arg, key: '', value: null, labels: target.labels, pos });
       else if (target.kind === 'prop') items.push({ kind: 'property', target: target.object, key: target.key, value: null, labels: [], pos });
       else this.fail('a property (n.name) or labels (n:Label) to remove');
@@ -461,19 +524,66 @@ class Parser {
       this.expectOp(')');
       return { ...inner, pathVariable, shortest: word === 'shortestpath' ? 'one' : 'all', pos };
     }
+    if (this.isKeyword('SHORTEST') || this.isKeyword('ANY') || (this.isKeyword('ALL') && this.isKeyword('SHORTEST', this.peek()))) {
+      throw unsupported(`${this.tok.value.toUpperCase()} path selectors (Neo4j 5 GQL syntax); write shortestPath((a)-[:T*..6]-(b)) or allShortestPaths(...)`, this.pos());
+    }
     const nodes = [this.nodePattern()];
     const rels: RelPattern[] = [];
     while (this.isOp('-') || this.isOp('<-') || this.isOp('<->')) {
       rels.push(this.relPattern());
       nodes.push(this.nodePattern());
     }
+    // (x)((a)-[:T]->(b))+(y): a parenthesised group beside a node.
+    if (this.isOp('(')) throw this.quantifiedPath();
     return { pathVariable, nodes, rels, pos };
   }
 
-  private labels(): string[] {
-    const labels: string[] = [];
-    while (this.acceptOp(':')) labels.push(this.name('a label name after :'));
-    return labels;
+  /**
+   * `:A:B`, `:A&B`, `:A|B`, `:!A`, `:%`, `:(A|B)&!C` after a node's variable or in an expression:
+   * a conjunction of names comes back as `labels`, anything else as `expr`. `bars`: whether `|`
+   * may join labels (not in the WHERE of a comprehension, where it starts the mapping).
+   */
+  private labelPart(bars: boolean): { labels: string[]; expr?: LabelExpr } {
+    const parts: LabelExpr[] = [];
+    while (this.acceptOp(':')) parts.push(this.labelExpression(bars));
+    const whole: LabelExpr = parts.length === 1 ? parts[0]! : { kind: 'and', args: parts };
+    if (parts.length === 0) return { labels: [] };
+    const names = namesJoinedBy(whole, 'and');
+    return names ? { labels: names } : { labels: [], expr: whole };
+  }
+
+  private labelExpression(bars: boolean): LabelExpr {
+    return this.nested(() => {
+      const args = [this.labelConjunction(bars)];
+      // `:A|:B` is the older spelling of `:A|B`.
+      while (bars && this.acceptOp('|')) {
+        this.acceptOp(':');
+        args.push(this.labelConjunction(bars));
+      }
+      return args.length === 1 ? args[0]! : { kind: 'or', args };
+    });
+  }
+
+  private labelConjunction(bars: boolean): LabelExpr {
+    const args = [this.labelFactor(bars)];
+    while (this.acceptOp('&')) args.push(this.labelFactor(bars));
+    return args.length === 1 ? args[0]! : { kind: 'and', args };
+  }
+
+  private labelFactor(bars: boolean): LabelExpr {
+    if (this.acceptOp('!')) return { kind: 'not', arg: this.nested(() => this.labelFactor(bars)) };
+    if (this.acceptOp('%')) return { kind: 'any' };
+    if (this.acceptOp('(')) {
+      const e = this.labelExpression(true);
+      this.expectOp(')');
+      return e;
+    }
+    return { kind: 'name', name: this.name('a label name, !, % or (') };
+  }
+
+  /** WHERE opening an element's inline predicate, rather than a variable named `where` (followed by `)`, `]`, `:`, `{`, `$`). */
+  private startsInlineWhere(): boolean {
+    return this.isKeyword('WHERE') && !(this.peek().kind === 'param' || [')', ']', ':', '{', '*'].some((op) => this.isOp(op, this.peek())));
   }
 
   private propertiesOrParam(): Expr | null {
@@ -487,13 +597,21 @@ class Parser {
 
   private nodePattern(): NodePattern {
     const pos = this.pos();
+    if (this.isOp('{') || this.isOp('+') || this.isOp('*')) throw this.quantifiedPath();
     this.expectOp('(');
-    const variable = this.tok.kind === 'ident' ? this.name('a variable') : null;
-    const labels = this.labels();
+    if (this.isOp('(')) throw this.quantifiedPath();
+    const variable = this.tok.kind === 'ident' && !this.startsInlineWhere() ? this.name('a variable') : null;
+    const { labels, expr } = this.labelPart(true);
     const properties = this.propertiesOrParam();
-    if (!this.isOp(')')) this.fail(variable === null && labels.length === 0 ? "a variable, a label, properties or ')'" : "')'");
+    const where = this.acceptKeyword('WHERE') ? this.expr() : null;
+    if (!this.isOp(')')) {
+      this.fail(variable === null && labels.length === 0 ? "a variable, a label, properties, WHERE or ')'" : "')'");
+    }
     this.i++;
-    return { variable, labels, properties, pos };
+    const node: NodePattern = { variable, labels, properties, pos };
+    if (expr) node.labelExpr = expr;
+    if (where) node.where = where;
+    return node;
   }
 
   private relPattern(): RelPattern {
@@ -505,26 +623,64 @@ class Parser {
     let types: string[] = [];
     let properties: Expr | null = null;
     let length: RelPattern['length'] = null;
+    let typeExpr: LabelExpr | null = null;
+    let where: Expr | null = null;
     if (this.acceptOp('[')) {
-      if (this.tok.kind === 'ident') variable = this.name('a variable');
+      if (this.tok.kind === 'ident' && !this.startsInlineWhere()) variable = this.name('a variable');
       if (this.acceptOp(':')) {
-        types.push(this.name('a relationship type after :'));
-        while (this.acceptOp('|')) {
-          this.acceptOp(':');
-          types.push(this.name('a relationship type after |'));
-        }
+        const expr = this.labelExpression(true);
+        const names = namesJoinedBy(expr, 'or');
+        if (names) types = names;
+        else typeExpr = expr;
       }
       if (this.acceptOp('*')) length = this.lengthRange();
       else if (this.isOp('..') || this.tok.kind === 'int') {
         throw compileError('InvalidRelationshipPattern', "a variable length is written with '*', e.g. -[:T*1..3]->", this.pos());
       }
       properties = this.propertiesOrParam();
+      if (this.acceptKeyword('WHERE')) {
+        if (length) throw compileError('InvalidRelationshipPattern', 'a variable-length relationship cannot have a WHERE inside it; test its relationships in the MATCH\'s WHERE, e.g. all(x IN r WHERE ...)', this.pos(this.tokens[this.i - 1]));
+        where = this.expr();
+      }
       this.expectOp(']');
     }
     let right = false;
     if (this.acceptOp('->')) right = true;
     else this.expectOp('-');
-    return { variable, types, properties, direction: left && !right ? 'in' : right && !left ? 'out' : 'both', length, pos };
+    const quantified = this.relationshipQuantifier();
+    if (quantified) {
+      if (length) throw compileError('InvalidRelationshipPattern', 'a relationship with a variable length (*) cannot also be quantified', quantified.at);
+      if (where) throw compileError('InvalidRelationshipPattern', "a quantified relationship cannot have a WHERE inside it; test its relationships in the MATCH's WHERE, e.g. all(x IN r WHERE ...)", quantified.at);
+      length = { min: quantified.min, max: quantified.max };
+    }
+    const rel: RelPattern = { variable, types, properties, direction: left && !right ? 'in' : right && !left ? 'out' : 'both', length, pos };
+    if (typeExpr) rel.typeExpr = typeExpr;
+    if (where) rel.where = where;
+    return rel;
+  }
+
+  /**
+   * A quantifier after a relationship (Neo4j 5's quantified relationship): `{n}`, `{n,}`, `{,m}`,
+   * `{n,m}`, `+` (1 or more) or `*` (0 or more). The relationship is then the variable-length
+   * one it equals, `-[:T]->{1,3}` being `-[:T*1..3]->`.
+   */
+  private relationshipQuantifier(): { min: number; max: number; at: Position } | null {
+    const at = this.pos();
+    if (this.acceptOp('+')) return { min: 1, max: Infinity, at };
+    if (this.acceptOp('*')) return { min: 0, max: Infinity, at };
+    if (!this.acceptOp('{')) return null;
+    const bound = (): number | null => (this.tok.kind === 'int' ? this.tokens[this.i++]!.num : null);
+    const min = bound();
+    const max = this.acceptOp(',') ? bound() : min;
+    this.expectOp('}');
+    if ((min === null && max === null) || (max !== null && min !== null && max < min)) throw compileError('InvalidRelationshipPattern', 'a quantifier takes bounds {n}, {n,}, {,m} or {n,m} with n <= m', at);
+    if (max === 0) throw compileError('InvalidRelationshipPattern', 'a quantifier must allow at least one repetition', at);
+    return { min: min ?? 0, max: max ?? Infinity, at };
+  }
+
+  /** `((a)-[:T]->(b)){1,3}`: refused, naming what does the same here. */
+  private quantifiedPath(): CypherError {
+    return unsupported('quantified path patterns ((a)-[:T]->(b)){1,3} (parenthesised groups); for one relationship write the quantified relationship -[:T]->{1,3} or the variable-length form -[:T*1..3]->', this.pos());
   }
 
   private lengthRange(): { min: number; max: number } {
@@ -547,13 +703,31 @@ class Parser {
     return this.nested(() => this.or());
   }
 
-  private nested(parse: () => Expr): Expr {
+  private nested<T>(parse: () => T): T {
     if (this.depth >= MAX_NESTING) throw nestingTooDeep(this.tok.line, this.tok.column);
     this.depth++;
     try {
       return parse();
     } finally {
       this.depth--;
+    }
+  }
+
+  private withoutLabelBars<T>(parse: () => T): T {
+    return this.withBars(false, parse);
+  }
+
+  private withLabelBars<T>(parse: () => T): T {
+    return this.withBars(true, parse);
+  }
+
+  private withBars<T>(bars: boolean, parse: () => T): T {
+    const was = this.labelBars;
+    this.labelBars = bars;
+    try {
+      return parse();
+    } finally {
+      this.labelBars = was;
     }
   }
 
@@ -620,12 +794,40 @@ class Parser {
       } else if (this.isKeyword('IS')) {
         this.i++;
         const negated = this.acceptKeyword('NOT');
-        this.expectKeyword('NULL');
-        left = { kind: 'isNull', arg: left, negated, pos };
+        if (this.acceptOp('::') || this.acceptKeyword('TYPED')) left = { kind: 'isType', arg: left, negated, ...this.typeName(), pos };
+        else {
+          this.expectKeyword('NULL');
+          left = { kind: 'isNull', arg: left, negated, pos };
+        }
+      } else if (this.acceptOp('::')) {
+        left = { kind: 'isType', arg: left, negated: false, ...this.typeName(), pos };
       } else {
         return left;
       }
     }
+  }
+
+  /** A type after `IS ::` (Neo4j 5.9+): one of TYPE_NAMES, with NOT NULL or ! for a value that may not be null. */
+  private typeName(): { type: string; notNull: boolean } {
+    const at = this.tok;
+    let words = this.name('a type name such as INTEGER or STRING').toUpperCase();
+    while (this.tok.kind === 'ident' && !this.tok.quoted && TYPE_NAMES.has(`${words} ${this.tok.value.toUpperCase()}`)) words += ` ${this.tokens[this.i++]!.value.toUpperCase()}`;
+    if (words === 'LIST' || words === 'ARRAY') {
+      if (this.acceptOp('<')) {
+        const inner = this.typeName();
+        if (inner.type !== 'ANY' || inner.notNull) throw unsupported(`LIST<${inner.type}> in a type predicate (only LIST<ANY>, or LIST)`, this.pos(at));
+        this.expectOp('>');
+      }
+      words = 'LIST';
+    }
+    const type = TYPE_NAMES.get(words);
+    if (!type) throw compileError('UnexpectedSyntax', `unknown type ${words} after ::; this server tests ${[...new Set(TYPE_NAMES.values())].join(', ')}`, this.pos(at));
+    let notNull = this.acceptOp('!');
+    if (!notNull && this.isKeyword('NOT') && this.isKeyword('NULL', this.peek())) {
+      this.i += 2;
+      notNull = true;
+    }
+    return { type, notNull };
   }
 
   /** A left-associative chain of operands joined by any of the operator tokens `ops`. */
@@ -640,7 +842,7 @@ class Parser {
   }
 
   private additive(): Expr {
-    return this.operatorChain(() => this.multiplicative(), ['+', '-', '<->']);
+    return this.operatorChain(() => this.multiplicative(), ['+', '-', '<->', '||']);
   }
 
   private multiplicative(): Expr {
@@ -686,7 +888,8 @@ class Parser {
         e = this.mapProjection(e);
       } else if (this.isOp(':') && (e.kind === 'var' || e.kind === 'prop')) {
         const pos = this.pos();
-        e = { kind: 'hasLabels', arg: e, labels: this.labels(), pos };
+        const { labels, expr } = this.labelPart(this.labelBars);
+        e = expr ? { kind: 'hasLabels', arg: e, labels, expr, pos } : { kind: 'hasLabels', arg: e, labels, pos };
       } else {
         return e;
       }
@@ -747,9 +950,9 @@ class Parser {
       case 'op':
         if (t.value === '(') {
           const pattern = this.patternExpression();
-          if (pattern) return { kind: 'subqueryExpr', mode: 'exists', body: [matchOf([pattern], null, pos)], map: null, pos, bare: true };
+          if (pattern) return { kind: 'subqueryExpr', mode: 'exists', body: [matchOf([pattern], hoistWheres([pattern], null), pos)], map: null, pos, bare: true };
           this.i++;
-          const e = this.expr();
+          const e = this.withLabelBars(() => this.expr());
           this.expectOp(')');
           return e;
         }
@@ -779,7 +982,7 @@ class Parser {
         if (['ALL', 'ANY', 'NONE', 'SINGLE'].includes(upper) && this.isOp('(', this.peek()) && this.peek(2).kind === 'ident' && this.isKeyword('IN', this.peek(3))) return this.quantifier();
         if (upper === 'REDUCE' && this.isOp('(', this.peek()) && this.peek(2).kind === 'ident' && this.isOp('=', this.peek(3))) return this.reduce();
         if (RESERVED.has(upper)) this.fail('an expression');
-        if ((upper === 'EXISTS' || upper === 'COUNT') && this.isOp('{', this.peek())) return this.subqueryExpression(upper === 'EXISTS' ? 'exists' : 'count');
+        if ((upper === 'EXISTS' || upper === 'COUNT' || upper === 'COLLECT') && this.isOp('{', this.peek())) return this.subqueryExpression(upper.toLowerCase() as 'exists' | 'count' | 'collect');
         if (this.isOp('(', this.peek()) || this.isDottedCall()) return this.call();
         this.i++;
         return { kind: 'var', name: t.value, pos };
@@ -814,31 +1017,42 @@ class Parser {
     if (named || this.isOp('(')) {
       const pattern = this.patternExpression();
       if (pattern && (this.isKeyword('WHERE') || this.isOp('|'))) {
-        const where = this.acceptKeyword('WHERE') ? this.expr() : null;
+        const where = this.acceptKeyword('WHERE') ? this.withoutLabelBars(() => this.expr()) : null;
         this.expectOp('|');
         const map = this.expr();
         this.expectOp(']');
-        return { kind: 'subqueryExpr', mode: 'collect', body: [matchOf([pattern], where, pos)], map, pos };
+        return { kind: 'subqueryExpr', mode: 'collect', body: [matchOf([pattern], hoistWheres([pattern], where), pos)], map, pos };
       }
     }
     this.i = start;
     return null;
   }
 
-  /** EXISTS { ... } or COUNT { ... }: a query part, or patterns with an optional WHERE. */
-  private subqueryExpression(mode: 'exists' | 'count'): Expr {
+  /**
+   * EXISTS { ... }, COUNT { ... } or COLLECT { ... }: a query part, or (EXISTS, COUNT) patterns
+   * with an optional WHERE. COLLECT's part ends in a RETURN of one column (the binder checks),
+   * whose values it lists: a pattern comprehension's collect mode, mapping each row to that column.
+   */
+  private subqueryExpression(mode: 'exists' | 'count' | 'collect'): Expr {
     const pos = this.pos();
     this.i += 2;
     let body: Clause[];
     if (this.tok.kind === 'ident' && !this.tok.quoted && SUBQUERY_STARTS.has(this.tok.value.toUpperCase())) {
       body = this.part();
       if (this.isKeyword('UNION')) throw unsupported(`UNION inside ${mode.toUpperCase()} { }`, this.pos());
+    } else if (mode === 'collect') {
+      return this.fail('a query ending in RETURN inside COLLECT { }, e.g. COLLECT { MATCH (n)-->(m) RETURN m.name }');
     } else {
       const patterns = this.patternList();
-      body = [matchOf(patterns, this.acceptKeyword('WHERE') ? this.expr() : null, pos)];
+      body = [matchOf(patterns, hoistWheres(patterns, this.acceptKeyword('WHERE') ? this.expr() : null), pos)];
     }
     this.expectOp('}');
-    return { kind: 'subqueryExpr', mode, body, map: null, pos };
+    if (mode !== 'collect') return { kind: 'subqueryExpr', mode, body, map: null, pos };
+    const last = body[body.length - 1]!;
+    if (last.kind !== 'return' || last.projection.items.length !== 1 || last.projection.star) {
+      throw compileError('InvalidClauseComposition', 'COLLECT { } must end with a RETURN of exactly one column', last.pos);
+    }
+    return { kind: 'subqueryExpr', mode, body, map: { kind: 'var', name: last.projection.items[0]!.name, pos }, pos };
   }
 
   /** `a.b(` or `a.b.c(`: a namespaced function call rather than a property read. */
@@ -855,7 +1069,7 @@ class Parser {
     const variable = this.name('a variable');
     this.expectKeyword('IN');
     const list = this.expr();
-    const where = this.acceptKeyword('WHERE') ? this.expr() : null;
+    const where = this.acceptKeyword('WHERE') ? this.withoutLabelBars(() => this.expr()) : null;
     const map = this.acceptOp('|') ? this.expr() : null;
     this.expectOp(']');
     return { kind: 'comprehension', variable, list, where, map, pos };
@@ -900,9 +1114,11 @@ class Parser {
     const subject = this.isKeyword('WHEN') ? null : this.expr();
     const whens: [Expr, Expr][] = [];
     while (this.acceptKeyword('WHEN')) {
-      const when = this.expr();
+      // CASE x WHEN 1, 2 THEN ...: each value a WHEN of its own with the same result.
+      const values = subject ? this.exprList() : [this.expr()];
       this.expectKeyword('THEN');
-      whens.push([when, this.expr()]);
+      const then = this.expr();
+      for (const when of values) whens.push([when, then]);
     }
     if (whens.length === 0) this.fail('WHEN');
     const otherwise = this.acceptKeyword('ELSE') ? this.expr() : null;
@@ -933,4 +1149,30 @@ class Parser {
 /** Parses query text into an AST; throws a CypherError naming line, column and what was expected. */
 export function parseQuery(text: string): Query {
   return new Parser(text, tokenize(text)).query();
+}
+
+/** The inline WHEREs of patterns (`(p:Person WHERE p.born > 1965)`), taken out and AND-ed before `where`. */
+function hoistWheres(patterns: PatternPart[], where: Expr | null): Expr | null {
+  const found: Expr[] = [];
+  for (const part of patterns) {
+    for (const x of [...part.nodes, ...part.rels]) {
+      if (!x.where) continue;
+      found.push(x.where);
+      delete x.where;
+    }
+  }
+  if (where) found.push(where);
+  return found.length === 0 ? null : found.reduce((left, right) => ({ kind: 'binary', op: 'and', left, right, pos: left.pos }));
+}
+
+/** CREATE and MERGE take no inline WHERE (nor a label expression): there is nothing to test. */
+function refuseInlineWhere(patterns: PatternPart[], clause: string): PatternPart[] {
+  for (const part of patterns) {
+    for (const x of [...part.nodes, ...part.rels]) {
+      if (x.where) throw compileError('InvalidClauseComposition', `${clause} cannot test a pattern with WHERE; MATCH it first`, x.where.pos);
+      const expr = 'labelExpr' in x ? x.labelExpr : 'typeExpr' in x ? x.typeExpr : undefined;
+      if (expr) throw compileError('InvalidLabelExpression', `${clause} takes labels joined by : (n:A:B) and one relationship type, not a label expression`, x.pos);
+    }
+  }
+  return patterns;
 }

@@ -16,6 +16,8 @@ import { parseQuery } from './parser.js';
 import { PROCEDURES } from './procedures/registry.js';
 import { changesSchema, isWriteQuery, writesData } from './query-kind.js';
 import { toJson } from './present.js';
+import { planOf, type PlanOperator } from './explain-plan.js';
+import { ClauseCounts } from './profile.js';
 import { fromJson, keyOf, setEntry, type Value } from './values.js';
 
 export interface CypherResult {
@@ -30,6 +32,10 @@ export interface CypherResult {
   nodesScanned: number;
   /** What the query wrote, counted operation by operation (a transaction's overlay: all its queries so far). */
   counts: UpdateCounts;
+  /** EXPLAIN: the plan (and no rows; nothing ran). */
+  plan?: PlanOperator;
+  /** PROFILE: the plan with what each clause did. */
+  profile?: PlanOperator;
 }
 
 /** Parses and checks a query (no data is read): throws a CypherError (400) naming the problem. */
@@ -129,7 +135,7 @@ export interface ResultStream {
  * Null for a query that writes or has UNION (run those with executeQueryInSlices).
  */
 export function streamQuery(c: Collection, query: Query, parameters: Record<string, unknown>, options: GuardOptions, run: QueryRun, pause: () => Promise<void>): ResultStream | null {
-  if (query.unions.length > 0 || isWriteQuery(query)) return null;
+  if (query.unions.length > 0 || isWriteQuery(query) || query.explain) return null;
   const guard = new QueryGuard({ sliceMs: QUERY_SLICE_MS, ...options });
   const tx = run.tx ?? new GraphTx(c);
   const present = run.present ?? toJson;
@@ -194,10 +200,13 @@ function contextOf(c: Collection, parameters: Record<string, unknown>, guard: Qu
 function* queryWork(c: Collection, query: Query, parameters: Record<string, unknown>, guard: QueryGuard, run: QueryRun): Work<CypherResult> {
   const tx = run.tx ?? new GraphTx(c);
   const present = run.present ?? toJson;
-  const ctx = contextOf(c, parameters, guard, tx, run.catalog);
-  let rows = yield* new Executor(ctx).run(query.clauses);
-  for (const u of query.unions) rows = rows.concat(yield* new Executor(ctx).run(u.clauses));
   const columns = columnsOf(query.clauses);
+  const planInput = { labelCount: (l: string) => tx.labelCount(l), columns, resultRows: null };
+  if (query.explain === 'explain') return { columns, rows: [], changes: [], schema: null, collectionConfig: null, nodesScanned: 0, counts: { ...tx.counts }, plan: planOf(query, { ...planInput, counts: null }) };
+  const ctx = contextOf(c, parameters, guard, tx, run.catalog);
+  const counts = query.explain === 'profile' ? new ClauseCounts() : null;
+  let rows = yield* new Executor(ctx, counts).run(query.clauses);
+  for (const u of query.unions) rows = rows.concat(yield* new Executor(ctx, counts).run(u.clauses));
   if (query.unions.length > 0 && !query.unions[0]!.all) {
     // UNION keeps one of each distinct row.
     const seen = new Set<string>();
@@ -217,6 +226,7 @@ function* queryWork(c: Collection, query: Query, parameters: Record<string, unkn
     collectionConfig: tx.schema.collectionConfig,
     nodesScanned: tx.scanned,
     counts: { ...tx.counts },
+    ...(counts ? { profile: planOf(query, { ...planInput, counts, resultRows: rows.length }) } : {}),
   };
 }
 

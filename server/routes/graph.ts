@@ -58,12 +58,13 @@ export function graphRoutes(engine: Engine, limits: GuardOptions, replicas: Cyph
     const req = parseGraphQueryBody(ctx.request.body);
     const query = compileQuery(req.query);
     let result: CypherResult;
-    if (!isWriteQuery(query)) {
+    // EXPLAIN runs nothing, so even of a write it is a read; EXPLAIN and PROFILE answer here, where the plan is made.
+    if (!isWriteQuery(query) || query.explain === 'explain') {
       const c = collectionOf(ctx);
-      const elsewhere = replicas?.run(c.name, query, req.query, req.parameters, limits);
+      const elsewhere = query.explain ? null : replicas?.run(c.name, query, req.query, req.parameters, limits);
       if (elsewhere) return okText(ctx, cypherTextJson(await elsewhere, started));
       const inPlace = (pause: () => Promise<void>) => executeQueryInSlices(c, query, req.parameters, { sliceMs: REQUEST_THREAD_SLICE_MS, ...limits }, { present: toTypedJson }, pause);
-      if (!replicas) result = await inPlace(betweenQuerySlices(1));
+      if (!replicas || query.explain) result = await inPlace(betweenQuerySlices(1));
       else {
         const ran = await replicas.runHereUntilFree(c.name, query, req.query, req.parameters, limits, inPlace, betweenQuerySlices(1));
         if ('there' in ran) return okText(ctx, cypherTextJson(ran.there, started));

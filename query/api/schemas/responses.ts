@@ -132,11 +132,27 @@ export const traversal = z
   .strictObject({ visited: z.array(id), edges: z.array(edge), max_depth_reached: count })
   .meta({ id: 'Traversal', description: 'breadth-first: visited in visit order, start first; each edge that discovered a point' });
 
+/** An operator of a Cypher plan, in Neo4j's shape (query/cypher/explain-plan.ts); children feed it rows. */
+const planOperator = z
+  .strictObject({
+    operatorType: z.string(),
+    identifiers: z.array(z.string()),
+    args: z.record(z.string(), z.union([z.string(), z.number()])),
+    get children(): z.ZodArray<typeof planOperator> {
+      return z.array(planOperator);
+    },
+    rows: count.optional(),
+    dbHits: count.optional(),
+  })
+  .meta({ id: 'PlanOperator' });
+
 export const cypherResult = z
   .strictObject({
     columns: z.array(z.string()),
     rows: z.array(z.array(z.unknown())).meta({ description: 'one array per row, one value per column; nodes, relationships and paths as DECISIONS.md shows' }),
     stats: z.strictObject({ nodes_scanned: count, rows_returned: count, execution_time_ms: z.number().min(0) }),
+    plan: planOperator.optional().meta({ description: 'EXPLAIN: the plan (the query did not run, rows is empty)' }),
+    profile: planOperator.optional().meta({ description: 'PROFILE: the plan with rows and dbHits counted as the query ran' }),
   })
   .meta({ id: 'CypherResult' });
 
