@@ -8,8 +8,8 @@ import type { VectorQuery } from '../search/vector-search.js';
  * Scores as Qdrant's port shows them. The engine's scores are higher-is-better everywhere (for
  * Euclid: minus the distance, DECISIONS.md's score, which port 6333 shows). Qdrant shows a
  * nearest search on Euclid as the distance itself, best (smallest) first, and reads its
- * score_threshold as an upper bound on that distance. Qdrant's vector queries (nearest and
- * recommend) keep scores strictly past the threshold; its fusions keep scores at or above it.
+ * score_threshold as an upper bound on that distance. Qdrant's vector queries (nearest,
+ * recommend, discover) keep scores strictly past the threshold; its fusions keep scores at or above it.
  */
 
 /** The distance of a dense vector ("": the unnamed one); null for a sparse or unknown name. */
@@ -35,7 +35,7 @@ function answersDistances(c: Collection, plan: QueryPlan): boolean {
 /** A plan (and its prefetches) with Qdrant's score_threshold read the engine's way; refused, as Qdrant does, without a query or with order_by. */
 export function qdrantPlan(c: Collection, plan: QueryPlan): QueryPlan {
   const q = plan.query;
-  const vectorQuery = q.kind === 'nearest' || q.kind === 'recommend';
+  const vectorQuery = q.kind === 'nearest' || q.kind === 'recommend' || q.kind === 'discover';
   const threshold = plan.scoreThreshold;
   if (threshold !== null && q.kind === 'none') throw badRequest("A query is needed to use the score_threshold. Can't have score_threshold without defining a query.");
   if (threshold !== null && q.kind === 'order_by') throw badRequest("Can't use score_threshold with an order_by query.");
@@ -61,6 +61,11 @@ export function qdrantPlanScore(c: Collection, plan: QueryPlan): (score: number)
 /** How Qdrant's port shows a score of a search's hits. */
 export function qdrantSearchScore(c: Collection, q: VectorQuery): (score: number) => number {
   return !q.sparse && metricOf(c, q.using ?? '') === 'Euclid' ? negate : same;
+}
+
+/** How Qdrant's port shows a score between two stored dense vectors (the distance matrix). */
+export function qdrantDenseScore(c: Collection, using: string): (score: number) => number {
+  return metricOf(c, using) === 'Euclid' ? negate : same;
 }
 
 const negate = (score: number): number => (score === 0 ? 0 : -score);

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { badRequest } from '../../storage/errors.js';
 import { parseOptionalFilter } from '../filter/parse-filter.js';
-import type { QueryKind, QueryPlan, VectorInput } from '../search/universal/plan.js';
+import type { ContextPair, QueryKind, QueryPlan, VectorInput } from '../search/universal/plan.js';
 import { orderValue } from '../search/universal/order-value.js';
 import { checkBody } from './check-body.js';
 import { bodyObject } from './fields.js';
@@ -11,7 +11,7 @@ import type { JsonPath } from '../../storage/json-path.js';
 import { universalBatchBody, universalGroupsBody, universalQueryBody, type prefetch, type queryForm } from './schemas/universal-query.js';
 import { DEFAULT_EF } from './search-body.js';
 import { quantizationOf } from './quantization-params.js';
-import { recommendBatchBody, recommendBody, searchGroupsBody } from './schemas/recommend.js';
+import { discoverBatchBody, discoverBody, recommendBatchBody, recommendBody, recommendGroupsBody, searchGroupsBody } from './schemas/recommend.js';
 
 export interface UniversalQuery extends OutputOptions {
   plan: QueryPlan;
@@ -36,6 +36,13 @@ function rrfWeights(weights: number[] | null | undefined, prefetches: number, wh
   return weights;
 }
 
+type Example = Parameters<typeof input>[0];
+
+function contextPairs(context: { positive: Example; negative: Example } | { positive: Example; negative: Example }[] | null | undefined): ContextPair[] {
+  if (context === null || context === undefined) return [];
+  return (Array.isArray(context) ? context : [context]).map((p) => ({ positive: input(p.positive), negative: input(p.negative) }));
+}
+
 function queryKind(form: Form | null | undefined, limit: number, prefetches: number, where: string): QueryKind {
   if (form === null || form === undefined) return { kind: 'none' };
   if (typeof form !== 'object' || Array.isArray(form) || ArrayBuffer.isView(form)) return { kind: 'nearest', target: input(form as number[]), mmr: null };
@@ -48,6 +55,8 @@ function queryKind(form: Form | null | undefined, limit: number, prefetches: num
     const r = form.recommend;
     return { kind: 'recommend', positive: (r.positive ?? []).map(input), negative: (r.negative ?? []).map(input), strategy: r.strategy ?? 'average_vector' };
   }
+  if ('discover' in form) return { kind: 'discover', target: input(form.discover.target), context: contextPairs(form.discover.context) };
+  if ('context' in form) return { kind: 'discover', target: null, context: contextPairs(form.context) };
   if ('fusion' in form) return { kind: 'fusion', method: form.fusion, k: DEFAULT_RRF_K, weights: null };
   if ('rrf' in form) return { kind: 'fusion', method: 'rrf', k: form.rrf.k ?? DEFAULT_RRF_K, weights: rrfWeights(form.rrf.weights, prefetches, where) };
   if ('order_by' in form) {
@@ -112,6 +121,28 @@ export function parseRecommend(raw: unknown, where = ''): UniversalQuery {
 
 export function parseRecommendBatch(raw: unknown): UniversalQuery[] {
   return checkBody(recommendBatchBody, bodyObject(raw)).searches.map((s, i) => parseRecommend(s, `searches[${i}].`));
+}
+
+/** Qdrant's recommend/groups body as a grouped universal query. */
+export function parseRecommendGroups(raw: unknown): GroupsQuery {
+  const b = checkBody(recommendGroupsBody, bodyObject(raw));
+  const groups = b.limit ?? 10;
+  const groupSize = b.group_size ?? 3;
+  const query = { recommend: { positive: b.positive, negative: b.negative, strategy: b.strategy } };
+  const q = parseStage({ query, filter: b.filter, params: b.params, score_threshold: b.score_threshold, limit: Math.min(groups * groupSize * 10, 10_000), using: b.using }, b, '');
+  return { ...q, groupBy: payloadPath(b.group_by, 'group_by'), groupSize, groups };
+}
+
+/** Qdrant's discover body as a universal query (without a target: a context search). */
+export function parseDiscover(raw: unknown, where = ''): UniversalQuery {
+  const b = checkBody(discoverBody, bodyObject(raw));
+  const q = parseStage({ filter: b.filter, params: b.params, limit: b.limit, offset: b.offset, score_threshold: b.score_threshold, using: b.using }, b, where);
+  const target = b.target === null || b.target === undefined ? null : input(b.target);
+  return { ...q, plan: { ...q.plan, query: { kind: 'discover', target, context: contextPairs(b.context) } } };
+}
+
+export function parseDiscoverBatch(raw: unknown): UniversalQuery[] {
+  return checkBody(discoverBatchBody, bodyObject(raw)).searches.map((s, i) => parseDiscover(s, `searches[${i}].`));
 }
 
 /** Qdrant's search/groups body as a grouped universal query. */

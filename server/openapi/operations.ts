@@ -8,7 +8,7 @@ import { createIndexBody } from '../../query/api/schemas/payload-index.js';
 import { aliasActionsBody } from '../../query/api/schemas/aliases.js';
 import { patchCollectionBody } from '../../query/api/schemas/patch-collection.js';
 import { recoverSnapshotBody } from '../../query/api/schemas/snapshots.js';
-import { facetBody, recommendBatchBody, recommendBody, searchGroupsBody } from '../../query/api/schemas/recommend.js';
+import { discoverBatchBody, discoverBody, facetBody, recommendBatchBody, recommendBody, recommendGroupsBody, searchGroupsBody, searchMatrixBody } from '../../query/api/schemas/recommend.js';
 import { batchUpdateBody, deletePayloadBody, deleteVectorsBody, overwritePayloadBody, pointsSelectorBody, setPayloadBody, updateVectorsBody } from '../../query/api/schemas/point-updates.js';
 import { batchSearchBody, searchBody } from '../../query/api/schemas/search.js';
 import { universalBatchBody, universalGroupsBody, universalQueryBody } from '../../query/api/schemas/universal-query.js';
@@ -93,12 +93,26 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'post', path: `${collection}/points/scroll`, operationId: 'scrollPoints', summary: 'Page through points in ascending id order', tag: 'points', body: scrollBody, answer: ok('ScrollResponse', z.strictObject({ points: z.array(out.retrievedPoint), next_page_offset: out.id.nullable().meta({ description: 'the offset of the next page (an integer or a UUID); null on the last page' }) })), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/count`, operationId: 'countPoints', summary: 'Count the points a filter matches (always exact)', tag: 'points', body: countBody, answer: ok('CountResponse', z.strictObject({ count: z.int().min(0) })), errors: [400, 404] },
 
-  { method: 'post', path: `${collection}/points/query`, operationId: 'queryPoints', summary: "Qdrant's query (nearest, mmr, recommend, prefetch with fusion, order_by, sample), best first; this port answers the array (Qdrant's port: {points})", tag: 'search', body: universalQueryBody, bodyRequired: true, answer: ok('ScoredPointsResponse', z.array(out.scoredPoint)), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/query`, operationId: 'queryPoints', summary: "Qdrant's query (nearest, mmr, recommend, discover, context, prefetch with fusion, order_by, sample), best first; this port answers the array (Qdrant's port: {points})", tag: 'search', body: universalQueryBody, bodyRequired: true, answer: ok('ScoredPointsResponse', z.array(out.scoredPoint)), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/query/batch`, operationId: 'queryBatch', summary: 'Many queries at once, answered in order', tag: 'search', body: universalBatchBody, bodyRequired: true, answer: ok('QueryBatchResponse', z.array(z.array(out.scoredPoint))), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/query/groups`, operationId: 'queryGroups', summary: 'A query whose hits are grouped by a payload key', tag: 'search', body: universalGroupsBody, bodyRequired: true, answer: ok('QueryGroupsResponse', out.pointGroups), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/search`, operationId: 'searchPoints', summary: "Vector search in Qdrant's shape (`vector`)", tag: 'search', body: searchBody, bodyRequired: true, answer: ok('SearchResponse', z.array(out.scoredPoint)), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/recommend`, operationId: 'recommendPoints', summary: 'Points like the positive examples and unlike the negative ones (ids or vectors)', tag: 'search', body: recommendBody, bodyRequired: true, answer: ok('RecommendResponse', z.array(out.scoredPoint)), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/recommend/batch`, operationId: 'recommendBatch', summary: 'Many recommendations at once, answered in order', tag: 'search', body: recommendBatchBody, bodyRequired: true, answer: ok('RecommendBatchResponse', z.array(z.array(out.scoredPoint))), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/recommend/groups`, operationId: 'recommendGroups', summary: 'A recommendation whose hits are grouped by a payload key', tag: 'search', body: recommendGroupsBody, bodyRequired: true, answer: ok('RecommendGroupsResponse', out.pointGroups), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/discover`, operationId: 'discoverPoints', summary: 'Points near the target on the positive side of each context pair (no target: context search), scored exactly', tag: 'search', body: discoverBody, bodyRequired: true, answer: ok('DiscoverResponse', z.array(out.scoredPoint)), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/discover/batch`, operationId: 'discoverBatch', summary: 'Many discovery searches at once, answered in order', tag: 'search', body: discoverBatchBody, bodyRequired: true, answer: ok('DiscoverBatchResponse', z.array(z.array(out.scoredPoint))), errors: [400, 404] },
+  { method: 'post', path: `${collection}/points/search/matrix/pairs`, operationId: 'searchMatrixPairs', summary: 'The first points (by id) and, for each, its nearest among them, as pairs', tag: 'search', body: searchMatrixBody, answer: ok('SearchMatrixPairsResponse', z.strictObject({ pairs: z.array(z.strictObject({ a: out.id, b: out.id, score: z.number() })) })), errors: [400, 404] },
+  {
+    method: 'post',
+    path: `${collection}/points/search/matrix/offsets`,
+    operationId: 'searchMatrixOffsets',
+    summary: 'The first points (by id) and, for each, its nearest among them, as a sparse matrix over ids',
+    tag: 'search',
+    body: searchMatrixBody,
+    answer: ok('SearchMatrixOffsetsResponse', z.strictObject({ offsets_row: z.array(z.int().min(0)), offsets_col: z.array(z.int().min(0)), scores: z.array(z.number()), ids: z.array(out.id) })),
+    errors: [400, 404],
+  },
   { method: 'post', path: `${collection}/points/search/groups`, operationId: 'searchGroups', summary: 'A search whose hits are grouped by a payload key', tag: 'search', body: searchGroupsBody, bodyRequired: true, answer: ok('SearchGroupsResponse', out.pointGroups), errors: [400, 404] },
   { method: 'post', path: `${collection}/facet`, operationId: 'facet', summary: 'How many points hold each value of a payload key, most first', tag: 'search', body: facetBody, bodyRequired: true, answer: ok('FacetResponse', z.strictObject({ hits: z.array(z.strictObject({ value: z.union([z.string(), z.number(), z.boolean()]), count: z.int().min(0) })) })), errors: [400, 404] },
   { method: 'post', path: `${collection}/points/search/batch`, operationId: 'searchBatch', summary: 'Many searches at once, answered in order', tag: 'search', body: batchSearchBody, bodyRequired: true, answer: ok('BatchSearchResponse', z.array(z.array(out.scoredPoint))), errors: [400, 404] },

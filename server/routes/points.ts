@@ -83,7 +83,9 @@ export function pointRoutes(engine: Engine): Router {
     ok(ctx, { count: countMatching(c, parseCountBody(ctx.request.body)) });
   });
 
-  router.get('/points/:id', (ctx) => {
+  router.get('/points/:id', (ctx, next) => {
+    // A word (discover, search…) is no id: the path names an endpoint, answered 404 or 405 past here.
+    if (/^[a-z_]+$/i.test(ctx.params.id!) && !/^[0-9a-f]{32}$/i.test(ctx.params.id!)) return next();
     const c = collectionOf(ctx);
     const id = parsePointIdParam(ctx.params.id!);
     const slot = c.store.slotOf(id);

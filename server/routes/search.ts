@@ -4,17 +4,20 @@ import { requireCollection } from '../../storage/engine/validate-event.js';
 import type { Engine } from '../../storage/engine/engine.js';
 import { pooledScoredJson } from '../../query/api/point-json.js';
 import { parseBatchSearchBody, parseSearchBody } from '../../query/api/search-body.js';
-import { parseRecommend, parseRecommendBatch, parseSearchGroups, parseUniversalBatch, parseUniversalGroups, parseUniversalQuery } from '../../query/api/universal-body.js';
+import { parseDiscover, parseDiscoverBatch, parseRecommend, parseRecommendBatch, parseRecommendGroups, parseSearchGroups, parseUniversalBatch, parseUniversalGroups, parseUniversalQuery } from '../../query/api/universal-body.js';
 import { groupsJson, queryJson } from '../../query/api/universal-json.js';
 import type { GroupsQuery, UniversalQuery } from '../../query/api/universal-body.js';
 import type { SearchRequest } from '../../query/api/search-body.js';
-import { qdrantPlan, qdrantPlanScore, qdrantSearch, qdrantSearchScore } from '../../query/api/qdrant-scores.js';
+import { qdrantDenseScore, qdrantPlan, qdrantPlanScore, qdrantSearch, qdrantSearchScore } from '../../query/api/qdrant-scores.js';
+import { matrixOffsetsJson, matrixPairsJson, parseSearchMatrix } from '../../query/api/matrix-body.js';
+import { searchMatrix } from '../../query/search/matrix.js';
+import type { MatrixRequest } from '../../query/search/matrix.js';
 import type { Collection } from '../../storage/collection.js';
 import { ok, requestState } from '../state.js';
 
 /**
  * Qdrant's query API (`/points/query`: the spec's port answers the array of points, Qdrant's
- * port `{points}`), its search (`vector`) and batch search.
+ * port `{points}`), its search (`vector`) and batch search, recommend, discover and the distance matrix.
  */
 export function searchRoutes(engine: Engine): Router {
   const router = new Router({ prefix: '/collections/:name/points' });
@@ -24,6 +27,7 @@ export function searchRoutes(engine: Engine): Router {
   const query = (ctx: Context, c: Collection, q: UniversalQuery) => (qdrant(ctx) ? queryJson(c, { ...q, plan: qdrantPlan(c, q.plan) }, qdrantPlanScore(c, q.plan)) : queryJson(c, q));
   const groups = (ctx: Context, c: Collection, q: GroupsQuery) => (qdrant(ctx) ? groupsJson(c, { ...q, plan: qdrantPlan(c, q.plan) }, qdrantPlanScore(c, q.plan)) : groupsJson(c, q));
   const search = (ctx: Context, c: Collection, req: SearchRequest) => (qdrant(ctx) ? pooledScoredJson(c, qdrantSearch(c, req), qdrantSearchScore(c, req)) : pooledScoredJson(c, req));
+  const matrixScore = (ctx: Context, c: Collection, req: MatrixRequest) => (qdrant(ctx) ? qdrantDenseScore(c, req.using) : (score: number) => score);
 
   router.post('/query', async (ctx) => {
     const points = await query(ctx, collectionOf(ctx), parseUniversalQuery(ctx.request.body));
@@ -47,6 +51,31 @@ export function searchRoutes(engine: Engine): Router {
   router.post('/recommend/batch', async (ctx) => {
     const c = collectionOf(ctx);
     ok(ctx, await Promise.all(parseRecommendBatch(ctx.request.body).map((q) => query(ctx, c, q))));
+  });
+
+  router.post('/recommend/groups', async (ctx) => {
+    ok(ctx, await groups(ctx, collectionOf(ctx), parseRecommendGroups(ctx.request.body)));
+  });
+
+  router.post('/discover', async (ctx) => {
+    ok(ctx, await query(ctx, collectionOf(ctx), parseDiscover(ctx.request.body)));
+  });
+
+  router.post('/discover/batch', async (ctx) => {
+    const c = collectionOf(ctx);
+    ok(ctx, await Promise.all(parseDiscoverBatch(ctx.request.body).map((q) => query(ctx, c, q))));
+  });
+
+  router.post('/search/matrix/pairs', (ctx) => {
+    const c = collectionOf(ctx);
+    const req = parseSearchMatrix(ctx.request.body);
+    ok(ctx, matrixPairsJson(c, searchMatrix(c, req), matrixScore(ctx, c, req)));
+  });
+
+  router.post('/search/matrix/offsets', (ctx) => {
+    const c = collectionOf(ctx);
+    const req = parseSearchMatrix(ctx.request.body);
+    ok(ctx, matrixOffsetsJson(c, searchMatrix(c, req), matrixScore(ctx, c, req)));
   });
 
   router.post('/search/groups', async (ctx) => {

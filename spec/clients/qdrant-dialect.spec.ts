@@ -155,10 +155,10 @@ describe('clients: the Qdrant dialect (SERVICE_QDRANT_PORT) with @qdrant/js-clie
     const unknown = await failure(() => q.query('c', { query: [1, 0], lookup_from: { collection: 'c' } }));
     expect(unknown.status).to.equal(400);
     expect(unknown.error).to.match(/^unknown field "lookup_from"/);
-    const raw = await fetch(`${s.service.qdrantUrl}/collections/c/points/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: { discover: {} } }) });
+    const raw = await fetch(`${s.service.qdrantUrl}/collections/c/points/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: { formula: {} } }) });
     const body = (await raw.json()) as { status: { error: string }; time: number };
     expect(raw.status).to.equal(400);
-    expect(body.status.error).to.match(/query.discover is not a query we answer/);
+    expect(body.status.error).to.match(/query.formula is not a query we answer/);
     expect(body.time).to.be.a('number');
     const named = await failure(() => q.query('c', { query: [1, 0], using: 'text' }));
     expect(named.error).to.equal('collection "c" has no vector named "text" (its vectors: dense: "")');

@@ -15,6 +15,8 @@ const common = {
   with_payload: withPayload.nullish(),
   with_vector: withVector.nullish(),
   using: z.string().nullish().meta({ description: 'the name of the vector to recommend by ("" or absent: the unnamed vector)' }),
+  // Qdrant's client sends lookup_from: null on every grouped recommend.
+  lookup_from: z.null().optional().meta({ description: 'absent or null (lookup_from, reading the examples from another collection, is not supported)' }),
 };
 
 /** Qdrant's recommend: points like the positive examples and unlike the negative ones. */
@@ -29,9 +31,37 @@ export const recommendBody = z
 
 export const recommendBatchBody = z.strictObject({ searches: z.array(recommendBody).max(MAX_BATCH) }).meta({ id: 'RecommendBatchBody' });
 
+const groupFields = {
+  group_by: z.string().min(1).meta({ description: 'the payload path to group by (a.b, a[].b)' }),
+  group_size: intIn(1, MAX_LIMIT).nullish(),
+};
+
+/** Qdrant's recommend grouped by a payload key. */
+export const recommendGroupsBody = recommendBody.extend({
+  ...groupFields,
+  offset: z.undefined().optional(),
+  with_lookup: z.null().optional().meta({ description: "absent (with_lookup, reading each group's point from another collection, is not supported)" }),
+}).meta({ id: 'RecommendGroupsBody' });
+
+const contextPair = z.strictObject({ positive: example, negative: example }).meta({ description: 'an object {positive, negative}: point ids or vectors' });
+
+/** Qdrant's discovery search: near the target, on the positive side of each context pair (no target: context search). */
+export const discoverBody = z
+  .strictObject({ target: example.nullish(), context: z.array(contextPair).nullish(), ...common })
+  .meta({ id: 'DiscoverBody' });
+
+export const discoverBatchBody = z.strictObject({ searches: z.array(discoverBody).max(MAX_BATCH) }).meta({ id: 'DiscoverBatchBody' });
+
+export const MAX_MATRIX_SAMPLE = 1_000;
+
+/** Qdrant's distance matrix: a sample of the points, each with its nearest among the sample. */
+export const searchMatrixBody = z
+  .strictObject({ filter: filter.nullish(), sample: intIn(1, MAX_MATRIX_SAMPLE).nullish().meta({ description: `how many points to sample, at most ${MAX_MATRIX_SAMPLE} (each is compared with every other)` }), limit: intIn(1, MAX_LIMIT).nullish(), using: common.using })
+  .meta({ id: 'SearchMatrixBody' });
+
 /** Qdrant's search grouped by a payload key. */
 export const searchGroupsBody = z
-  .strictObject({ vector: searchVector(), group_by: z.string().min(1).meta({ description: 'the payload path to group by (a.b, a[].b)' }), group_size: intIn(1, MAX_LIMIT).nullish(), ...common, offset: z.undefined().optional() })
+  .strictObject({ vector: searchVector(), ...groupFields, ...common, offset: z.undefined().optional() })
   .meta({ id: 'SearchGroupsBody' });
 
 /** Counts of points per value of a payload key. */

@@ -19,7 +19,7 @@ const vectorInput = explainedBy(z.union([pointId, vectorSchema, sparseVector]).m
       ? explainerOf(pointId)?.(where, value)
       : undefined,
 );
-const QUERY_FORMS = ['nearest', 'recommend', 'fusion', 'rrf', 'order_by', 'sample'];
+const QUERY_FORMS = ['nearest', 'recommend', 'discover', 'context', 'fusion', 'rrf', 'order_by', 'sample'];
 
 const mmr = z
   .strictObject({
@@ -35,6 +35,11 @@ const recommend = z
     strategy: z.enum(['average_vector', 'best_score', 'sum_scores']).nullish(),
   })
   .meta({ description: 'an object {positive, negative, strategy}' });
+
+const contextPair = z.strictObject({ positive: vectorInput, negative: vectorInput }).meta({ description: 'an object {positive, negative}' });
+const context = z.union([contextPair, z.array(contextPair)]).meta({ description: 'a context pair {positive, negative} or a list of them' });
+
+const discover = z.strictObject({ target: vectorInput, context: context.nullish() }).meta({ description: 'an object {target, context}' });
 
 const orderBy = z
   .union([
@@ -53,6 +58,8 @@ export const queryForm = explainedBy(
     vectorInput,
     z.strictObject({ nearest: vectorInput, mmr: mmr.nullish() }),
     z.strictObject({ recommend }),
+    z.strictObject({ discover }),
+    z.strictObject({ context: context.nullable() }),
     z.strictObject({ fusion: z.enum(['rrf', 'dbsf']) }),
     z.strictObject({
       rrf: z.strictObject({
@@ -65,7 +72,7 @@ export const queryForm = explainedBy(
   ])
   .meta({
     id: 'QueryForm',
-    description: 'a vector, sparse vector {indices, values} or point id (nearest), {nearest, mmr}, {recommend}, {fusion: "rrf"|"dbsf"}, {rrf: {k, weights}}, {order_by} or {sample: "random"}',
+    description: 'a vector, sparse vector {indices, values} or point id (nearest), {nearest, mmr}, {recommend}, {discover: {target, context}}, {context}, {fusion: "rrf"|"dbsf"}, {rrf: {k, weights}}, {order_by} or {sample: "random"}',
   }),
   (where, value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) return undefined;

@@ -7,9 +7,19 @@ import type { QuantizationParams } from '../vector-search.js';
 
 export type VectorInput = { vector: Float32Array } | { sparse: SparseVector } | { id: PointId };
 
+export interface ContextPair {
+  positive: VectorInput;
+  negative: VectorInput;
+}
+
 export type QueryKind =
   | { kind: 'nearest'; target: VectorInput; mmr: { diversity: number; candidates: number } | null }
   | { kind: 'recommend'; positive: VectorInput[]; negative: VectorInput[]; strategy: 'average_vector' | 'best_score' | 'sum_scores' }
+  /**
+   * Qdrant's discovery (with a target) and context search (without): points ranked by the side of
+   * each context pair they fall on, then (with a target) by their similarity to the target.
+   */
+  | { kind: 'discover'; target: VectorInput | null; context: ContextPair[] }
   /** Fusion of the prefetches' results; `weights` (rrf only, one per prefetch): how much each list counts. */
   | { kind: 'fusion'; method: 'rrf' | 'dbsf'; k: number; weights: number[] | null }
   | { kind: 'order_by'; key: string; direction: 'asc' | 'desc'; startFrom: number | null }

@@ -135,9 +135,41 @@ async function recommend(c: Collection, plan: QueryPlan, q: Extract<QueryKind, {
   return keep(exactTop(c, plan, slots, score, -1));
 }
 
-/** Qdrant's stand-in for a sigmoid, x / (1 + |x|) scaled to (0, 1). */
+/** Qdrant's stand-in for a sigmoid, x / (1 + |x|), in (-1, 1). */
+function fastSigmoid(x: number): number {
+  return x / (1 + Math.abs(x));
+}
+
+/** fastSigmoid scaled to (0, 1). */
 function scaledFastSigmoid(x: number): number {
-  return 0.5 * (x / (1 + Math.abs(x)) + 1);
+  return 0.5 * (fastSigmoid(x) + 1);
+}
+
+/** Qdrant's margin in a context pair's loss: the 32-bit float epsilon. */
+const CONTEXT_MARGIN = 2 ** -23;
+
+/**
+ * Qdrant's discovery and context search, scored exactly over the admitted points (Qdrant walks its
+ * graph with this score; a score that is flat over whole regions, as both are, leads a greedy walk
+ * astray, while the exact scan finds every point). Raw similarities as recommend's strategies use.
+ * With a target: per pair +1 when nearer its positive, -1 when nearer its negative (0 on a tie),
+ * plus the target's similarity squashed into (0, 1). Without: per pair the loss
+ * fastSigmoid(min(sim(positive) - sim(negative) - margin, 0)), 0 for a point on the positive side.
+ */
+function discover(c: Collection, plan: QueryPlan, q: Extract<QueryKind, { kind: 'discover' }>, slots: number[] | null, want: number): QueryHit[] {
+  if (q.target === null && q.context.length === 0) throw badRequest('discover needs a target or at least one context pair');
+  const examples = [...(q.target ? [q.target] : []), ...q.context.flatMap((p) => [p.positive, p.negative])];
+  const excluded = new Set(examples.flatMap((e) => ('id' in e ? [c.store.slotOf(e.id)] : [])));
+  const view = denseView(c, plan.using);
+  const similarity = (e: VectorInput) => similarityScorerFor(view, vectorOf(c, view, e));
+  const pairs = q.context.map((p) => ({ positive: similarity(p.positive), negative: similarity(p.negative) }));
+  const target = q.target ? similarity(q.target) : null;
+  const score = target
+    ? (slot: number) => pairs.reduce((rank, p) => rank + Math.sign(p.positive(slot) - p.negative(slot)), 0) + scaledFastSigmoid(target(slot))
+    : (slot: number) => pairs.reduce((loss, p) => loss + fastSigmoid(Math.min(p.positive(slot) - p.negative(slot) - CONTEXT_MARGIN, 0)), 0);
+  return exactTop(c, plan, slots, score, -1)
+    .filter((h) => !excluded.has(h.slot))
+    .slice(0, want);
 }
 
 /**
@@ -217,6 +249,9 @@ export async function runPlan(c: Collection, plan: QueryPlan, asPrefetch = false
       break;
     case 'recommend':
       hits = await recommend(c, plan, q, slots, want);
+      break;
+    case 'discover':
+      hits = discover(c, plan, q, slots, want);
       break;
     case 'fusion':
       if (!candidates) throw badRequest('fusion ranks the results of prefetch queries: send prefetch');
