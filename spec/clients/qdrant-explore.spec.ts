@@ -126,6 +126,11 @@ describe('clients: discover, context search, recommend groups and the distance m
     const withLookup = await call(s.url, 'POST', '/collections/e/points/recommend/groups', { positive: [2], group_by: 'g', group_size: 2, limit: 2, with_lookup: 'other' });
     expect(withLookup.status).to.equal(400);
     expect(withLookup.body.message).to.match(/with_lookup/);
+    for (const [path, body] of [['/collections/e/points/recommend/groups', { positive: [2] }], ['/collections/e/points/search/groups', { vector: [1, 0] }]] as const) {
+      const paged = await call(s.url, 'POST', path, { ...body, group_by: 'g', limit: 2, offset: 2 });
+      expect(paged.status, path).to.equal(400);
+      expect(paged.body.message, path).to.match(/^offset must be absent \(a grouped search takes no offset/);
+    }
     await refused(() => q.searchMatrixPairs('e', { sample: 100_000 }), /sample/);
     const get = await fetch(`${s.service.qdrantUrl!}/collections/e/points/discover`);
     expect(get.status).to.equal(404);

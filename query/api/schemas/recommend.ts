@@ -36,10 +36,13 @@ const groupFields = {
   group_size: intIn(1, MAX_LIMIT).nullish(),
 };
 
+/** Named, so that a grouped search given an offset is told why it is refused. */
+const noOffset = z.undefined().optional().meta({ description: 'absent (a grouped search takes no offset, as in Qdrant: it answers limit groups of group_size points)' });
+
 /** Qdrant's recommend grouped by a payload key. */
 export const recommendGroupsBody = recommendBody.extend({
   ...groupFields,
-  offset: z.undefined().optional(),
+  offset: noOffset,
   with_lookup: z.null().optional().meta({ description: "absent (with_lookup, reading each group's point from another collection, is not supported)" }),
 }).meta({ id: 'RecommendGroupsBody' });
 
@@ -61,7 +64,7 @@ export const searchMatrixBody = z
 
 /** Qdrant's search grouped by a payload key. */
 export const searchGroupsBody = z
-  .strictObject({ vector: searchVector(), ...groupFields, ...common, offset: z.undefined().optional() })
+  .strictObject({ vector: searchVector(), ...groupFields, ...common, offset: noOffset })
   .meta({ id: 'SearchGroupsBody' });
 
 /** Counts of points per value of a payload key. */
