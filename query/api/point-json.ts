@@ -12,18 +12,11 @@ function selectPayload(payload: Payload, selector: PayloadSelector): Payload {
   return 'include' in selector ? filterPayload(payload, selector.include, 'include') : filterPayload(payload, selector.exclude, 'exclude');
 }
 
-/**
- * A retrieved or scored point as JSON: id, [version and score], then payload and labels, vector,
- * as asked. A scored point's `version` (Qdrant's, required in its ScoredPoint) is 0: points do not
- * keep the operation that last wrote them.
- */
+/** A retrieved or scored point as JSON: id, [score], then payload and labels, vector, as asked. */
 export function pointJson(c: Collection, slot: number, options: OutputOptions, score?: number): Record<string, unknown> {
   const { store } = c;
   const out: Record<string, unknown> = { id: store.idOf(slot) };
-  if (score !== undefined) {
-    out.version = 0;
-    out.score = score;
-  }
+  if (score !== undefined) out.score = score;
   if (options.withPayload !== false) {
     out.payload = selectPayload(store.payloads[slot] ?? {}, options.withPayload);
     out.labels = store.labels[slot];

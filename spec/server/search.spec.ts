@@ -39,7 +39,7 @@ describe('server: search', () => {
       [1, [1, 0]],
       [2, [0, 1]],
     ]);
-    expect(res.body.result[0]).to.have.keys('id', 'version', 'score', 'vector');
+    expect(res.body.result[0], 'SPEC.md\'s shape: no version on this port').to.have.keys('id', 'score', 'vector');
     const withPayload = await call(s.url, 'POST', '/collections/euc/points/query', { query: [1, 0], limit: 1 });
     expect(withPayload.body.result[0]).to.deep.include({ id: 1, payload: { colour: 'red', n: 1 }, labels: [] });
     expect(withPayload.body.result[0]).not.to.have.property('vector');

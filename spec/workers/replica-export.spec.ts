@@ -149,8 +149,10 @@ describe('workers: an export encoded on a Cypher replica', function () {
     it('runs no more than its window ahead of the reader, and stops when the reader lets it go', async () => {
       await replicas.ready();
       const remote = (await replicas.export('v', { logHead: false, digest: false }))!;
+      // It sends up to the window however long a loaded machine takes (else the test times out),
+      // and waits there through more turns.
+      while (remote.buffered < EXPORT_WINDOW_BYTES - BLOCK_BYTES) await replicaTurns(replicas, engine);
       await replicaTurns(replicas, engine);
-      expect(remote.buffered, 'it sent up to the window').to.be.at.least(EXPORT_WINDOW_BYTES - BLOCK_BYTES);
       expect(remote.buffered, 'and waited there').to.be.below(EXPORT_WINDOW_BYTES + BLOCK_BYTES);
       const chunks = remote.stream();
       await chunks.next();

@@ -106,7 +106,6 @@ export const retrievedPoint = z.strictObject({ ...pointFields, order_value: z.nu
 export const scoredPoint = z
   .strictObject({
     ...pointFields,
-    version: z.literal(0).meta({ description: "Qdrant's point version: always 0 (points do not keep the operation that last wrote them)" }),
     score: z.number().meta({ description: 'higher is more similar (0 for order_by and sample)' }),
     order_value: z.number().optional().meta({ description: 'for order_by: the value the point was ordered by (a date-time as its milliseconds)' }),
   })
