@@ -1,4 +1,5 @@
 import type { Collection } from '../../storage/collection.js';
+import { constraintCandidates } from '../../storage/engine/node-constraints.js';
 import type { GraphChange, Payload, PointId } from '../../storage/events/types.js';
 import type { GraphTx } from './graph-tx.js';
 import { CONSTRAINTS, schemaError, type ConstraintDef } from './schema.js';
@@ -39,16 +40,6 @@ function valuesOf(payload: Payload, def: ConstraintDef): Value[] | null {
   return out;
 }
 
-/** Nodes of the collection (as it stands) that may hold `payload`'s value of the constraint's first property. */
-function candidates(c: Collection, def: ConstraintDef, payload: Payload): Iterable<PointId> {
-  const json = payload[def.properties[0]!];
-  const probe = Array.isArray(json) ? json[0] : json;
-  if (typeof probe === 'string' || typeof probe === 'number' || typeof probe === 'boolean') {
-    return [...c.payloadIndex.lookup(def.properties[0]!, probe)].map((slot) => c.store.idOf(slot));
-  }
-  return c.labelIndex.pointsWith(def.label);
-}
-
 const violation = (def: ConstraintDef, other: PointId, payload: Payload) =>
   schemaError('ConstraintValidationFailed', `Node(${other}) already exists with label ${quote(def.label)} and ${propertiesText(def, payload)}`);
 
@@ -72,7 +63,7 @@ export function checkUniqueness(tx: GraphTx): void {
       if (twin !== undefined) throw violation(def, twin, data.payload);
       seen.set(key, id);
       // Nodes the overlay holds are compared above, with their data now.
-      for (const other of candidates(c, def, data.payload)) {
+      for (const other of constraintCandidates(c, def, data.payload)) {
         if (other === id || tx.overlays(other)) continue;
         const slot = c.store.slotOf(other);
         if (slot < 0 || !c.store.labels[slot]!.includes(def.label)) continue;

@@ -39,8 +39,12 @@ function keyOf(payload: Payload, def: NodeConstraint): string | null {
   return JSON.stringify(values);
 }
 
-/** Points of the collection as it stands that may hold the payload's value of the first property. */
-function candidates(c: Collection, def: NodeConstraint, payload: Payload): Iterable<PointId> {
+/**
+ * Points of the collection as it stands that may hold the payload's value of a constraint's first
+ * property: those the payload index finds for it, else every point with the label (also read by
+ * Cypher's check, query/cypher/constraints.ts).
+ */
+export function constraintCandidates(c: Collection, def: { label: string; properties: readonly string[] }, payload: Payload): Iterable<PointId> {
   const json = payload[def.properties[0]!];
   const probe = Array.isArray(json) ? json[0] : json;
   if (typeof probe === 'string' || typeof probe === 'number' || typeof probe === 'boolean') {
@@ -71,7 +75,7 @@ export function checkPointConstraints(c: Collection, points: ReadonlyMap<PointId
       const twin = seen.get(key);
       if (twin !== undefined) throw clash(twin);
       seen.set(key, id);
-      for (const other of candidates(c, def, point.payload)) {
+      for (const other of constraintCandidates(c, def, point.payload)) {
         if (points.has(other)) continue;
         const slot = c.store.slotOf(other);
         if (slot >= 0 && c.store.labels[slot]!.includes(def.label) && keyOf(c.store.payloads[slot]!, def) === key) throw clash(other);
