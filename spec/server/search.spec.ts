@@ -49,6 +49,24 @@ describe('server: search', () => {
     expect(ids(offset)).to.deep.equal([2, 4]);
   });
 
+  it('breaks ties by the smaller id, not by the order the points were written in: fusion, exact scoring and order_by', async () => {
+    // 9 is written before 3, so it is stored first; each is first in one prefetch and second in the other.
+    await call(s.url, 'PUT', '/collections/ties', { vectors: { size: 2, distance: 'Cosine' } });
+    await call(s.url, 'PUT', '/collections/ties/points?wait=true', { points: [{ id: 9, vector: [1, 0], payload: { n: 1 } }, { id: 3, vector: [0, 1], payload: { n: 1 } }, { id: 5, vector: [-1, -0.1], payload: { n: 0 } }] });
+    const prefetch = [{ query: [1, 0], limit: 2 }, { query: [0, 1], limit: 2 }];
+    for (const fusion of ['rrf', 'dbsf']) {
+      const fused = await call(s.url, 'POST', '/collections/ties/points/query', { prefetch, query: { fusion }, limit: 2 });
+      expect(fused.body.result[0].score, fusion).to.equal(fused.body.result[1].score);
+      expect(ids(fused), fusion).to.deep.equal([3, 9]);
+    }
+    // 9 and 3 are as near the positive (1, 1) and as far from the negative (-1, -1) as each other.
+    const recommended = await call(s.url, 'POST', '/collections/ties/points/query', { query: { recommend: { positive: [[1, 1]], negative: [[-1, -1]], strategy: 'best_score' } }, limit: 3 });
+    expect(recommended.body.result[0].score).to.equal(recommended.body.result[1].score);
+    expect(ids(recommended)).to.deep.equal([3, 9, 5]);
+    const ordered = await call(s.url, 'POST', '/collections/ties/points/query', { query: { order_by: { key: 'n', direction: 'desc' } }, limit: 3 });
+    expect(ids(ordered)).to.deep.equal([3, 9, 5]);
+  });
+
   it('filters search results', async () => {
     const red = await call(s.url, 'POST', '/collections/euc/points/query', { query: [0, 1], filter: { must: [{ key: 'colour', match: { value: 'red' } }] } });
     expect(ids(red)).to.deep.equal([1, 3]);

@@ -18,7 +18,11 @@ export interface QueryHit {
   orderValue?: number;
 }
 
-const byScore = (a: QueryHit, b: QueryHit): number => b.score - a.score || a.slot - b.slot;
+/** Best first; ties by the smaller id (DECISIONS.md), not by where the points happen to be stored. */
+const byScore =
+  (c: Collection) =>
+  (a: QueryHit, b: QueryHit): number =>
+    b.score - a.score || c.store.compareSlots(a.slot, b.slot);
 
 /** The candidate slots: the prefetches' results (deduplicated, run side by side), or null for the whole collection. */
 async function candidatesOf(c: Collection, plan: QueryPlan): Promise<{ lists: QueryHit[][]; slots: number[] } | null> {
@@ -44,7 +48,7 @@ function exactTop(c: Collection, plan: QueryPlan, slots: number[] | null, score:
     const s = score(slot);
     if (!Number.isNaN(s)) hits.push({ slot, score: s });
   });
-  return hits.sort(byScore);
+  return hits.sort(byScore(c));
 }
 
 /** The sparse query a target means when it is sparse, or names a point while `using` names a sparse vector; else null. */
@@ -176,13 +180,13 @@ function discover(c: Collection, plan: QueryPlan, q: Extract<QueryKind, { kind: 
  * Reciprocal rank fusion as Qdrant does it: the sum over the lists of 1 / ((pos + 1) / weight + k - 1),
  * pos from 0 (with weight 1: 1 / (pos + k)); a list of weight 0 or less adds nothing.
  */
-function rrf(lists: QueryHit[][], k: number, weights: number[] | null): QueryHit[] {
+function rrf(c: Collection, lists: QueryHit[][], k: number, weights: number[] | null): QueryHit[] {
   const scores = new Map<number, number>();
   lists.forEach((list, l) => {
     const weight = weights?.[l] ?? 1;
     list.forEach((h, pos) => scores.set(h.slot, (scores.get(h.slot) ?? 0) + (weight > 0 ? 1 / ((pos + 1) / weight + k - 1) : 0)));
   });
-  return [...scores].map(([slot, score]) => ({ slot, score })).sort(byScore);
+  return [...scores].map(([slot, score]) => ({ slot, score })).sort(byScore(c));
 }
 
 /**
@@ -190,7 +194,7 @@ function rrf(lists: QueryHit[][], k: number, weights: number[] | null): QueryHit
  * mean - 3 sd is 0 and mean + 3 sd is 1 (sd: the sample standard deviation, n - 1; not clamped),
  * a list of one point or of equal scores to 0.5, then summed.
  */
-function dbsf(lists: QueryHit[][]): QueryHit[] {
+function dbsf(c: Collection, lists: QueryHit[][]): QueryHit[] {
   const scores = new Map<number, number>();
   for (const list of lists) {
     if (list.length === 0) continue;
@@ -203,7 +207,7 @@ function dbsf(lists: QueryHit[][]): QueryHit[] {
       scores.set(h.slot, (scores.get(h.slot) ?? 0) + normal);
     }
   }
-  return [...scores].map(([slot, score]) => ({ slot, score })).sort(byScore);
+  return [...scores].map(([slot, score]) => ({ slot, score })).sort(byScore(c));
 }
 
 function orderBy(c: Collection, plan: QueryPlan, q: Extract<QueryKind, { kind: 'order_by' }>, slots: number[] | null): QueryHit[] {
@@ -215,7 +219,7 @@ function orderBy(c: Collection, plan: QueryPlan, q: Extract<QueryKind, { kind: '
     if (q.startFrom !== null && sign * (value - q.startFrom) < 0) return;
     hits.push({ slot, score: 0, orderValue: value });
   });
-  return hits.sort((a, b) => sign * ((a.orderValue as number) - (b.orderValue as number)) || a.slot - b.slot);
+  return hits.sort((a, b) => sign * ((a.orderValue as number) - (b.orderValue as number)) || c.store.compareSlots(a.slot, b.slot));
 }
 
 function sample(c: Collection, plan: QueryPlan, slots: number[] | null, want: number): QueryHit[] {
@@ -255,7 +259,7 @@ export async function runPlan(c: Collection, plan: QueryPlan, asPrefetch = false
       break;
     case 'fusion':
       if (!candidates) throw badRequest('fusion ranks the results of prefetch queries: send prefetch');
-      hits = q.method === 'rrf' ? rrf(candidates.lists, q.k, q.weights) : dbsf(candidates.lists);
+      hits = q.method === 'rrf' ? rrf(c, candidates.lists, q.k, q.weights) : dbsf(c, candidates.lists);
       break;
     case 'order_by':
       hits = orderBy(c, plan, q, slots);
