@@ -1131,6 +1131,10 @@ class Parser {
     let name = this.name('a function name');
     while (this.acceptOp('.')) name += '.' + this.name('a function name');
     this.expectOp('(');
+    if (name.toLowerCase() === 'trim') {
+      const trimmed = this.trimFrom(pos);
+      if (trimmed) return trimmed;
+    }
     if (this.acceptOp('*')) {
       this.expectOp(')');
       return { kind: 'call', name: name.toLowerCase(), distinct: false, args: [], star: true, pos };
@@ -1143,6 +1147,35 @@ class Parser {
     }
     this.expectOp(')');
     return { kind: 'call', name: name.toLowerCase(), distinct, args, star: false, pos };
+  }
+
+  /**
+   * The rest of `trim([[LEADING | TRAILING | BOTH] [characters] FROM] input)` after its `(`, as
+   * ltrim / rtrim / btrim(input[, characters]); null (nothing read) for a plain `trim(input)`.
+   * LEADING, TRAILING or BOTH is a word of the form only when a name could not follow it: a
+   * variable called `both` stays one.
+   */
+  private trimFrom(pos: Position): Expr | null {
+    const start = this.i;
+    const side = ['LEADING', 'TRAILING', 'BOTH'].find((w) => this.isKeyword(w) && (this.isKeyword('FROM', this.peek()) || this.peek().kind !== 'op'));
+    if (side) this.i++;
+    let characters: Expr | null = null;
+    if (!this.acceptKeyword('FROM')) {
+      if (!side) {
+        characters = this.expr();
+        if (!this.acceptKeyword('FROM')) {
+          this.i = start;
+          return null;
+        }
+      } else {
+        characters = this.expr();
+        this.expectKeyword('FROM');
+      }
+    }
+    const input = this.expr();
+    this.expectOp(')');
+    const fn = side === 'LEADING' ? 'ltrim' : side === 'TRAILING' ? 'rtrim' : 'btrim';
+    return { kind: 'call', name: fn, distinct: false, args: characters ? [input, characters] : [input], star: false, pos };
   }
 }
 

@@ -98,6 +98,9 @@ describe('query/cypher functions and expressions as Neo4j 5 has them', () => {
   it('trims the given characters, normalizes to each normal form, and splits at a list of delimiters', () => {
     expect(run("RETURN btrim('   hello    '), btrim('xxyyhelloxyxy', 'xy'), ltrim('xxyyhelloxyxy', 'xy'), rtrim('xxyyhelloxyxy', 'xy'), btrim('😀a😀', '😀')")).to.deep.equal([['hello', 'hello', 'helloxyxy', 'xxyyhello', 'a']]);
     expect(run("RETURN ltrim('  a'), rtrim('a  '), btrim('a', null), btrim(null, 'x')")).to.deep.equal([['a', 'a', null, null]]);
+    expect(run("RETURN trim(BOTH 'x' FROM 'xxaxx'), trim(LEADING 'x' FROM 'xxaxx'), trim(TRAILING 'x' FROM 'xxaxx'), trim('x' FROM 'xax'), trim(LEADING FROM '  a  '), trim(FROM ' a ')")).to.deep.equal([['a', 'axx', 'xxa', 'a', 'a  ', 'a']]);
+    // A variable called `both` is still one, but for the word the form has before FROM.
+    expect(run("WITH '  b ' AS both RETURN trim(both), trim(both FROM 'xbothx')")).to.deep.equal([['b', 'xbothx']]);
     expect(run("RETURN normalize('\\u212B') = '\\u00C5', normalize('\\uFE64', NFKC) = '<', normalize('\\u03D3', NFD) = '\\u03D2\\u0301', normalize('\\u03D3', nfkd) = '\\u03A5\\u0301', normalize(null)")).to.deep.equal([[true, true, true, true, null]]);
     expect(fails(() => run("RETURN normalize('a', 'NFX')")).kind).to.equal('ArgumentError');
     expect(run("RETURN split('a,b;c', [',', ';']), split('', ','), split('a,b', [',', null])")).to.deep.equal([[['a', 'b', 'c'], [''], null]]);
