@@ -1,35 +1,13 @@
 import { expect } from 'chai';
+import { cypherGraph as graph } from '../../helpers/cypher-graph.js';
 import neo4j from 'neo4j-driver';
-import { Collection } from '../../../storage/collection.js';
-import { applyEvent } from '../../../storage/engine/apply-event.js';
-import type { CollectionConfig } from '../../../storage/events/types.js';
 import { CypherError } from '../../../query/cypher/errors.js';
 import { parseLuceneQuery } from '../../../query/cypher/fulltext/parser.js';
 import { editDistance } from '../../../query/cypher/fulltext/edit-distance.js';
 import { normLength } from '../../../query/cypher/fulltext/scorer.js';
 import { LuceneSyntaxError, LuceneUnsupportedError } from '../../../query/cypher/fulltext/syntax-error.js';
-import { compileQuery, executeQuery } from '../../../query/cypher/run-query.js';
 import { useTestServer } from '../../helpers/http.js';
 
-const config: CollectionConfig = { size: 2, distance: 'Euclid', m: 8, m0: 16, efConstruct: 40, ml: 1 / Math.log(8) };
-
-/** A collection and a way to run Cypher on it, committing writes and schema changes as the server does. */
-function graph() {
-  const collections = new Map<string, Collection>();
-  applyEvent(collections, 1, { type: 'create_collection', name: 'g', config });
-  let opId = 1;
-  const c = collections.get('g')!;
-  const run = (text: string, params: Record<string, unknown> = {}) => {
-    const r = executeQuery(c, compileQuery(text), params);
-    if (r.changes.length > 0) {
-      const applied = applyEvent(collections, ++opId, { type: 'graph_write', collection: 'g', changes: r.changes });
-      if (applied.error) throw applied.error;
-    }
-    if (r.schema) c.settings = { ...c.settings, ...Object.fromEntries(Object.entries(r.schema).map(([k, v]) => [k, { ...(c.settings[k] ?? {}), ...v }])) };
-    return r;
-  };
-  return { run, rows: (text: string, params?: Record<string, unknown>) => run(text, params).rows };
-}
 
 /*
  * Four films. Field statistics the expectations below are worked from by hand:

@@ -1,46 +1,21 @@
 import { expect } from 'chai';
-import { Collection } from '../../../storage/collection.js';
-import { applyEvent } from '../../../storage/engine/apply-event.js';
-import type { CollectionConfig } from '../../../storage/events/types.js';
-import { CypherError } from '../../../query/cypher/errors.js';
+import { cypherFailure as fails, cypherGraph } from '../../helpers/cypher-graph.js';
 import { WholeFloat } from '../../../query/cypher/numbers.js';
 import { formatTemporal } from '../../../query/cypher/temporal/format.js';
 import { isTemporal } from '../../../query/cypher/temporal/types.js';
-import { compileQuery, executeQuery } from '../../../query/cypher/run-query.js';
+import { compileQuery } from '../../../query/cypher/run-query.js';
 
-const config: CollectionConfig = { size: 2, distance: 'Euclid', m: 8, m0: 16, efConstruct: 40, ml: 1 / Math.log(8) };
-
-/** A collection and its Cypher, writes committed as the server commits them. */
-function graph() {
-  const collections = new Map<string, Collection>();
-  applyEvent(collections, 1, { type: 'create_collection', name: 'g', config });
-  const c = collections.get('g')!;
-  let opId = 1;
-  return (text: string, params: Record<string, unknown> = {}): unknown[][] => {
-    const r = executeQuery(c, compileQuery(text), params);
-    if (r.changes.length > 0) applyEvent(collections, ++opId, { type: 'graph_write', collection: 'g', changes: r.changes });
-    return r.rows;
-  };
-}
+type Rows = ReturnType<typeof cypherGraph>['rows'];
 
 /** The single value of a one-row, one-column query (a temporal as its text). */
-function value(run: ReturnType<typeof graph>, text: string, params?: Record<string, unknown>): unknown {
+function value(run: Rows, text: string, params?: Record<string, unknown>): unknown {
   const v = run(text, params)[0]![0];
   return isTemporal(v) ? formatTemporal(v) : v;
 }
 
-function fails(f: () => unknown): CypherError {
-  try {
-    f();
-  } catch (err) {
-    expect(err).to.be.instanceOf(CypherError);
-    return err as CypherError;
-  }
-  return expect.fail('no error');
-}
 
 describe('query/cypher functions and expressions as Neo4j 5 has them', () => {
-  const run = graph();
+  const run = cypherGraph().rows;
   const one = (text: string, params?: Record<string, unknown>) => value(run, `RETURN ${text} AS v`, params);
 
   it('has timestamp(), randomUUID(), isEmpty(), isNaN(), char_length(), lower() and upper()', () => {
