@@ -52,7 +52,7 @@ export interface SearchOptions {
 
 interface VectorParamsInput {
   size: number;
-  distance: 'Cosine' | 'Euclid' | 'Dot' | string;
+  distance: 'Cosine' | 'Euclid' | 'Dot' | 'Manhattan' | string;
 }
 
 /** The Create Collection body: one unnamed vector, or named dense vectors, and sparse vectors. */

@@ -63,7 +63,7 @@ export function parseCreateCollection(body: unknown): { config: CollectionConfig
   };
   if (!isMap) {
     const one = (checked as z.output<typeof oneVectorCollectionBody>).vectors;
-    if (!one && !sparse) throw badRequest('vectors is required: {"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot"} (or name vectors, or send sparse_vectors)');
+    if (!one && !sparse) throw badRequest('vectors is required: {"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot" | "Manhattan"} (or name vectors, or send sparse_vectors)');
     if (one) {
       Object.assign(config, { size: one.size, distance: distanceOf(one.distance), ...hnswOf(one.hnsw_config, base, 'vectors.') });
       keepVectorParams('', one);

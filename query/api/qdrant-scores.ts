@@ -6,9 +6,9 @@ import type { VectorQuery } from '../search/vector-search.js';
 
 /**
  * Scores as Qdrant's port shows them. The engine's scores are higher-is-better everywhere (for
- * Euclid: minus the distance, DECISIONS.md's score, which port 6333 shows). Qdrant shows a
- * nearest search on Euclid as the distance itself, best (smallest) first, and reads its
- * score_threshold as an upper bound on that distance. Qdrant's vector queries (nearest,
+ * Euclid and Manhattan: minus the distance, DECISIONS.md's score, which port 6333 shows). Qdrant
+ * shows a nearest search on Euclid or Manhattan as the distance itself, best (smallest) first, and
+ * reads its score_threshold as an upper bound on that distance. Qdrant's vector queries (nearest,
  * recommend, discover) keep scores strictly past the threshold; its fusions keep scores at or above it.
  */
 
@@ -18,11 +18,17 @@ function metricOf(c: Collection, using: string): Distance | null {
   return c.named.get(using)?.config.distance ?? null;
 }
 
-/** Whether a plan's own hits score by Euclidean distance: a dense nearest or an average-vector recommend on Euclid. */
+/** Whether Qdrant scores a dense vector by a distance (smaller is better): Euclid and Manhattan. */
+function byDistance(c: Collection, using: string): boolean {
+  const metric = metricOf(c, using);
+  return metric === 'Euclid' || metric === 'Manhattan';
+}
+
+/** Whether a plan's own hits score by a distance: a dense nearest or an average-vector recommend on Euclid or Manhattan. */
 function distanceScored(c: Collection, plan: QueryPlan): boolean {
   const q = plan.query;
-  if (q.kind === 'nearest') return !('sparse' in q.target) && metricOf(c, plan.using) === 'Euclid';
-  if (q.kind === 'recommend') return q.strategy === 'average_vector' && metricOf(c, plan.using) === 'Euclid';
+  if (q.kind === 'nearest') return !('sparse' in q.target) && byDistance(c, plan.using);
+  if (q.kind === 'recommend') return q.strategy === 'average_vector' && byDistance(c, plan.using);
   return false;
 }
 
@@ -49,8 +55,8 @@ export function qdrantPlan(c: Collection, plan: QueryPlan): QueryPlan {
 
 /** A search (/points/search) with Qdrant's score_threshold read the engine's way. */
 export function qdrantSearch<Q extends VectorQuery>(c: Collection, q: Q): Q {
-  const euclid = !q.sparse && metricOf(c, q.using ?? '') === 'Euclid';
-  return { ...q, scoreThreshold: euclid && q.scoreThreshold !== null ? -q.scoreThreshold : q.scoreThreshold, thresholdExclusive: true };
+  const distance = !q.sparse && byDistance(c, q.using ?? '');
+  return { ...q, scoreThreshold: distance && q.scoreThreshold !== null ? -q.scoreThreshold : q.scoreThreshold, thresholdExclusive: true };
 }
 
 /** How Qdrant's port shows a score of a plan's hits. */
@@ -60,12 +66,12 @@ export function qdrantPlanScore(c: Collection, plan: QueryPlan): (score: number)
 
 /** How Qdrant's port shows a score of a search's hits. */
 export function qdrantSearchScore(c: Collection, q: VectorQuery): (score: number) => number {
-  return !q.sparse && metricOf(c, q.using ?? '') === 'Euclid' ? negate : same;
+  return !q.sparse && byDistance(c, q.using ?? '') ? negate : same;
 }
 
 /** How Qdrant's port shows a score between two stored dense vectors (the distance matrix). */
 export function qdrantDenseScore(c: Collection, using: string): (score: number) => number {
-  return metricOf(c, using) === 'Euclid' ? negate : same;
+  return byDistance(c, using) ? negate : same;
 }
 
 const negate = (score: number): number => (score === 0 ? 0 : -score);

@@ -5,7 +5,7 @@ import type { OutputOptions } from './output-options.js';
 import { pointJson } from './point-json.js';
 import type { GroupsQuery, UniversalQuery } from './universal-body.js';
 
-/** How a dialect shows a score (Qdrant's port: a Euclidean distance as itself; see qdrant-scores.ts). */
+/** How a dialect shows a score (Qdrant's port: a Euclidean or Manhattan distance as itself; see qdrant-scores.ts). */
 export type ScoreShown = (score: number) => number;
 
 const asIs: ScoreShown = (score) => score;

@@ -78,7 +78,7 @@ export function property(v: Value, key: string, ctx: EvalContext): Value {
   throw typeError(`cannot read property "${key}" of a ${typeName(v)}`);
 }
 
-/** The collection's raw distance (DECISIONS: Cosine 1 - cos, Dot -a·b, Euclid the L2 distance). */
+/** The collection's raw distance (DECISIONS: Cosine 1 - cos, Dot -a·b, Euclid the L2 distance, Manhattan the L1 distance). */
 export function rawDistance(a: Value, b: Value, distance: Distance): Value {
   if (a === null || b === null) return null;
   if (!Array.isArray(a) || !Array.isArray(b)) throw typeError(`<-> takes two vectors (lists of numbers), got a ${typeName(a)} and a ${typeName(b)}`);
@@ -87,6 +87,7 @@ export function rawDistance(a: Value, b: Value, distance: Distance): Value {
   let na = 0;
   let nb = 0;
   let sq = 0;
+  let abs = 0;
   for (let i = 0; i < a.length; i++) {
     const p = a[i];
     const q = b[i];
@@ -97,8 +98,10 @@ export function rawDistance(a: Value, b: Value, distance: Distance): Value {
     na += x * x;
     nb += y * y;
     sq += (x - y) * (x - y);
+    abs += Math.abs(x - y);
   }
   if (distance === 'Euclid') return float(Math.sqrt(sq));
+  if (distance === 'Manhattan') return float(abs);
   if (distance === 'Dot') return float(-dot);
   return float(na === 0 || nb === 0 ? 1 : 1 - dot / Math.sqrt(na * nb));
 }

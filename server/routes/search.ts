@@ -23,7 +23,7 @@ export function searchRoutes(engine: Engine): Router {
   const router = new Router({ prefix: '/collections/:name/points' });
   const collectionOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!);
   const qdrant = (ctx: Context) => requestState(ctx).dialect === 'qdrant';
-  // Qdrant's port reads score_threshold and shows scores as Qdrant does (Euclid: the distance itself).
+  // Qdrant's port reads score_threshold and shows scores as Qdrant does (Euclid, Manhattan: the distance itself).
   const query = (ctx: Context, c: Collection, q: UniversalQuery) => (qdrant(ctx) ? queryJson(c, { ...q, plan: qdrantPlan(c, q.plan) }, qdrantPlanScore(c, q.plan)) : queryJson(c, q));
   const groups = (ctx: Context, c: Collection, q: GroupsQuery) => (qdrant(ctx) ? groupsJson(c, { ...q, plan: qdrantPlan(c, q.plan) }, qdrantPlanScore(c, q.plan)) : groupsJson(c, q));
   const search = (ctx: Context, c: Collection, req: SearchRequest) => (qdrant(ctx) ? pooledScoredJson(c, qdrantSearch(c, req), qdrantSearchScore(c, req)) : pooledScoredJson(c, req));

@@ -22,7 +22,7 @@ export async function exerciseLibrary(lib?: unknown): Promise<Record<string, unk
   attempt('create', () => db.createCollection('docs', { vectors: { size: 8, distance: 'Cosine' }, hnsw_config: { m: 8, ef_construct: 64 } }));
   attempt('createAgain', () => db.createCollection('docs', { vectors: { size: 8, distance: 'Cosine' } }));
   attempt('createBad', () => db.createCollection('bad/name', { vectors: { size: 8, distance: 'Cosine' } }));
-  attempt('createBadDistance', () => db.createCollection('x', { vectors: { size: 8, distance: 'Manhattan' } }));
+  attempt('createBadDistance', () => db.createCollection('x', { vectors: { size: 8, distance: 'Hamming' } }));
   const points = Array.from({ length: 300 }, (_, i) => ({ id: i, vector: vector(), payload: { n: i, group: i % 3 === 0 ? 'a' : 'b' }, labels: i % 2 ? ['Odd'] : ['Even'] }));
   attempt('upsert', () => db.upsert('docs', points));
   attempt('upsertBigintId', () => db.upsert('docs', [{ id: 1000n, vector: vector(), payload: { big: true } }]));

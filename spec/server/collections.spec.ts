@@ -68,7 +68,7 @@ describe('server: collections', () => {
       ['/collections/a', {}, /vectors is required/],
       ['/collections/a', { vectors: { size: 0, distance: 'Dot' } }, /vectors\.size must be an integer from 1/],
       ['/collections/a', { vectors: { size: 2.5, distance: 'Dot' } }, /vectors\.size must be an integer/],
-      ['/collections/a', { vectors: { size: 2, distance: 'Manhattan' } }, /vectors\.distance must be one of Cosine, Euclid, Dot/],
+      ['/collections/a', { vectors: { size: 2, distance: 'Hamming' } }, /vectors\.distance must be one of Cosine, Euclid, Dot, Manhattan/],
       ['/collections/a', { vectors: { size: 2, distance: 'Dot' }, hnsw_config: { m: 1, ef_construct: 10 } }, /hnsw_config\.m must be an integer from 2/],
       ['/collections/a', { vectors: { size: 2, distance: 'Dot' }, hnsw_config: { m: 8, ef_construct: 10, ml: -1 } }, /hnsw_config\.ml/],
       ['/collections/a', { vectors: { size: 2, distance: 'Dot' }, hnsw_config: { m: 8, ef_construct: 10, m0: 4 } }, /hnsw_config\.m0 must be an integer from 8/],

@@ -3,8 +3,9 @@ import type { PointId } from '../point-id.js';
 export type { PointId } from '../point-id.js';
 
 /** The mutations the database records. Each is one log entry and applies all or nothing. */
-export type Distance = 'Cosine' | 'Euclid' | 'Dot';
-export const DISTANCES: readonly Distance[] = ['Cosine', 'Euclid', 'Dot'];
+export type Distance = 'Cosine' | 'Euclid' | 'Dot' | 'Manhattan';
+/** In the order of their codes in the log, snapshots and exports (codec.ts): a new distance goes last. */
+export const DISTANCES: readonly Distance[] = ['Cosine', 'Euclid', 'Dot', 'Manhattan'];
 
 /** One dense vector's shape and HNSW settings. */
 export interface DenseVectorConfig {

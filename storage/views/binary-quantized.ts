@@ -20,7 +20,8 @@ const BUILD_VALUES = 8192;
  * where the value is above 0), rows padded with zeros to 16 bytes, the query's row first. The
  * Hamming distance h between two rows estimates the angle between the vectors as π h / dim
  * (sign random projections), so the internal distances are those of unit vectors at that angle:
- * Cosine 1 − cos, Dot −cos, Euclid 2 − 2 cos. Coarse by design: it suits centred embeddings of
+ * Cosine 1 − cos, Dot −cos, Euclid and Manhattan 2 − 2 cos (the order of the Hamming distances,
+ * as Qdrant's binary codes rank L1 and L2 alike). Coarse by design: it suits centred embeddings of
  * many dimensions (512 and more), searched with oversampling and float rescoring. A query row
  * for each thread that searches (READER_SLOTS) comes before the slots' rows; search workers read
  * a shared memory of codes through a reader (BinaryQuantized.reader). Past the store's segment

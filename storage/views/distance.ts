@@ -3,7 +3,8 @@ import type { Distance } from '../events/types.js';
 /**
  * Scalar vector arithmetic for what runs outside the SIMD kernels (norms, normalising, the
  * benchmark's exact answers), and the mapping from internal distances to scores. Internal
- * distances, smaller is closer: Cosine 1 - a·b on unit vectors, Dot -a·b, Euclid squared.
+ * distances, smaller is closer: Cosine 1 - a·b on unit vectors, Dot -a·b, Euclid squared,
+ * Manhattan the L1 distance itself.
  */
 
 export function dotProduct(a: Float32Array, ao: number, b: Float32Array, bo: number, dim: number): number {
@@ -48,8 +49,9 @@ export function squaredEuclid(a: Float32Array, ao: number, b: Float32Array, bo: 
 /** DECISIONS' score (higher is better) from an internal distance. */
 export function scoreOf(metric: Distance, internal: number): number {
   if (metric === 'Cosine') return 1 - internal;
-  if (metric === 'Dot') return -internal;
-  return -Math.sqrt(internal);
+  if (metric === 'Euclid') return -Math.sqrt(internal);
+  // Dot: a·b; Manhattan: minus the distance, as Euclid's (DECISIONS.md).
+  return -internal;
 }
 
 /** How far from 1 a norm may be for the vector to count as unit length already. */

@@ -17,3 +17,9 @@ export function dotInt8(a: Int8Array, ao: number, b: Int8Array, bo: number, byte
   for (let i = 0; i < bytes; i++) sum = (sum + a[ao + i]! * b[bo + i]!) | 0;
   return sum;
 }
+
+export function l1Int8(a: Int8Array, ao: number, b: Int8Array, bo: number, bytes: number): number {
+  let sum = 0;
+  for (let i = 0; i < bytes; i++) sum = (sum + Math.abs(a[ao + i]! - b[bo + i]!)) | 0;
+  return sum;
+}

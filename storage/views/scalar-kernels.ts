@@ -117,3 +117,41 @@ export function dotScalar(a: Float32Array, ao: number, b: Float32Array, bo: numb
   for (; i < dim; i++) sum = f(f(a[ao + i]! * b[bo + i]!) + sum);
   return sum;
 }
+
+export function l1Scalar(a: Float32Array, ao: number, b: Float32Array, bo: number, dim: number): number {
+  const end16 = dim & ~15;
+  const end4 = dim & ~3;
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+  let s8 = 0, s9 = 0, s10 = 0, s11 = 0, s12 = 0, s13 = 0, s14 = 0, s15 = 0;
+  let i = 0;
+  // The absolute value of a float32 is a float32: no rounding after Math.abs.
+  for (; i < end16; i += 16) {
+    s0 = f(s0 + Math.abs(f(a[ao + i]! - b[bo + i]!)));
+    s1 = f(s1 + Math.abs(f(a[ao + i + 1]! - b[bo + i + 1]!)));
+    s2 = f(s2 + Math.abs(f(a[ao + i + 2]! - b[bo + i + 2]!)));
+    s3 = f(s3 + Math.abs(f(a[ao + i + 3]! - b[bo + i + 3]!)));
+    s4 = f(s4 + Math.abs(f(a[ao + i + 4]! - b[bo + i + 4]!)));
+    s5 = f(s5 + Math.abs(f(a[ao + i + 5]! - b[bo + i + 5]!)));
+    s6 = f(s6 + Math.abs(f(a[ao + i + 6]! - b[bo + i + 6]!)));
+    s7 = f(s7 + Math.abs(f(a[ao + i + 7]! - b[bo + i + 7]!)));
+    s8 = f(s8 + Math.abs(f(a[ao + i + 8]! - b[bo + i + 8]!)));
+    s9 = f(s9 + Math.abs(f(a[ao + i + 9]! - b[bo + i + 9]!)));
+    s10 = f(s10 + Math.abs(f(a[ao + i + 10]! - b[bo + i + 10]!)));
+    s11 = f(s11 + Math.abs(f(a[ao + i + 11]! - b[bo + i + 11]!)));
+    s12 = f(s12 + Math.abs(f(a[ao + i + 12]! - b[bo + i + 12]!)));
+    s13 = f(s13 + Math.abs(f(a[ao + i + 13]! - b[bo + i + 13]!)));
+    s14 = f(s14 + Math.abs(f(a[ao + i + 14]! - b[bo + i + 14]!)));
+    s15 = f(s15 + Math.abs(f(a[ao + i + 15]! - b[bo + i + 15]!)));
+  }
+  for (; i < end4; i += 4) {
+    s0 = f(s0 + Math.abs(f(a[ao + i]! - b[bo + i]!)));
+    s1 = f(s1 + Math.abs(f(a[ao + i + 1]! - b[bo + i + 1]!)));
+    s2 = f(s2 + Math.abs(f(a[ao + i + 2]! - b[bo + i + 2]!)));
+    s3 = f(s3 + Math.abs(f(a[ao + i + 3]! - b[bo + i + 3]!)));
+  }
+  lanes[0] = s0; lanes[1] = s1; lanes[2] = s2; lanes[3] = s3; lanes[4] = s4; lanes[5] = s5; lanes[6] = s6; lanes[7] = s7;
+  lanes[8] = s8; lanes[9] = s9; lanes[10] = s10; lanes[11] = s11; lanes[12] = s12; lanes[13] = s13; lanes[14] = s14; lanes[15] = s15;
+  let sum = fold(lanes);
+  for (; i < dim; i++) sum = f(Math.abs(f(a[ao + i]! - b[bo + i]!)) + sum);
+  return sum;
+}

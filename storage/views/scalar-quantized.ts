@@ -1,6 +1,6 @@
 import type { Distance } from '../events/types.js';
 import { int8KernelsFor, type Int8Kernels } from './int8-kernels.js';
-import { dotInt8, l2Int8 } from './int8-scalar-kernels.js';
+import { dotInt8, l1Int8, l2Int8 } from './int8-scalar-kernels.js';
 import { codeAreaRows, codeHeadRows, placeCodeSegments, type CodeSegments } from './code-memory.js';
 import { LEVELS, RangeScan, type Int8Range } from './int8-range.js';
 import type { QueryBatch } from './distance-batch.js';
@@ -61,6 +61,7 @@ interface Recoding {
  * placed so [mid - 127 step, mid + 127 step] covers the quantile of the values (all of them by
  * default). Distances then come from integer sums:
  *   Euclid  |q - x|² ≈ step² Σ(cq - cx)²          (the offsets cancel)
+ *   Manhattan  |q - x|₁ ≈ step Σ|cq - cx|         (so do they; Qdrant's int8 L1 too)
  *   Dot     between slots: a·b ≈ step² Σ ca cb + step mid (Σca + Σcb) + dim mid²   (Σc kept per slot)
  *           to a query, coded on a scale of its own, q ≈ qstep cq (no offset):
  *           q·x ≈ step qstep Σ cq cx + mid Σq   (no per-slot term: a search reads only the codes)
@@ -203,12 +204,14 @@ export class ScalarQuantized {
     const cross = this.step * this.mid;
     const constant = dim * this.mid * this.mid;
     const sumsOf = (a: number, b: number) => cross * (sums[a]! + sums[b]!) + constant;
+    const step = this.step;
     if (kernels) {
-      const { l2, dot } = kernels;
+      const { l2, dot, l1 } = kernels;
       this.l2Between = (a, b) => step2 * l2(base + stride * a, base + stride * b, stride);
       const dotBetween = (a: number, b: number) => step2 * dot(base + stride * a, base + stride * b, stride) + sumsOf(a, b);
-      this.between = metric === 'Euclid' ? this.l2Between : metric === 'Cosine' ? (a, b) => 1 - dotBetween(a, b) : (a, b) => -dotBetween(a, b);
+      this.between = metric === 'Euclid' ? this.l2Between : metric === 'Manhattan' ? (a, b) => step * l1(base + stride * a, base + stride * b, stride) : metric === 'Cosine' ? (a, b) => 1 - dotBetween(a, b) : (a, b) => -dotBetween(a, b);
       if (metric === 'Euclid') this.toQuery = (x) => step2 * l2(queryAt, base + stride * x, stride);
+      else if (metric === 'Manhattan') this.toQuery = (x) => step * l1(queryAt, base + stride * x, stride);
       else if (metric === 'Cosine') this.toQuery = (x) => 1 - (this.queryScale * dot(queryAt, base + stride * x, stride) + this.queryOffset);
       else this.toQuery = (x) => -(this.queryScale * dot(queryAt, base + stride * x, stride) + this.queryOffset);
       this.bindBatch(kernels, base);
@@ -217,29 +220,30 @@ export class ScalarQuantized {
     const codes = this.codes;
     this.l2Between = (a, b) => step2 * l2Int8(codes, base + stride * a, codes, base + stride * b, stride);
     const dotBetween = (a: number, b: number) => step2 * dotInt8(codes, base + stride * a, codes, base + stride * b, stride) + sumsOf(a, b);
-    this.between = metric === 'Euclid' ? this.l2Between : metric === 'Cosine' ? (a, b) => 1 - dotBetween(a, b) : (a, b) => -dotBetween(a, b);
+    this.between = metric === 'Euclid' ? this.l2Between : metric === 'Manhattan' ? (a, b) => step * l1Int8(codes, base + stride * a, codes, base + stride * b, stride) : metric === 'Cosine' ? (a, b) => 1 - dotBetween(a, b) : (a, b) => -dotBetween(a, b);
     if (metric === 'Euclid') this.toQuery = (x) => step2 * l2Int8(codes, queryAt, codes, base + stride * x, stride);
+    else if (metric === 'Manhattan') this.toQuery = (x) => step * l1Int8(codes, queryAt, codes, base + stride * x, stride);
     else if (metric === 'Cosine') this.toQuery = (x) => 1 - (this.queryScale * dotInt8(codes, queryAt, codes, base + stride * x, stride) + this.queryOffset);
     else this.toQuery = (x) => -(this.queryScale * dotInt8(codes, queryAt, codes, base + stride * x, stride) + this.queryOffset);
   }
 
   /**
    * The batch area after this thread's query row, with the same arithmetic as toQuery: Euclid
-   * step² l2, Cosine 1 - (queryScale dot + queryOffset), Dot -(queryScale dot + queryOffset);
-   * setQuery keeps its scale and offset the query's.
+   * step² l2, Manhattan step l1, Cosine 1 - (queryScale dot + queryOffset), Dot -(queryScale dot
+   * + queryOffset); setQuery keeps its scale and offset the query's.
    */
   private bindBatch(kernels: Int8Kernels, base: number): void {
     const { stride, metric, queryAt } = this;
     const { slots, out, slotsAt, outAt } = batchViews(this.codes.buffer, this.codes.byteOffset + queryAt + stride);
-    const many = metric === 'Euclid' ? kernels.l2Many : kernels.dotMany;
-    const euclid = metric === 'Euclid';
+    const many = metric === 'Euclid' ? kernels.l2Many : metric === 'Manhattan' ? kernels.l1Many : kernels.dotMany;
+    const onRange = this.codedOnRange;
     this.batch = {
       slots,
       out,
       shift: metric === 'Cosine' ? 1 : 0,
-      sign: euclid ? 1 : -1,
-      scale: euclid ? this.step * this.step : this.queryScale,
-      offset: euclid ? 0 : this.queryOffset,
+      sign: onRange ? 1 : -1,
+      scale: metric === 'Euclid' ? this.step * this.step : metric === 'Manhattan' ? this.step : this.queryScale,
+      offset: onRange ? 0 : this.queryOffset,
       toQuery: (n) => many(queryAt, slotsAt, n, outAt, base, stride, stride),
     };
   }
@@ -254,7 +258,7 @@ export class ScalarQuantized {
     const base = stride * this.headRows;
     const crossAt = stride * (this.headRows + segmentSlots + this.row);
     const rowAt = (x: number) => base + stride * (x & mask);
-    const pairOf = (kernel: 'l2' | 'dot', scalar: typeof l2Int8) =>
+    const pairOf = (kernel: 'l2' | 'dot' | 'l1', scalar: typeof l2Int8) =>
       kernels.length > 0
         ? (a: number, b: number) => {
             const sa = a >>> shift;
@@ -264,7 +268,7 @@ export class ScalarQuantized {
             return kernels[sa]![kernel](rowAt(a), crossAt, stride);
           }
         : (a: number, b: number) => scalar(segments[a >>> shift]!, rowAt(a), segments[b >>> shift]!, rowAt(b), stride);
-    const queryOf = (kernel: 'l2' | 'dot', scalar: typeof l2Int8) =>
+    const queryOf = (kernel: 'l2' | 'dot' | 'l1', scalar: typeof l2Int8) =>
       kernels.length > 0 ? (x: number) => kernels[x >>> shift]![kernel](queryAt, rowAt(x), stride) : (x: number) => scalar(segments[0]!, queryAt, segments[x >>> shift]!, rowAt(x), stride);
     const step2 = this.step * this.step;
     const cross = this.step * this.mid;
@@ -275,6 +279,14 @@ export class ScalarQuantized {
     const dotQuery = queryOf('dot', dotInt8);
     this.l2Between = (a, b) => step2 * l2Pair(a, b);
     const dotBetween = (a: number, b: number) => step2 * dotPair(a, b) + cross * (sums[a]! + sums[b]!) + constant;
+    const step = this.step;
+    if (metric === 'Manhattan') {
+      const l1Pair = pairOf('l1', l1Int8);
+      const l1Query = queryOf('l1', l1Int8);
+      this.between = (a, b) => step * l1Pair(a, b);
+      this.toQuery = (x) => step * l1Query(x);
+      return;
+    }
     this.between = metric === 'Euclid' ? this.l2Between : metric === 'Cosine' ? (a, b) => 1 - dotBetween(a, b) : (a, b) => -dotBetween(a, b);
     const dotToQuery = (x: number) => this.queryScale * dotQuery(x) + this.queryOffset;
     if (metric === 'Euclid') this.toQuery = (x) => step2 * l2Query(x);
@@ -425,6 +437,11 @@ export class ScalarQuantized {
     this.bind();
   }
 
+  /** Whether a query is coded on the store's range (a distance of differences), not on a scale of its own (a product). */
+  private get codedOnRange(): boolean {
+    return this.metric === 'Euclid' || this.metric === 'Manhattan';
+  }
+
   nodeDistance(): ScalarQuantized {
     return this;
   }
@@ -435,12 +452,12 @@ export class ScalarQuantized {
 
   /**
    * Codes a prepared query (unit length for Cosine) into this thread's query row: on the store's
-   * range for Euclid (the offsets cancel), on a symmetric scale of its own for Dot and Cosine, so
-   * that a distance needs no per-slot sum (see the class comment).
+   * range for Euclid and Manhattan (the offsets cancel), on a symmetric scale of its own for Dot
+   * and Cosine, so that a distance needs no per-slot sum (see the class comment).
    */
   setQuery(q: Float32Array): void {
     const { queryAt, stride, codes, segments, dim } = this;
-    if (this.metric === 'Euclid') this.encodeInto(q, 0, codes, queryAt, this.mid, this.step);
+    if (this.codedOnRange) this.encodeInto(q, 0, codes, queryAt, this.mid, this.step);
     else {
       let most = 0;
       let sum = 0;

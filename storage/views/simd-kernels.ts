@@ -3,8 +3,9 @@ import { CAN_SHARE } from './shared-arrays.js';
 /**
  * Distance kernels in WebAssembly SIMD (f32x4), assembled here from opcodes, so no toolchain or
  * binary file is needed. Both take two byte offsets into the module's memory and a dimension,
- * and return a float32: l2 the squared Euclidean distance, dot the inner product.
- * l2Many and dotMany compare the vector at `a` with n rows, `base + slot * stride` for each u32
+ * and return a float32: l2 the squared Euclidean distance, dot the inner product, l1 the
+ * Manhattan distance (the sum of absolute differences).
+ * l2Many, dotMany and l1Many compare the vector at `a` with n rows, `base + slot * stride` for each u32
  * slot at `slots`, writing the results as float64 at `out` (manyBody): a walk's fresh neighbours
  * in one call from JavaScript instead of one each, their rows read from memory together.
  */
@@ -13,6 +14,8 @@ export interface Kernels {
   dot(a: number, b: number, dim: number): number;
   l2Many(a: number, slots: number, n: number, out: number, base: number, stride: number, dim: number): void;
   dotMany(a: number, slots: number, n: number, out: number, base: number, stride: number, dim: number): void;
+  l1(a: number, b: number, dim: number): number;
+  l1Many(a: number, slots: number, n: number, out: number, base: number, stride: number, dim: number): void;
 }
 
 const I32 = 0x7f;
@@ -23,13 +26,14 @@ const OP = {
   block: 0x02, loop: 0x03, br: 0x0c, brIf: 0x0d, end: 0x0b,
   localGet: 0x20, localSet: 0x21, localTee: 0x22,
   i32Const: 0x41, i32Add: 0x6a, i32Mul: 0x6c, i32And: 0x71, i32Shl: 0x74, i32GeU: 0x4f,
-  i32Load: 0x28, f32Load: 0x2a, f32Store: 0x38, f32Add: 0x92, f32Sub: 0x93, f32Mul: 0x94, call: 0x10, drop: 0x1a,
+  i32Load: 0x28, f32Load: 0x2a, f32Store: 0x38, f32Abs: 0x8b, f32Add: 0x92, f32Sub: 0x93, f32Mul: 0x94, call: 0x10, drop: 0x1a,
   f64Store: 0x39, f64ConvertI32S: 0xb7, f64PromoteF32: 0xbb,
 } as const;
 // SIMD sub-opcodes, LEB128-encoded after the 0xfd prefix.
 const V128_LOAD = [0x00];
 const V128_CONST = [0x0c];
 const F32X4_EXTRACT = [0x1f];
+const F32X4_ABS = [0xe0, 0x01];
 const F32X4_ADD = [0xe4, 0x01];
 const F32X4_SUB = [0xe5, 0x01];
 const F32X4_MUL = [0xe6, 0x01];
@@ -63,6 +67,9 @@ export const str = (s: string): number[] => [...uleb(s.length), ...Array.from(s,
 export const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
 export const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
 
+/** What a float kernel adds up over the pairs of values: squared differences, products or absolute differences. */
+type FloatKernel = 'l2' | 'dot' | 'l1';
+
 /**
  * Locals: 0 a, 1 b, 2 dim (params); 3 end16, 4 end4, 5 end (i32); 6-9 acc0-acc3, 10 d (v128);
  * 11 sum, 12 t (f32). Sixteen lanes at a time up to end16, in four accumulators so that their
@@ -70,14 +77,16 @@ export const vec = (items: number[][]): number[] => [...uleb(items.length), ...i
  * accumulators are summed (acc0 + acc1) + (acc2 + acc3), their lanes 0+1+2+3, then a scalar
  * tail up to end. scalar-kernels.ts does the same arithmetic in the same order.
  */
-function kernelBody(squaredDifference: boolean): number[] {
+function kernelBody(kind: FloatKernel): number[] {
   const get = (i: number) => [OP.localGet, i];
   const set = (i: number) => [OP.localSet, i];
   const advance = (i: number, bytes: number) => [...get(i), OP.i32Const, ...sleb(bytes), OP.i32Add, ...set(i)];
-  const lanes = squaredDifference
-    ? [SIMD, ...F32X4_SUB, OP.localTee, 10, ...get(10), SIMD, ...F32X4_MUL]
-    : [SIMD, ...F32X4_MUL];
-  const scalar = squaredDifference ? [OP.f32Sub, OP.localTee, 12, ...get(12), OP.f32Mul] : [OP.f32Mul];
+  const lanes = {
+    l2: [SIMD, ...F32X4_SUB, OP.localTee, 10, ...get(10), SIMD, ...F32X4_MUL],
+    dot: [SIMD, ...F32X4_MUL],
+    l1: [SIMD, ...F32X4_SUB, SIMD, ...F32X4_ABS],
+  }[kind];
+  const scalar = { l2: [OP.f32Sub, OP.localTee, 12, ...get(12), OP.f32Mul], dot: [OP.f32Mul], l1: [OP.f32Sub, OP.f32Abs] }[kind];
   /** Adds the block at byte `offset` past a and b into accumulator `acc`. */
   const block = (offset: number, acc: number) => [
     ...get(0), SIMD, ...V128_LOAD, 0, ...uleb(offset), ...get(1), SIMD, ...V128_LOAD, 0, ...uleb(offset), ...lanes,
@@ -164,9 +173,9 @@ function moduleBytes(shared: boolean): Uint8Array<ArrayBuffer> {
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec([[0x60, 3, I32, I32, I32, 1, F32], MANY_TYPE])),
     ...section(2, vec([[...str('env'), ...str('memory'), 0x02, ...limits]])),
-    ...section(3, vec([[0], [0], [1], [1]])),
-    ...section(7, vec([[...str('l2'), 0x00, 0], [...str('dot'), 0x00, 1], [...str('l2Many'), 0x00, 2], [...str('dotMany'), 0x00, 3]])),
-    ...section(10, vec([kernelBody(true), kernelBody(false), manyBody(0, false), manyBody(1, false)])),
+    ...section(3, vec([[0], [0], [1], [1], [0], [1]])),
+    ...section(7, vec([[...str('l2'), 0x00, 0], [...str('dot'), 0x00, 1], [...str('l2Many'), 0x00, 2], [...str('dotMany'), 0x00, 3], [...str('l1'), 0x00, 4], [...str('l1Many'), 0x00, 5]])),
+    ...section(10, vec([kernelBody('l2'), kernelBody('dot'), manyBody(0, false), manyBody(1, false), kernelBody('l1'), manyBody(4, false)])),
   ]);
 }
 

@@ -1,10 +1,10 @@
 import type { Distance } from '../events/types.js';
 import type { PointStore } from './point-store.js';
-import { dotScalar, l2Scalar } from './scalar-kernels.js';
+import { dotScalar, l1Scalar, l2Scalar } from './scalar-kernels.js';
 import { batchToQuery, batchViews, type DistanceBatch } from './distance-batch.js';
 
 /** * Internal distances over a store's vectors (smaller is closer): Cosine 1 - a·b on unit
- * vectors, Dot -a·b, Euclid the squared distance. With the store's SIMD kernels when its
+ * vectors, Dot -a·b, Euclid the squared distance, Manhattan the L1 distance. With the store's SIMD kernels when its
  * vectors are in WebAssembly memories, else with their scalar twins; rebound when they move.
  * A store of one segment (most) is bound to functions of slot offsets in that segment alone; one
  * of several finds each slot's segment by a shift, and compares two slots of different segments
@@ -55,6 +55,9 @@ export class VectorSpace {
       if (metric === 'Euclid') {
         this.toQuery = (x) => l2Scalar(store.query, 0, store.vectors, x * dim, dim);
         this.between = this.l2Between;
+      } else if (metric === 'Manhattan') {
+        this.toQuery = (x) => l1Scalar(store.query, 0, store.vectors, x * dim, dim);
+        this.between = (a, b) => l1Scalar(store.vectors, a * dim, store.vectors, b * dim, dim);
       } else if (metric === 'Cosine') {
         this.toQuery = (x) => 1 - dotScalar(store.query, 0, store.vectors, x * dim, dim);
         this.between = (a, b) => 1 - dotScalar(store.vectors, a * dim, store.vectors, b * dim, dim);
@@ -65,11 +68,14 @@ export class VectorSpace {
       return;
     }
     const stride = dim * 4;
-    const { l2, dot } = kernels;
+    const { l2, dot, l1 } = kernels;
     this.l2Between = (a, b) => l2(base + a * stride, base + b * stride, dim);
     if (metric === 'Euclid') {
       this.toQuery = (x) => l2(queryOffset, base + x * stride, dim);
       this.between = this.l2Between;
+    } else if (metric === 'Manhattan') {
+      this.toQuery = (x) => l1(queryOffset, base + x * stride, dim);
+      this.between = (a, b) => l1(base + a * stride, base + b * stride, dim);
     } else if (metric === 'Cosine') {
       this.toQuery = (x) => 1 - dot(queryOffset, base + x * stride, dim);
       this.between = (a, b) => 1 - dot(base + a * stride, base + b * stride, dim);
@@ -80,19 +86,19 @@ export class VectorSpace {
     this.batchArea = this.batchIn(store.query.buffer);
   }
 
-  /** The batch area of this thread in the store's one memory (`buffer`): Euclid l2, Cosine 1 - dot, Dot -dot. */
+  /** The batch area of this thread in the store's one memory (`buffer`): Euclid l2, Manhattan l1, Cosine 1 - dot, Dot -dot. */
   private batchIn(buffer: ArrayBufferLike): DistanceBatch {
     const { store, metric } = this;
     const { kernels, base, dim, queryOffset, batchOffset } = store;
-    const { l2Many, dotMany } = kernels!;
+    const { l2Many, dotMany, l1Many } = kernels!;
     const stride = dim * 4;
     const { slots, out, slotsAt, outAt } = batchViews(buffer, batchOffset);
-    const many = metric === 'Euclid' ? l2Many : dotMany;
+    const many = metric === 'Euclid' ? l2Many : metric === 'Manhattan' ? l1Many : dotMany;
     return {
       slots,
       out,
       shift: metric === 'Cosine' ? 1 : 0,
-      sign: metric === 'Euclid' ? 1 : -1,
+      sign: metric === 'Euclid' || metric === 'Manhattan' ? 1 : -1,
       scale: 1,
       offset: 0,
       toQuery: (n) => many(queryOffset, slotsAt, n, outAt, base, stride, dim),
@@ -109,7 +115,7 @@ export class VectorSpace {
     const kernels = store.segmentKernels;
     const crossRows = store.crossRows;
     const stride = dim * 4;
-    const pair = (kernel: 'l2' | 'dot') => (a: number, b: number) => {
+    const pair = (kernel: 'l2' | 'dot' | 'l1') => (a: number, b: number) => {
       const sa = a >>> shift;
       const sb = b >>> shift;
       if (sa !== sb) {
@@ -125,6 +131,9 @@ export class VectorSpace {
     if (metric === 'Euclid') {
       this.toQuery = (x) => kernels[x >>> shift]!.l2(queryOffset, base + (x & mask) * stride, dim);
       this.between = l2Pair;
+    } else if (metric === 'Manhattan') {
+      this.toQuery = (x) => kernels[x >>> shift]!.l1(queryOffset, base + (x & mask) * stride, dim);
+      this.between = pair('l1');
     } else if (metric === 'Cosine') {
       this.toQuery = (x) => 1 - kernels[x >>> shift]!.dot(queryOffset, base + (x & mask) * stride, dim);
       this.between = (a, b) => 1 - dotPair(a, b);
@@ -145,6 +154,9 @@ export class VectorSpace {
     if (metric === 'Euclid') {
       this.toQuery = (x) => l2Scalar(store.query, 0, segments[x >>> shift]!, (x & mask) * dim, dim);
       this.between = l2;
+    } else if (metric === 'Manhattan') {
+      this.toQuery = (x) => l1Scalar(store.query, 0, segments[x >>> shift]!, (x & mask) * dim, dim);
+      this.between = (a, b) => l1Scalar(segments[a >>> shift]!, (a & mask) * dim, segments[b >>> shift]!, (b & mask) * dim, dim);
     } else if (metric === 'Cosine') {
       this.toQuery = (x) => 1 - dotScalar(store.query, 0, segments[x >>> shift]!, (x & mask) * dim, dim);
       this.between = (a, b) => 1 - dot(a, b);
@@ -166,6 +178,9 @@ export class VectorSpace {
     if (metric === 'Euclid') {
       this.toQuery = l2Query;
       this.between = l2;
+    } else if (metric === 'Manhattan') {
+      this.toQuery = kernels ? (x) => (store.readRow(x, 0), kernels.l1(queryOffset, a0, dim)) : (x) => l1Scalar(store.query, 0, store.readRow(x, 0), 0, dim);
+      this.between = kernels ? (a, b) => (store.readRow(a, 0), store.readRow(b, 1), kernels.l1(a0, b0, dim)) : (a, b) => l1Scalar(store.readRow(a, 0), 0, store.readRow(b, 1), 0, dim);
     } else if (metric === 'Cosine') {
       this.toQuery = (x) => 1 - dotQuery(x);
       this.between = (a, b) => 1 - dot(a, b);

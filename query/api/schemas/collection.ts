@@ -42,11 +42,11 @@ const onDisk = z.boolean().nullish().meta({ description: 'true: the float vector
 /** The unnamed vector: its quantization_config is the collection's (it is the only dense vector). */
 const oneVector = z
   .strictObject({ size: intIn(1, MAX_DIMENSION), distance, hnsw_config: hnswDiff.nullish(), quantization_config: quantizationConfig.nullish(), on_disk: onDisk, datatype })
-  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot", "hnsw_config"?, "quantization_config"?, "on_disk"?, "datatype"?}' });
+  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot" | "Manhattan", "hnsw_config"?, "quantization_config"?, "on_disk"?, "datatype"?}' });
 
 const namedVector = z
   .strictObject({ size: intIn(1, MAX_DIMENSION), distance, hnsw_config: hnswDiff.nullish(), on_disk: onDisk, datatype })
-  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot", "hnsw_config"?, "on_disk"?, "datatype"?}' });
+  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot" | "Manhattan", "hnsw_config"?, "on_disk"?, "datatype"?}' });
 
 const sparseVectorParams = z
   .strictObject({

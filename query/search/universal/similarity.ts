@@ -29,8 +29,9 @@ export function scorerFor(view: DenseView, prepared: Float32Array): (slot: numbe
 
 /**
  * Qdrant's raw similarity of slots to one prepared vector, which its recommend strategies
- * best_score and sum_scores combine: the score for Cosine and Dot, minus the squared distance for
- * Euclid (internal distances are squared there); NaN for a point without the vector.
+ * best_score and sum_scores combine: the score for Cosine, Dot and Manhattan (minus the L1
+ * distance), minus the squared distance for Euclid (internal distances are squared there); NaN
+ * for a point without the vector.
  */
 export function similarityScorerFor(view: DenseView, prepared: Float32Array): (slot: number) => number {
   if (view.distance !== 'Euclid') return scorerFor(view, prepared);

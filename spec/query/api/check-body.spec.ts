@@ -25,7 +25,7 @@ describe('query/api: request bodies checked by their schemas', () => {
     expect(refusal(() => parseTraverseBody({ start_id: 1, max_depth: 1000 }))).to.equal('max_depth must be an integer from 0 to 100, got 1000');
     expect(refusal(() => parseTraverseBody({ start_id: 1 }))).to.equal('max_depth is required: an integer from 0 to 100');
     expect(refusal(() => parseScrollBody({ limit: 'ten' }))).to.equal('limit must be an integer from 1 to 10000, got "ten"');
-    expect(refusal(() => parseCollectionBody({ vectors: { size: 2, distance: 'L1' } }))).to.equal('vectors.distance must be one of Cosine, Euclid, Dot, got "L1"');
+    expect(refusal(() => parseCollectionBody({ vectors: { size: 2, distance: 'L1' } }))).to.equal('vectors.distance must be one of Cosine, Euclid, Dot, Manhattan, got "L1"');
     expect(refusal(() => parseEdgeBody({ from_id: 1, to_id: 2, relation: '' }))).to.match(/^relation must be a non-empty string of at most 255 characters, such as "KNOWS", got ""$/);
     expect(refusal(() => parseImportMode(undefined))).to.equal('mode is required: one of create, replace, merge, as ?mode=create');
     expect(refusal(() => parseImportMode('append'))).to.equal('mode must be one of create, replace, merge, got "append"');

@@ -36,6 +36,6 @@ describe('query/api: Create Collection with named and sparse vectors', () => {
     expect(refusal({ vectors: {} })).to.equal('vectors must name at least one vector (or send sparse_vectors)');
     expect(refusal({ vectors: { ['v'.repeat(256)]: { size: 2, distance: 'Dot' } } })).to.match(/^vector name "v+\.\.\." is longer than 255 characters$/);
     expect(refusal({ sparse_vectors: { s: { modifier: 'bm25' } } })).to.match(/^sparse_vectors\.s/);
-    expect(refusal({ vectors: { size: 2, distance: 'L1' } }), 'one vector keeps its messages').to.equal('vectors.distance must be one of Cosine, Euclid, Dot, got "L1"');
+    expect(refusal({ vectors: { size: 2, distance: 'L1' } }), 'one vector keeps its messages').to.equal('vectors.distance must be one of Cosine, Euclid, Dot, Manhattan, got "L1"');
   });
 });
