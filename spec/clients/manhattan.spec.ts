@@ -5,6 +5,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { VectorGraphDB } from '../../browser/database.js';
 import { Collection } from '../../storage/collection.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
+import type { FloatFile } from '../../storage/views/float-file.js';
 import { ImportReader } from '../../storage/export/import-reader.js';
 import { ByteReader } from '../../storage/codec/byte-reader.js';
 import { ByteWriter } from '../../storage/codec/byte-writer.js';
@@ -113,6 +114,38 @@ describe('Manhattan (L1) distance', function () {
           expect(recall(vectors, queries, (q) => searchCollection(q8, asked(q, false)))).to.be.at.least(0.8);
           for (const h of estimated) expect(h.score).to.be.closeTo(-l1(vectors[h.id as number]!, queries[0]!), 0.05 * DIM);
         }
+      }
+    });
+
+    it('answers alike from one segment, from many (plain arrays and WebAssembly memories, int8 codes too) and with the floats on disk', () => {
+      const INT8 = { quantization_config: { scalar: { type: 'int8' as const }, binary: null, product: null } };
+      for (const dim of [8, 256]) {
+        const data = randomVectors(700, dim, 3);
+        const one = filled(data, dim);
+        const many = new Collection('m', config(dim), 42, 64);
+        many.upsert(data.map((vector, id) => ({ id, vector, payload: {}, labels: [] })));
+        while (many.indexSome(10_000));
+        expect(many.store.segments.length).to.be.greaterThan(10);
+        expect(many.store.kernels === null, 'SIMD kernels in memories from 256 dimensions').to.equal(dim === 8);
+        const asked = (q: Float32Array, rescore: boolean): VectorQuery => ({ ...query(q), quantization: { ignore: false, rescore, oversampling: 2 } });
+        for (const q of randomVectors(5, dim, 9)) expect(searchCollection(many, query(q))).to.deep.equal(searchCollection(one, query(q)));
+        for (const c of [one, many]) c.settings = INT8;
+        for (const q of randomVectors(5, dim, 9)) for (const rescore of [true, false]) expect(searchCollection(many, asked(q, rescore))).to.deep.equal(searchCollection(one, asked(q, rescore)));
+        // The floats in a file (here in RAM), read a row at a time; the graph links on the codes.
+        const rows: Float32Array[] = [];
+        const file: FloatFile = {
+          write: (slot, vectors, count) => {
+            for (let k = 0; k < count; k++) rows[slot + k] = vectors.slice(k * dim, (k + 1) * dim);
+          },
+          read: (slot, into, count) => {
+            for (let k = 0; k < count; k++) into.set(rows[slot + k] ?? new Float32Array(dim), k * dim);
+          },
+          close: () => undefined,
+        };
+        many.useFloatFiles({ open: () => file, released: () => undefined });
+        many.settings = { ...INT8, vectors: { '': { on_disk: true } } };
+        expect(many.store.onDisk).to.equal(true);
+        for (const q of randomVectors(5, dim, 9)) expect(searchCollection(many, asked(q, true))).to.deep.equal(searchCollection(one, asked(q, true)));
       }
     });
 
