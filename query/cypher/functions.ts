@@ -12,12 +12,15 @@ import { TEMPORAL_FUNCTIONS } from './temporal-functions.js';
 import { SPATIAL_FUNCTIONS } from './spatial/functions.js';
 import { STRING_FUNCTIONS } from './string-functions.js';
 import { SERVER_FUNCTIONS } from './server-functions.js';
+import { APOC_FUNCTIONS } from './apoc-functions.js';
 import { valueType } from './value-type.js';
 import { isMap, NodeRef, PathValue, RelRef, typeName, type MapValue, type Value } from './values.js';
 
 export interface FunctionDef {
   minArgs: number;
   maxArgs: number;
+  /** The name as Neo4j spells it (SHOW FUNCTIONS), when it is not all lower case. */
+  display?: string;
   /** Scalar functions; aggregates are computed by the projection. */
   call?: (args: Value[], ctx: EvalContext) => Value;
 }
@@ -259,5 +262,6 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   ...SPATIAL_FUNCTIONS,
   ...STRING_FUNCTIONS,
   ...SERVER_FUNCTIONS,
+  ...APOC_FUNCTIONS,
   ...CONVERSION_FUNCTIONS,
 };

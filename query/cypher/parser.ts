@@ -13,6 +13,20 @@ const matchOf = (patterns: PatternPart[], where: Expr | null, pos: Position): Cl
 /** Words after CREATE that start a schema command rather than a pattern. */
 const SCHEMA_WORDS = new Set(['INDEX', 'CONSTRAINT', 'VECTOR', 'RANGE', 'TEXT', 'POINT', 'FULLTEXT', 'LOOKUP', 'BTREE']);
 const COMPARE_OPS = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
+/** The versions `CYPHER n` may name: Neo4j 5's language, and Cypher 25 (read the same way here). */
+const CYPHER_VERSIONS = ['5', '25'];
+/** Neo4j 5's query options (`CYPHER runtime=slotted ...`) and their values, by lowercase name. */
+const CYPHER_OPTIONS = new Map(
+  Object.entries({
+    planner: ['cost', 'idp', 'dp'],
+    runtime: ['slotted', 'pipelined', 'parallel'],
+    expressionEngine: ['default', 'interpreted', 'compiled'],
+    operatorEngine: ['default', 'interpreted', 'compiled'],
+    interpretedPipesFallback: ['default', 'disabled', 'whitelisted_plans_only', 'all'],
+    replan: ['default', 'force', 'skip'],
+    connectComponentsPlanner: ['greedy', 'idp'],
+  }).map(([name, values]) => [name.toLowerCase(), { name, values }]),
+);
 
 /** The types a type predicate tests, by every name Neo4j gives them. */
 const TYPE_NAMES = new Map([
@@ -115,7 +129,7 @@ class Parser {
   }
 
   query(): Query {
-    const explain = this.acceptKeyword('EXPLAIN') ? 'explain' : this.acceptKeyword('PROFILE') ? 'profile' : undefined;
+    const explain = this.queryOptions();
     const clauses = this.part();
     const unions: Query['unions'] = [];
     for (let pos = this.pos(); this.acceptKeyword('UNION'); pos = this.pos()) unions.push({ all: this.acceptKeyword('ALL'), clauses: this.part(), pos });
@@ -124,6 +138,40 @@ class Parser {
     const only = clauses[0]!;
     if (clauses.length === 1 && unions.length === 0 && only.kind === 'procedure') only.standalone = true;
     return explain ? { explain, clauses, unions } : { clauses, unions };
+  }
+
+  /**
+   * What Neo4j reads before the statement, in any order: `CYPHER [5 | 25] [option=value ...]` (the
+   * version and the planner's and runtime's choices: one engine runs every query here, so a known
+   * option changes nothing; an unknown one is refused by name) and one EXPLAIN or PROFILE.
+   */
+  private queryOptions(): Query['explain'] {
+    let explain: Query['explain'];
+    for (;;) {
+      if (this.acceptKeyword('CYPHER')) this.cypherOptions();
+      else if (!explain && this.acceptKeyword('EXPLAIN')) explain = 'explain';
+      else if (!explain && this.acceptKeyword('PROFILE')) explain = 'profile';
+      else return explain;
+    }
+  }
+
+  private cypherOptions(): void {
+    const version = this.tok;
+    if (version.kind === 'int' || version.kind === 'float') {
+      if (!CYPHER_VERSIONS.includes(version.text)) throw compileError('UnexpectedSyntax', `Cypher ${version.text} is not a version this server runs: write CYPHER 5 or CYPHER 25, or no version`, this.pos());
+      this.i++;
+    }
+    while (this.tok.kind === 'ident' && this.isOp('=', this.peek())) {
+      const option = this.tokens[this.i]!;
+      const known = CYPHER_OPTIONS.get(option.value.toLowerCase());
+      if (!known) throw compileError('UnexpectedSyntax', `Unsupported query option '${option.value}': the options are ${[...CYPHER_OPTIONS.values()].map((o) => o.name).join(', ')}`, this.pos(option));
+      this.i += 2;
+      const value = this.tok;
+      if (value.kind !== 'ident' || !known.values.includes(value.value.toLowerCase())) {
+        throw compileError('UnexpectedSyntax', `${known.name}=${value.text || 'nothing'} is not a value of that query option: it takes ${known.values.join(', ')}`, this.pos(value));
+      }
+      this.i++;
+    }
   }
 
   /** The clauses of one part of a query, up to a UNION, the end, or the `}` closing a subquery. */
