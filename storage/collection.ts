@@ -337,6 +337,8 @@ export class Collection {
    */
   declareIndex(field: string, index: FieldIndex | null, loading = false): void {
     this.payloadIndex.dropField(field);
+    // A text index changes what a full-text match means (words, not substrings): kept filter matches start over.
+    if (this.fieldIndexes.get(field)?.type === 'text' || index?.type === 'text') this.payloadChanges.restart();
     if (index === null) {
       this.fieldIndexes.delete(field);
       return;
