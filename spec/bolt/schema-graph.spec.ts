@@ -143,9 +143,11 @@ describe('bolt: schema graphs (db.schema.visualization, apoc.meta.graph/subGraph
       ['Person', 'LIKES', 'Movie', { type: 'LIKES', out: 1, in: 1, count: 2 }],
       ['Person', 'WORKS_AT', 'Company', { type: 'WORKS_AT', out: 2, in: 2, count: 2 }],
     ]);
-    // Ids are new with each call, never shared.
-    const again = (await run('CALL apoc.meta.graph() YIELD nodes RETURN nodes')).records[0]!.get('nodes') as Node[];
-    expect(again.map((n) => n.elementId).filter((id) => name.has(id))).to.deep.equal([]);
+    // Each call makes new ids: two in one query share none.
+    const both = await run('CALL apoc.meta.graph() YIELD nodes AS a CALL db.schema.visualization() YIELD nodes AS b RETURN [n IN a + b | id(n)] AS ids');
+    const ids = (both.records[0]!.get('ids') as unknown[]).map(num);
+    expect(ids).to.have.length(6);
+    expect(new Set(ids).size).to.equal(6);
 
     const sub = async (config: string) => {
       const r = (await run(`CALL apoc.meta.subGraph(${config})`)).records[0]!;
@@ -192,6 +194,7 @@ describe('bolt: schema graphs (db.schema.visualization, apoc.meta.graph/subGraph
     const shown = await run('SHOW INDEXES');
     expect(shown.records[0]!.keys).to.deep.equal(['id', 'name', 'state', 'populationPercent', 'type', 'entityType', 'labelsOrTypes', 'properties', 'indexProvider', 'owningConstraint', 'lastRead', 'readCount']);
     expect((await run('SHOW INDEXES YIELD *')).records[0]!.keys).to.include.members(['options', 'createStatement', 'failureMessage', 'trackedSince']);
+    expect((await run("SHOW INDEXES WHERE type = 'LOOKUP'")).records.map((r) => r.get('name'))).to.deep.equal(['index_343aff4e', 'index_f7700477']);
     const range = await run("SHOW INDEXES YIELD name, type, labelsOrTypes, properties, owningConstraint WHERE type = 'RANGE' AND owningConstraint IS NULL RETURN name, labelsOrTypes[0] AS label, properties");
     expect(range.records.map((r) => r.toObject())).to.deep.equal([{ name: 'person_name', label: 'Person', properties: ['name'] }]);
     expect((await run('SHOW CONSTRAINTS')).records[0]!.keys).to.deep.equal(['id', 'name', 'type', 'entityType', 'labelsOrTypes', 'properties', 'ownedIndex', 'propertyType']);
