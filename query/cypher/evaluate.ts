@@ -16,7 +16,7 @@ import { listBytes, ROW_BYTES, sizeOf, stringBytes } from './sizes.js';
 import { storedProperty } from './stored-values.js';
 import { pointComponent } from './spatial/functions.js';
 import { CypherPoint } from './spatial/point.js';
-import { compare, equals, isMap, NodeRef, ownEntry, RelRef, setEntry, typeName, VirtualNode, VirtualRel, type MapValue, type Value } from './values.js';
+import { compare, equals, isEntity, isMap, NodeRef, ownEntry, RelRef, setEntry, typeName, VirtualNode, VirtualRel, type MapValue, type Value } from './values.js';
 
 /** One binding of variables to values. */
 export type Row = Record<string, Value>;
@@ -376,7 +376,7 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
         return list[index < 0 ? list.length + index : index] ?? null;
       }
       if (typeof index === 'string') return property(list, index, ctx);
-      if (isMap(list) || list instanceof NodeRef || list instanceof RelRef || list instanceof VirtualNode || list instanceof VirtualRel) throw runtimeError('TypeError', 'MapElementAccessByNonString', `a map, node or relationship is indexed by a string key, not a ${typeName(index)}`);
+      if (isMap(list) || isEntity(list)) throw runtimeError('TypeError', 'MapElementAccessByNonString', `a map, node or relationship is indexed by a string key, not a ${typeName(index)}`);
       throw typeError(`cannot index a ${typeName(list)} with a ${typeName(index)}`);
     }
     case 'comprehension':
@@ -396,7 +396,7 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
     case 'mapProjection': {
       const source = evaluate(e.object, row, ctx);
       if (source === null) return null;
-      const props = source instanceof NodeRef || source instanceof RelRef || source instanceof VirtualNode || source instanceof VirtualRel ? propertiesOf(source, ctx.tx) : isMap(source) ? source : null;
+      const props = isEntity(source) ? propertiesOf(source, ctx.tx) : isMap(source) ? source : null;
       if (props === null) throw typeError(`a map projection reads a node, relationship or map, got a ${typeName(source)}`);
       const out: MapValue = {};
       for (const item of e.items) {

@@ -13,7 +13,7 @@ import { SPATIAL_FUNCTIONS } from './spatial/functions.js';
 import { STRING_FUNCTIONS } from './string-functions.js';
 import { SERVER_FUNCTIONS } from './server-functions.js';
 import { valueType } from './value-type.js';
-import { isMap, NodeRef, PathValue, RelRef, typeName, VirtualNode, VirtualRel, type MapValue, type Value } from './values.js';
+import { isEntity, isMap, NodeRef, PathValue, RelRef, typeName, VirtualNode, VirtualRel, type MapValue, type Value } from './values.js';
 
 export interface FunctionDef {
   minArgs: number;
@@ -94,8 +94,6 @@ export function propertiesOf(v: NodeRef | RelRef | VirtualNode | VirtualRel, tx:
   if (v instanceof VirtualNode || v instanceof VirtualRel) return v.properties;
   return v instanceof NodeRef ? nodeProps(tx, v) : relProps(tx, v);
 }
-
-const isEntity = (v: Value): v is NodeRef | RelRef | VirtualNode | VirtualRel => v instanceof NodeRef || v instanceof RelRef || v instanceof VirtualNode || v instanceof VirtualRel;
 
 export const FUNCTIONS: Record<string, FunctionDef> = {
   count: { minArgs: 1, maxArgs: 1 },

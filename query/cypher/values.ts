@@ -40,6 +40,9 @@ export class VirtualRel {
   ) {}
 }
 
+/** A node or relationship, stored or virtual. */
+export const isEntity = (v: Value): v is NodeRef | RelRef | VirtualNode | VirtualRel => v instanceof NodeRef || v instanceof RelRef || v instanceof VirtualNode || v instanceof VirtualRel;
+
 /** A path: node ids, and the relationship ids between them (nodes.length === rels.length + 1). */
 export class PathValue {
   constructor(readonly nodes: readonly PointId[], readonly rels: readonly number[]) {}

@@ -8,7 +8,7 @@ import type { NodeData } from './graph-tx.js';
 import { propertiesOf } from './functions.js';
 import { storable } from './stored-values.js';
 import { ENTITY_BYTES, sizeOf } from './sizes.js';
-import { isMap, NodeRef, PathValue, RelRef, setEntry, typeName, VirtualNode, VirtualRel, type Value } from './values.js';
+import { isEntity, isMap, NodeRef, PathValue, RelRef, setEntry, typeName, VirtualNode, VirtualRel, type Value } from './values.js';
 
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidPropertyType', message);
 
@@ -127,7 +127,7 @@ export class Writer {
     let assignments: [string, Value][];
     if (item.kind === 'property') assignments = [[item.key, value]];
     else {
-      const map = value instanceof NodeRef || value instanceof RelRef || value instanceof VirtualNode || value instanceof VirtualRel ? propertiesOf(value, tx) : value;
+      const map = isEntity(value) ? propertiesOf(value, tx) : value;
       if (!isMap(map)) throw typeError(`SET ${item.kind === 'replace' ? '=' : '+='} takes a map, got a ${typeName(value)}`);
       assignments = Object.entries(map);
     }
