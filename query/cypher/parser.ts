@@ -3,6 +3,7 @@ import { MAX_NESTING, nestingTooDeep } from './depth.js';
 import { compileError, CypherError, unsupported, type Position } from './errors.js';
 import { tokenize, type Token } from './lexer.js';
 import { namesJoinedBy, type LabelExpr } from './label-expr.js';
+import { CONSTRAINT_DEFAULT_COLUMNS, INDEX_DEFAULT_COLUMNS } from './procedures/show-columns.js';
 
 const UNSUPPORTED_CLAUSES = new Set(['LOAD', 'USE']);
 /** Clause keywords: never read as a variable, so a missing expression is reported where it is. */
@@ -262,7 +263,12 @@ class Parser {
     const what = this.name('INDEXES or CONSTRAINTS').toUpperCase();
     const lit = (value: string | null): Expr => ({ kind: 'literal', value, pos });
     const procedure = what === 'INDEX' || what === 'INDEXES' ? '$show.indexes' : what === 'CONSTRAINT' || what === 'CONSTRAINTS' ? '$show.constraints' : this.fail('INDEXES or CONSTRAINTS', this.tokens[this.i - 1]);
-    return { kind: 'procedure', name: procedure, args: [lit(kind === 'ALL' ? null : kind)], ...this.yieldPart(), standalone: false, pos };
+    // Without YIELD, the default columns (YIELD * answers them all).
+    const yielded = this.isKeyword('YIELD');
+    const part = this.yieldPart();
+    const defaults = procedure === '$show.indexes' ? INDEX_DEFAULT_COLUMNS : CONSTRAINT_DEFAULT_COLUMNS;
+    const yields = yielded ? part.yields : defaults.map((name) => ({ name, alias: name }));
+    return { kind: 'procedure', name: procedure, args: [lit(kind === 'ALL' ? null : kind)], yields, where: part.where, standalone: false, pos };
   }
 
   /**
