@@ -3,7 +3,7 @@ import { indexLabels, type ConstraintDef } from '../schema.js';
 import { VirtualNode, VirtualRel, type MapValue, type Value } from '../values.js';
 import { mapArg } from './apoc.js';
 import { sampleGraph, sortedEntries, type GraphSample, type Triple } from './graph-sample.js';
-import { checkConfig } from './schema-introspection.js';
+import { checkConfig, SAMPLING } from './schema-introspection.js';
 import { procedureError, type Procedure, type ProcedureRow } from './types.js';
 
 /**
@@ -102,7 +102,6 @@ function subGraphFilter(config: Value | undefined): MetaFilter {
   return { labels: labels.length > 0 ? new Set(labels) : null, types: types.length > 0 ? new Set(types) : null, excludes: new Set(either('excludes', 'excludeLabels')) };
 }
 
-const SAMPLING = ['sample', 'maxRels'];
 const GRAPH_COLUMNS = ['nodes', 'relationships'];
 
 export const META_GRAPH_PROCEDURES: Procedure[] = [

@@ -127,7 +127,8 @@ function schemaNodes(ctx: EvalContext): ProcedureRow[] {
 }
 
 const META_DATA_COLUMNS = ['label', 'property', 'count', 'unique', 'index', 'existence', 'type', 'array', 'sample', 'left', 'right', 'other', 'otherLabels', 'elementType'];
-const SAMPLING = ['sample', 'maxRels'];
+/** The sampling settings APOC's meta procedures take: accepted and met, since every entity is read. */
+export const SAMPLING = ['sample', 'maxRels'];
 
 export const INTROSPECTION_PROCEDURES: Procedure[] = [
   {
