@@ -74,6 +74,11 @@ export class GraphTx {
     return this.nodes.size > 0 || this.edges.size > 0;
   }
 
+  /** Whether this query or transaction created, changed or deleted a node. */
+  get writesNodes(): boolean {
+    return this.nodes.size > 0;
+  }
+
   // ---- nodes ----
 
   node(id: PointId): NodeData | null {
