@@ -36,9 +36,12 @@ class Postings {
     this.docs[this.size++] = doc;
   }
 
-  remove(doc: number): void {
+  /** Whether the document was here (a term repeated in a document is removed once). */
+  remove(doc: number): boolean {
     const at = this.docs.subarray(0, this.size).indexOf(doc);
+    if (at < 0) return false;
     this.docs[at] = this.docs[--this.size]!;
+    return true;
   }
 }
 
@@ -122,16 +125,17 @@ export class FieldPostings {
 
   add(doc: number, words: readonly string[]): void {
     if (words.length === 0) return;
-    const tokens = Int32Array.from(words, (w) => this.dictionary.intern(w));
+    const tokens = new Int32Array(words.length);
     this.tokens[doc] = tokens;
     this.docCount++;
     this.totalLength += tokens.length;
-    for (const id of new Set(tokens)) {
+    for (let i = 0; i < words.length; i++) {
+      const id = (tokens[i] = this.dictionary.intern(words[i]!));
       let p = this.postings.get(id);
       if (!p) {
         this.postings.set(id, (p = new Postings()));
         this.dictionary.used(id);
-      }
+      } else if (p.docs[p.size - 1] === doc) continue;
       p.add(doc);
     }
   }
@@ -142,10 +146,9 @@ export class FieldPostings {
     this.tokens[doc] = undefined;
     this.docCount--;
     this.totalLength -= tokens.length;
-    for (const id of new Set(tokens)) {
-      const p = this.postings.get(id)!;
-      p.remove(doc);
-      if (p.size > 0) continue;
+    for (const id of tokens) {
+      const p = this.postings.get(id);
+      if (!p?.remove(doc) || p.size > 0) continue;
       this.postings.delete(id);
       this.dictionary.unused(id);
     }
