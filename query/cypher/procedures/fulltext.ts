@@ -14,12 +14,12 @@ import { expectArg, integerArg, isString, procedureError, type Procedure, type P
 
 /**
  * The index's view (its postings, kept by the collection), when it answers for this query: the
- * index is committed and the query's transaction has written no node. Otherwise (an index
- * created in the transaction, or nodes written in it that the view does not hold yet) the
- * query analyses the index's nodes as the transaction sees them.
+ * index is committed and the query's transaction has written no node of its labels. Otherwise
+ * (an index created in the transaction, or nodes written in it that the view does not hold
+ * yet) the query analyses the index's nodes as the transaction sees them.
  */
 function indexView(tx: GraphTx, index: IndexDef): FullTextIndex | null {
-  if (tx.writesNodes) return null;
+  if (tx.writesNodesWith(indexLabels(index))) return null;
   const committed = tx.collection.settings[INDEXES]?.[index.name] as IndexDef | null | undefined;
   if (!committed || committed.id !== index.id) return null;
   return tx.collection.fullTextIndex(indexLabels(index), index.properties);

@@ -93,6 +93,10 @@ describe('query/cypher/fulltext: the full-text index kept as postings', () => {
     const seen = t.rows("CREATE (:Doc {title: 'zeta alpha'}) WITH 1 AS one CALL db.index.fulltext.queryNodes('texts', 'zeta OR alpha') YIELD node RETURN node.title ORDER BY node.title");
     expect(seen.map((r) => r[0])).to.deep.equal(['alpha alpha', 'alpha gamma', 'zeta alpha']);
     expect(t.checked('zeta')).to.have.length(1);
+    // Nodes of other labels written first: the index is read as committed.
+    const others = t.rows("CREATE (:Other {title: 'alpha'}) WITH 1 AS one CALL db.index.fulltext.queryNodes('texts', 'alpha') YIELD node, score RETURN id(node), score");
+    expect(others).to.deep.equal(reference(t.c, 'alpha'));
+    expect(t.checked('alpha')).to.have.length(3);
   });
 
   it('is left as it was by a statement that fails, and by one the constraints refuse', () => {
