@@ -189,6 +189,26 @@ describe('server: full-text queries read the index as of the last write (REST, B
     expect(await search('pointed')).to.deep.equal([]);
   });
 
+  it('takes in the nodes a merge import adds, and a replaced collection is indexed anew', async () => {
+    for (const name of ['g', 'h']) expect((await call(server.url, 'PUT', `/collections/${name}`, { vectors: { size: 2, distance: 'Euclid' } })).status).to.equal(200);
+    await rest(INDEX);
+    await rest("CREATE (:Doc {title: 'home words'})");
+    expect(await search('words')).to.have.length(1);
+    const points = [1, 2, 3].map((i) => ({ id: 100 + i, vector: [i, 0], payload: { title: `imported words ${i}` }, labels: ['Note'] }));
+    expect((await call(server.url, 'PUT', '/collections/h/points?wait=true', { points })).status).to.equal(200);
+    const exported = new Uint8Array(await (await fetch(`${server.url}/collections/h/export`)).arrayBuffer());
+    const merged = await fetch(`${server.url}/collections/g/import?mode=merge`, { method: 'POST', body: exported, headers: { 'content-type': 'application/octet-stream' } });
+    expect(merged.status).to.equal(200);
+    expect((await search('words')).map((r) => r[0])).to.have.members(['home words', 'imported words 1', 'imported words 2', 'imported words 3']);
+    expect((await search('imported AND 2')).map((r) => r[0])).to.deep.equal(['imported words 2']);
+    const own = new Uint8Array(await (await fetch(`${server.url}/collections/g/export`)).arrayBuffer());
+    await rest("MATCH (n:Note) DETACH DELETE n");
+    expect(await search('imported')).to.deep.equal([]);
+    const replaced = await fetch(`${server.url}/collections/g/import?mode=replace`, { method: 'POST', body: own, headers: { 'content-type': 'application/octet-stream' } });
+    expect(replaced.status).to.equal(200);
+    expect(await search('imported')).to.have.length(3);
+  });
+
   it('follows a Bolt transaction as one change, and answers the same after a snapshot and a restart', async () => {
     expect((await call(server.url, 'PUT', '/collections/g', { vectors: { size: 2, distance: 'Euclid' } })).status).to.equal(200);
     await rest(INDEX);
