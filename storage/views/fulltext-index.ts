@@ -45,9 +45,13 @@ class Postings {
   }
 }
 
-/** The terms of an index, each with a number its documents' token arrays hold; a number no field uses any more is handed out again. */
+/**
+ * The terms of an index, each with a number its documents' token arrays hold; a number no field
+ * uses any more is handed out again. Its maps are one Map up to 2^23 terms (no cost below that),
+ * sharded past it, so no vocabulary stops at a Map's 2^24 entries.
+ */
 class TermDictionary {
-  private readonly ids = new Map<string, number>();
+  private readonly ids = new ShardedMap<string, number>();
   private readonly texts: string[] = [];
   /** Per term, how many fields have postings for it. */
   private readonly fieldsUsing: number[] = [];
@@ -101,7 +105,7 @@ class TermDictionary {
 export class FieldPostings {
   docCount = 0;
   totalLength = 0;
-  readonly postings = new Map<number, Postings>();
+  readonly postings = new ShardedMap<number, Postings>();
   /** Each document's tokens as term numbers, by document number (undefined: no token here). */
   readonly tokens: (Int32Array | undefined)[] = [];
 
@@ -114,7 +118,7 @@ export class FieldPostings {
 
   /** The field's terms (the term dictionary walked by prefix, wildcard, range and fuzzy clauses). */
   *terms(): Iterable<string> {
-    for (const id of this.postings.keys()) yield this.dictionary.textOf(id);
+    for (const [id] of this.postings) yield this.dictionary.textOf(id);
   }
 
   /** The documents holding term number `id`: a view, valid until the next write. */

@@ -9,7 +9,7 @@ export interface AnalysedField {
   some(test: (term: string) => boolean): boolean;
 }
 
-/** A node's indexed properties, each a Lucene field, by property name (undefined: the node has no token there the query may look up). */
+/** A node's indexed properties, each a Lucene field, by property name (undefined: the field holds no token the query may look up; one holding tokens may be given whole). */
 export interface AnalysedDoc {
   field(name: string): AnalysedField | undefined;
 }
