@@ -50,7 +50,7 @@ export function pointsView(ctx: ConsoleContext): HTMLElement {
           h(
             'tr',
             { 'data-id': String(p.id) },
-            h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => open(p.id) }, String(p.id))),
+            h('td', { class: 'id' }, h('button', { type: 'button', class: 'link', onclick: () => open(p.id) }, String(p.id))),
             h('td', {}, (p.labels ?? []).join(', ')),
             h('td', { class: 'payload' }, shortJson(p.payload ?? {})),
           ),

@@ -48,7 +48,7 @@ export function searchView(ctx: ConsoleContext): HTMLElement {
         h(
           'tr',
           { 'data-id': String(p.id) },
-          h('td', {}, String(p.id)),
+          h('td', { class: 'id' }, String(p.id)),
           h('td', { class: 'num' }, p.score.toFixed(4)),
           h('td', {}, (p.labels ?? []).join(', ')),
           h('td', { class: 'payload' }, shortJson(p.payload ?? {})),

@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import type { Browser, Locator } from 'playwright-core';
+import { buildConsole } from '../../tools/build-console/main.js';
+import { call, startTestServer, type TestServer } from '../helpers/http.js';
+import { isExecutable, requirePrerequisite } from '../helpers/prerequisite.js';
+import { CHROMIUM, ConsolePage, launchChromium } from './console-harness.js';
+
+/** 12 people (ids 1 to 12) with payloads long enough to fill a table cell's line, linked in a chain. */
+async function seed(url: string): Promise<void> {
+  expect((await call(url, 'PUT', '/collections/people', { vectors: { size: 4, distance: 'Cosine' } })).status).to.equal(200);
+  const points = Array.from({ length: 12 }, (_, k) => ({
+    id: k + 1,
+    vector: [Math.cos(k), Math.sin(k), (k % 3) / 3, 0.2],
+    labels: ['Person'],
+    payload: { name: `Person ${k + 1}`, born: 1815 + k * 12, field: k % 2 ? 'languages' : 'theory', address: { city: k % 2 ? 'London' : 'Boston' }, bio: 'x'.repeat(200) },
+  }));
+  expect((await call(url, 'PUT', '/collections/people/points', { points })).status).to.equal(200);
+  for (let i = 1; i < 12; i++) expect((await call(url, 'POST', '/collections/people/graph/edges', { from_id: i, to_id: i + 1, relation: 'KNOWS', weight: 1 })).status).to.equal(200);
+}
+
+/** How many lines each element's text takes on the page. */
+function linesOf(cells: Locator): Promise<number[]> {
+  return cells.evaluateAll((elements) =>
+    elements.map((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
+    }),
+  );
+}
+
+describe('web console, as a new user finds it, in headless Chromium', function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  let server: TestServer;
+  let tab: ConsolePage;
+
+  requirePrerequisite({ what: `Chromium at ${CHROMIUM}`, present: () => isExecutable(CHROMIUM), install: 'apt-get install -y chromium (as root; .ci/run does it), or set CHROMIUM_PATH' });
+  before(async () => {
+    await buildConsole();
+    server = await startTestServer();
+    await seed(server.url);
+    browser = await launchChromium();
+  });
+  beforeEach(async () => {
+    tab = await ConsolePage.open(browser, server.url);
+  });
+  afterEach(async () => tab.close());
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    server?.remove();
+  });
+
+  it('keeps ids and scores on one line beside long payloads', async () => {
+    const { page } = tab;
+    await tab.goto('#/search/people');
+    await page.getByLabel('Query').fill('3');
+    await page.getByLabel('Limit').fill('12');
+    await page.locator('main').getByRole('button', { name: 'Search' }).click();
+    await page.getByText('11 results').waitFor();
+    const rows = page.locator('table.results tbody tr');
+    expect(await linesOf(rows.locator('td:nth-child(1)')), 'ids').to.deep.equal(Array(11).fill(1));
+    expect(await linesOf(rows.locator('td:nth-child(2)')), 'scores').to.deep.equal(Array(11).fill(1));
+
+    await tab.goto('#/points/people');
+    await page.getByText('12 points; page 1').waitFor();
+    expect(await linesOf(page.locator('table.points tbody td:first-child button'))).to.deep.equal(Array(10).fill(1));
+  });
+});
