@@ -67,4 +67,27 @@ describe('web console, as a new user finds it, in headless Chromium', function (
     await page.getByText('12 points; page 1').waitFor();
     expect(await linesOf(page.locator('table.points tbody td:first-child button'))).to.deep.equal(Array(10).fill(1));
   });
+
+  it('clears the results of the search before when one fails, and says what a vector must be', async () => {
+    const { page } = tab;
+    await tab.goto('#/search/people');
+    await page.getByLabel('Query').fill('3');
+    await page.locator('main').getByRole('button', { name: 'Search' }).click();
+    await page.getByText('10 results').waitFor();
+    await page.getByLabel('Search by').selectOption('vector');
+    await page.getByLabel('Query').fill('[1, a]');
+    await page.locator('main').getByRole('button', { name: 'Search' }).click();
+    await page.locator('.search-view .status-line.error', { hasText: 'the vector must be numbers, e.g. [0.1, 0.2, 0.3]' }).waitFor();
+    expect(await page.locator('table.results tbody tr').count()).to.equal(0);
+
+    await page.getByLabel('Search by').selectOption('id');
+    await page.getByLabel('Query').fill('3');
+    await page.locator('main').getByRole('button', { name: 'Search' }).click();
+    await page.getByText('10 results').waitFor();
+    tab.expectStatus(404);
+    await page.getByLabel('Query').fill('999');
+    await page.locator('main').getByRole('button', { name: 'Search' }).click();
+    await page.locator('.search-view .status-line.error', { hasText: 'point 999 not found' }).waitFor();
+    expect(await page.locator('table.results tbody tr').count()).to.equal(0);
+  });
 });
