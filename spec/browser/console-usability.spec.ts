@@ -52,6 +52,38 @@ describe('web console, as a new user finds it, in headless Chromium', function (
     server?.remove();
   });
 
+  it('offers an empty collection a form for its first point, refuses a vector of the wrong size by its message, and shows the saved point', async () => {
+    expect((await call(server.url, 'PUT', '/collections/fresh', { vectors: { size: 3, distance: 'Cosine' } })).status).to.equal(200);
+    const { page } = tab;
+    await tab.goto('#/points/fresh');
+    await page.getByText('No points yet: add one above').waitFor();
+    const form = page.getByRole('form', { name: 'Add a point' });
+    expect(await form.isVisible(), 'open on an empty collection').to.equal(true);
+    await tab.screenshot('first-point');
+
+    await form.getByLabel('Id').fill('7');
+    await form.getByLabel('Vector').fill('1, 2');
+    await form.getByLabel('Labels (comma-separated)').fill('Doc, Draft');
+    await form.getByLabel('Payload (JSON)').fill('{"title": "first"}');
+    tab.expectStatus(400);
+    await form.getByRole('button', { name: 'Save point' }).click();
+    await page.locator('.points-view .status-line.error', { hasText: 'vector has 2 dimensions, collection "fresh" expects 3' }).waitFor();
+
+    await form.getByLabel('Payload (JSON)').fill('["not", "an object"]');
+    await form.getByLabel('Vector').fill('[1, 2, 3]');
+    await form.getByRole('button', { name: 'Save point' }).click();
+    await page.locator('.points-view .status-line.error', { hasText: 'payload must be a JSON object' }).waitFor();
+
+    await form.getByLabel('Payload (JSON)').fill('{"title": "first"}');
+    await form.getByRole('button', { name: 'Save point' }).click();
+    await page.getByText('Saved point 7.').waitFor();
+    await page.getByText('1 point; page 1').waitFor();
+    expect(await page.locator('tr[data-id="7"]').textContent()).to.include('Doc, Draft').and.to.include('"title":"first"');
+    await page.getByRole('region', { name: 'Point 7' }).waitFor();
+    const [stored] = (await call(server.url, 'POST', '/collections/fresh/points', { ids: [7], with_payload: true })).body.result as { labels: string[]; payload: unknown }[];
+    expect(stored).to.deep.include({ labels: ['Doc', 'Draft'], payload: { title: 'first' } });
+  });
+
   it('keeps ids and scores on one line beside long payloads', async () => {
     const { page } = tab;
     await tab.goto('#/search/people');
