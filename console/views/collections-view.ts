@@ -5,10 +5,14 @@ import type { CollectionInfo } from '../types.js';
 import { confirmDialog } from './confirm-dialog.js';
 import { statusLine } from './errors.js';
 
-/** Indexing progress as the share of vectors already linked into the HNSW index. */
+/**
+ * Indexing progress as the share of vectors already linked into the HNSW index. The counts are of
+ * points, some of which have no vector (graph nodes made by Cypher), so only a yellow collection
+ * reads its share from them: a green one has indexed every vector it holds.
+ */
 function progress(info: CollectionInfo): HTMLElement {
   const total = info.vectors_count ?? info.points_count;
-  const share = total === 0 ? 1 : info.indexed_vectors_count / total;
+  const share = info.status === 'green' || total === 0 ? 1 : Math.min(info.indexed_vectors_count / total, 0.99);
   return h('span', { class: 'progress' }, h('progress', { max: 1, value: share, 'aria-label': `${info.name} indexed` }), ` ${Math.round(share * 100)}%`);
 }
 

@@ -122,4 +122,19 @@ describe('web console, as a new user finds it, in headless Chromium', function (
     await page.locator('.search-view .status-line.error', { hasText: 'point 999 not found' }).waitFor();
     expect(await page.locator('table.results tbody tr').count()).to.equal(0);
   });
+
+  it('shows a green collection holding graph-only nodes as fully indexed', async () => {
+    expect((await call(server.url, 'PUT', '/collections/mixed', { vectors: { size: 2, distance: 'Dot' } })).status).to.equal(200);
+    expect((await call(server.url, 'PUT', '/collections/mixed/points', { points: [{ id: 1, vector: [1, 0] }] })).status).to.equal(200);
+    expect((await call(server.url, 'POST', '/collections/mixed/graph/query', { query: "CREATE (:Tag {name: 'no vector'})" })).status).to.equal(200);
+    const info = (await call(server.url, 'GET', '/collections/mixed')).body.result as { status: string; points_count: number; indexed_vectors_count: number };
+    expect(info).to.include({ status: 'green', points_count: 2, indexed_vectors_count: 1 });
+
+    const { page } = tab;
+    await tab.goto('#/collections');
+    const row = page.locator('tr[data-collection="mixed"]');
+    await row.waitFor();
+    expect(await row.locator('progress').evaluate((p) => (p as HTMLProgressElement).value)).to.equal(1);
+    expect(await row.locator('.progress').textContent()).to.equal(' 100%');
+  });
 });
