@@ -35,11 +35,13 @@ export async function startShell(root: HTMLElement, api: Api, authSchemes: reado
   const notice = h('p', { class: 'notice', role: 'alert' });
   let current: Tab = 'collections';
   let leaving: (() => void)[] = [];
+  let arriving: string | null = null;
 
   const ctx: ConsoleContext = {
     api,
     collection: null,
-    go(tab, collection = ctx.collection) {
+    go(tab, collection = ctx.collection, message) {
+      arriving = message ?? null;
       const hash = `#/${tab}${collection === null ? '' : `/${encodeURIComponent(collection)}`}`;
       if (location.hash === hash) render();
       else location.hash = hash;
@@ -69,6 +71,8 @@ export async function startShell(root: HTMLElement, api: Api, authSchemes: reado
     picker.value = collection ?? '';
     for (const button of tabs) button.setAttribute('aria-current', button.dataset.tab === tab ? 'page' : 'false');
     notice.textContent = '';
+    if (arriving !== null) ctx.notify(arriving);
+    arriving = null;
     show(main, VIEWS[tab](ctx));
     if (tab === 'graph') ctx.graph.shown();
   }

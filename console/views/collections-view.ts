@@ -30,9 +30,8 @@ function createForm(ctx: ConsoleContext, status: ReturnType<typeof statusLine>):
     ctx.api
       .put(`/collections/${seg(name.value)}`, { vectors: { size: Number(size.value), distance: distance.value }, ...hnsw })
       .then(async () => {
-        status.info(`Created collection ${name.value}.`);
         await ctx.refreshCollections();
-        ctx.go('collections', name.value);
+        ctx.go('collections', name.value, `Created collection ${name.value}: add its points on the Points tab.`);
       })
       .catch(status.error);
   });
@@ -49,9 +48,8 @@ export function collectionsView(ctx: ConsoleContext): HTMLElement {
   const remove = async (c: CollectionInfo): Promise<void> => {
     if (!(await confirmDialog(`Delete collection ${c.name} and its ${c.points_count} points? This cannot be undone.`, 'Delete'))) return;
     await ctx.api.delete(`/collections/${seg(c.name)}`);
-    status.info(`Deleted collection ${c.name}.`);
     await ctx.refreshCollections();
-    ctx.go('collections', null);
+    ctx.go('collections', null, `Deleted collection ${c.name}.`);
   };
 
   // While a collection is still indexing (yellow), the table reads itself again every second.

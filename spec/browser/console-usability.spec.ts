@@ -52,6 +52,22 @@ describe('web console, as a new user finds it, in headless Chromium', function (
     server?.remove();
   });
 
+  it('says a collection was created or deleted after the page moves to it', async () => {
+    const { page } = tab;
+    await tab.goto('#/collections');
+    const form = page.getByRole('form', { name: 'Create a collection' });
+    await form.getByLabel('Name').fill('brief');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await page.locator('.notice', { hasText: 'Created collection brief: add its points on the Points tab.' }).waitFor();
+    expect(page.url()).to.match(/#\/collections\/brief$/);
+
+    await page.locator('tr[data-collection="brief"]').getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Confirm' }).getByRole('button', { name: 'Delete' }).click();
+    await page.locator('.notice', { hasText: 'Deleted collection brief.' }).waitFor();
+    expect(page.url()).to.match(/#\/collections$/);
+    await page.locator('tr[data-collection="brief"]').waitFor({ state: 'detached' });
+  });
+
   it('offers an empty collection a form for its first point, refuses a vector of the wrong size by its message, and shows the saved point', async () => {
     expect((await call(server.url, 'PUT', '/collections/fresh', { vectors: { size: 3, distance: 'Cosine' } })).status).to.equal(200);
     const { page } = tab;
