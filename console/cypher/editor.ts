@@ -1,4 +1,4 @@
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
+import { autocompletion, closeBrackets, closeBracketsKeymap, closeCompletion, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, StreamLanguage, syntaxHighlighting } from '@codemirror/language';
 import { cypher } from '@codemirror/legacy-modes/mode/cypher';
@@ -27,7 +27,8 @@ export function cypherEditor(parent: HTMLElement, doc: string, run: () => void, 
     state: EditorState.create({
       doc,
       extensions: [
-        Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (run(), true) }])),
+        // Running closes an open completion list: it belongs to the text just run, not to the result.
+        Prec.highest(keymap.of([{ key: 'Mod-Enter', run: (target) => (closeCompletion(target), run(), true) }])),
         lineNumbers(),
         history(),
         drawSelection(),

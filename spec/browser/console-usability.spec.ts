@@ -153,4 +153,41 @@ describe('web console, as a new user finds it, in headless Chromium', function (
     expect(await row.locator('progress').evaluate((p) => (p as HTMLProgressElement).value)).to.equal(1);
     expect(await row.locator('.progress').textContent()).to.equal(' 100%');
   });
+
+  it('closes completion when Ctrl-Enter runs, draws at most 1000 rows of a long result, and says why a result has no graph', async () => {
+    const { page } = tab;
+    await tab.goto('#/cypher/people');
+    const editor = page.locator('.cm-content');
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('MATCH (n:Person) RETURN ');
+    await page.keyboard.type('n');
+    await page.locator('.cm-tooltip-autocomplete').waitFor();
+    await page.keyboard.press('Control+Enter');
+    await page.getByText(/^12 rows, /).waitFor();
+    await page.locator('.cm-tooltip-autocomplete').waitFor({ state: 'detached' });
+    expect(await editor.textContent(), 'the query as typed, no completion applied').to.equal('MATCH (n:Person) RETURN n');
+
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('UNWIND range(1, 1500) AS i RETURN i');
+    await page.keyboard.press('Control+Enter');
+    await page.getByText(/^1500 rows, /).waitFor();
+    await page.getByText('The table shows the first 1000 of 1500 rows; JSON shows them all.').waitFor();
+    expect(await page.locator('table.cypher-table tbody tr').count()).to.equal(1000);
+    const results = page.getByRole('group', { name: 'Show the result as' });
+    await results.getByRole('button', { name: 'JSON' }).click();
+    expect(JSON.parse((await page.locator('.cypher-output pre').textContent())!).rows).to.have.length(1500);
+
+    await results.getByRole('button', { name: 'Graph' }).click();
+    await page.getByText('Nothing to draw: the result holds no nodes or relationships.', { exact: false }).waitFor();
+    expect(await page.locator('.cypher-output .graph-canvas').count()).to.equal(0);
+
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('MATCH (n) WHERE id(n) = 1 RETURN n');
+    await page.keyboard.press('Control+Enter');
+    await page.getByText(/^1 row, /).waitFor();
+    await page.locator('.cypher-output').getByText('1 nodes, 0 edges').waitFor();
+  });
 });
