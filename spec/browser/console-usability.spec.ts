@@ -191,3 +191,39 @@ describe('web console, as a new user finds it, in headless Chromium', function (
     await page.locator('.cypher-output').getByText('1 nodes, 0 edges').waitFor();
   });
 });
+
+describe('web console sign-in, in headless Chromium', function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  let server: TestServer;
+
+  requirePrerequisite({ what: `Chromium at ${CHROMIUM}`, present: () => isExecutable(CHROMIUM), install: 'apt-get install -y chromium (as root; .ci/run does it), or set CHROMIUM_PATH' });
+  before(async () => {
+    await buildConsole();
+    server = await startTestServer({ SERVICE_API_KEYS: 'sesame' });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    server?.remove();
+  });
+
+  it('signs in from the keyboard without the browser warning of a form it cancelled', async () => {
+    const tab = await ConsolePage.open(browser, server.url);
+    const warnings: string[] = [];
+    tab.page.on('console', (m) => void (m.type() === 'warning' && warnings.push(m.text())));
+    try {
+      const { page } = tab;
+      await page.goto(`${server.url}/console`);
+      const dialog = page.getByRole('dialog', { name: 'Sign in' });
+      await dialog.getByLabel('Key or token').fill('sesame');
+      await dialog.getByLabel('Key or token').press('Enter');
+      await page.getByText('No collections yet: create one below.').waitFor();
+      expect(await dialog.count()).to.equal(0);
+      expect(warnings).to.deep.equal([]);
+    } finally {
+      await tab.close();
+    }
+  });
+});
