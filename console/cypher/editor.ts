@@ -57,7 +57,9 @@ export function cypherEditor(parent: HTMLElement, doc: string, run: () => void, 
       const line = doc.line(Math.min(Math.max(Number(at[1]), 1), doc.lines));
       // An error at the end of a line (input ended too soon) marks the line's last character.
       const from = Math.max(line.from, Math.min(line.from + Math.max(Number(at[2]) - 1, 0), line.to - 1));
-      view.dispatch(setDiagnostics(view.state, [{ from, to: Math.min(from + 1, line.to), severity: 'error', message }]));
+      // A word there (a misspelt keyword, an unknown name) is marked whole, anything else one character.
+      const word = /^\w+/.exec(doc.sliceString(from, line.to));
+      view.dispatch(setDiagnostics(view.state, [{ from, to: Math.min(from + (word ? word[0].length : 1), line.to), severity: 'error', message }]));
       return true;
     },
     clearError() {

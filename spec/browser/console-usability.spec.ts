@@ -190,6 +190,28 @@ describe('web console, as a new user finds it, in headless Chromium', function (
     await page.getByText(/^1 row, /).waitFor();
     await page.locator('.cypher-output').getByText('1 nodes, 0 edges').waitFor();
   });
+
+  it('marks the whole word a Cypher error points at', async () => {
+    const { page } = tab;
+    await tab.goto('#/cypher/people');
+    const editor = page.locator('.cm-content');
+    const status = page.locator('.cypher-view .status-line.error');
+    tab.expectStatus(400);
+    for (const [query, word] of [
+      ['MATCH (n) RETURN n\nORDER BY n.name LIMT 5', 'LIMT'],
+      ['MATCH (n) RETURN frobnicate(n)', 'frobnicate'],
+    ] as const) {
+      await editor.click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.insertText(query);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+Enter');
+      // Wait for this query's mark (its first character is marked in any case), then read all it marks.
+      await page.locator('.cm-lintRange-error', { hasText: word.slice(0, 1) }).waitFor();
+      expect(await status.textContent()).to.match(/at line \d+, column \d+/);
+      expect(await page.locator('.cm-lintRange-error').textContent(), query).to.equal(word);
+    }
+  });
 });
 
 describe('web console sign-in, in headless Chromium', function () {
