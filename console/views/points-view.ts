@@ -27,7 +27,15 @@ export function pointsView(ctx: ConsoleContext): HTMLElement {
   const nextButton = h('button', { type: 'button', onclick: () => void page(next, true) }, 'Next');
 
   const open = (id: PointId): void => {
-    pointDetails(ctx.api, collection, id, (pid) => showNeighbours(ctx, pid))
+    const edits = {
+      edgeAdded: open,
+      // The list reads itself again (its status line cleared), then says what went.
+      deleted: (gone: PointId) => {
+        show(details);
+        void reload().then(() => status.info(`Deleted point ${gone}.`));
+      },
+    };
+    pointDetails(ctx.api, collection, id, (pid) => showNeighbours(ctx, pid), edits)
       .then((el) => show(details, el))
       .catch(status.error);
   };

@@ -100,6 +100,41 @@ describe('web console, as a new user finds it, in headless Chromium', function (
     expect(stored).to.deep.include({ labels: ['Doc', 'Draft'], payload: { title: 'first' } });
   });
 
+  it("adds an edge out of a point from its details and deletes a point after a confirmation", async () => {
+    expect((await call(server.url, 'PUT', '/collections/edits', { vectors: { size: 2, distance: 'Dot' } })).status).to.equal(200);
+    const points = [1, 2, 3].map((id) => ({ id, vector: [id, 1], payload: { n: id } }));
+    expect((await call(server.url, 'PUT', '/collections/edits/points', { points })).status).to.equal(200);
+    const { page } = tab;
+    await tab.goto('#/points/edits');
+    await page.getByText('3 points; page 1').waitFor();
+    await page.locator('tr[data-id="1"]').getByRole('button', { name: '1' }).click();
+    const details = page.getByRole('region', { name: 'Point 1' });
+    const edge = details.getByRole('form', { name: 'Add an edge' });
+    await edge.getByLabel('Edge to').fill('3');
+    await edge.getByLabel('Relation').fill('CITES');
+    await edge.getByLabel('Weight').fill('0.5');
+    await edge.getByRole('button', { name: 'Add edge' }).click();
+    await details.getByText('-[:CITES]-> 3 (weight 0.5)').waitFor();
+    await tab.screenshot('point-edits');
+    expect((await call(server.url, 'GET', '/collections/edits/graph/neighbors/1')).body.result.neighbors).to.deep.equal([{ id: 3, weight: 0.5, relation: 'CITES' }]);
+
+    tab.expectStatus(404);
+    await edge.getByLabel('Edge to').fill('99');
+    await edge.getByLabel('Relation').fill('CITES');
+    await edge.getByRole('button', { name: 'Add edge' }).click();
+    await details.locator('.status-line.error', { hasText: '99' }).waitFor();
+
+    await details.getByRole('button', { name: 'Delete point' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm' });
+    expect(await dialog.textContent()).to.include('Delete point 1 and its edges?');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Deleted point 1.').waitFor();
+    await page.getByText('2 points; page 1').waitFor();
+    expect(await details.count()).to.equal(0);
+    expect((await call(server.url, 'POST', '/collections/edits/points', { ids: [1] })).body.result).to.deep.equal([]);
+    expect((await call(server.url, 'GET', '/collections/edits/graph/neighbors/3?direction=incoming')).body.result.neighbors).to.deep.equal([]);
+  });
+
   it('keeps ids and scores on one line beside long payloads', async () => {
     const { page } = tab;
     await tab.goto('#/search/people');
