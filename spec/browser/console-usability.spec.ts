@@ -135,6 +135,20 @@ describe('web console, as a new user finds it, in headless Chromium', function (
     expect((await call(server.url, 'GET', '/collections/edits/graph/neighbors/3?direction=incoming')).body.result.neighbors).to.deep.equal([]);
   });
 
+  it('says how to make relationships when a collection has none to draw', async () => {
+    expect((await call(server.url, 'PUT', '/collections/flat', { vectors: { size: 2, distance: 'Dot' } })).status).to.equal(200);
+    expect((await call(server.url, 'PUT', '/collections/flat/points', { points: [{ id: 1, vector: [1, 0] }] })).status).to.equal(200);
+    const { page } = tab;
+    await tab.goto('#/graph/flat');
+    await page.getByRole('button', { name: 'Draw' }).click();
+    await page.getByText("flat has no relationships yet: add one from a point's details (Points) or with Cypher (CREATE).").waitFor();
+
+    await tab.goto('#/graph/people');
+    await page.getByRole('button', { name: 'Draw' }).click();
+    await page.getByText('12 nodes, 11 edges').waitFor();
+    expect(await page.locator('.graph-tab .status-line').textContent()).to.equal('');
+  });
+
   it('keeps ids and scores on one line beside long payloads', async () => {
     const { page } = tab;
     await tab.goto('#/search/people');
