@@ -61,6 +61,14 @@ export async function startShell(root: HTMLElement, api: Api, authSchemes: reado
     },
   };
 
+  const listed = (name: string): boolean => [...picker.options].some((o) => o.value === name);
+
+  /** A collection the address names but the list lacks (deleted elsewhere, or mistyped): the list is read again before saying so. */
+  async function warnIfMissing(name: string): Promise<void> {
+    await ctx.refreshCollections();
+    if (ctx.collection === name && !listed(name)) ctx.notify(`There is no collection ${name}: choose one in the header, or create it on the Collections tab.`, 'error');
+  }
+
   function render(): void {
     for (const cleanup of leaving) cleanup();
     leaving = [];
@@ -75,6 +83,7 @@ export async function startShell(root: HTMLElement, api: Api, authSchemes: reado
     arriving = null;
     show(main, VIEWS[tab](ctx));
     if (tab === 'graph') ctx.graph.shown();
+    if (collection !== null && !listed(collection)) warnIfMissing(collection).catch((e: unknown) => ctx.notify(messageOf(e), 'error'));
   }
 
   picker.addEventListener('change', () => ctx.go(current, picker.value || null));

@@ -149,6 +149,21 @@ describe('web console, as a new user finds it, in headless Chromium', function (
     expect(await page.locator('.graph-tab .status-line').textContent()).to.equal('');
   });
 
+  it('says when the address names a collection that is not there, and picks up one made elsewhere since the page loaded', async () => {
+    const { page } = tab;
+    tab.expectStatus(404);
+    await tab.goto('#/points/nowhere');
+    await page.locator('.notice.error', { hasText: 'There is no collection nowhere: choose one in the header, or create it on the Collections tab.' }).waitFor();
+
+    expect((await call(server.url, 'PUT', '/collections/later', { vectors: { size: 2, distance: 'Dot' } })).status).to.equal(200);
+    await page.evaluate(() => void (location.hash = '#/points/later'));
+    await page.getByText('0 points; page 1').waitFor();
+    const picker = page.getByLabel('Collection', { exact: true });
+    await picker.locator('option', { hasText: /^later$/ }).waitFor({ state: 'attached' });
+    expect(await picker.inputValue()).to.equal('later');
+    expect(await page.locator('.notice').textContent()).to.equal('');
+  });
+
   it('keeps ids and scores on one line beside long payloads', async () => {
     const { page } = tab;
     await tab.goto('#/search/people');
