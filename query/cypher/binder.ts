@@ -196,6 +196,7 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
     const fn = part.shortest === 'one' ? 'shortestPath' : 'allShortestPaths';
     if (mode !== 'match') throw compileError('InvalidClauseComposition', `${fn}() can only be matched, not created or merged`, part.pos);
     if (part.rels.length !== 1) throw compileError('InvalidArgumentExpression', `${fn}() takes a pattern of one relationship, e.g. (a)-[:KNOWS*..6]-(b)`, part.pos);
+    if (part.rels[0]!.group) throw compileError('InvalidArgumentExpression', `${fn}() takes a variable-length relationship, not a quantified path pattern; write MATCH ${part.shortest === 'one' ? 'SHORTEST 1' : 'ALL SHORTEST'} (a)((x)-->(y))+(b) for that`, part.pos);
     const length = part.rels[0]!.length;
     if (length && length.min > 1) throw compileError('InvalidArgumentExpression', `${fn}() starts from length 0 or 1, not ${length.min}`, part.pos);
   }

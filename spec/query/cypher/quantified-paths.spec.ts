@@ -179,6 +179,7 @@ describe('query/cypher quantified path patterns and path selectors (Neo4j 5 GQL)
         ['MATCH (a)(p = (x)-->(y))+(b) RETURN a', 'Unsupported', /assigning a path inside a quantified path pattern is not supported/],
         ['CREATE (a)((x)-[:T]->(y))+(b)', 'InvalidClauseComposition', /CREATE cannot make a quantified path pattern/],
         ['MERGE p = SHORTEST 1 (a)-[:T]->+(b)', 'InvalidClauseComposition', /path selector/],
+        ['MATCH p = shortestPath((a)((x)-->(y))+(b)) RETURN p', 'InvalidArgumentExpression', /shortestPath\(\) takes a variable-length relationship, not a quantified path pattern/],
         ['MATCH p = SHORTEST (a)-->+(b) RETURN p', 'UnexpectedSyntax', /the number of paths \(SHORTEST 2\) or GROUPS/],
       ];
       for (const [q, detail, message] of cases) {
