@@ -6,7 +6,7 @@ import { changesSchema, writesData } from './query-kind.js';
 import { AGGREGATES, FUNCTIONS } from './functions.js';
 
 /** What a variable is known to hold: graph element kinds are checked where patterns use them. */
-export type VarKind = 'node' | 'rel' | 'relList' | 'path' | 'value' | 'unknown';
+export type VarKind = 'node' | 'rel' | 'relList' | 'nodeList' | 'path' | 'value' | 'unknown';
 
 type Scope = Map<string, VarKind>;
 
@@ -37,7 +37,7 @@ const patternNotPredicate = (pos: Position) =>
   compileError('UnexpectedSyntax', 'a pattern such as (a)-->(b) is a predicate here, not a value: use a pattern comprehension [(a)-->(b) | b] for its matches, or COUNT { (a)-->(b) } for their number', pos);
 
 const describeKind = (k: VarKind): string =>
-  ({ node: 'a node', rel: 'a relationship', relList: 'a list of relationships', path: 'a path', value: 'a value', unknown: 'a value' })[k];
+  ({ node: 'a node', rel: 'a relationship', relList: 'a list of relationships', nodeList: 'a list of nodes', path: 'a path', value: 'a value', unknown: 'a value' })[k];
 
 /**
  * The semantic pass: every variable is defined before use and used as one kind of thing,
@@ -208,7 +208,7 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
     if (mode !== 'match' && was !== undefined && bound.has(n.variable) && (n.labels.length > 0 || n.properties || part.nodes.length === 1)) {
       throw compileError('VariableAlreadyBound', `variable \`${n.variable}\` is already bound; CREATE cannot give it labels or properties, or create it again`, n.pos);
     }
-    if (was === 'value') throw conflict(n.variable, was, 'a node', n.pos);
+    if (was === 'value' || was === 'nodeList') throw conflict(n.variable, was, 'a node', n.pos);
     define(n.variable, 'node', n.pos);
     checkProps(n.properties);
   });
@@ -299,7 +299,7 @@ function bindGroup(scope: Scope, group: PathGroup): void {
   const relCheck = new Set<string>();
   bindPattern(inner, { pathVariable: null, nodes: group.nodes, rels: group.rels, pos: group.pos }, relCheck, 'match');
   if (group.where) checkPredicate(inner, group.where, 'WHERE');
-  for (const n of group.nodes) if (n.variable !== null) scope.set(n.variable, 'value');
+  for (const n of group.nodes) if (n.variable !== null) scope.set(n.variable, 'nodeList');
   for (const r of group.rels) if (r.variable !== null) scope.set(r.variable, 'relList');
 }
 
@@ -519,7 +519,7 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
       return;
     }
     case 'prop':
-      if (e.object.kind === 'var' && (scope.get(e.object.name) === 'path' || scope.get(e.object.name) === 'relList')) {
+      if (e.object.kind === 'var' && ['path', 'relList', 'nodeList'].includes(scope.get(e.object.name) ?? '')) {
         throw compileError('InvalidArgumentType', `\`${e.object.name}\` is ${describeKind(scope.get(e.object.name)!)}, which has no properties`, e.pos);
       }
       return checkExpr(scope, e.object, clause, aggregatesAllowed, insideAggregate);
@@ -592,7 +592,7 @@ function refuseArithmeticOnNonNumbers(e: Extract<Expr, { kind: 'comprehension' |
 /** Operands that can never be booleans (literals of other types, graph elements) are refused up front. */
 function requireBoolean(scope: Scope, e: Expr, where: string): void {
   const literal = e.kind === 'literal' && (typeof e.value === 'string' || typeof e.value === 'number');
-  const graphVar = e.kind === 'var' && ['node', 'rel', 'relList', 'path'].includes(scope.get(e.name) ?? '');
+  const graphVar = e.kind === 'var' && ['node', 'rel', 'relList', 'nodeList', 'path'].includes(scope.get(e.name) ?? '');
   if (literal || graphVar || e.kind === 'list' || e.kind === 'map') {
     throw compileError('InvalidArgumentType', `${where} takes a boolean, got ${e.kind === 'var' ? describeKind(scope.get(e.name)!) : `a ${e.kind}`}`, e.pos);
   }

@@ -152,6 +152,12 @@ describe('query/cypher quantified path patterns and path selectors (Neo4j 5 GQL)
       ]);
     });
 
+    it('shows in EXPLAIN as StatefulShortestPath, a group as Repeat(Trail)', () => {
+      const plan = JSON.stringify(diamond().run('EXPLAIN MATCH p = SHORTEST 1 (s:S)-->+(t:T) MATCH (s)((a)-->(b))+(u) RETURN p').plan);
+      expect(plan).to.match(/"operatorType":"StatefulShortestPath"/);
+      expect(plan).to.match(/"operatorType":"Repeat\(Trail\)","identifiers":\[[^\]]*"a"/);
+    });
+
     it('keeps the row of an OPTIONAL MATCH whose selector finds no path', () => {
       const g = diamond();
       expect(g.rows("MATCH (s:S {n: 's2'}) OPTIONAL MATCH p = ANY SHORTEST (s)<-[:R]-+(x) RETURN s.n, p")).to.deep.equal([['s2', null]]);
@@ -179,6 +185,7 @@ describe('query/cypher quantified path patterns and path selectors (Neo4j 5 GQL)
         ['MATCH (a)(p = (x)-->(y))+(b) RETURN a', 'Unsupported', /assigning a path inside a quantified path pattern is not supported/],
         ['CREATE (a)((x)-[:T]->(y))+(b)', 'InvalidClauseComposition', /CREATE cannot make a quantified path pattern/],
         ['MERGE p = SHORTEST 1 (a)-[:T]->+(b)', 'InvalidClauseComposition', /path selector/],
+        ['MATCH ((x)-[r]->(z)){1,2} WHERE z.n > x.n RETURN x', 'InvalidArgumentType', /column 33: `z` is a list of nodes, which has no properties/],
         ['MATCH p = shortestPath((a)((x)-->(y))+(b)) RETURN p', 'InvalidArgumentExpression', /shortestPath\(\) takes a variable-length relationship, not a quantified path pattern/],
         ['MATCH p = SHORTEST (a)-->+(b) RETURN p', 'UnexpectedSyntax', /the number of paths \(SHORTEST 2\) or GROUPS/],
       ];
