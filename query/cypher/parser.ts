@@ -1,4 +1,4 @@
-import type { BinaryOp, Clause, CompareOp, Expr, NodePattern, PatternPart, Projection, ProjectionItem, ProjectionItemOf, Query, RelPattern, SetItem, SortItem, YieldItem } from './ast.js';
+import type { BinaryOp, Clause, CompareOp, Expr, NodePattern, PathSelector, PatternPart, Projection, ProjectionItem, ProjectionItemOf, Query, RelPattern, SetItem, SortItem, YieldItem } from './ast.js';
 import { MAX_NESTING, nestingTooDeep } from './depth.js';
 import { compileError, CypherError, unsupported, type Position } from './errors.js';
 import { tokenize, type Token } from './lexer.js';
@@ -574,22 +574,143 @@ class Parser {
     if (word === 'shortestpath' || word === 'allshortestpaths') {
       this.i += 2;
       const inner = this.patternPart();
-      if (inner.pathVariable !== null || inner.shortest) this.fail("a pattern such as (a)-[*]-(b) inside the path function", this.tokens[this.i - 1]);
+      if (inner.pathVariable !== null || inner.shortest || inner.selector) this.fail("a pattern such as (a)-[*]-(b) inside the path function", this.tokens[this.i - 1]);
       this.expectOp(')');
       return { ...inner, pathVariable, shortest: word === 'shortestpath' ? 'one' : 'all', pos };
     }
-    if (this.isKeyword('SHORTEST') || this.isKeyword('ANY') || (this.isKeyword('ALL') && this.isKeyword('SHORTEST', this.peek()))) {
-      throw unsupported(`${this.tok.value.toUpperCase()} path selectors (Neo4j 5 GQL syntax); write shortestPath((a)-[:T*..6]-(b)) or allShortestPaths(...)`, this.pos());
+    const selector = this.pathSelector();
+    const whole = selector ? this.parenthesisedPath() : null;
+    if (whole) {
+      if (whole.pathVariable !== null && pathVariable !== null) throw compileError('InvalidPathPattern', `the path is named twice (${pathVariable} and ${whole.pathVariable}); keep one name`, whole.pos);
+      const part: PatternPart = { pathVariable: pathVariable ?? whole.pathVariable, nodes: whole.nodes, rels: whole.rels, selector: selector!, pos };
+      if (whole.where) part.where = whole.where;
+      return part;
     }
-    const nodes = [this.nodePattern()];
+    const { nodes, rels, written } = this.pathElements();
+    if (written === 0 && rels.every((r) => r.length!.min === 0)) {
+      throw compileError('InvalidPathPattern', 'a path pattern must match at least one element: a quantified path pattern on its own needs a lower bound of at least 1, e.g. ((a)-->(b)){1,10}, or a node pattern beside it', pos);
+    }
+    const part: PatternPart = { pathVariable, nodes, rels, pos };
+    if (selector) part.selector = selector;
+    return part;
+  }
+
+  /**
+   * A path selector before a pattern (Neo4j 5): SHORTEST k [GROUPS], ALL SHORTEST, ANY
+   * SHORTEST, ANY [k], each optionally followed by PATH or PATHS. ALL [PATHS] selects every path,
+   * as no selector does: null.
+   */
+  private pathSelector(): PathSelector | null {
+    const pos = this.pos();
+    const one: Expr = { kind: 'literal', value: 1, pos };
+    const count = (): Expr | null => {
+      const t = this.tok;
+      if (t.kind === 'int') {
+        this.i++;
+        return { kind: 'literal', value: t.big ?? t.num, pos: this.pos(t) };
+      }
+      if (t.kind === 'param') {
+        this.i++;
+        return { kind: 'param', name: t.value, pos: this.pos(t) };
+      }
+      return null;
+    };
+    const noise = () => this.acceptKeyword('PATH') || this.acceptKeyword('PATHS');
+    if (this.acceptKeyword('ALL')) {
+      const shortest = this.acceptKeyword('SHORTEST');
+      noise();
+      return shortest ? { kind: 'groups', count: one, pos } : null;
+    }
+    if (this.acceptKeyword('ANY')) {
+      if (this.acceptKeyword('SHORTEST')) {
+        noise();
+        return { kind: 'shortest', count: one, pos };
+      }
+      const k = count();
+      noise();
+      return { kind: 'any', count: k ?? one, pos };
+    }
+    if (!this.acceptKeyword('SHORTEST')) return null;
+    const k = count();
+    noise();
+    if (this.acceptKeyword('GROUP') || this.acceptKeyword('GROUPS')) return { kind: 'groups', count: k ?? one, pos };
+    if (k === null) this.fail('the number of paths (SHORTEST 2) or GROUPS (SHORTEST 2 GROUPS) after SHORTEST');
+    return { kind: 'shortest', count: k, pos };
+  }
+
+  /**
+   * A whole path pattern in parentheses after a selector, `SHORTEST 1 (p = (a)-->+(b) WHERE
+   * length(p) > 2)`; null (nothing read) when the parentheses open a quantified path pattern.
+   */
+  private parenthesisedPath(): Parenthesised | null {
+    if (!this.opensParenthesised()) return null;
+    const start = this.i;
+    const whole = this.parenthesised();
+    if (whole.quantifier) {
+      this.i = start;
+      return null;
+    }
+    if (this.isOp('(') || this.isOp('-') || this.isOp('<-')) throw compileError('InvalidPathPattern', 'a parenthesised path pattern without a quantifier must be the whole pattern, e.g. SHORTEST 1 ((a)-->+(b) WHERE ...)', this.pos());
+    return whole;
+  }
+
+  /** Whether a parenthesised path starts here, `((` or `(p =`, rather than a node pattern. */
+  private opensParenthesised(): boolean {
+    return this.isOp('(') && (this.isOp('(', this.peek()) || (this.peek().kind === 'ident' && this.isOp('=', this.peek(2))));
+  }
+
+  /** `( [p =] pattern [WHERE e] )` and the quantifier after it, if any. */
+  private parenthesised(): Parenthesised {
+    const pos = this.pos();
+    this.expectOp('(');
+    let pathVariable: string | null = null;
+    if (this.tok.kind === 'ident' && this.isOp('=', this.peek())) {
+      pathVariable = this.name('a path name');
+      this.i++;
+    }
+    const { nodes, rels } = this.nested(() => this.pathElements());
+    const where = this.acceptKeyword('WHERE') ? this.expr() : null;
+    this.expectOp(')');
+    return { pathVariable, nodes, rels, where, pos, quantifier: this.relationshipQuantifier() };
+  }
+
+  /**
+   * Node patterns joined by relationships, and quantified path patterns `((a)-->(b)){1,3}`
+   * beside them. A node the text leaves out (before, between or after groups) is an anonymous
+   * one, so that nodes.length === rels.length + 1 holds. `written`: node patterns in the text.
+   */
+  private pathElements(): { nodes: NodePattern[]; rels: RelPattern[]; written: number } {
+    const nodes: NodePattern[] = [];
     const rels: RelPattern[] = [];
-    while (this.isOp('-') || this.isOp('<-') || this.isOp('<->')) {
-      rels.push(this.relPattern());
-      nodes.push(this.nodePattern());
+    let written = 0;
+    const anonymous = (pos: Position): NodePattern => ({ variable: null, labels: [], properties: null, pos });
+    for (;;) {
+      if (this.opensParenthesised()) {
+        const group = this.parenthesised();
+        if (nodes.length === rels.length) nodes.push(anonymous(group.pos));
+        rels.push(groupStep(group));
+        continue;
+      }
+      if (nodes.length === rels.length) {
+        if (rels.length > 0 && !this.isOp('(')) {
+          if (this.isOp('-') || this.isOp('<-')) throw compileError('InvalidRelationshipPattern', 'a relationship after a quantified path pattern needs a node pattern before it, e.g. ((a)-->(b))+ (c)-[:T]->(d)', this.pos());
+          break;
+        }
+        nodes.push(this.nodePattern());
+        written++;
+        continue;
+      }
+      if (this.isOp('-') || this.isOp('<-') || this.isOp('<->')) {
+        rels.push(this.relPattern());
+        nodes.push(this.nodePattern());
+        written++;
+        continue;
+      }
+      if (this.isOp('(')) throw compileError('InvalidPathPattern', 'two node patterns cannot stand side by side, e.g. (a)-->(b) (c)-->(d): join them with a relationship, or separate the patterns with a comma', this.pos());
+      break;
     }
-    // (x)((a)-[:T]->(b))+(y): a parenthesised group beside a node.
-    if (this.isOp('(')) throw this.quantifiedPath();
-    return { pathVariable, nodes, rels, pos };
+    if (nodes.length === rels.length) nodes.push(anonymous(this.pos()));
+    return { nodes, rels, written };
   }
 
   /**
@@ -651,9 +772,7 @@ class Parser {
 
   private nodePattern(): NodePattern {
     const pos = this.pos();
-    if (this.isOp('{') || this.isOp('+') || this.isOp('*')) throw this.quantifiedPath();
     this.expectOp('(');
-    if (this.isOp('(')) throw this.quantifiedPath();
     const variable = this.tok.kind === 'ident' && !this.startsInlineWhere() ? this.name('a variable') : null;
     const { labels, expr } = this.labelPart(true);
     const properties = this.propertiesOrParam();
@@ -730,11 +849,6 @@ class Parser {
     if ((min === null && max === null) || (max !== null && min !== null && max < min)) throw compileError('InvalidRelationshipPattern', 'a quantifier takes bounds {n}, {n,}, {,m} or {n,m} with n <= m', at);
     if (max === 0) throw compileError('InvalidRelationshipPattern', 'a quantifier must allow at least one repetition', at);
     return { min: min ?? 0, max: max ?? Infinity, at };
-  }
-
-  /** `((a)-[:T]->(b)){1,3}`: refused, naming what does the same here. */
-  private quantifiedPath(): CypherError {
-    return unsupported('quantified path patterns ((a)-[:T]->(b)){1,3} (parenthesised groups); for one relationship write the quantified relationship -[:T]->{1,3} or the variable-length form -[:T*1..3]->', this.pos());
   }
 
   private lengthRange(): { min: number; max: number } {
@@ -1238,18 +1352,51 @@ export function parseQuery(text: string): Query {
   return new Parser(text, tokenize(text)).query();
 }
 
-/** The inline WHEREs of patterns (`(p:Person WHERE p.born > 1965)`), taken out and AND-ed before `where`. */
+const allOf = (found: Expr[]): Expr | null => (found.length === 0 ? null : found.reduce((left, right) => ({ kind: 'binary', op: 'and', left, right, pos: left.pos })));
+
+/** The inline WHEREs of a pattern's elements, taken out of them. */
+function takeWheres(elements: (NodePattern | RelPattern)[]): Expr[] {
+  const found: Expr[] = [];
+  for (const x of elements) {
+    if (!x.where) continue;
+    found.push(x.where);
+    delete x.where;
+  }
+  return found;
+}
+
+/**
+ * The inline WHEREs of patterns (`(p:Person WHERE p.born > 1965)`), taken out and AND-ed before
+ * `where`; a pattern with a selector keeps its own (as `part.where`), tested before it selects.
+ */
 function hoistWheres(patterns: PatternPart[], where: Expr | null): Expr | null {
   const found: Expr[] = [];
   for (const part of patterns) {
-    for (const x of [...part.nodes, ...part.rels]) {
-      if (!x.where) continue;
-      found.push(x.where);
-      delete x.where;
+    const own = takeWheres([...part.nodes, ...part.rels]);
+    if (!part.selector) found.push(...own);
+    else {
+      const pre = allOf([...own, ...(part.where ? [part.where] : [])]);
+      if (pre) part.where = pre;
     }
   }
   if (where) found.push(where);
-  return found.length === 0 ? null : found.reduce((left, right) => ({ kind: 'binary', op: 'and', left, right, pos: left.pos }));
+  return allOf(found);
+}
+
+type Parenthesised = { pathVariable: string | null; nodes: NodePattern[]; rels: RelPattern[]; where: Expr | null; pos: Position; quantifier: { min: number; max: number; at: Position } | null };
+
+/** A quantified path pattern as the step it stands for between two nodes, after the checks Neo4j makes on it. */
+function groupStep(g: Parenthesised): RelPattern {
+  if (!g.quantifier) throw compileError('InvalidPathPattern', 'a parenthesised path pattern inside a pattern needs a quantifier, e.g. ((a)-[:T]->(b)){1,3}; only a whole pattern after a selector (SHORTEST 1 (...)) may go without', g.pos);
+  if (g.pathVariable !== null) throw unsupported('assigning a path inside a quantified path pattern', g.pos);
+  if (g.rels.length === 0) throw compileError('InvalidQuantifiedPathPattern', 'the path pattern being quantified must contain at least one relationship, e.g. ((a)-[:T]->(b)){1,3}', g.pos);
+  for (const r of g.rels) {
+    if (r.group) throw compileError('InvalidQuantifiedPathPattern', 'quantified path patterns are not allowed to be nested', r.pos);
+    if (r.length) throw compileError('InvalidQuantifiedPathPattern', 'a variable-length or quantified relationship cannot be part of a quantified path pattern; write its steps out, e.g. ((a)-[:T]->()-[:T]->(b)){1,3}', r.pos);
+  }
+  const where = allOf([...takeWheres([...g.nodes, ...g.rels]), ...(g.where ? [g.where] : [])]);
+  const { min, max } = g.quantifier;
+  return { variable: null, types: [], properties: null, direction: 'out', length: { min, max }, group: { nodes: g.nodes, rels: g.rels, where, pos: g.pos }, pos: g.pos };
 }
 
 /** CREATE and MERGE take no inline WHERE (nor a label expression): there is nothing to test. */
