@@ -132,7 +132,7 @@ describe('clients: score boosting formulas with @qdrant/js-client-rest 1.18', fu
     expect(ids((await q.query('f', { prefetch: all, query: { formula }, limit: 2, offset: 1 })).points)).to.deep.equal([3, 2]);
   });
 
-  it('batch and groups take formulas', async () => {
+  it('batch, groups and a prefetch take formulas', async () => {
     const q = client();
     const boost = { formula: { mult: ['$score', 'price'] }, defaults: { price: 2 } };
     const batch = await q.queryBatch('f', { searches: [{ prefetch: all, query: boost, limit: 1 }, { prefetch: all, query: { formula: { neg: '$score' } }, limit: 2 }] });
@@ -142,6 +142,9 @@ describe('clients: score boosting formulas with @qdrant/js-client-rest 1.18', fu
       ['a', [1]],
       ['b', [2]],
     ]);
+    // -x keeps the two smallest, 4 then 3, which the outer fusion ranks as they came.
+    const nested = await q.query('f', { prefetch: { prefetch: all, query: { formula: { neg: '$score' } }, limit: 2 }, query: { fusion: 'rrf' } });
+    expect(ids(nested.points)).to.deep.equal([4, 3]);
   });
 
   it('reads a Euclid prefetch as this port shows it: the distance on the Qdrant port, minus it on port 6333', async () => {

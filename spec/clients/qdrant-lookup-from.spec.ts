@@ -37,6 +37,7 @@ describe('clients: lookup_from with @qdrant/js-client-rest 1.18', function () {
       points: [
         { id: 2, vector: { '': [1, 0], img: [0, 1] } },
         { id: 7, vector: { '': [0, 1], img: [1, 0] } },
+        { id: 9, vector: { '': [1, 1] } },
       ],
     });
     await q.createCollection('wide', { vectors: { size: 3, distance: 'Dot' } });
@@ -121,6 +122,7 @@ describe('clients: lookup_from with @qdrant/js-client-rest 1.18', function () {
     const q = client();
     expect(await refusal(q.recommend('items', { positive: [2], lookup_from: { collection: 'nope' } }))).to.equal('404 Collection nope not found');
     expect(await refusal(q.query('items', { query: 77, lookup_from: { collection: 'examples' } }))).to.equal('404 No point with id 77 found');
+    expect(await refusal(q.query('items', { query: 9, lookup_from: { collection: 'examples', vector: 'img' } }))).to.equal('404 Vector with name "img" for point not found');
     expect(await refusal(q.query('items', { query: 2, lookup_from: { collection: 'wide' } }))).to.equal('400 Vector dimension error: expected dim: 2, got 3');
     expect(await refusal(q.query('items', { query: 2, lookup_from: { collection: 'multi' } }))).to.match(/^400 collection "multi" has no unnamed vector/);
     expect(await refusal(q.query('items', { query: 2, lookup_from: { collection: 'examples', shard_key: 'a' } as never }))).to.match(/^400 unknown field "lookup_from\.shard_key"/);

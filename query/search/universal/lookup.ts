@@ -1,6 +1,6 @@
 import type { Collection } from '../../../storage/collection.js';
 import { badRequest, notFound } from '../../../storage/errors.js';
-import type { PointId } from '../../../storage/point-id.js';
+import { canonicalUuid, type PointId } from '../../../storage/point-id.js';
 import type { Filter } from '../../filter/types.js';
 import { denseView } from '../dense-view.js';
 import type { ContextPair, QueryKind, QueryPlan, VectorInput } from './plan.js';
@@ -69,11 +69,13 @@ function readVector(from: Collection, name: string, id: PointId, expectedSize: n
 /** The stage's filter, also leaving out the points whose ids it gave as examples. */
 function excluding(filter: Filter | null, ids: PointId[]): Filter {
   const base = filter ?? { must: [], should: [], mustNot: [] };
-  return { ...base, mustNot: [...base.mustNot, { kind: 'has_id', ids: new Set(ids) }] };
+  const canonical = ids.map((id) => (typeof id === 'string' ? (canonicalUuid(id) ?? id) : id));
+  return { ...base, mustNot: [...base.mustNot, { kind: 'has_id', ids: new Set(canonical) }] };
 }
 
-function resolveStage(plan: QueryPlan, searched: Collection, named: Named): QueryPlan {
-  const prefetch = plan.prefetch.map((p) => resolveStage(p, searched, named));
+/** The plan with every lookup_from read: point ids turned into the vectors they name there. */
+export function resolveLookups(plan: QueryPlan, searched: Collection, named: Named): QueryPlan {
+  const prefetch = plan.prefetch.map((p) => resolveLookups(p, searched, named));
   const lookup = plan.lookupFrom;
   const ids = inputs(plan.query).flatMap((v) => ('id' in v ? [v.id] : []));
   if (!lookup || ids.length === 0) return { ...plan, prefetch, lookupFrom: null };
@@ -86,9 +88,4 @@ function resolveStage(plan: QueryPlan, searched: Collection, named: Named): Quer
   const query = mapInputs(plan.query, (v) => ('id' in v ? readVector(from, vector, v.id, size) : v));
   const filter = from === searched ? excluding(plan.filter, ids) : plan.filter;
   return { ...plan, prefetch, query, filter, lookupFrom: null };
-}
-
-/** The plan with every lookup_from read: point ids turned into the vectors they name there. */
-export function resolveLookups(plan: QueryPlan, searched: Collection, named: Named): QueryPlan {
-  return resolveStage(plan, searched, named);
 }
