@@ -1,7 +1,7 @@
 import { badRequest } from '../../storage/errors.js';
 import { parseJsonPath, type JsonPath } from '../../storage/json-path.js';
 import { parseCondition } from '../filter/parse-filter.js';
-import { decayLambda, epochSeconds, geoPointOf, pathKey, type DecayKind, type Expression, type Formula, type PayloadVariable } from '../search/universal/formula.js';
+import { decayLambda, epochSeconds, readGeoPoint, pathKey, type DecayKind, type Expression, type Formula, type PayloadVariable } from '../search/universal/formula.js';
 
 /**
  * Reads Qdrant's formula query (`{"formula": expression, "defaults": {variable: value}}`) into
@@ -92,7 +92,7 @@ function parseExpression(raw: unknown, where: string): Expression {
   }
   if (op === 'geo_distance') {
     const g = fields(body, ['origin', 'to'], at);
-    const origin = geoPointOf(g.origin);
+    const origin = readGeoPoint(g.origin);
     if (typeof origin === 'string') throw badRequest(`${at}.origin must be a geo point {"lon", "lat"}: ${origin}`);
     return { op, origin, to: payloadPath(g.to, `${at}.to`) };
   }

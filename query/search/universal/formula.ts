@@ -3,7 +3,8 @@ import { badRequest } from '../../../storage/errors.js';
 import { instantOf } from '../../../storage/text-tokens.js';
 import { valuesAtPath, type JsonPath } from '../../../storage/json-path.js';
 import { matchesFilter } from '../../filter/evaluate-filter.js';
-import type { Filter } from '../../filter/types.js';
+import { haversineMetres } from '../../filter/geo.js';
+import type { Filter, GeoPoint } from '../../filter/types.js';
 
 /**
  * Qdrant's score boosting (`{"formula": ..., "defaults": ...}`): an expression over the
@@ -38,11 +39,6 @@ export type Expression =
   /** lambda: the decay's shape from its midpoint and scale (see decayLambda). */
   | { op: 'decay'; kind: DecayKind; x: Expression; target: Expression | null; lambda: number };
 
-export interface GeoPoint {
-  lat: number;
-  lon: number;
-}
-
 export interface Formula {
   expression: Expression;
   /** Scores of points a prefetch did not find, by prefetch (Qdrant's default: 0). */
@@ -53,9 +49,6 @@ export interface Formula {
 
 /** A key that names a path, however it was quoted. */
 export const pathKey = (path: JsonPath): string => JSON.stringify(path);
-
-/** The mean Earth radius in metres, as Qdrant's haversine (the geo crate) takes it. */
-const EARTH_RADIUS = 6_371_008.8;
 
 /** A number as Rust prints an f64 (Qdrant's messages): no exponent, `inf`, `NaN`, integers without `.0`. */
 export function rustNumber(x: number): string {
@@ -96,18 +89,10 @@ function decay(kind: DecayKind, x: number, target: number, lambda: number): numb
   return Math.max(1 - lambda * Math.abs(diff), 0);
 }
 
-function haversine(a: GeoPoint, b: GeoPoint): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLon = (b.lon - a.lon) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS * Math.asin(Math.sqrt(h));
-}
-
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** A geo point {lon, lat} in range, or the reason it is not one. */
-export function geoPointOf(v: unknown): GeoPoint | string {
+/** A geo point {lon, lat} in range (as Qdrant reads one in a formula), or the reason it is not one. */
+export function readGeoPoint(v: unknown): GeoPoint | string {
   if (!isObject(v)) return 'expected a geo point {"lon", "lat"}';
   for (const k of ['lon', 'lat'] as const) if (!(k in v)) return `missing field \`${k}\``;
   const { lon, lat } = v;
@@ -164,7 +149,7 @@ export function formulaScorer(c: Collection, formula: Formula, prefetchScores: M
       case 'condition':
         return matchesFilter(e.filter, c, slot) ? 1 : 0;
       case 'geo_distance':
-        return haversine(e.origin, read(e.to, slot, 'geo point', geoPointOf));
+        return haversineMetres(e.origin, read(e.to, slot, 'geo point', readGeoPoint));
       case 'datetime':
         return e.seconds;
       case 'datetime_key':
