@@ -105,6 +105,10 @@ describe('clients: score boosting formulas with @qdrant/js-client-rest 1.18', fu
     const geo = await q.query('f', { prefetch: all, query: { formula: { geo_distance: { origin: { lat: 0, lon: 0 }, to: 'loc' } }, defaults: { loc: { lat: 3, lon: 0 } } } });
     expect(ids(geo.points)).to.deep.equal([4, 3, 2, 1]);
     near(scores(geo.points).map((m) => m / DEGREE), [3, 2, 1, 0]);
+    // A geo condition as an expression: within 1.5 degrees of the origin (point 4 has no loc).
+    const within = await q.query('f', { prefetch: all, query: { formula: { key: 'loc', geo_radius: { center: { lat: 0, lon: 0 }, radius: 1.5 * DEGREE } } } });
+    expect(ids(within.points)).to.deep.equal([1, 2, 3, 4]);
+    near(scores(within.points), [1, 1, 0, 0]);
     const time = await q.query('f', {
       prefetch: { ...all, filter: { must: [{ key: 'at', match: { any: ['2024-01-02T00:00:00Z', '2024-01-03T00:00:00Z'] } }] } },
       query: { formula: { sum: [{ datetime_key: 'at' }, { neg: { datetime: '2024-01-01T00:00:00Z' } }] } },
