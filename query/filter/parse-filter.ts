@@ -68,7 +68,8 @@ function parseRange(raw: unknown, key: { key: string; path: string[] }, where: s
   return { kind: 'range', ...key, ...bounds, datetime };
 }
 
-function parseCondition(raw: unknown, where: string): Condition {
+/** One condition of a filter (also a formula's condition expression). */
+export function parseCondition(raw: unknown, where: string): Condition {
   if (!isObject(raw)) throw badRequest(`${where} must be an object`);
   if (Object.keys(raw).some((k) => FILTER_KEYS.has(k))) return { kind: 'nested', filter: parseFilter(raw, where) };
   if ('has_id' in raw) {
