@@ -26,8 +26,11 @@ export function askForCredential(schemes: readonly string[], reason: string): Pr
     const dialog = h('dialog', { class: 'auth-dialog', 'aria-label': 'Sign in' }, form);
     // Escape would close the dialog without a key; the console cannot work without one.
     dialog.addEventListener('cancel', (e) => e.preventDefault());
-    form.addEventListener('submit', () => {
+    form.addEventListener('submit', (event) => {
+      // Closed here, not by the form's own dialog method: that would run after the dialog is gone.
+      event.preventDefault();
       storeCredential({ scheme: scheme.value, secret: secret.value.trim() });
+      dialog.close();
       dialog.remove();
       pending = null;
       done();

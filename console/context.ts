@@ -8,8 +8,8 @@ export type Tab = (typeof TABS)[number];
 export interface ConsoleContext {
   api: Api;
   collection: string | null;
-  /** Shows a tab, optionally for another collection. */
-  go(tab: Tab, collection?: string | null): void;
+  /** Shows a tab, optionally for another collection, and a message that outlives the move (what was just done). */
+  go(tab: Tab, collection?: string | null, message?: string): void;
   /** Reads the collection list again (after a create, delete or import). */
   refreshCollections(): Promise<void>;
   /** The graph tab's view, which search and point details add to. */

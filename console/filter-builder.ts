@@ -5,7 +5,7 @@ const CLAUSES = ['must', 'should', 'must_not'] as const;
 const OPERATORS = {
   match: 'equals',
   any: 'is any of (comma-separated)',
-  text: 'contains the words',
+  text: 'contains the text',
   gt: '>',
   gte: '≥',
   lt: '<',

@@ -35,11 +35,13 @@ export async function startShell(root: HTMLElement, api: Api, authSchemes: reado
   const notice = h('p', { class: 'notice', role: 'alert' });
   let current: Tab = 'collections';
   let leaving: (() => void)[] = [];
+  let arriving: string | null = null;
 
   const ctx: ConsoleContext = {
     api,
     collection: null,
-    go(tab, collection = ctx.collection) {
+    go(tab, collection = ctx.collection, message) {
+      arriving = message ?? null;
       const hash = `#/${tab}${collection === null ? '' : `/${encodeURIComponent(collection)}`}`;
       if (location.hash === hash) render();
       else location.hash = hash;
@@ -59,6 +61,14 @@ export async function startShell(root: HTMLElement, api: Api, authSchemes: reado
     },
   };
 
+  const listed = (name: string): boolean => [...picker.options].some((o) => o.value === name);
+
+  /** A collection the address names but the list lacks (deleted elsewhere, or mistyped): the list is read again before saying so. */
+  async function warnIfMissing(name: string): Promise<void> {
+    await ctx.refreshCollections();
+    if (ctx.collection === name && !listed(name)) ctx.notify(`There is no collection ${name}: choose one in the header, or create it on the Collections tab.`, 'error');
+  }
+
   function render(): void {
     for (const cleanup of leaving) cleanup();
     leaving = [];
@@ -69,8 +79,11 @@ export async function startShell(root: HTMLElement, api: Api, authSchemes: reado
     picker.value = collection ?? '';
     for (const button of tabs) button.setAttribute('aria-current', button.dataset.tab === tab ? 'page' : 'false');
     notice.textContent = '';
+    if (arriving !== null) ctx.notify(arriving);
+    arriving = null;
     show(main, VIEWS[tab](ctx));
     if (tab === 'graph') ctx.graph.shown();
+    if (collection !== null && !listed(collection)) warnIfMissing(collection).catch((e: unknown) => ctx.notify(messageOf(e), 'error'));
   }
 
   picker.addEventListener('change', () => ctx.go(current, picker.value || null));

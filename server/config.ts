@@ -130,6 +130,19 @@ function replicationConfig(env: NodeJS.ProcessEnv): ReplicationConfig | null {
 }
 
 /** Comma-separated secrets; empty entries (a trailing comma) are never accepted as a secret. */
+/**
+ * The singular spellings of the credential settings: set, they would leave the server open
+ * without a word, so they are refused with the name that works.
+ */
+const SINGULAR_SECRETS = [
+  ['SERVICE_API_KEY', 'SERVICE_API_KEYS'],
+  ['SERVICE_BEARER_TOKEN', 'SERVICE_BEARER_TOKENS'],
+] as const;
+
+function refuseSingularSecrets(env: NodeJS.ProcessEnv): void {
+  for (const [wrong, right] of SINGULAR_SECRETS) if (env[wrong] !== undefined) throw new Error(`${wrong} is not a setting: put the keys in ${right} (comma-separated); without it authentication is off`);
+}
+
 function secrets(raw: string | undefined): string[] {
   return (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 }
@@ -181,6 +194,7 @@ function connectionLimits(env: NodeJS.ProcessEnv): Pick<ServiceConfig, 'maxConne
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const logLevel = (env.SERVICE_LOG_LEVEL ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`SERVICE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.SERVICE_LOG_LEVEL}"`);
+  refuseSingularSecrets(env);
   return {
     host: env.SERVICE_HOST || '0.0.0.0',
     port: positiveInt(env.SERVICE_PORT, 'SERVICE_PORT', 6333, 65535),

@@ -18,6 +18,8 @@ import { quantizedVectors, type QuantizedVectors } from './views/quantized-vecto
 import { VectorSpace } from './views/vector-space.js';
 import { IndexBacklog } from './views/index-backlog.js';
 import { graphBuilder, type GraphBuilder } from './views/graph-builder.js';
+import type { FullTextIndex } from './views/fulltext-index.js';
+import { FullTextViews } from './views/fulltext-views.js';
 
 /** Float values moved into a file, or back into RAM, at once when a collection's on_disk changes (16 MiB); more are moved a step at a time. */
 const MOVE_AT_ONCE_VALUES = 2 ** 22;
@@ -61,6 +63,8 @@ export class Collection {
   readonly payloadChanges = new SlotJournal();
   readonly labelIndex = new LabelIndex();
   readonly graph = new GraphStore();
+  /** The full-text indexes queried so far, following every node write (FullTextViews). */
+  private readonly fullText = new FullTextViews();
   /** The unnamed vector's backlog; running exports pin it, so no slot is freed for reuse under them. */
   private readonly backlog: IndexBacklog;
   private readonly scratch: Float32Array;
@@ -107,6 +111,7 @@ export class Collection {
   set settings(next: CollectionSettings) {
     const before = JSON.stringify(quantizationOf(this.givenSettings));
     this.givenSettings = next;
+    this.fullText.keepDeclared(next);
     const requantized = JSON.stringify(quantizationOf(next)) !== before;
     const hadCodes = this.codes !== null || [...this.named.values()].some((field) => field.hasCodes);
     if (requantized) this.quantize(false);
@@ -285,6 +290,7 @@ export class Collection {
       this.payloadIndex.add(slot, p.payload);
       this.payloadChanges.note(slot);
       this.labelIndex.add(p.id, p.labels);
+      this.fullText.put(p.id, p.labels, p.payload);
       if (vector) this.backlog.push(slot);
     }
   }
@@ -306,7 +312,21 @@ export class Collection {
     this.payloadIndex.add(slot, payload);
     this.payloadChanges.note(slot);
     this.labelIndex.add(id, labels);
+    this.fullText.put(id, labels, payload);
     return true;
+  }
+
+  /** The full-text index over nodes of any of `labels` and their text `properties`, kept as a view (built now if no query read it before). */
+  fullTextIndex(labels: readonly string[], properties: readonly string[]): FullTextIndex {
+    return this.fullText.get(labels, properties, (index) => {
+      for (const label of labels) {
+        for (const id of this.labelIndex.pointsWith(label)) {
+          if (index.has(id)) continue;
+          const slot = this.store.slotOf(id);
+          index.put(id, this.store.labels[slot]!, this.store.payloads[slot] ?? {});
+        }
+      }
+    });
   }
 
   /** Takes a point's slot out of the views; its edges stay (an upsert keeps them). */
@@ -314,6 +334,7 @@ export class Collection {
     this.payloadIndex.remove(slot, this.store.payloads[slot]!);
     this.payloadChanges.note(slot);
     this.labelIndex.remove(id, this.store.labels[slot]!);
+    this.fullText.remove(id);
     const hadVector = this.store.hasVector[slot] === 1;
     this.store.remove(id);
     if (this.index.contains(slot)) this.index.noteRemoved();
@@ -337,6 +358,8 @@ export class Collection {
    */
   declareIndex(field: string, index: FieldIndex | null, loading = false): void {
     this.payloadIndex.dropField(field);
+    // A text index changes what a full-text match means (words, not substrings): kept filter matches start over.
+    if (this.fieldIndexes.get(field)?.type === 'text' || index?.type === 'text') this.payloadChanges.restart();
     if (index === null) {
       this.fieldIndexes.delete(field);
       return;

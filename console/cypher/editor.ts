@@ -1,4 +1,4 @@
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
+import { autocompletion, closeBrackets, closeBracketsKeymap, closeCompletion, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, StreamLanguage, syntaxHighlighting } from '@codemirror/language';
 import { cypher } from '@codemirror/legacy-modes/mode/cypher';
@@ -27,7 +27,8 @@ export function cypherEditor(parent: HTMLElement, doc: string, run: () => void, 
     state: EditorState.create({
       doc,
       extensions: [
-        Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (run(), true) }])),
+        // Running closes an open completion list: it belongs to the text just run, not to the result.
+        Prec.highest(keymap.of([{ key: 'Mod-Enter', run: (target) => (closeCompletion(target), run(), true) }])),
         lineNumbers(),
         history(),
         drawSelection(),
@@ -56,7 +57,9 @@ export function cypherEditor(parent: HTMLElement, doc: string, run: () => void, 
       const line = doc.line(Math.min(Math.max(Number(at[1]), 1), doc.lines));
       // An error at the end of a line (input ended too soon) marks the line's last character.
       const from = Math.max(line.from, Math.min(line.from + Math.max(Number(at[2]) - 1, 0), line.to - 1));
-      view.dispatch(setDiagnostics(view.state, [{ from, to: Math.min(from + 1, line.to), severity: 'error', message }]));
+      // A word there (a misspelt keyword, an unknown name) is marked whole, anything else one character.
+      const word = /^\w+/.exec(doc.sliceString(from, line.to));
+      view.dispatch(setDiagnostics(view.state, [{ from, to: Math.min(from + (word ? word[0].length : 1), line.to), severity: 'error', message }]));
       return true;
     },
     clearError() {

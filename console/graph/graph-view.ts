@@ -15,6 +15,8 @@ import { fitViewport } from './viewport.js';
  */
 const LARGE_GRAPH = 300;
 const MARGIN = 30;
+/** Fitting never zooms in further: one or two nodes would otherwise fill the canvas at the wheel's limit (4). */
+const FIT_ZOOM = 1.5;
 const PICKER_LIMIT = 2000;
 
 const STYLE: cytoscape.StylesheetJson = [
@@ -143,18 +145,21 @@ export class GraphView {
   fit(): void {
     this.cy.resize();
     this.cy.fit(undefined, MARGIN);
+    if (this.cy.zoom() > FIT_ZOOM) this.cy.zoom({ level: FIT_ZOOM, renderedPosition: { x: this.cy.width() / 2, y: this.cy.height() / 2 } });
   }
 
   layout(): void {
     this.cy.resize();
     if (this.nodes.size <= LARGE_GRAPH) {
-      this.cy.layout({ name: 'cose', animate: false, fit: true, padding: MARGIN, randomize: false }).run();
+      const cose = this.cy.layout({ name: 'cose', animate: false, fit: false, randomize: false });
+      cose.one('layoutstop', () => this.fit());
+      cose.run();
       return;
     }
     const [width, height] = [this.cy.width(), this.cy.height()];
     const { at, box } = grid(this.nodes.size, width / Math.max(1, height));
     this.cy.batch(() => this.cy.nodes().positions((_, i) => at(i)));
-    this.cy.viewport(fitViewport(box, width, height, MARGIN, this.cy.minZoom(), this.cy.maxZoom()));
+    this.cy.viewport(fitViewport(box, width, height, MARGIN, this.cy.minZoom(), FIT_ZOOM));
   }
 
   clear(): void {

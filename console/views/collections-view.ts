@@ -5,10 +5,14 @@ import type { CollectionInfo } from '../types.js';
 import { confirmDialog } from './confirm-dialog.js';
 import { statusLine } from './errors.js';
 
-/** Indexing progress as the share of vectors already linked into the HNSW index. */
+/**
+ * Indexing progress as the share of vectors already linked into the HNSW index. The counts are of
+ * points, some of which have no vector (graph nodes made by Cypher), so only a yellow collection
+ * reads its share from them: a green one has indexed every vector it holds.
+ */
 function progress(info: CollectionInfo): HTMLElement {
   const total = info.vectors_count ?? info.points_count;
-  const share = total === 0 ? 1 : info.indexed_vectors_count / total;
+  const share = info.status === 'green' || total === 0 ? 1 : Math.min(info.indexed_vectors_count / total, 0.99);
   return h('span', { class: 'progress' }, h('progress', { max: 1, value: share, 'aria-label': `${info.name} indexed` }), ` ${Math.round(share * 100)}%`);
 }
 
@@ -26,9 +30,8 @@ function createForm(ctx: ConsoleContext, status: ReturnType<typeof statusLine>):
     ctx.api
       .put(`/collections/${seg(name.value)}`, { vectors: { size: Number(size.value), distance: distance.value }, ...hnsw })
       .then(async () => {
-        status.info(`Created collection ${name.value}.`);
         await ctx.refreshCollections();
-        ctx.go('collections', name.value);
+        ctx.go('collections', name.value, `Created collection ${name.value}: add its points on the Points tab.`);
       })
       .catch(status.error);
   });
@@ -45,9 +48,8 @@ export function collectionsView(ctx: ConsoleContext): HTMLElement {
   const remove = async (c: CollectionInfo): Promise<void> => {
     if (!(await confirmDialog(`Delete collection ${c.name} and its ${c.points_count} points? This cannot be undone.`, 'Delete'))) return;
     await ctx.api.delete(`/collections/${seg(c.name)}`);
-    status.info(`Deleted collection ${c.name}.`);
     await ctx.refreshCollections();
-    ctx.go('collections', null);
+    ctx.go('collections', null, `Deleted collection ${c.name}.`);
   };
 
   // While a collection is still indexing (yellow), the table reads itself again every second.

@@ -14,6 +14,8 @@ import { noCollection } from './no-collection.js';
 
 const MODES = ['Table', 'JSON', 'Graph'] as const;
 type Mode = (typeof MODES)[number];
+/** Rows the table draws: a long result stays a page a browser can scroll; JSON holds every row. */
+const TABLE_ROWS = 1000;
 
 function parseParameters(text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
@@ -23,12 +25,17 @@ function parseParameters(text: string): Record<string, unknown> {
 }
 
 function resultTable(result: CypherResult): HTMLElement {
-  return h(
+  const rows = result.rows.slice(0, TABLE_ROWS);
+  const table = h(
     'div',
     { class: 'table-wrap' },
-    h('table', { class: 'cypher-table' }, h('thead', {}, h('tr', {}, ...result.columns.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, ...result.rows.map((row) => h('tr', {}, ...row.map((v) => h('td', {}, cellText(v))))))),
+    h('table', { class: 'cypher-table' }, h('thead', {}, h('tr', {}, ...result.columns.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, ...rows.map((row) => h('tr', {}, ...row.map((v) => h('td', {}, cellText(v))))))),
   );
+  if (rows.length === result.rows.length) return table;
+  return h('div', {}, h('p', { class: 'hint' }, `The table shows the first ${rows.length} of ${result.rows.length} rows; JSON shows them all.`), table);
 }
+
+const rowCount = (n: number): string => (n === 1 ? '1 row' : `${n} rows`);
 
 /** The Cypher editor: parameters as JSON, Ctrl-Enter or Run, history, and the result as a table, JSON or a graph. */
 export function cypherView(ctx: ConsoleContext): HTMLElement {
@@ -58,8 +65,12 @@ export function cypherView(ctx: ConsoleContext): HTMLElement {
     if (mode === 'Table') show(output, resultTable(result));
     else if (mode === 'JSON') show(output, h('pre', { class: 'json' }, JSON.stringify(result, null, 2)));
     else {
-      show(output, graph.element);
       const { nodes, edges } = graphOfRows(result.rows);
+      if (nodes.length === 0 && edges.length === 0) {
+        show(output, h('p', { class: 'hint' }, 'Nothing to draw: the result holds no nodes or relationships. Return them whole (RETURN n, r or a path p) to see a graph.'));
+        return;
+      }
+      show(output, graph.element);
       drawGraph(nodes, edges).catch(status.error);
     }
   }
@@ -85,7 +96,7 @@ export function cypherView(ctx: ConsoleContext): HTMLElement {
     status.info('Running…');
     try {
       result = await ctx.api.post<CypherResult>(`${base}/graph/query`, { query, parameters: params });
-      status.info(`${result.rows.length} rows, ${result.stats.nodes_scanned} nodes scanned, ${result.stats.execution_time_ms.toFixed(1)} ms`);
+      status.info(`${rowCount(result.rows.length)}, ${result.stats.nodes_scanned} nodes scanned, ${result.stats.execution_time_ms.toFixed(1)} ms`);
       showResult(mode);
     } catch (e) {
       result = null;

@@ -27,7 +27,8 @@ export function graphTab(ctx: ConsoleContext): HTMLElement {
       .then((result) => {
         const { nodes, edges } = graphOfRows(result.rows);
         ctx.graph.replace(nodes, edges);
-        status.clear();
+        if (edges.length === 0) status.info(`${collection} has no relationships yet: add one from a point's details (Points) or with Cypher (CREATE).`);
+        else status.clear();
       })
       .catch(status.error);
   });

@@ -1,6 +1,7 @@
 import { seg, type Api } from '../api.js';
 import { h } from '../dom.js';
 import type { Neighbor, Point, PointId } from '../types.js';
+import { pointEdits, type PointEdits } from './point-edits.js';
 
 /** Dimension, norm and the first values: enough to tell vectors apart without printing them. */
 export function vectorSummary(vector: number[] | null | undefined): string {
@@ -14,8 +15,8 @@ function edgeList(title: string, arrow: (n: Neighbor) => string, neighbors: Neig
   return h('div', {}, h('h4', {}, `${title} (${neighbors.length})`), h('ul', { class: 'edges' }, ...neighbors.map((n) => h('li', {}, `${arrow(n)} (weight ${n.weight})`))));
 }
 
-/** One point: labels, payload, its vector summarised, and its edges out and in. */
-export async function pointDetails(api: Api, collection: string, id: PointId, showInGraph: (id: PointId) => void): Promise<HTMLElement> {
+/** One point: labels, payload, its vector summarised, its edges out and in, and what can change them. */
+export async function pointDetails(api: Api, collection: string, id: PointId, showInGraph: (id: PointId) => void, edits: PointEdits): Promise<HTMLElement> {
   const base = `/collections/${seg(collection)}`;
   const [points, outgoing, incoming] = await Promise.all([
     api.post<Point[]>(`${base}/points`, { ids: [id], with_payload: true, with_vector: true }),
@@ -34,5 +35,6 @@ export async function pointDetails(api: Api, collection: string, id: PointId, sh
     edgeList('Edges out', (n) => `-[:${n.relation}]-> ${n.id}`, outgoing.neighbors),
     edgeList('Edges in', (n) => `<-[:${n.relation}]- ${n.id}`, incoming.neighbors),
     h('button', { type: 'button', onclick: () => showInGraph(point.id) }, 'Show neighbours in the graph'),
+    pointEdits(api, collection, point.id, edits),
   );
 }

@@ -5,6 +5,7 @@ import { FilterBuilder } from '../filter-builder.js';
 import type { Point, PointId } from '../types.js';
 import { statusLine } from './errors.js';
 import { pointDetails } from './point-details.js';
+import { pointForm } from './point-form.js';
 import { noCollection } from './no-collection.js';
 import { showNeighbours } from './show-neighbours.js';
 
@@ -26,7 +27,15 @@ export function pointsView(ctx: ConsoleContext): HTMLElement {
   const nextButton = h('button', { type: 'button', onclick: () => void page(next, true) }, 'Next');
 
   const open = (id: PointId): void => {
-    pointDetails(ctx.api, collection, id, (pid) => showNeighbours(ctx, pid))
+    const edits = {
+      edgeAdded: open,
+      // The list reads itself again (its status line cleared), then says what went.
+      deleted: (gone: PointId) => {
+        show(details);
+        void reload().then(() => status.info(`Deleted point ${gone}.`));
+      },
+    };
+    pointDetails(ctx.api, collection, id, (pid) => showNeighbours(ctx, pid), edits)
       .then((el) => show(details, el))
       .catch(status.error);
   };
@@ -43,37 +52,41 @@ export function pointsView(ctx: ConsoleContext): HTMLElement {
       next = result.next_page_offset;
       prevButton.disabled = previous.length === 0;
       nextButton.disabled = next === null;
-      pageInfo.textContent = `${counted.count} points${f ? ' match' : ''}; page ${previous.length + 1}`;
+      pageInfo.textContent = `${counted.count === 1 ? '1 point' : `${counted.count} points`}${f ? (counted.count === 1 ? ' matches' : ' match') : ''}; page ${previous.length + 1}`;
       show(
         body,
         ...result.points.map((p) =>
           h(
             'tr',
             { 'data-id': String(p.id) },
-            h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => open(p.id) }, String(p.id))),
+            h('td', { class: 'id' }, h('button', { type: 'button', class: 'link', onclick: () => open(p.id) }, String(p.id))),
             h('td', {}, (p.labels ?? []).join(', ')),
             h('td', { class: 'payload' }, shortJson(p.payload ?? {})),
           ),
         ),
       );
-      if (result.points.length === 0) show(body, h('tr', {}, h('td', { colspan: 3 }, 'No points.')));
+      if (result.points.length === 0) show(body, h('tr', {}, h('td', { colspan: 3 }, f ? 'No points match the filter.' : 'No points yet: add one above, upsert them through the API, or import a .vgdb file (Export / import).')));
+      if (counted.count === 0 && !f) adding.open = true;
       status.clear();
     } catch (e) {
       status.error(e);
     }
   };
-  const reload = (): void => {
+  const reload = (): Promise<void> => {
     previous.length = 0;
-    void page(null, false);
+    return page(null, false);
   };
-  pageSize.addEventListener('change', reload);
+  // A saved point shows in the list (from the first page) and in the details pane.
+  const adding = pointForm(ctx.api, collection, status, (id) => reload().then(() => open(id)));
+  pageSize.addEventListener('change', () => void reload());
 
-  reload();
+  void reload();
   return h(
     'section',
     { class: 'view points-view' },
     h('div', { class: 'view-head' }, h('h2', {}, `Points of ${collection}`)),
-    h('form', { class: 'filter-form', onsubmit: (e: Event) => (e.preventDefault(), reload()) }, filter.element, h('button', { type: 'submit' }, 'Apply filter')),
+    adding,
+    h('form', { class: 'filter-form', onsubmit: (e: Event) => (e.preventDefault(), void reload()) }, filter.element, h('button', { type: 'submit' }, 'Apply filter')),
     status.element,
     h('div', { class: 'toolbar' }, prevButton, nextButton, field('Per page', pageSize), pageInfo),
     h('div', { class: 'split' }, h('div', { class: 'table-wrap' }, h('table', { class: 'points' }, h('thead', {}, h('tr', {}, ...['Id', 'Labels', 'Payload'].map((t) => h('th', { scope: 'col' }, t)))), body)), details),

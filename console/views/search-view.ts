@@ -2,21 +2,14 @@ import { seg } from '../api.js';
 import type { ConsoleContext } from '../context.js';
 import { field, h, shortJson, show } from '../dom.js';
 import { FilterBuilder } from '../filter-builder.js';
+import { idOf, vectorOf } from '../input.js';
 import type { PointId, ScoredPoint } from '../types.js';
 import { statusLine } from './errors.js';
 import { noCollection } from './no-collection.js';
 import { showNeighbours } from './show-neighbours.js';
 
-/** A point id as the API wants it: a number when it is one, else the UUID text. */
-const idOf = (text: string): PointId => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : text.trim());
-
 /** The query: a point id (its vector, the point itself left out) or a pasted vector. */
-function queryOf(mode: string, text: string): PointId | number[] {
-  if (mode === 'id') return idOf(text);
-  const vector = JSON.parse(text.trim().startsWith('[') ? text : `[${text}]`) as unknown;
-  if (!Array.isArray(vector) || !vector.every((x) => typeof x === 'number')) throw new Error('the vector must be numbers, e.g. [0.1, 0.2, 0.3]');
-  return vector as number[];
-}
+const queryOf = (mode: string, text: string): PointId | number[] => (mode === 'id' ? idOf(text) : vectorOf(text));
 
 /** Vector search (POST /points/query) by a point's vector or a pasted one, with limit, ef, threshold and filter. */
 export function searchView(ctx: ConsoleContext): HTMLElement {
@@ -48,7 +41,7 @@ export function searchView(ctx: ConsoleContext): HTMLElement {
         h(
           'tr',
           { 'data-id': String(p.id) },
-          h('td', {}, String(p.id)),
+          h('td', { class: 'id' }, String(p.id)),
           h('td', { class: 'num' }, p.score.toFixed(4)),
           h('td', {}, (p.labels ?? []).join(', ')),
           h('td', { class: 'payload' }, shortJson(p.payload ?? {})),
@@ -68,7 +61,11 @@ export function searchView(ctx: ConsoleContext): HTMLElement {
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    run().catch(status.error);
+    // A failed search leaves no results of the one before, which would read as its answer.
+    run().catch((e: unknown) => {
+      show(results);
+      status.error(e);
+    });
   });
   return h(
     'section',

@@ -34,7 +34,7 @@ function idsMatching(c: Collection, pending: PendingUpdates, filter: Filter | nu
     const id = c.store.idOf(slot);
     if (!pending.touched.has(id)) ids.push(id);
   });
-  for (const [id, point] of pending.touched) if (point && (!filter || matchesPendingPoint(filter, { id, ...point }))) ids.push(id);
+  for (const [id, point] of pending.touched) if (point && (!filter || matchesPendingPoint(filter, c, { id, ...point }))) ids.push(id);
   return ids;
 }
 
@@ -55,7 +55,7 @@ function checkedPath(key: string, where: string): string {
 function absentOrMatching(c: Collection, pending: PendingUpdates, filter: Filter, id: PointId): boolean {
   if (pending.touched.has(id)) {
     const now = pending.touched.get(id);
-    return !now || matchesPendingPoint(filter, { id, ...now });
+    return !now || matchesPendingPoint(filter, c, { id, ...now });
   }
   const slot = c.store.slotOf(id);
   return slot < 0 || matchesFilter(filter, c, slot);

@@ -9,7 +9,7 @@ import type { VectorQuery } from '../search/vector-search.js';
  * Euclid and Manhattan: minus the distance, DECISIONS.md's score, which port 6333 shows). Qdrant
  * shows a nearest search on Euclid or Manhattan as the distance itself, best (smallest) first, and
  * reads its score_threshold as an upper bound on that distance. Qdrant's vector queries (nearest,
- * recommend, discover) keep scores strictly past the threshold; its fusions keep scores at or above it.
+ * recommend, discover) keep scores strictly past the threshold; its fusions and formulas keep scores at or above it.
  */
 
 /** The distance of a dense vector ("": the unnamed one); null for a sparse or unknown name. */
@@ -45,8 +45,11 @@ export function qdrantPlan(c: Collection, plan: QueryPlan): QueryPlan {
   const threshold = plan.scoreThreshold;
   if (threshold !== null && q.kind === 'none') throw badRequest("A query is needed to use the score_threshold. Can't have score_threshold without defining a query.");
   if (threshold !== null && q.kind === 'order_by') throw badRequest("Can't use score_threshold with an order_by query.");
+  // A formula reads each prefetch's scores as this port shows them: a Euclid or Manhattan distance as itself.
+  const query = q.kind === 'formula' ? { ...q, distances: plan.prefetch.map((p) => answersDistances(c, p)) } : q;
   return {
     ...plan,
+    query,
     prefetch: plan.prefetch.map((p) => qdrantPlan(c, p)),
     scoreThreshold: threshold !== null && distanceScored(c, plan) ? -threshold : threshold,
     thresholdExclusive: vectorQuery,

@@ -11,6 +11,7 @@ import type { JsonPath } from '../../storage/json-path.js';
 import { universalBatchBody, universalGroupsBody, universalQueryBody, type prefetch, type queryForm } from './schemas/universal-query.js';
 import { DEFAULT_EF } from './search-body.js';
 import { quantizationOf } from './quantization-params.js';
+import { parseFormula } from './formula-body.js';
 import { discoverBatchBody, discoverBody, recommendBatchBody, recommendBody, recommendGroupsBody, searchGroupsBody } from './schemas/recommend.js';
 
 export interface UniversalQuery extends OutputOptions {
@@ -59,6 +60,7 @@ function queryKind(form: Form | null | undefined, limit: number, prefetches: num
   if ('context' in form) return { kind: 'discover', target: null, context: contextPairs(form.context) };
   if ('fusion' in form) return { kind: 'fusion', method: form.fusion, k: DEFAULT_RRF_K, weights: null };
   if ('rrf' in form) return { kind: 'fusion', method: 'rrf', k: form.rrf.k ?? DEFAULT_RRF_K, weights: rrfWeights(form.rrf.weights, prefetches, where) };
+  if ('formula' in form) return { kind: 'formula', formula: parseFormula(form.formula, form.defaults, `${where}query.formula`), distances: Array<boolean>(prefetches).fill(false) };
   if ('order_by' in form) {
     const o = typeof form.order_by === 'string' ? { key: form.order_by } : form.order_by;
     const start = 'start_from' in o ? o.start_from : null;
@@ -85,6 +87,7 @@ function stagePlan(stage: Stage, where: string, defaultLimit: number): QueryPlan
     ef: given[0] ?? DEFAULT_EF,
     exact: stage.params?.exact === true,
     quantization: quantizationOf(stage.params?.quantization),
+    lookupFrom: stage.lookup_from ? { collection: stage.lookup_from.collection, vector: stage.lookup_from.vector ?? null } : null,
   };
 }
 
@@ -116,7 +119,7 @@ export function parseUniversalGroups(raw: unknown): GroupsQuery {
 /** Qdrant's recommend body as a universal query. */
 export function parseRecommend(raw: unknown, where = ''): UniversalQuery {
   const b = checkBody(recommendBody, bodyObject(raw));
-  return parseStage({ query: { recommend: { positive: b.positive, negative: b.negative, strategy: b.strategy } }, filter: b.filter, params: b.params, limit: b.limit, offset: b.offset, score_threshold: b.score_threshold, using: b.using }, b, where);
+  return parseStage({ query: { recommend: { positive: b.positive, negative: b.negative, strategy: b.strategy } }, filter: b.filter, params: b.params, limit: b.limit, offset: b.offset, score_threshold: b.score_threshold, using: b.using, lookup_from: b.lookup_from }, b, where);
 }
 
 export function parseRecommendBatch(raw: unknown): UniversalQuery[] {
@@ -129,14 +132,14 @@ export function parseRecommendGroups(raw: unknown): GroupsQuery {
   const groups = b.limit ?? 10;
   const groupSize = b.group_size ?? 3;
   const query = { recommend: { positive: b.positive, negative: b.negative, strategy: b.strategy } };
-  const q = parseStage({ query, filter: b.filter, params: b.params, score_threshold: b.score_threshold, limit: Math.min(groups * groupSize * 10, 10_000), using: b.using }, b, '');
+  const q = parseStage({ query, filter: b.filter, params: b.params, score_threshold: b.score_threshold, limit: Math.min(groups * groupSize * 10, 10_000), using: b.using, lookup_from: b.lookup_from }, b, '');
   return { ...q, groupBy: payloadPath(b.group_by, 'group_by'), groupSize, groups };
 }
 
 /** Qdrant's discover body as a universal query (without a target: a context search). */
 export function parseDiscover(raw: unknown, where = ''): UniversalQuery {
   const b = checkBody(discoverBody, bodyObject(raw));
-  const q = parseStage({ filter: b.filter, params: b.params, limit: b.limit, offset: b.offset, score_threshold: b.score_threshold, using: b.using }, b, where);
+  const q = parseStage({ filter: b.filter, params: b.params, limit: b.limit, offset: b.offset, score_threshold: b.score_threshold, using: b.using, lookup_from: b.lookup_from }, b, where);
   const target = b.target === null || b.target === undefined ? null : input(b.target);
   return { ...q, plan: { ...q.plan, query: { kind: 'discover', target, context: contextPairs(b.context) } } };
 }

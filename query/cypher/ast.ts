@@ -71,6 +71,35 @@ export interface RelPattern {
   length: { min: number; max: number } | null;
   /** An inline WHERE, as NodePattern's. */
   where?: Expr;
+  /**
+   * A quantified path pattern standing in this relationship's place, `((x)-[r]->(y)){1,3}`:
+   * `length` then holds its bounds and the fields above are unused (no variable, no types).
+   */
+  group?: PathGroup;
+  pos: Position;
+}
+
+/**
+ * The inside of a quantified path pattern: a fixed pattern matched `length` times in a row, each
+ * time from the node the last ended on. Inside, its variables are single nodes and
+ * relationships; after the match, lists of them in path order (group variables).
+ */
+export interface PathGroup {
+  nodes: NodePattern[];
+  rels: RelPattern[];
+  /** The group's own WHERE and its elements' inline WHEREs, tested on each repetition. */
+  where: Expr | null;
+  pos: Position;
+}
+
+/**
+ * A Neo4j 5 path selector: `SHORTEST k` (shortest, ANY SHORTEST being SHORTEST 1), `SHORTEST k
+ * GROUPS` (groups, ALL SHORTEST being SHORTEST 1 GROUPS) or `ANY k` (any). `count` is a whole
+ * number or a parameter.
+ */
+export interface PathSelector {
+  kind: 'shortest' | 'groups' | 'any';
+  count: Expr;
   pos: Position;
 }
 
@@ -81,7 +110,17 @@ export interface PatternPart {
   rels: RelPattern[];
   /** shortestPath(...) (one) or allShortestPaths(...) (all): the fewest hops between the two ends. */
   shortest?: 'one' | 'all';
+  /** SHORTEST k, ANY k ...: which of the fits with the same two end nodes are kept. */
+  selector?: PathSelector;
+  /** With a selector: the pattern's own predicates (inline WHEREs), tested before it selects. */
+  where?: Expr;
   pos: Position;
+}
+
+/** The variables a quantified path pattern binds (as lists after the match), in order of appearance. */
+export function groupVariables(group: PathGroup): string[] {
+  const names = [...group.nodes, ...group.rels].map((x) => x.variable).filter((v): v is string => v !== null);
+  return [...new Set(names)];
 }
 
 export interface ProjectionItem {

@@ -1,4 +1,4 @@
-import { mapSubExpressions, subExpressions, type Clause, type Expr, type PatternPart, type Projection } from './ast.js';
+import { groupVariables, mapSubExpressions, subExpressions, type Clause, type Expr, type PathGroup, type PatternPart, type Projection } from './ast.js';
 import { compileError, CypherError, type Position } from './errors.js';
 import { MAX_INT64_LITERAL } from './lexer.js';
 import { PROCEDURES } from './procedures/registry.js';
@@ -6,7 +6,7 @@ import { changesSchema, writesData } from './query-kind.js';
 import { AGGREGATES, FUNCTIONS } from './functions.js';
 
 /** What a variable is known to hold: graph element kinds are checked where patterns use them. */
-export type VarKind = 'node' | 'rel' | 'relList' | 'path' | 'value' | 'unknown';
+export type VarKind = 'node' | 'rel' | 'relList' | 'nodeList' | 'path' | 'value' | 'unknown';
 
 type Scope = Map<string, VarKind>;
 
@@ -37,7 +37,7 @@ const patternNotPredicate = (pos: Position) =>
   compileError('UnexpectedSyntax', 'a pattern such as (a)-->(b) is a predicate here, not a value: use a pattern comprehension [(a)-->(b) | b] for its matches, or COUNT { (a)-->(b) } for their number', pos);
 
 const describeKind = (k: VarKind): string =>
-  ({ node: 'a node', rel: 'a relationship', relList: 'a list of relationships', path: 'a path', value: 'a value', unknown: 'a value' })[k];
+  ({ node: 'a node', rel: 'a relationship', relList: 'a list of relationships', nodeList: 'a list of nodes', path: 'a path', value: 'a value', unknown: 'a value' })[k];
 
 /**
  * The semantic pass: every variable is defined before use and used as one kind of thing,
@@ -88,6 +88,7 @@ export function bindQuery(clauses: Clause[], outer: Scope = new Map(), inExpress
       }
       case 'match': {
         const inClause = new Set<string>();
+        checkPathPatterns(scope, clause.patterns);
         for (const part of clause.patterns) bindPattern(scope, part, inClause, 'match');
         if (clause.where) checkPredicate(scope, clause.where, 'WHERE');
         return;
@@ -195,9 +196,11 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
     const fn = part.shortest === 'one' ? 'shortestPath' : 'allShortestPaths';
     if (mode !== 'match') throw compileError('InvalidClauseComposition', `${fn}() can only be matched, not created or merged`, part.pos);
     if (part.rels.length !== 1) throw compileError('InvalidArgumentExpression', `${fn}() takes a pattern of one relationship, e.g. (a)-[:KNOWS*..6]-(b)`, part.pos);
+    if (part.rels[0]!.group) throw compileError('InvalidArgumentExpression', `${fn}() takes a variable-length relationship, not a quantified path pattern; write MATCH ${part.shortest === 'one' ? 'SHORTEST 1' : 'ALL SHORTEST'} (a)((x)-->(y))+(b) for that`, part.pos);
     const length = part.rels[0]!.length;
     if (length && length.min > 1) throw compileError('InvalidArgumentExpression', `${fn}() starts from length 0 or 1, not ${length.min}`, part.pos);
   }
+  if (part.selector && mode !== 'match') throw compileError('InvalidClauseComposition', 'a path selector (SHORTEST, ANY) can only be matched, not created or merged', part.selector.pos);
   const bound = new Set(scope.keys());
   part.nodes.forEach((n) => {
     if (n.variable === null) return checkProps(n.properties);
@@ -205,11 +208,16 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
     if (mode !== 'match' && was !== undefined && bound.has(n.variable) && (n.labels.length > 0 || n.properties || part.nodes.length === 1)) {
       throw compileError('VariableAlreadyBound', `variable \`${n.variable}\` is already bound; CREATE cannot give it labels or properties, or create it again`, n.pos);
     }
-    if (was === 'value') throw conflict(n.variable, was, 'a node', n.pos);
+    if (was === 'value' || was === 'nodeList') throw conflict(n.variable, was, 'a node', n.pos);
     define(n.variable, 'node', n.pos);
     checkProps(n.properties);
   });
   for (const r of part.rels) {
+    if (r.group) {
+      if (mode !== 'match') throw compileError('InvalidClauseComposition', `${mode === 'create' ? 'CREATE' : 'MERGE'} cannot make a quantified path pattern; write its relationships out`, r.pos);
+      bindGroup(scope, r.group);
+      continue;
+    }
     if (mode !== 'match') {
       if (r.variable !== null && bound.has(r.variable)) throw compileError('VariableAlreadyBound', `relationship variable \`${r.variable}\` is already bound; ${mode === 'create' ? 'CREATE' : 'MERGE'} makes new relationships`, r.pos);
       if (r.types.length !== 1) throw compileError('NoSingleRelationshipType', 'a relationship in CREATE needs exactly one type, e.g. -[:KNOWS]->', r.pos);
@@ -239,6 +247,60 @@ function bindPattern(scope: Scope, part: PatternPart, inClause: Set<string>, mod
     if (scope.has(part.pathVariable)) throw compileError('VariableAlreadyBound', `path variable \`${part.pathVariable}\` is already defined (as ${describeKind(scope.get(part.pathVariable)!)})`, part.pos);
     scope.set(part.pathVariable, 'path');
   }
+  if (part.where) checkPredicate(scope, part.where, 'WHERE');
+}
+
+/**
+ * Neo4j 5's rules for the path patterns of one MATCH: a selective selector (SHORTEST, ANY) on a
+ * pattern of variable length, alone in its clause; a variable inside a quantified path pattern
+ * declared nowhere else (not in another group, outside one, or in an earlier clause).
+ */
+function checkPathPatterns(scope: Scope, parts: PatternPart[]): void {
+  const selective = parts.find((p) => p.selector);
+  if (selective && parts.length > 1) throw compileError('InvalidPathPattern', 'Multiple path patterns cannot be used in the same clause in combination with a selective path selector; write each in a MATCH of its own', selective.pos);
+  if (selective && !selective.rels.some((r) => r.length)) {
+    throw compileError('InvalidPathPattern', 'a path selector (SHORTEST, ANY) needs a pattern of variable length: a quantified relationship such as -[:T]->+ or a quantified path pattern such as ((a)-[:T]->(b)){1,5}', selective.selector!.pos);
+  }
+  const groups = parts.flatMap((p) => p.rels.flatMap((r) => (r.group ? [r.group] : [])));
+  const outside = new Set<string>();
+  for (const p of parts) {
+    for (const x of [...p.nodes, ...p.rels]) if (x.variable !== null) outside.add(x.variable);
+    if (p.pathVariable !== null) outside.add(p.pathVariable);
+  }
+  const declared = new Set([...outside, ...groups.flatMap(groupVariables)]);
+  const seen = new Set<string>();
+  for (const g of groups) {
+    for (const x of [...g.nodes, ...g.rels]) {
+      const name = x.variable;
+      if (name === null) continue;
+      if (scope.has(name)) throw compileError('VariableAlreadyBound', `The variable \`${name}\` is already defined in a previous clause, it cannot be referenced as a node or as a relationship variable inside of a quantified path pattern`, x.pos);
+      if (outside.has(name)) throw compileError('VariableAlreadyBound', `The variable \`${name}\` occurs both inside and outside a quantified path pattern and needs to be renamed`, x.pos);
+    }
+    const own = groupVariables(g);
+    for (const name of own) if (seen.has(name)) throw compileError('VariableAlreadyBound', `The variable \`${name}\` occurs in multiple quantified path patterns and needs to be renamed`, g.pos);
+    own.forEach((name) => seen.add(name));
+    const exprs = [...g.nodes, ...g.rels].flatMap((x) => (x.properties ? [x.properties] : [])).concat(g.where ? [g.where] : []);
+    for (const e of exprs) {
+      const stranger = outerVariable(e, (name) => !scope.has(name) && !own.includes(name) && declared.has(name));
+      if (stranger) throw compileError('UndefinedVariable', `From within a quantified path pattern, one may only reference variables that are already bound in a previous MATCH clause; \`${stranger.name}\` is defined in the same MATCH clause`, stranger.pos);
+    }
+  }
+}
+
+/**
+ * A quantified path pattern: its inside checked with its variables as single nodes and
+ * relationships; after it, its variables are lists.
+ */
+function bindGroup(scope: Scope, group: PathGroup): void {
+  const own = new Set(groupVariables(group));
+  const inner: Scope = new Map([...scope].filter(([name]) => !own.has(name)));
+  group.nodes.forEach((n) => n.variable !== null && inner.set(n.variable, 'node'));
+  group.rels.forEach((r) => r.variable !== null && inner.set(r.variable, 'rel'));
+  const relCheck = new Set<string>();
+  bindPattern(inner, { pathVariable: null, nodes: group.nodes, rels: group.rels, pos: group.pos }, relCheck, 'match');
+  if (group.where) checkPredicate(inner, group.where, 'WHERE');
+  for (const n of group.nodes) if (n.variable !== null) scope.set(n.variable, 'nodeList');
+  for (const r of group.rels) if (r.variable !== null) scope.set(r.variable, 'relList');
 }
 
 function kindOf(scope: Scope, e: Expr): VarKind {
@@ -457,7 +519,7 @@ function checkExpr(scope: Scope, e: Expr, clause: string, aggregatesAllowed = fa
       return;
     }
     case 'prop':
-      if (e.object.kind === 'var' && (scope.get(e.object.name) === 'path' || scope.get(e.object.name) === 'relList')) {
+      if (e.object.kind === 'var' && ['path', 'relList', 'nodeList'].includes(scope.get(e.object.name) ?? '')) {
         throw compileError('InvalidArgumentType', `\`${e.object.name}\` is ${describeKind(scope.get(e.object.name)!)}, which has no properties`, e.pos);
       }
       return checkExpr(scope, e.object, clause, aggregatesAllowed, insideAggregate);
@@ -530,7 +592,7 @@ function refuseArithmeticOnNonNumbers(e: Extract<Expr, { kind: 'comprehension' |
 /** Operands that can never be booleans (literals of other types, graph elements) are refused up front. */
 function requireBoolean(scope: Scope, e: Expr, where: string): void {
   const literal = e.kind === 'literal' && (typeof e.value === 'string' || typeof e.value === 'number');
-  const graphVar = e.kind === 'var' && ['node', 'rel', 'relList', 'path'].includes(scope.get(e.name) ?? '');
+  const graphVar = e.kind === 'var' && ['node', 'rel', 'relList', 'nodeList', 'path'].includes(scope.get(e.name) ?? '');
   if (literal || graphVar || e.kind === 'list' || e.kind === 'map') {
     throw compileError('InvalidArgumentType', `${where} takes a boolean, got ${e.kind === 'var' ? describeKind(scope.get(e.name)!) : `a ${e.kind}`}`, e.pos);
   }

@@ -1,4 +1,4 @@
-import { queryParts, subExpressions, type Clause, type Expr, type Query } from './ast.js';
+import { queryParts, subExpressions, type Clause, type Expr, type NodePattern, type PatternPart, type Query, type RelPattern } from './ast.js';
 import { CypherError, compileError } from './errors.js';
 
 /** Brackets, lists, maps, NOT and signs nested inside one another deeper than this are refused while parsing. */
@@ -18,9 +18,17 @@ export const tooDeep = (): CypherError =>
     'SyntaxError (NestingTooDeep): the query nests too deeply to run (a pattern of hundreds of hops, a variable-length path thousands of hops deep, thousands of clauses, or a deeply nested value); bound the path length (e.g. *1..100), flatten the value or split the query',
   );
 
+/** The expressions inside a pattern: property maps, a quantified path pattern's and a selected pattern's WHERE. */
+function patternExprs(part: { nodes: NodePattern[]; rels: RelPattern[]; where?: Expr | null }): Expr[] {
+  return [
+    ...[...part.nodes, ...part.rels].flatMap((x) => (x.properties ? [x.properties] : [])),
+    ...part.rels.flatMap((r) => (r.group ? patternExprs(r.group) : [])),
+    ...(part.where ? [part.where] : []),
+  ];
+}
+
 function clauseExprs(c: Clause): Expr[] {
-  const props = (parts: Extract<Clause, { kind: 'match' | 'create' }>['patterns']) =>
-    parts.flatMap((part) => [...part.nodes, ...part.rels].map((x) => x.properties).filter((e): e is Expr => e !== null));
+  const props = (parts: PatternPart[]) => parts.flatMap(patternExprs);
   switch (c.kind) {
     case 'match':
       return [...props(c.patterns), ...(c.where ? [c.where] : [])];

@@ -16,7 +16,7 @@ import { listBytes, ROW_BYTES, sizeOf, stringBytes } from './sizes.js';
 import { storedProperty } from './stored-values.js';
 import { pointComponent } from './spatial/functions.js';
 import { CypherPoint } from './spatial/point.js';
-import { compare, equals, isMap, NodeRef, ownEntry, RelRef, setEntry, typeName, type MapValue, type Value } from './values.js';
+import { compare, equals, isEntity, isMap, NodeRef, ownEntry, RelRef, setEntry, typeName, VirtualNode, VirtualRel, type MapValue, type Value } from './values.js';
 
 /** One binding of variables to values. */
 export type Row = Record<string, Value>;
@@ -65,6 +65,7 @@ export function property(v: Value, key: string, ctx: EvalContext): Value {
     return storedProperty(e.properties, key) ?? null;
   }
   if (isMap(v)) return ownEntry(v, key) ?? null;
+  if (v instanceof VirtualNode || v instanceof VirtualRel) return ownEntry(v.properties, key) ?? null;
   if (v instanceof CypherPoint) {
     const component = pointComponent(v, key);
     if (component === undefined) throw runtimeError('SyntaxError', 'InvalidArgumentValue', `a ${v.crs} point has no component "${key}"`);
@@ -378,7 +379,7 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
         return list[index < 0 ? list.length + index : index] ?? null;
       }
       if (typeof index === 'string') return property(list, index, ctx);
-      if (isMap(list) || list instanceof NodeRef || list instanceof RelRef) throw runtimeError('TypeError', 'MapElementAccessByNonString', `a map, node or relationship is indexed by a string key, not a ${typeName(index)}`);
+      if (isMap(list) || isEntity(list)) throw runtimeError('TypeError', 'MapElementAccessByNonString', `a map, node or relationship is indexed by a string key, not a ${typeName(index)}`);
       throw typeError(`cannot index a ${typeName(list)} with a ${typeName(index)}`);
     }
     case 'comprehension':
@@ -398,7 +399,7 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
     case 'mapProjection': {
       const source = evaluate(e.object, row, ctx);
       if (source === null) return null;
-      const props = source instanceof NodeRef || source instanceof RelRef ? (propertiesOf(source, ctx.tx) as MapValue) : isMap(source) ? source : null;
+      const props = isEntity(source) ? propertiesOf(source, ctx.tx) : isMap(source) ? source : null;
       if (props === null) throw typeError(`a map projection reads a node, relationship or map, got a ${typeName(source)}`);
       const out: MapValue = {};
       for (const item of e.items) {
@@ -424,8 +425,9 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
         const type = (ctx.tx.edge(v.id) ?? ctx.tx.deletedEdge(v.id))?.type;
         return e.expr ? labelExprMatches(e.expr, type === undefined ? [] : [type]) : e.labels.every((l) => l === type);
       }
-      if (!(v instanceof NodeRef)) throw typeError(`a label test takes a node or relationship, got a ${typeName(v)}`);
-      const labels = ctx.tx.labelsOf(v.id) ?? [];
+      if (v instanceof VirtualRel) return e.expr ? labelExprMatches(e.expr, [v.type]) : e.labels.every((l) => l === v.type);
+      if (!(v instanceof NodeRef) && !(v instanceof VirtualNode)) throw typeError(`a label test takes a node or relationship, got a ${typeName(v)}`);
+      const labels = v instanceof VirtualNode ? v.labels : (ctx.tx.labelsOf(v.id) ?? []);
       return e.expr ? labelExprMatches(e.expr, labels) : e.labels.every((l) => labels.includes(l));
     }
     case 'subqueryExpr':

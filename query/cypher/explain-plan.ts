@@ -79,7 +79,7 @@ function clauseSteps(clause: Clause, before: ReadonlySet<string>, input: PlanInp
       for (const plan of planMatch(clause.patterns, clause.where, new Set(before), input.labelCount)) {
         const start = plan.part.nodes[plan.anchor]!;
         if (plan.seek.kind !== 'bound') steps.push({ operatorType: SEEKS[plan.seek.kind], details: seekDetails(plan.seek, start) });
-        for (const r of plan.part.rels) steps.push({ operatorType: plan.part.shortest ? 'ShortestPath' : r.length ? 'VarLengthExpand(All)' : 'Expand(All)', details: patternText(plan.part) });
+        for (const r of plan.part.rels) steps.push({ operatorType: plan.part.shortest ? 'ShortestPath' : plan.part.selector ? 'StatefulShortestPath' : r.group ? 'Repeat(Trail)' : r.length ? 'VarLengthExpand(All)' : 'Expand(All)', details: patternText(plan.part) });
       }
       if (clause.where) steps.push({ operatorType: 'Filter', details: '' });
       if (clause.optional) steps.push({ operatorType: 'Optional', details: '' });
@@ -150,6 +150,10 @@ function projectionSteps(p: Projection): Step[] {
 const nodeText = (n: NodePattern): string => `(${n.variable ?? ''}${n.labels.map((l) => `:${l}`).join('')}${n.labelExpr ? `:${labelExprText(n.labelExpr)}` : ''})`;
 
 function relText(r: RelPattern): string {
+  if (r.group) {
+    const inner = patternText({ pathVariable: null, nodes: r.group.nodes, rels: r.group.rels, pos: r.group.pos });
+    return ` (${inner}${r.group.where ? ' WHERE ...' : ''}){${r.length!.min},${r.length!.max === Infinity ? '' : r.length!.max}} `;
+  }
   const types = r.typeExpr ? `:${labelExprText(r.typeExpr)}` : r.types.length > 0 ? `:${r.types.join('|')}` : '';
   const length = r.length ? `*${r.length.min}..${r.length.max === Infinity ? '' : r.length.max}` : '';
   return `${r.direction === 'in' ? '<-' : '-'}[${r.variable ?? ''}${types}${length}]${r.direction === 'out' ? '->' : '-'}`;

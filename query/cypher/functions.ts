@@ -12,12 +12,15 @@ import { TEMPORAL_FUNCTIONS } from './temporal-functions.js';
 import { SPATIAL_FUNCTIONS } from './spatial/functions.js';
 import { STRING_FUNCTIONS } from './string-functions.js';
 import { SERVER_FUNCTIONS } from './server-functions.js';
+import { APOC_FUNCTIONS } from './apoc-functions.js';
 import { valueType } from './value-type.js';
-import { isMap, NodeRef, PathValue, RelRef, typeName, type MapValue, type Value } from './values.js';
+import { isEntity, isMap, NodeRef, PathValue, RelRef, typeName, VirtualNode, VirtualRel, type MapValue, type Value } from './values.js';
 
 export interface FunctionDef {
   minArgs: number;
   maxArgs: number;
+  /** The name as Neo4j spells it (SHOW FUNCTIONS), when it is not all lower case. */
+  display?: string;
   /** Scalar functions; aggregates are computed by the projection. */
   call?: (args: Value[], ctx: EvalContext) => Value;
 }
@@ -89,8 +92,9 @@ function relProps(tx: GraphTx, v: RelRef): MapValue {
   return e ? { ...storedProperties(e.properties), weight: float(e.weight) } : {};
 }
 
-/** The properties of a node (its payload) or a relationship (weight included), as a map of Cypher values. */
-export function propertiesOf(v: NodeRef | RelRef, tx: GraphTx): MapValue {
+/** The properties of a node (its payload) or a relationship (weight included), as a map of Cypher values; a virtual one's are its own. */
+export function propertiesOf(v: NodeRef | RelRef | VirtualNode | VirtualRel, tx: GraphTx): MapValue {
+  if (v instanceof VirtualNode || v instanceof VirtualRel) return v.properties;
   return v instanceof NodeRef ? nodeProps(tx, v) : relProps(tx, v);
 }
 
@@ -106,23 +110,25 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   percentilecont: { minArgs: 2, maxArgs: 2 },
   percentiledisc: { minArgs: 2, maxArgs: 2 },
   id: nullSafe((v) => {
-    if (v instanceof NodeRef || v instanceof RelRef) return v.id;
+    if (isEntity(v)) return v.id;
     throw badArg('id', v);
   }),
   // exists(n.prop) is evaluated by the evaluator (it needs the property expression).
   exists: { minArgs: 1, maxArgs: 1 },
   labels: nullSafe((v, tx) => {
+    if (v instanceof VirtualNode) return [...v.labels];
     if (!(v instanceof NodeRef)) throw badValue('labels', v);
     const labels = tx.labelsOf(v.id);
     if (!labels && tx.deletedNode(v.id)) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${v.id} was deleted earlier in this query; its labels cannot be read`);
     return [...(labels ?? [])];
   }),
   type: nullSafe((v, tx) => {
+    if (v instanceof VirtualRel) return v.type;
     if (!(v instanceof RelRef)) throw badValue('type', v);
     return (tx.edge(v.id) ?? tx.deletedEdge(v.id))?.type ?? null;
   }),
   properties: nullSafe((v, tx, guard) => {
-    if (v instanceof NodeRef || v instanceof RelRef) {
+    if (isEntity(v)) {
       guard.charge(sizeOf(v, tx), 'properties()');
       return propertiesOf(v, tx);
     }
@@ -130,16 +136,18 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     throw badArg('properties', v);
   }),
   keys: nullSafe((v, tx, guard) => {
-    const map = v instanceof NodeRef ? nodeProps(tx, v) : v instanceof RelRef ? relProps(tx, v) : v;
+    const map = isEntity(v) ? propertiesOf(v, tx) : v;
     if (!isMap(map)) throw badArg('keys', v);
     guard.charge(sizeOf(map), 'keys()');
     return Object.keys(map);
   }),
   startnode: nullSafe((v, tx) => {
+    if (v instanceof VirtualRel) return v.start;
     if (!(v instanceof RelRef)) throw badArg('startNode', v);
     return new NodeRef(tx.edgeFrom(v.id));
   }),
   endnode: nullSafe((v, tx) => {
+    if (v instanceof VirtualRel) return v.end;
     if (!(v instanceof RelRef)) throw badArg('endNode', v);
     return new NodeRef(tx.edgeTo(v.id));
   }),
@@ -250,7 +258,7 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   randomuuid: { minArgs: 0, maxArgs: 0, call: () => globalThis.crypto.randomUUID() },
   elementid: nullSafe((v) => {
     // The element ids Bolt sends with nodes and relationships (bolt/values.ts).
-    if (v instanceof NodeRef || v instanceof RelRef) return String(v.id);
+    if (isEntity(v)) return String(v.id);
     throw badArg('elementId', v);
   }),
   'vector.similarity.cosine': similarityFunction('vector.similarity.cosine', true),
@@ -259,5 +267,6 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   ...SPATIAL_FUNCTIONS,
   ...STRING_FUNCTIONS,
   ...SERVER_FUNCTIONS,
+  ...APOC_FUNCTIONS,
   ...CONVERSION_FUNCTIONS,
 };

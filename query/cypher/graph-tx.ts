@@ -74,6 +74,17 @@ export class GraphTx {
     return this.nodes.size > 0 || this.edges.size > 0;
   }
 
+  /** Whether this query or transaction created, changed or deleted a node that carries one of the labels, or carried one before. */
+  writesNodesWith(labels: readonly string[]): boolean {
+    const { store } = this.collection;
+    for (const [id, data] of this.nodes) {
+      if (data?.labels.some((l) => labels.includes(l))) return true;
+      const slot = store.slotOf(id);
+      if (slot >= 0 && store.labels[slot]!.some((l) => labels.includes(l))) return true;
+    }
+    return false;
+  }
+
   // ---- nodes ----
 
   node(id: PointId): NodeData | null {

@@ -1,10 +1,11 @@
 import { canonicalUuid, type PointId } from '../../storage/point-id.js';
 import { labelExprMatches } from './label-expr.js';
 import { searchCollection } from '../search/vector-search.js';
-import type { NodePattern, RelPattern } from './ast.js';
-import { evaluate, property, type EvalContext, type Row } from './evaluate.js';
+import { groupVariables, type Expr, type NodePattern, type PathGroup, type RelPattern } from './ast.js';
+import { evaluate, isTrue, property, type EvalContext, type Row } from './evaluate.js';
+import { selectFits, selectorCount, type Fit } from './path-selector.js';
 import type { PartPlan, Seek } from './planner.js';
-import { listBytes } from './sizes.js';
+import { listBytes, rowBytes } from './sizes.js';
 import { isNumber, numberOf, WholeFloat, type CypherNumber } from './numbers.js';
 import { equals, NodeRef, PathValue, RelRef, setEntry, type Value } from './values.js';
 
@@ -17,6 +18,13 @@ interface Hop {
   inner: PointId[];
 }
 
+/** One repetition of a quantified path pattern: its nodes and relationships in pattern order, and the values of its variables (groupVariables order). */
+interface Repetition {
+  nodes: PointId[];
+  edges: number[];
+  values: Value[];
+}
+
 /**
  * Finds every way a MATCH clause's pattern parts fit the graph, for one input row. Each part
  * starts at its planned anchor, grows right then left; relationships are unique within the
@@ -25,6 +33,8 @@ interface Hop {
  */
 export class PatternMatcher {
   private readonly usedRels = new Set<number>();
+  /** The plan each quantified path pattern's inside is matched by. */
+  private readonly groupPlans = new Map<PathGroup, PartPlan>();
 
   constructor(private readonly ctx: EvalContext, private readonly plans: PartPlan[]) {}
 
@@ -78,19 +88,65 @@ export class PatternMatcher {
   /** Every fit of part `index` (and the parts after it) starting from node `id` at its anchor. */
   private matchFrom(index: number, id: PointId, row: Row, emit: (row: Row) => void): void {
     const plan = this.plans[index]!;
+    if (plan.part.selector) return this.matchSelected(index, id, row, emit);
+    const name = plan.part.pathVariable;
+    this.fit(plan, id, row, (nodes, hops) => {
+      if (name === null) return this.matchPart(index + 1, row, emit);
+      setEntry(row, name, this.pathOf(nodes, hops));
+      this.matchPart(index + 1, row, emit);
+      delete row[name];
+    });
+  }
+
+  /** Every fit of one pattern part from node `id` at its anchor, its variables bound in `row` while `found` runs. */
+  private fit(plan: PartPlan, id: PointId, row: Row, found: (nodes: PointId[], hops: Hop[]) => void): void {
     const { part, anchor } = plan;
     const nodes = new Array<PointId>(part.nodes.length);
     const hops = new Array<Hop>(part.rels.length);
-    const finish = () => {
-      if (part.pathVariable === null) return this.matchPart(index + 1, row, emit);
-      setEntry(row, part.pathVariable, this.pathOf(nodes, hops));
-      this.matchPart(index + 1, row, emit);
-      delete row[part.pathVariable];
-    };
     this.withNode(part.nodes[anchor]!, id, row, () => {
       nodes[anchor] = id;
-      this.growRight(plan, anchor, nodes, hops, row, () => this.growLeft(plan, anchor, nodes, hops, row, finish));
+      this.growRight(plan, anchor, nodes, hops, row, () => this.growLeft(plan, anchor, nodes, hops, row, () => found(nodes, hops)));
     });
+  }
+
+  /**
+   * A part with a selector (SHORTEST k, ANY k ...): every fit from this start node that passes
+   * the pattern's own predicates, then those the selector keeps. The planner starts such a part
+   * at an end node, so all the fits sharing two end nodes come from one start node.
+   */
+  private matchSelected(index: number, id: PointId, row: Row, emit: (row: Row) => void): void {
+    const plan = this.plans[index]!;
+    const { part } = plan;
+    const { guard } = this.ctx;
+    const k = selectorCount(part.selector!, this.ctx);
+    const fits: Fit<Row>[] = [];
+    let held = 0;
+    this.fit(plan, id, row, (nodes, hops) => {
+      const path = this.pathOf(nodes, hops);
+      if (part.pathVariable !== null) setEntry(row, part.pathVariable, path);
+      if (!part.where || this.holds(part.where, row)) {
+        const item = { ...row };
+        const bytes = rowBytes(item);
+        guard.charge(bytes, 'the paths a path selector chooses from');
+        held += bytes;
+        fits.push({ path, item });
+      }
+      if (part.pathVariable !== null) delete row[part.pathVariable];
+    });
+    try {
+      for (const chosen of selectFits(fits, part.selector!.kind, k)) this.matchPart(index + 1, chosen.item, emit);
+    } finally {
+      guard.release(held);
+    }
+  }
+
+  /** Whether a predicate is true for the row; what evaluating it held is let go. */
+  private holds(e: Expr, row: Row): boolean {
+    const { guard } = this.ctx;
+    const before = guard.used;
+    const ok = isTrue(e, row, this.ctx);
+    guard.release(guard.used - before);
+    return ok;
   }
 
   private pathOf(nodes: PointId[], hops: Hop[]): PathValue {
@@ -245,6 +301,7 @@ export class PatternMatcher {
       });
     };
     if (plan.part.shortest) return this.shortest(plan.part.shortest === 'all', pattern, forward, from, target, row, land);
+    if (pattern.group) return this.repeatGroup(pattern.group, pattern.length!, forward, from, row, land);
     if (!pattern.length) {
       const bound = pattern.variable === null ? undefined : row[pattern.variable];
       this.forEachStep(from, pattern, forward, (edge, other) => {
@@ -280,6 +337,54 @@ export class PatternMatcher {
       });
     };
     walk(from, 0);
+  }
+
+  /**
+   * A quantified path pattern: its inside matched again and again, each repetition from the node
+   * the last one ended on (right to left when the match grows left), landing after each number of
+   * repetitions within the bounds with the group's variables bound to lists in path order.
+   * Relationships stay unique across repetitions, so an unbounded group ends.
+   */
+  private repeatGroup(group: PathGroup, bounds: { min: number; max: number }, forward: boolean, from: PointId, row: Row, land: (hop: Hop, other: PointId) => void): void {
+    const names = groupVariables(group);
+    const done: Repetition[] = [];
+    const landHere = (at: PointId) => {
+      const inOrder = forward ? done : [...done].reverse();
+      const hop = { edges: inOrder.flatMap((r) => r.edges), inner: inOrder.flatMap((r) => r.nodes.slice(1)).slice(0, -1) };
+      names.forEach((name, i) => setEntry(row, name, inOrder.map((r) => r.values[i]!)));
+      land(hop, at);
+      for (const name of names) delete row[name];
+    };
+    const extend = (at: PointId) => {
+      if (done.length >= bounds.min) landHere(at);
+      if (done.length >= bounds.max) return;
+      this.repeatOnce(group, names, forward, at, row, (r) => {
+        done.push(r);
+        extend(forward ? r.nodes[r.nodes.length - 1]! : r.nodes[0]!);
+        done.pop();
+      });
+    };
+    extend(from);
+  }
+
+  /**
+   * Each fit of a group's inside from `start` (its first node, or its last when going backward),
+   * passing the group's WHERE. While `found` runs, the inside's variables are unbound again, so the
+   * next repetition binds them afresh.
+   */
+  private repeatOnce(group: PathGroup, names: string[], forward: boolean, start: PointId, row: Row, found: (r: Repetition) => void): void {
+    let plan = this.groupPlans.get(group);
+    if (!plan) {
+      plan = { part: { pathVariable: null, nodes: group.nodes, rels: group.rels, pos: group.pos }, anchor: 0, seek: { kind: 'all' } };
+      this.groupPlans.set(group, plan);
+    }
+    this.fit({ ...plan, anchor: forward ? 0 : group.nodes.length - 1 }, start, row, (nodes, hops) => {
+      if (group.where && !this.holds(group.where, row)) return;
+      const values = names.map((name) => row[name]!);
+      for (const name of names) delete row[name];
+      found({ nodes: [...nodes], edges: hops.map((h) => h.edges[0]!), values });
+      names.forEach((name, i) => setEntry(row, name, values[i]!));
+    });
   }
 
   /**

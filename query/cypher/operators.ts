@@ -1,5 +1,5 @@
 import type { PointId } from '../../storage/point-id.js';
-import type { Clause, PatternPart } from './ast.js';
+import { groupVariables, type Clause, type PatternPart } from './ast.js';
 import { runtimeError } from './errors.js';
 import { evaluate, isTrue, type EvalContext, type Row } from './evaluate.js';
 import { rangeOf } from './functions.js';
@@ -121,6 +121,7 @@ export function variablesOf(part: PatternPart): string[] {
   const names: string[] = [];
   for (const n of part.nodes) if (n.variable) names.push(n.variable);
   for (const r of part.rels) if (r.variable) names.push(r.variable);
+  for (const r of part.rels) if (r.group) names.push(...groupVariables(r.group));
   if (part.pathVariable) names.push(part.pathVariable);
   return names;
 }

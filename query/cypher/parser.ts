@@ -1,8 +1,9 @@
-import type { BinaryOp, Clause, CompareOp, Expr, NodePattern, PatternPart, Projection, ProjectionItem, ProjectionItemOf, Query, RelPattern, SetItem, SortItem, YieldItem } from './ast.js';
+import type { BinaryOp, Clause, CompareOp, Expr, NodePattern, PathSelector, PatternPart, Projection, ProjectionItem, ProjectionItemOf, Query, RelPattern, SetItem, SortItem, YieldItem } from './ast.js';
 import { MAX_NESTING, nestingTooDeep } from './depth.js';
 import { compileError, CypherError, unsupported, type Position } from './errors.js';
 import { tokenize, type Token } from './lexer.js';
 import { namesJoinedBy, type LabelExpr } from './label-expr.js';
+import { CONSTRAINT_DEFAULT_COLUMNS, INDEX_DEFAULT_COLUMNS } from './procedures/show-columns.js';
 
 const UNSUPPORTED_CLAUSES = new Set(['LOAD', 'USE']);
 /** Clause keywords: never read as a variable, so a missing expression is reported where it is. */
@@ -13,6 +14,20 @@ const matchOf = (patterns: PatternPart[], where: Expr | null, pos: Position): Cl
 /** Words after CREATE that start a schema command rather than a pattern. */
 const SCHEMA_WORDS = new Set(['INDEX', 'CONSTRAINT', 'VECTOR', 'RANGE', 'TEXT', 'POINT', 'FULLTEXT', 'LOOKUP', 'BTREE']);
 const COMPARE_OPS = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
+/** The versions `CYPHER n` may name: Neo4j 5's language, and Cypher 25 (read the same way here). */
+const CYPHER_VERSIONS = ['5', '25'];
+/** Neo4j 5's query options (`CYPHER runtime=slotted ...`) and their values, by lowercase name. */
+const CYPHER_OPTIONS = new Map(
+  Object.entries({
+    planner: ['cost', 'idp', 'dp'],
+    runtime: ['slotted', 'pipelined', 'parallel'],
+    expressionEngine: ['default', 'interpreted', 'compiled'],
+    operatorEngine: ['default', 'interpreted', 'compiled'],
+    interpretedPipesFallback: ['default', 'disabled', 'whitelisted_plans_only', 'all'],
+    replan: ['default', 'force', 'skip'],
+    connectComponentsPlanner: ['greedy', 'idp'],
+  }).map(([name, values]) => [name.toLowerCase(), { name, values }]),
+);
 
 /** The types a type predicate tests, by every name Neo4j gives them. */
 const TYPE_NAMES = new Map([
@@ -115,7 +130,7 @@ class Parser {
   }
 
   query(): Query {
-    const explain = this.acceptKeyword('EXPLAIN') ? 'explain' : this.acceptKeyword('PROFILE') ? 'profile' : undefined;
+    const explain = this.queryOptions();
     const clauses = this.part();
     const unions: Query['unions'] = [];
     for (let pos = this.pos(); this.acceptKeyword('UNION'); pos = this.pos()) unions.push({ all: this.acceptKeyword('ALL'), clauses: this.part(), pos });
@@ -124,6 +139,40 @@ class Parser {
     const only = clauses[0]!;
     if (clauses.length === 1 && unions.length === 0 && only.kind === 'procedure') only.standalone = true;
     return explain ? { explain, clauses, unions } : { clauses, unions };
+  }
+
+  /**
+   * What Neo4j reads before the statement, in any order: `CYPHER [5 | 25] [option=value ...]` (the
+   * version and the planner's and runtime's choices: one engine runs every query here, so a known
+   * option changes nothing; an unknown one is refused by name) and one EXPLAIN or PROFILE.
+   */
+  private queryOptions(): Query['explain'] {
+    let explain: Query['explain'];
+    for (;;) {
+      if (this.acceptKeyword('CYPHER')) this.cypherOptions();
+      else if (!explain && this.acceptKeyword('EXPLAIN')) explain = 'explain';
+      else if (!explain && this.acceptKeyword('PROFILE')) explain = 'profile';
+      else return explain;
+    }
+  }
+
+  private cypherOptions(): void {
+    const version = this.tok;
+    if (version.kind === 'int' || version.kind === 'float') {
+      if (!CYPHER_VERSIONS.includes(version.text)) throw compileError('UnexpectedSyntax', `Cypher ${version.text} is not a version this server runs: write CYPHER 5 or CYPHER 25, or no version`, this.pos());
+      this.i++;
+    }
+    while (this.tok.kind === 'ident' && this.isOp('=', this.peek())) {
+      const option = this.tokens[this.i]!;
+      const known = CYPHER_OPTIONS.get(option.value.toLowerCase());
+      if (!known) throw compileError('UnexpectedSyntax', `Unsupported query option '${option.value}': the options are ${[...CYPHER_OPTIONS.values()].map((o) => o.name).join(', ')}`, this.pos(option));
+      this.i += 2;
+      const value = this.tok;
+      if (value.kind !== 'ident' || !known.values.includes(value.value.toLowerCase())) {
+        throw compileError('UnexpectedSyntax', `${known.name}=${value.text || 'nothing'} is not a value of that query option: it takes ${known.values.join(', ')}`, this.pos(value));
+      }
+      this.i++;
+    }
   }
 
   /** The clauses of one part of a query, up to a UNION, the end, or the `}` closing a subquery. */
@@ -214,7 +263,12 @@ class Parser {
     const what = this.name('INDEXES or CONSTRAINTS').toUpperCase();
     const lit = (value: string | null): Expr => ({ kind: 'literal', value, pos });
     const procedure = what === 'INDEX' || what === 'INDEXES' ? '$show.indexes' : what === 'CONSTRAINT' || what === 'CONSTRAINTS' ? '$show.constraints' : this.fail('INDEXES or CONSTRAINTS', this.tokens[this.i - 1]);
-    return { kind: 'procedure', name: procedure, args: [lit(kind === 'ALL' ? null : kind)], ...this.yieldPart(), standalone: false, pos };
+    // Without YIELD, the default columns (YIELD * answers them all).
+    const yielded = this.isKeyword('YIELD');
+    const part = this.yieldPart();
+    const defaults = procedure === '$show.indexes' ? INDEX_DEFAULT_COLUMNS : CONSTRAINT_DEFAULT_COLUMNS;
+    const yields = yielded ? part.yields : defaults.map((name) => ({ name, alias: name }));
+    return { kind: 'procedure', name: procedure, args: [lit(kind === 'ALL' ? null : kind)], yields, where: part.where, standalone: false, pos };
   }
 
   /**
@@ -520,22 +574,143 @@ class Parser {
     if (word === 'shortestpath' || word === 'allshortestpaths') {
       this.i += 2;
       const inner = this.patternPart();
-      if (inner.pathVariable !== null || inner.shortest) this.fail("a pattern such as (a)-[*]-(b) inside the path function", this.tokens[this.i - 1]);
+      if (inner.pathVariable !== null || inner.shortest || inner.selector) this.fail("a pattern such as (a)-[*]-(b) inside the path function", this.tokens[this.i - 1]);
       this.expectOp(')');
       return { ...inner, pathVariable, shortest: word === 'shortestpath' ? 'one' : 'all', pos };
     }
-    if (this.isKeyword('SHORTEST') || this.isKeyword('ANY') || (this.isKeyword('ALL') && this.isKeyword('SHORTEST', this.peek()))) {
-      throw unsupported(`${this.tok.value.toUpperCase()} path selectors (Neo4j 5 GQL syntax); write shortestPath((a)-[:T*..6]-(b)) or allShortestPaths(...)`, this.pos());
+    const selector = this.pathSelector();
+    const whole = selector ? this.parenthesisedPath() : null;
+    if (whole) {
+      if (whole.pathVariable !== null && pathVariable !== null) throw compileError('InvalidPathPattern', `the path is named twice (${pathVariable} and ${whole.pathVariable}); keep one name`, whole.pos);
+      const part: PatternPart = { pathVariable: pathVariable ?? whole.pathVariable, nodes: whole.nodes, rels: whole.rels, selector: selector!, pos };
+      if (whole.where) part.where = whole.where;
+      return part;
     }
-    const nodes = [this.nodePattern()];
+    const { nodes, rels, written } = this.pathElements();
+    if (written === 0 && rels.every((r) => r.length!.min === 0)) {
+      throw compileError('InvalidPathPattern', 'a path pattern must match at least one element: a quantified path pattern on its own needs a lower bound of at least 1, e.g. ((a)-->(b)){1,10}, or a node pattern beside it', pos);
+    }
+    const part: PatternPart = { pathVariable, nodes, rels, pos };
+    if (selector) part.selector = selector;
+    return part;
+  }
+
+  /**
+   * A path selector before a pattern (Neo4j 5): SHORTEST k [GROUPS], ALL SHORTEST, ANY
+   * SHORTEST, ANY [k], each optionally followed by PATH or PATHS. ALL [PATHS] selects every path,
+   * as no selector does: null.
+   */
+  private pathSelector(): PathSelector | null {
+    const pos = this.pos();
+    const one: Expr = { kind: 'literal', value: 1, pos };
+    const count = (): Expr | null => {
+      const t = this.tok;
+      if (t.kind === 'int') {
+        this.i++;
+        return { kind: 'literal', value: t.big ?? t.num, pos: this.pos(t) };
+      }
+      if (t.kind === 'param') {
+        this.i++;
+        return { kind: 'param', name: t.value, pos: this.pos(t) };
+      }
+      return null;
+    };
+    const noise = () => this.acceptKeyword('PATH') || this.acceptKeyword('PATHS');
+    if (this.acceptKeyword('ALL')) {
+      const shortest = this.acceptKeyword('SHORTEST');
+      noise();
+      return shortest ? { kind: 'groups', count: one, pos } : null;
+    }
+    if (this.acceptKeyword('ANY')) {
+      if (this.acceptKeyword('SHORTEST')) {
+        noise();
+        return { kind: 'shortest', count: one, pos };
+      }
+      const k = count();
+      noise();
+      return { kind: 'any', count: k ?? one, pos };
+    }
+    if (!this.acceptKeyword('SHORTEST')) return null;
+    const k = count();
+    noise();
+    if (this.acceptKeyword('GROUP') || this.acceptKeyword('GROUPS')) return { kind: 'groups', count: k ?? one, pos };
+    if (k === null) this.fail('the number of paths (SHORTEST 2) or GROUPS (SHORTEST 2 GROUPS) after SHORTEST');
+    return { kind: 'shortest', count: k, pos };
+  }
+
+  /**
+   * A whole path pattern in parentheses after a selector, `SHORTEST 1 (p = (a)-->+(b) WHERE
+   * length(p) > 2)`; null (nothing read) when the parentheses open a quantified path pattern.
+   */
+  private parenthesisedPath(): Parenthesised | null {
+    if (!this.opensParenthesised()) return null;
+    const start = this.i;
+    const whole = this.parenthesised();
+    if (whole.quantifier) {
+      this.i = start;
+      return null;
+    }
+    if (this.isOp('(') || this.isOp('-') || this.isOp('<-')) throw compileError('InvalidPathPattern', 'a parenthesised path pattern without a quantifier must be the whole pattern, e.g. SHORTEST 1 ((a)-->+(b) WHERE ...)', this.pos());
+    return whole;
+  }
+
+  /** Whether a parenthesised path starts here, `((` or `(p =`, rather than a node pattern. */
+  private opensParenthesised(): boolean {
+    return this.isOp('(') && (this.isOp('(', this.peek()) || (this.peek().kind === 'ident' && this.isOp('=', this.peek(2))));
+  }
+
+  /** `( [p =] pattern [WHERE e] )` and the quantifier after it, if any. */
+  private parenthesised(): Parenthesised {
+    const pos = this.pos();
+    this.expectOp('(');
+    let pathVariable: string | null = null;
+    if (this.tok.kind === 'ident' && this.isOp('=', this.peek())) {
+      pathVariable = this.name('a path name');
+      this.i++;
+    }
+    const { nodes, rels } = this.nested(() => this.pathElements());
+    const where = this.acceptKeyword('WHERE') ? this.expr() : null;
+    this.expectOp(')');
+    return { pathVariable, nodes, rels, where, pos, quantifier: this.relationshipQuantifier() };
+  }
+
+  /**
+   * Node patterns joined by relationships, and quantified path patterns `((a)-->(b)){1,3}`
+   * beside them. A node the text leaves out (before, between or after groups) is an anonymous
+   * one, so that nodes.length === rels.length + 1 holds. `written`: node patterns in the text.
+   */
+  private pathElements(): { nodes: NodePattern[]; rels: RelPattern[]; written: number } {
+    const nodes: NodePattern[] = [];
     const rels: RelPattern[] = [];
-    while (this.isOp('-') || this.isOp('<-') || this.isOp('<->')) {
-      rels.push(this.relPattern());
-      nodes.push(this.nodePattern());
+    let written = 0;
+    const anonymous = (pos: Position): NodePattern => ({ variable: null, labels: [], properties: null, pos });
+    for (;;) {
+      if (this.opensParenthesised()) {
+        const group = this.parenthesised();
+        if (nodes.length === rels.length) nodes.push(anonymous(group.pos));
+        rels.push(groupStep(group));
+        continue;
+      }
+      if (nodes.length === rels.length) {
+        if (rels.length > 0 && !this.isOp('(')) {
+          if (this.isOp('-') || this.isOp('<-')) throw compileError('InvalidRelationshipPattern', 'a relationship after a quantified path pattern needs a node pattern before it, e.g. ((a)-->(b))+ (c)-[:T]->(d)', this.pos());
+          break;
+        }
+        nodes.push(this.nodePattern());
+        written++;
+        continue;
+      }
+      if (this.isOp('-') || this.isOp('<-') || this.isOp('<->')) {
+        rels.push(this.relPattern());
+        nodes.push(this.nodePattern());
+        written++;
+        continue;
+      }
+      if (this.isOp('(')) throw compileError('InvalidPathPattern', 'two node patterns cannot stand side by side, e.g. (a)-->(b) (c)-->(d): join them with a relationship, or separate the patterns with a comma', this.pos());
+      break;
     }
-    // (x)((a)-[:T]->(b))+(y): a parenthesised group beside a node.
-    if (this.isOp('(')) throw this.quantifiedPath();
-    return { pathVariable, nodes, rels, pos };
+    if (nodes.length === rels.length) nodes.push(anonymous(this.pos()));
+    return { nodes, rels, written };
   }
 
   /**
@@ -597,9 +772,7 @@ class Parser {
 
   private nodePattern(): NodePattern {
     const pos = this.pos();
-    if (this.isOp('{') || this.isOp('+') || this.isOp('*')) throw this.quantifiedPath();
     this.expectOp('(');
-    if (this.isOp('(')) throw this.quantifiedPath();
     const variable = this.tok.kind === 'ident' && !this.startsInlineWhere() ? this.name('a variable') : null;
     const { labels, expr } = this.labelPart(true);
     const properties = this.propertiesOrParam();
@@ -676,11 +849,6 @@ class Parser {
     if ((min === null && max === null) || (max !== null && min !== null && max < min)) throw compileError('InvalidRelationshipPattern', 'a quantifier takes bounds {n}, {n,}, {,m} or {n,m} with n <= m', at);
     if (max === 0) throw compileError('InvalidRelationshipPattern', 'a quantifier must allow at least one repetition', at);
     return { min: min ?? 0, max: max ?? Infinity, at };
-  }
-
-  /** `((a)-[:T]->(b)){1,3}`: refused, naming what does the same here. */
-  private quantifiedPath(): CypherError {
-    return unsupported('quantified path patterns ((a)-[:T]->(b)){1,3} (parenthesised groups); for one relationship write the quantified relationship -[:T]->{1,3} or the variable-length form -[:T*1..3]->', this.pos());
   }
 
   private lengthRange(): { min: number; max: number } {
@@ -1184,18 +1352,51 @@ export function parseQuery(text: string): Query {
   return new Parser(text, tokenize(text)).query();
 }
 
-/** The inline WHEREs of patterns (`(p:Person WHERE p.born > 1965)`), taken out and AND-ed before `where`. */
+const allOf = (found: Expr[]): Expr | null => (found.length === 0 ? null : found.reduce((left, right) => ({ kind: 'binary', op: 'and', left, right, pos: left.pos })));
+
+/** The inline WHEREs of a pattern's elements, taken out of them. */
+function takeWheres(elements: (NodePattern | RelPattern)[]): Expr[] {
+  const found: Expr[] = [];
+  for (const x of elements) {
+    if (!x.where) continue;
+    found.push(x.where);
+    delete x.where;
+  }
+  return found;
+}
+
+/**
+ * The inline WHEREs of patterns (`(p:Person WHERE p.born > 1965)`), taken out and AND-ed before
+ * `where`; a pattern with a selector keeps its own (as `part.where`), tested before it selects.
+ */
 function hoistWheres(patterns: PatternPart[], where: Expr | null): Expr | null {
   const found: Expr[] = [];
   for (const part of patterns) {
-    for (const x of [...part.nodes, ...part.rels]) {
-      if (!x.where) continue;
-      found.push(x.where);
-      delete x.where;
+    const own = takeWheres([...part.nodes, ...part.rels]);
+    if (!part.selector) found.push(...own);
+    else {
+      const pre = allOf([...own, ...(part.where ? [part.where] : [])]);
+      if (pre) part.where = pre;
     }
   }
   if (where) found.push(where);
-  return found.length === 0 ? null : found.reduce((left, right) => ({ kind: 'binary', op: 'and', left, right, pos: left.pos }));
+  return allOf(found);
+}
+
+type Parenthesised = { pathVariable: string | null; nodes: NodePattern[]; rels: RelPattern[]; where: Expr | null; pos: Position; quantifier: { min: number; max: number; at: Position } | null };
+
+/** A quantified path pattern as the step it stands for between two nodes, after the checks Neo4j makes on it. */
+function groupStep(g: Parenthesised): RelPattern {
+  if (!g.quantifier) throw compileError('InvalidPathPattern', 'a parenthesised path pattern inside a pattern needs a quantifier, e.g. ((a)-[:T]->(b)){1,3}; only a whole pattern after a selector (SHORTEST 1 (...)) may go without', g.pos);
+  if (g.pathVariable !== null) throw unsupported('assigning a path inside a quantified path pattern', g.pos);
+  if (g.rels.length === 0) throw compileError('InvalidQuantifiedPathPattern', 'the path pattern being quantified must contain at least one relationship, e.g. ((a)-[:T]->(b)){1,3}', g.pos);
+  for (const r of g.rels) {
+    if (r.group) throw compileError('InvalidQuantifiedPathPattern', 'quantified path patterns are not allowed to be nested', r.pos);
+    if (r.length) throw compileError('InvalidQuantifiedPathPattern', 'a variable-length or quantified relationship cannot be part of a quantified path pattern; write its steps out, e.g. ((a)-[:T]->()-[:T]->(b)){1,3}', r.pos);
+  }
+  const where = allOf([...takeWheres([...g.nodes, ...g.rels]), ...(g.where ? [g.where] : [])]);
+  const { min, max } = g.quantifier;
+  return { variable: null, types: [], properties: null, direction: 'out', length: { min, max }, group: { nodes: g.nodes, rels: g.rels, where, pos: g.pos }, pos: g.pos };
 }
 
 /** CREATE and MERGE take no inline WHERE (nor a label expression): there is nothing to test. */

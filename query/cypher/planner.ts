@@ -1,4 +1,4 @@
-import type { Expr, NodePattern, PatternPart } from './ast.js';
+import { groupVariables, type Expr, type NodePattern, type PatternPart } from './ast.js';
 import { walkExpr } from './binder.js';
 
 /**
@@ -100,7 +100,8 @@ export function planMatch(parts: PatternPart[], where: Expr | null, bound: Set<s
     let anchor = 0;
     let seek = bestSeek(part.nodes[0]!, cs, bound);
     part.nodes.forEach((node, i) => {
-      if (i === 0) return;
+      // A selector keeps the fits with the same two ends: the match starts at one of them, so that all such fits come from one start node.
+      if (i === 0 || (part.selector && i !== part.nodes.length - 1)) return;
       const s = bestSeek(node, cs, bound);
       const better = RANK[s.kind] < RANK[seek.kind] || (s.kind === 'label' && seek.kind === 'label' && labelCount(s.label) < labelCount(seek.label));
       if (better) {
@@ -111,6 +112,7 @@ export function planMatch(parts: PatternPart[], where: Expr | null, bound: Set<s
     plans.push({ part, anchor, seek });
     for (const n of part.nodes) if (n.variable) bound.add(n.variable);
     for (const r of part.rels) if (r.variable) bound.add(r.variable);
+    for (const r of part.rels) if (r.group) groupVariables(r.group).forEach((name) => bound.add(name));
     if (part.pathVariable) bound.add(part.pathVariable);
   }
   return plans;

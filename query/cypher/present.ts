@@ -5,7 +5,7 @@ import { isTemporal } from './temporal/types.js';
 import { storedProperties } from './stored-values.js';
 import { bytesToBase64 } from './bytes.js';
 import { CypherPoint, pointJson } from './spatial/point.js';
-import { isMap, NodeRef, PathValue, RelRef, setEntry, type MapValue, type Value } from './values.js';
+import { isMap, NodeRef, PathValue, RelRef, setEntry, VirtualNode, VirtualRel, type MapValue, type Value } from './values.js';
 
 /**
  * A float as JSON text keeps its type (DECISIONS.md: a float is written with '.' or an
@@ -40,6 +40,9 @@ function present(v: Value, tx: GraphTx, floats: (x: number) => unknown): unknown
     const e = tx.edge(v.id) ?? tx.deletedEdge(v.id);
     return { id: v.id, type: e?.type ?? null, start: e?.from ?? null, end: e?.to ?? null, properties: e ? present({ ...storedProperties(e.properties), weight: float(e.weight) }, tx, floats) : {} };
   }
+  // A virtual node or relationship (db.schema.visualization, apoc.meta.graph) in the same shape, its negative id its own.
+  if (v instanceof VirtualNode) return { id: v.id, labels: [...v.labels], properties: present(v.properties, tx, floats) };
+  if (v instanceof VirtualRel) return { id: v.id, type: v.type, start: v.start.id, end: v.end.id, properties: present(v.properties, tx, floats) };
   if (v instanceof PathValue) {
     return { nodes: v.nodes.map((id) => present(new NodeRef(id), tx, floats)), relationships: v.rels.map((id) => present(new RelRef(id), tx, floats)) };
   }

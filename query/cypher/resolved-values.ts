@@ -4,7 +4,7 @@ import type { GraphTx } from './graph-tx.js';
 import { CypherPoint } from './spatial/point.js';
 import { storedProperties } from './stored-values.js';
 import { CypherDate, CypherDateTime, CypherDuration, CypherLocalDateTime, CypherLocalTime, CypherTime, isTemporal, type TemporalOrDuration } from './temporal/types.js';
-import { isMap, NodeRef, PathValue, RelRef, setEntry, type MapValue, type Value } from './values.js';
+import { isMap, NodeRef, PathValue, RelRef, setEntry, VirtualNode, VirtualRel, type MapValue, type Value } from './values.js';
 import { float, WholeFloat } from './numbers.js';
 
 /**
@@ -86,6 +86,9 @@ function resolve(v: Value, tx: GraphTx | null): Resolved {
     if (v instanceof RelRef) return resolveRel(v.id, tx);
     return { $: 'path', nodes: v.nodes.map((id) => resolveNode(id, tx)), rels: v.rels.map((id) => resolveRel(id, tx)) };
   }
+  // A virtual entity's negative id goes out as it is (Bolt's integer id and, as text, its element id), as Neo4j sends them.
+  if (v instanceof VirtualNode) return virtualNode(v, tx);
+  if (v instanceof VirtualRel) return { $: 'rel', id: v.id, from: v.start.id, to: v.end.id, type: v.type, properties: resolveMap(v.properties, tx) };
   if (isTemporal(v)) return { $: 'temporal', value: { ...v } };
   if (v instanceof CypherPoint) return { $: 'point', srid: v.srid, x: v.x, y: v.y, z: v.z };
   if (v instanceof Uint8Array) return v;
@@ -98,6 +101,8 @@ function resolveMap(m: MapValue, tx: GraphTx | null): ResolvedMap {
   for (const [k, x] of Object.entries(m)) out.set(k, resolve(x, tx));
   return out;
 }
+
+const virtualNode = (v: VirtualNode, tx: GraphTx | null): ResolvedNode => ({ $: 'node', id: v.id, labels: [...v.labels], properties: resolveMap(v.properties, tx) });
 
 function resolveNode(id: PointId, tx: GraphTx): ResolvedNode {
   const n = tx.node(id) ?? tx.deletedNode(id);

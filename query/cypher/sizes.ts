@@ -2,7 +2,7 @@ import { isTemporal } from './temporal/types.js';
 import type { GraphTx } from './graph-tx.js';
 import { WholeFloat } from './numbers.js';
 import { CypherPoint } from './spatial/point.js';
-import { isMap, NodeRef, PathValue, RelRef, type Value } from './values.js';
+import { isMap, NodeRef, PathValue, RelRef, VirtualNode, VirtualRel, type Value } from './values.js';
 
 /**
  * Estimated bytes of the values a query builds, charged against its memory budget. The figures
@@ -35,6 +35,7 @@ export function sizeOf(v: Value, tx?: GraphTx): number {
   }
   if (v instanceof NodeRef) return HEADER_BYTES + (tx ? ENTITY_BYTES + sizeOf((tx.payloadOf(v.id) ?? tx.deletedNode(v.id)?.payload ?? null) as Value, tx) : 0);
   if (v instanceof RelRef) return HEADER_BYTES + (tx ? ENTITY_BYTES + sizeOf(((tx.edge(v.id) ?? tx.deletedEdge(v.id))?.properties ?? null) as Value, tx) : 0);
+  if (v instanceof VirtualNode || v instanceof VirtualRel) return HEADER_BYTES + ENTITY_BYTES + sizeOf(v.properties);
   if (v instanceof PathValue) {
     if (!tx) return HEADER_BYTES + listBytes(v.nodes.length) + listBytes(v.rels.length);
     let total = HEADER_BYTES;

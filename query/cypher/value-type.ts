@@ -1,7 +1,7 @@
 import { isFloat, isNumber } from './numbers.js';
 import { CypherPoint } from './spatial/point.js';
 import { isTemporal } from './temporal/types.js';
-import { NodeRef, PathValue, RelRef, type Value } from './values.js';
+import { NodeRef, PathValue, RelRef, VirtualNode, VirtualRel, type Value } from './values.js';
 
 /**
  * valueType(): the most precise Cypher type of a value, normalised as Neo4j writes it:
@@ -31,8 +31,8 @@ function typeOf(v: Value): CypherType {
   if (Array.isArray(v)) return { name: 'LIST', nullable: false, inner: union(v.map(typeOf)) };
   // A byte array is a list of integers to Neo4j's type system.
   if (v instanceof Uint8Array) return { name: 'LIST', nullable: false, inner: union(v.length ? [of('INTEGER')] : []) };
-  if (v instanceof NodeRef) return of('NODE');
-  if (v instanceof RelRef) return of('RELATIONSHIP');
+  if (v instanceof NodeRef || v instanceof VirtualNode) return of('NODE');
+  if (v instanceof RelRef || v instanceof VirtualRel) return of('RELATIONSHIP');
   if (v instanceof PathValue) return of('PATH');
   if (v instanceof CypherPoint) return of('POINT');
   if (isTemporal(v)) return of(TEMPORAL_NAMES[v.kind]!);

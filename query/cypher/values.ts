@@ -16,6 +16,33 @@ export class RelRef {
   constructor(readonly id: number) {}
 }
 
+/**
+ * A node a procedure makes up (db.schema.visualization, apoc.meta.graph): one label, its
+ * properties carried with it. It is in no store: its id is negative, as Neo4j's virtual nodes'
+ * are, no MATCH finds it and no clause writes it.
+ */
+export class VirtualNode {
+  constructor(
+    readonly id: number,
+    readonly labels: readonly string[],
+    readonly properties: MapValue,
+  ) {}
+}
+
+/** A relationship between virtual nodes, made up as they are. */
+export class VirtualRel {
+  constructor(
+    readonly id: number,
+    readonly type: string,
+    readonly start: VirtualNode,
+    readonly end: VirtualNode,
+    readonly properties: MapValue,
+  ) {}
+}
+
+/** A node or relationship, stored or virtual. */
+export const isEntity = (v: Value): v is NodeRef | RelRef | VirtualNode | VirtualRel => v instanceof NodeRef || v instanceof RelRef || v instanceof VirtualNode || v instanceof VirtualRel;
+
 /** A path: node ids, and the relationship ids between them (nodes.length === rels.length + 1). */
 export class PathValue {
   constructor(readonly nodes: readonly PointId[], readonly rels: readonly number[]) {}
@@ -26,10 +53,10 @@ export interface MapValue {
 }
 
 /** A byte array is a Uint8Array (Bolt's bytes; stored as base64 text). */
-export type Value = null | boolean | number | bigint | WholeFloat | string | Value[] | NodeRef | RelRef | PathValue | TemporalOrDuration | CypherPoint | Uint8Array | MapValue;
+export type Value = null | boolean | number | bigint | WholeFloat | string | Value[] | NodeRef | RelRef | VirtualNode | VirtualRel | PathValue | TemporalOrDuration | CypherPoint | Uint8Array | MapValue;
 
 export const isMap = (v: Value): v is MapValue =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof NodeRef) && !(v instanceof RelRef) && !(v instanceof PathValue) && !(v instanceof WholeFloat) && !isTemporal(v) && !(v instanceof CypherPoint) && !(v instanceof Uint8Array);
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof NodeRef) && !(v instanceof RelRef) && !(v instanceof VirtualNode) && !(v instanceof VirtualRel) && !(v instanceof PathValue) && !(v instanceof WholeFloat) && !isTemporal(v) && !(v instanceof CypherPoint) && !(v instanceof Uint8Array);
 
 /** The openCypher type name of a value, for error messages. */
 export function typeName(v: Value): string {
@@ -40,8 +67,8 @@ export function typeName(v: Value): string {
   if (v instanceof WholeFloat) return 'Float';
   if (typeof v === 'string') return 'String';
   if (Array.isArray(v)) return 'List';
-  if (v instanceof NodeRef) return 'Node';
-  if (v instanceof RelRef) return 'Relationship';
+  if (v instanceof NodeRef || v instanceof VirtualNode) return 'Node';
+  if (v instanceof RelRef || v instanceof VirtualRel) return 'Relationship';
   if (v instanceof PathValue) return 'Path';
   if (isTemporal(v)) return temporalTypeName(v);
   if (v instanceof CypherPoint) return 'Point';
@@ -66,6 +93,8 @@ export function equals(a: Value, b: Value): boolean | null {
   }
   if (a instanceof NodeRef) return b instanceof NodeRef && a.id === b.id;
   if (a instanceof RelRef) return b instanceof RelRef && a.id === b.id;
+  if (a instanceof VirtualNode) return b instanceof VirtualNode && a.id === b.id;
+  if (a instanceof VirtualRel) return b instanceof VirtualRel && a.id === b.id;
   if (a instanceof PathValue) return b instanceof PathValue && sameList(a.nodes, b.nodes) && sameList(a.rels, b.rels);
   if (isTemporal(a)) return isTemporal(b) && temporalEquals(a, b);
   if (a instanceof CypherPoint) return b instanceof CypherPoint && pointEquals(a, b);
@@ -124,8 +153,8 @@ const RANK = (v: Value): number => {
   if (v instanceof PathValue) return 4;
   if (v instanceof Uint8Array) return 3.5;
   if (Array.isArray(v)) return 3;
-  if (v instanceof RelRef) return 2;
-  if (v instanceof NodeRef) return 1;
+  if (v instanceof RelRef || v instanceof VirtualRel) return 2;
+  if (v instanceof NodeRef || v instanceof VirtualNode) return 1;
   return 0;
 };
 
@@ -159,7 +188,7 @@ export function orderCompare(a: Value, b: Value): number {
       return orderLists(a as Value[], b as Value[]);
     case 2:
     case 1:
-      return comparePointIds((a as NodeRef).id, (b as NodeRef).id);
+      return comparePointIds((a as NodeRef | VirtualNode).id, (b as NodeRef | VirtualNode).id);
     case 0: {
       const ka = Object.keys(a as MapValue).sort();
       const kb = Object.keys(b as MapValue).sort();
@@ -198,6 +227,8 @@ export function keyOf(v: Value): string {
   if (Array.isArray(v)) return '[' + v.map(keyOf).join(',') + ']';
   if (v instanceof NodeRef) return 'N' + v.id;
   if (v instanceof RelRef) return 'R' + v.id;
+  if (v instanceof VirtualNode) return 'N' + v.id;
+  if (v instanceof VirtualRel) return 'R' + v.id;
   if (v instanceof PathValue) return 'P' + v.nodes.join('.') + '/' + v.rels.join('.');
   if (isTemporal(v)) return 't' + v.kind + formatTemporal(v);
   if (v instanceof CypherPoint) return `p${v.srid}:${v.x}:${v.y}:${v.z}`;

@@ -8,7 +8,7 @@ import type { NodeData } from './graph-tx.js';
 import { propertiesOf } from './functions.js';
 import { storable } from './stored-values.js';
 import { ENTITY_BYTES, sizeOf } from './sizes.js';
-import { isMap, NodeRef, PathValue, RelRef, setEntry, typeName, type Value } from './values.js';
+import { isEntity, isMap, NodeRef, PathValue, RelRef, setEntry, typeName, VirtualNode, VirtualRel, type Value } from './values.js';
 
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidPropertyType', message);
 
@@ -31,6 +31,14 @@ function setProperty(payload: Payload, types: Record<string, PropertyType>, key:
 const VECTOR_KEY = 'embedding';
 
 const gone = (kind: string, id: PointId) => runtimeError('EntityNotFound', 'DeletedEntityAccess', `${kind} ${id} was deleted earlier in this query`);
+
+/** A virtual node or relationship is in no store (Neo4j answers EntityNotFound for its negative id too). */
+function refuseVirtual(v: Value, clause: string): void {
+  if (v instanceof VirtualNode || v instanceof VirtualRel) {
+    const kind = v instanceof VirtualNode ? 'node' : 'relationship';
+    throw runtimeError('EntityNotFound', 'VirtualEntityWrite', `${clause} cannot change ${kind} ${v.id}: it is a virtual ${kind} a procedure made up (db.schema.visualization, apoc.meta.graph), not one in the database`);
+  }
+}
 
 /**
  * CREATE, SET, REMOVE and DELETE for one row, into the query's GraphTx overlay. Every node or
@@ -83,6 +91,7 @@ export class Writer {
     const ids = part.nodes.map((n) => {
       const existing = n.variable === null ? undefined : row[n.variable];
       if (existing !== undefined && existing !== null) {
+        refuseVirtual(existing, 'CREATE');
         if (!(existing instanceof NodeRef)) throw typeError(`variable \`${n.variable}\` is a ${typeName(existing)}, not a node`);
         if (!tx.hasNode(existing.id)) throw runtimeError('EntityNotFound', 'DeletedEntityAccess', `node ${existing.id} was deleted earlier in this query`);
         return existing.id;
@@ -112,12 +121,13 @@ export class Writer {
     const { tx } = this.ctx;
     const target = evaluate(item.target, row, this.ctx);
     if (target === null) return;
+    refuseVirtual(target, removing ? 'REMOVE' : 'SET');
     if (item.kind === 'labels') return this.setLabels(target, item.labels, removing);
     const value = item.value ? evaluate(item.value, row, this.ctx) : null;
     let assignments: [string, Value][];
     if (item.kind === 'property') assignments = [[item.key, value]];
     else {
-      const map = value instanceof NodeRef || value instanceof RelRef ? propertiesOf(value, tx) : value;
+      const map = isEntity(value) ? propertiesOf(value, tx) : value;
       if (!isMap(map)) throw typeError(`SET ${item.kind === 'replace' ? '=' : '+='} takes a map, got a ${typeName(value)}`);
       assignments = Object.entries(map);
     }
@@ -126,6 +136,7 @@ export class Writer {
 
   /** Adds (or, `removing`, takes away) labels of a node. */
   setLabels(target: Value, labels: readonly string[], removing: boolean): void {
+    refuseVirtual(target, removing ? 'REMOVE' : 'SET');
     if (!(target instanceof NodeRef)) throw typeError(`labels belong to nodes, not a ${typeName(target)}`);
     const data = this.ctx.tx.node(target.id);
     if (!data) throw gone('node', target.id);
@@ -139,6 +150,7 @@ export class Writer {
   /** Sets (a null value: removes) properties of a node or relationship; `replace` drops the others first. */
   assign(target: Value, assignments: [string, Value][], replace: boolean): void {
     const { tx } = this.ctx;
+    refuseVirtual(target, 'SET');
     if (target instanceof NodeRef) {
       const data = tx.node(target.id);
       if (!data) throw gone('node', target.id);
@@ -204,6 +216,7 @@ export class Writer {
     const { tx } = this.ctx;
     const v = evaluate(e, row, this.ctx);
     if (v === null) return;
+    refuseVirtual(v, 'DELETE');
     this.ctx.guard.charge(ENTITY_BYTES, 'the deletions');
     if (v instanceof NodeRef) tx.deleteNode(v.id, detach);
     else if (v instanceof RelRef) tx.deleteEdge(v.id);

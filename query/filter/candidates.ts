@@ -2,6 +2,7 @@ import type { Collection } from '../../storage/collection.js';
 import { ShardedSet } from '../../storage/views/sharded.js';
 import { instantOf } from '../../storage/text-tokens.js';
 import { within } from './evaluate-filter.js';
+import { isTextIndex, keepsPhrases } from './text-match.js';
 import type { Condition, Filter } from './types.js';
 
 /** A field's values are read one by one for a range only while they are this share of the points at most. */
@@ -18,6 +19,19 @@ function rangeSlots(cond: Extract<Condition, { kind: 'range' }>, c: Collection):
     const ms = instantOf(v);
     return ms !== null && within(ms, cond);
   });
+}
+
+/**
+ * The slots a `must` full-text match admits, from the field's text index (words: every one of
+ * the query's for text and phrase, one at least for text_any; none for a phrase on an index
+ * without positions, which matches nothing); null without a text index (a substring match, read
+ * from the payloads) or while it is being built.
+ */
+function textSlots(cond: Extract<Condition, { kind: 'match_text' }>, c: Collection): ReadonlySet<number> | null {
+  const index = c.fieldIndexes.get(cond.key);
+  if (!isTextIndex(index)) return null;
+  if (cond.mode === 'phrase' && !keepsPhrases(index)) return new Set();
+  return c.payloadIndex.textLookup(cond.key, cond.tokens, cond.mode === 'text_any' ? 'some' : 'every');
 }
 
 /**
@@ -38,7 +52,7 @@ export function candidateSlots(filter: Filter, c: Collection): ReadonlySet<numbe
       for (const v of cond.values) for (const s of c.payloadIndex.lookup(cond.path.join('.'), v)) union.add(s);
       consider(union);
     } else if (cond.kind === 'match_text') {
-      const slots = c.payloadIndex.textLookup(cond.key, cond.tokens);
+      const slots = textSlots(cond, c);
       if (slots) consider(slots);
     } else if (cond.kind === 'range') {
       const slots = rangeSlots(cond, c);

@@ -3,7 +3,8 @@ import { canonicalUuid, type PointId } from '../../storage/point-id.js';
 import { checkPointId } from '../../storage/engine/validate-event.js';
 import type { Scalar } from '../../storage/views/payload-paths.js';
 import { instantOf, textTokens } from '../../storage/text-tokens.js';
-import type { Bounds, Condition, Filter } from './types.js';
+import { parseGeo } from './parse-geo.js';
+import type { Bounds, Condition, Filter, TextMode } from './types.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isScalar = (v: unknown): v is Scalar =>
@@ -24,6 +25,8 @@ function parseScalars(raw: unknown, where: string): Set<Scalar> {
   return new Set(raw);
 }
 
+const TEXT_MODES: readonly TextMode[] = ['text', 'text_any', 'phrase'];
+
 function parseMatch(raw: unknown, key: { key: string; path: string[] }, where: string): Condition {
   if (!isObject(raw)) throw badRequest(`${where} must be an object such as {"value": "x"}`);
   if ('value' in raw) {
@@ -32,11 +35,13 @@ function parseMatch(raw: unknown, key: { key: string; path: string[] }, where: s
   }
   if ('any' in raw) return { kind: 'match_any', ...key, values: parseScalars(raw.any, `${where}.any`) };
   if ('except' in raw) return { kind: 'match_except', ...key, values: parseScalars(raw.except, `${where}.except`) };
-  if ('text' in raw) {
-    if (typeof raw.text !== 'string' || textTokens(raw.text).length === 0) throw badRequest(`${where}.text must be a string with at least one word`);
-    return { kind: 'match_text', ...key, tokens: textTokens(raw.text) };
+  const mode = TEXT_MODES.find((name) => name in raw);
+  if (mode) {
+    const text = raw[mode];
+    if (typeof text !== 'string') throw badRequest(`${where}.${mode} must be a string`);
+    return { kind: 'match_text', ...key, mode, text, tokens: textTokens(text) };
   }
-  throw badRequest(`${where} needs one of "value", "any", "except" or "text"`);
+  throw badRequest(`${where} needs one of "value", "any", "except", "text", "text_any" or "phrase"`);
 }
 
 /** gt/gte/lt/lte as numbers, or (datetime) RFC 3339 strings read as instants: all of one kind. */
@@ -63,10 +68,8 @@ function parseRange(raw: unknown, key: { key: string; path: string[] }, where: s
   return { kind: 'range', ...key, ...bounds, datetime };
 }
 
-/** Qdrant's geo conditions, refused by name. */
-const GEO_CONDITIONS = ['geo_radius', 'geo_bounding_box', 'geo_polygon'] as const;
-
-function parseCondition(raw: unknown, where: string): Condition {
+/** One condition of a filter (also a formula's condition expression). */
+export function parseCondition(raw: unknown, where: string): Condition {
   if (!isObject(raw)) throw badRequest(`${where} must be an object`);
   if (Object.keys(raw).some((k) => FILTER_KEYS.has(k))) return { kind: 'nested', filter: parseFilter(raw, where) };
   if ('has_id' in raw) {
@@ -93,13 +96,13 @@ function parseCondition(raw: unknown, where: string): Condition {
     if (namesIds(filter)) throw badRequest(`${where}.nested.filter: has_id is not supported inside nested (its conditions read the array's elements, which have no ids); put has_id beside the nested condition`);
     return { kind: 'nested_array', ...parseKey(inner.key, `${where}.nested`), filter };
   }
-  const geo = GEO_CONDITIONS.find((name) => name in raw);
-  if (geo) throw badRequest(`${where}.${geo}: geo conditions (geo_radius, geo_bounding_box, geo_polygon) are not supported: there is no geo index here; filter on numbers with "range" instead`);
   const key = parseKey(raw.key, where);
+  const area = parseGeo(raw, where);
+  if (area) return { kind: 'geo', ...key, area };
   if ('match' in raw) return parseMatch(raw.match, key, `${where}.match`);
   if ('range' in raw) return parseRange(raw.range, key, `${where}.range`);
   if ('values_count' in raw) return { kind: 'values_count', ...key, ...parseBounds(raw.values_count, `${where}.values_count`, false).bounds };
-  throw badRequest(`${where} needs "match", "range" or "values_count" beside "key" (or has_id, has_vector, is_empty, is_null, nested, or a nested filter)`);
+  throw badRequest(`${where} needs "match", "range", "values_count", "geo_radius", "geo_bounding_box" or "geo_polygon" beside "key" (or has_id, has_vector, is_empty, is_null, nested, or a nested filter)`);
 }
 
 /** Whether a filter has a has_id condition at any depth. */

@@ -20,6 +20,24 @@ export interface Bounds {
   lte?: number;
 }
 
+/** A point on the globe in degrees (Qdrant's GeoPoint). */
+export interface GeoPoint {
+  lat: number;
+  lon: number;
+}
+
+/**
+ * Qdrant's full-text matches: `text` every word, `text_any` one word at least, `phrase` the
+ * words adjacent and in order; what they compare depends on the field's text index (text-match.ts).
+ */
+export type TextMode = 'text' | 'text_any' | 'phrase';
+
+/** Qdrant's geo areas: a circle (radius in metres), a box, a polygon with holes (rings of [lon, lat], closed). */
+export type GeoArea =
+  | { shape: 'radius'; center: GeoPoint; radius: number }
+  | { shape: 'box'; topLeft: GeoPoint; bottomRight: GeoPoint }
+  | { shape: 'polygon'; exterior: GeoPoint[]; interiors: GeoPoint[][] };
+
 interface Keyed {
   /** The dotted key as the client wrote it. */
   key: string;
@@ -31,7 +49,10 @@ export type Condition =
   | (Keyed & { kind: 'match_any'; values: Set<Scalar> })
   | (Keyed & { kind: 'match_except'; values: Set<Scalar> })
   | (Keyed & Bounds & { kind: 'range'; datetime: boolean })
-  | (Keyed & { kind: 'match_text'; tokens: string[] })
+  /** `text` as given (a substring without a text index) and its words (with one). */
+  | (Keyed & { kind: 'match_text'; mode: TextMode; text: string; tokens: string[] })
+  /** A value {lat, lon} at key lies in the area. */
+  | (Keyed & { kind: 'geo'; area: GeoArea })
   | (Keyed & Bounds & { kind: 'values_count' })
   /** Some element of the array at key (an object) satisfies the filter, read from the element. */
   | (Keyed & { kind: 'nested_array'; filter: Filter })

@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { requireCollection } from '../../storage/engine/validate-event.js';
+import { resolveCollection } from '../../storage/aliases.js';
+import { resolveLookups } from '../../query/search/universal/lookup.js';
 import type { Engine } from '../../storage/engine/engine.js';
 import { pooledScoredJson } from '../../query/api/point-json.js';
 import { parseBatchSearchBody, parseSearchBody } from '../../query/api/search-body.js';
@@ -23,9 +25,17 @@ export function searchRoutes(engine: Engine): Router {
   const router = new Router({ prefix: '/collections/:name/points' });
   const collectionOf = (ctx: Context) => requireCollection(engine.collections, ctx.params.name!);
   const qdrant = (ctx: Context) => requestState(ctx).dialect === 'qdrant';
+  // lookup_from reads its examples here, from the collections this thread holds, before anything runs.
+  const lookedUp = <Q extends UniversalQuery>(c: Collection, q: Q): Q => ({ ...q, plan: resolveLookups(q.plan, c, (name) => resolveCollection(engine.collections, name)) });
   // Qdrant's port reads score_threshold and shows scores as Qdrant does (Euclid, Manhattan: the distance itself).
-  const query = (ctx: Context, c: Collection, q: UniversalQuery) => (qdrant(ctx) ? queryJson(c, { ...q, plan: qdrantPlan(c, q.plan) }, qdrantPlanScore(c, q.plan)) : queryJson(c, q));
-  const groups = (ctx: Context, c: Collection, q: GroupsQuery) => (qdrant(ctx) ? groupsJson(c, { ...q, plan: qdrantPlan(c, q.plan) }, qdrantPlanScore(c, q.plan)) : groupsJson(c, q));
+  const query = (ctx: Context, c: Collection, given: UniversalQuery) => {
+    const q = lookedUp(c, given);
+    return qdrant(ctx) ? queryJson(c, { ...q, plan: qdrantPlan(c, q.plan) }, qdrantPlanScore(c, q.plan)) : queryJson(c, q);
+  };
+  const groups = (ctx: Context, c: Collection, given: GroupsQuery) => {
+    const q = lookedUp(c, given);
+    return qdrant(ctx) ? groupsJson(c, { ...q, plan: qdrantPlan(c, q.plan) }, qdrantPlanScore(c, q.plan)) : groupsJson(c, q);
+  };
   const search = (ctx: Context, c: Collection, req: SearchRequest) => (qdrant(ctx) ? pooledScoredJson(c, qdrantSearch(c, req), qdrantSearchScore(c, req)) : pooledScoredJson(c, req));
   const matrixScore = (ctx: Context, c: Collection, req: MatrixRequest) => (qdrant(ctx) ? qdrantDenseScore(c, req.using) : (score: number) => score);
 

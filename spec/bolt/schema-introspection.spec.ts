@@ -141,6 +141,7 @@ describe('bolt: schema introspection (apoc.meta.*, db.schema.*, SHOW DATABASES/P
     expect(procs).to.deep.equal([
       { name: 'db.schema.nodeTypeProperties', mode: 'READ' },
       { name: 'db.schema.relTypeProperties', mode: 'READ' },
+      { name: 'db.schema.visualization', mode: 'READ' },
     ]);
     expect(Object.keys((await run('SHOW PROCEDURES'))[0]!)).to.deep.equal(['name', 'description', 'mode', 'worldAffecting']);
     const fns = await run("SHOW FUNCTIONS YIELD name, category WHERE name IN ['count', 'apoc.version', 'date']");

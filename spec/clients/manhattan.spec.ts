@@ -222,6 +222,12 @@ describe('Manhattan (L1) distance', function () {
         ['a', [0, 14]],
         ['b', [2, 7]],
       ]);
+      // A formula's $score of a Manhattan prefetch is the distance on this port (minus it on 6333).
+      const formula = { prefetch: { query: [0, 0] }, query: { formula: { mult: ['$score', 2] } } };
+      const boosted = await q.query('m', formula);
+      expect(ids(boosted.points)).to.deep.equal([3, 2, 4, 1]);
+      expect(scores(boosted.points)).to.deep.equal([28, 14, 4, 0]);
+      expect(scores((await call(s.url, 'POST', '/collections/m/points/query', formula)).body.result)).to.deep.equal([0, -4, -14, -28]);
       const { pairs } = await q.searchMatrixPairs('m', { sample: 4, limit: 1 });
       expect(pairs).to.deep.equal([
         { a: 1, b: 4, score: 2 },

@@ -202,10 +202,9 @@ describe('clients: Qdrant collection settings and answer shapes with @qdrant/js-
     expect((await q.count('c')).count).to.equal(1);
   });
 
-  it('names what it refuses: geo conditions, text index options, rrf fields, with_lookup', async () => {
+  it('names what it refuses: text index options, rrf fields, with_lookup', async () => {
     const q = client();
     await q.createCollection('m', { vectors: { size: 2, distance: 'Dot' } });
-    expect(await refusal(q.scroll('m', { filter: { must: [{ key: 'loc', geo_radius: { center: { lon: 1, lat: 2 }, radius: 3 } }] } }))).to.match(/^400 filter\.must\[0\]\.geo_radius: geo conditions .* are not supported/);
     expect(await refusal(q.createPayloadIndex('m', { field_name: 't', field_schema: { type: 'text', tokenizer: 'prefix' } }))).to.match(/^400 field_schema\.tokenizer must be word or multilingual.*got "prefix"/);
     expect(await refusal(q.createPayloadIndex('m', { field_name: 't', field_schema: { type: 'text', min_token_len: 2 } as never }))).to.match(/unknown field "field_schema\.min_token_len": the fields of field_schema are .*tokenizer/);
     expect(await refusal(q.query('m', { prefetch: [{ query: [1, 0] }], query: { rrf: { k: 60, bias: [1] } } as never }))).to.equal('400 unknown field "query.rrf.bias": the fields of query.rrf are k, weights');

@@ -152,13 +152,13 @@ describe('clients: the Qdrant dialect (SERVICE_QDRANT_PORT) with @qdrant/js-clie
     const q = client();
     expect(await failure(() => q.getCollection('missing'))).to.deep.equal({ status: 404, error: 'collection "missing" not found' });
     await seed();
-    const unknown = await failure(() => q.query('c', { query: [1, 0], lookup_from: { collection: 'c' } }));
+    const unknown = await failure(() => q.query('c', { query: [1, 0], lookup_from: { collection: 'c', shard_key: 'a' } as never }));
     expect(unknown.status).to.equal(400);
-    expect(unknown.error).to.match(/^unknown field "lookup_from"/);
-    const raw = await fetch(`${s.service.qdrantUrl}/collections/c/points/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: { formula: {} } }) });
+    expect(unknown.error).to.match(/^unknown field "lookup_from\.shard_key"/);
+    const raw = await fetch(`${s.service.qdrantUrl}/collections/c/points/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: { relevance_feedback: {} } }) });
     const body = (await raw.json()) as { status: { error: string }; time: number };
     expect(raw.status).to.equal(400);
-    expect(body.status.error).to.match(/query.formula is not a query we answer/);
+    expect(body.status.error).to.match(/query.relevance_feedback is not a query we answer/);
     expect(body.time).to.be.a('number');
     const named = await failure(() => q.query('c', { query: [1, 0], using: 'text' }));
     expect(named.error).to.equal('collection "c" has no vector named "text" (its vectors: dense: "")');

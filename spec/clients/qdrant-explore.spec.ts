@@ -121,7 +121,7 @@ describe('clients: discover, context search, recommend groups and the distance m
     await refused(() => q.discoverPoints('e', { target: [2, 0], context: [{ positive: [3, 0] } as never], limit: 3 }), /context\[0\]\.negative is required/);
     await refused(() => q.query('e', { query: { context: [{ negative: 6 } as never] } }), /query\.context\[0\]\.positive is required/);
     await refused(() => q.discoverPoints('e', { limit: 3 }), /a target or at least one context pair/);
-    await refused(() => q.recommendPointGroups('e', { positive: [2], group_by: 'g', group_size: 2, limit: 2, lookup_from: { collection: 'other' } }), /lookup_from/);
+    await refused(() => q.recommendPointGroups('e', { positive: [2], group_by: 'g', group_size: 2, limit: 2, lookup_from: { collection: 'e', shard_key: 'x' } as never }), /lookup_from\.shard_key/);
     // The client leaves with_lookup out of its recommendPointGroups; sent by hand on the spec port.
     const withLookup = await call(s.url, 'POST', '/collections/e/points/recommend/groups', { positive: [2], group_by: 'g', group_size: 2, limit: 2, with_lookup: 'other' });
     expect(withLookup.status).to.equal(400);

@@ -22,10 +22,17 @@ describe('query/filter: the rest of Qdrant\'s filter language', () => {
     { title: 'ВЕКТОРНЫЙ поиск', at: null },
   ]);
 
-  it('matches full text: every word of the query, any case, any script', () => {
-    expect(ids(c, { must: [{ key: 'title', match: { text: 'fast SEARCH' } }] })).to.deep.equal([1]);
-    expect(ids(c, { must: [{ key: 'title', match: { text: 'fast' } }] })).to.deep.equal([1, 2]);
-    expect(ids(c, { must: [{ key: 'title', match: { text: 'векторный' } }] })).to.deep.equal([4]);
+  it('matches full text as a substring without a text index, and by words (every word of the query, any case, any script) with one', () => {
+    const t = collection([{ title: 'Fast vector search in TypeScript' }, { title: 'Graph queries, fast' }, { title: 'Cooking pasta' }, { title: 'ВЕКТОРНЫЙ поиск' }]);
+    const text = (query: string) => ({ must: [{ key: 'title', match: { text: query } }] });
+    expect(ids(t, text('fast SEARCH'))).to.deep.equal([]);
+    expect(ids(t, text('Fas'))).to.deep.equal([1]);
+    expect(ids(t, text('fast'))).to.deep.equal([2]);
+    t.declareIndex('title', { type: 'text', params: {} });
+    expect(ids(t, text('fast SEARCH'))).to.deep.equal([1]);
+    expect(ids(t, text('fast'))).to.deep.equal([1, 2]);
+    expect(ids(t, text('Fas'))).to.deep.equal([]);
+    expect(ids(t, text('векторный'))).to.deep.equal([4]);
   });
 
   it('compares date-times as instants, with or without an offset, and a date alone as its midnight UTC', () => {
@@ -38,7 +45,7 @@ describe('query/filter: the rest of Qdrant\'s filter language', () => {
   it('counts values, and needs min_count of min_should', () => {
     expect(ids(c, { must: [{ key: 'tags', values_count: { gte: 1 } }] })).to.deep.equal([1, 2]);
     expect(ids(c, { must: [{ key: 'tags', values_count: { lt: 1 } }] })).to.deep.equal([3, 4]);
-    const some = { conditions: [{ key: 'tags', match: { value: 'db' } }, { key: 'tags', match: { value: 'ann' } }, { key: 'title', match: { text: 'graph' } }], min_count: 2 };
+    const some = { conditions: [{ key: 'tags', match: { value: 'db' } }, { key: 'tags', match: { value: 'ann' } }, { key: 'title', match: { text: 'Graph' } }], min_count: 2 };
     expect(ids(c, { min_should: some })).to.deep.equal([1, 2]);
     expect(ids(c, { min_should: { ...some, min_count: 3 } })).to.deep.equal([]);
   });
@@ -52,9 +59,9 @@ describe('query/filter: the rest of Qdrant\'s filter language', () => {
   });
 
   it('refuses what it does not know by name', () => {
-    expect(() => parseFilter({ must: [{ key: 'a', match: { like: 'x' } }] })).to.throw(/needs one of "value", "any", "except" or "text"/);
-    expect(() => parseFilter({ must: [{ key: 'a', geo_radius: {} }] })).to.throw(/must\[0\]\.geo_radius: geo conditions \(geo_radius, geo_bounding_box, geo_polygon\) are not supported/);
-    expect(() => parseFilter({ must: [{ key: 'a', near: {} }] })).to.throw(/needs "match", "range" or "values_count"/);
+    expect(() => parseFilter({ must: [{ key: 'a', match: { like: 'x' } }] })).to.throw(/needs one of "value", "any", "except", "text", "text_any" or "phrase"/);
+    expect(() => parseFilter({ must: [{ key: 'a', geo_radius: {} }] })).to.throw(/must\[0\]\.geo_radius\.center is required/);
+    expect(() => parseFilter({ must: [{ key: 'a', near: {} }] })).to.throw(/needs "match", "range", "values_count", "geo_radius", "geo_bounding_box" or "geo_polygon"/);
     expect(() => parseFilter({ min_should: { conditions: [] } })).to.throw(/min_should must be an object/);
   });
 });

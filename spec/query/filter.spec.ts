@@ -65,10 +65,10 @@ describe('query/filter', () => {
   it('rejects malformed filters with a message naming the part', () => {
     const bad: [unknown, RegExp][] = [
       [[], /filter must be an object/],
-      [{ must: [{ key: 'a' }] }, /filter\.must\[0\] needs "match", "range" or "values_count"/],
+      [{ must: [{ key: 'a' }] }, /filter\.must\[0\] needs "match", "range", "values_count", "geo_radius", "geo_bounding_box" or "geo_polygon"/],
       [{ must: [{ key: '', match: { value: 1 } }] }, /filter\.must\[0\]\.key must be a non-empty string/],
       [{ must: [{ key: 'a', match: { value: { x: 1 } } }] }, /match\.value must be a string, number or boolean/],
-      [{ must: [{ key: 'a', match: {} }] }, /needs one of "value", "any", "except" or "text"/],
+      [{ must: [{ key: 'a', match: {} }] }, /needs one of "value", "any", "except", "text", "text_any" or "phrase"/],
       [{ must: [{ key: 'a', range: { gt: 'x' } }] }, /range\.gt must be a finite number/],
       [{ must: [{ key: 'a', range: { near: 1 } }] }, /range\.near is not a range bound/],
       [{ must: [{ key: 'a', range: {} }] }, /needs at least one of gt/],

@@ -150,7 +150,8 @@ export interface StagedContent {
 /** A collection's settings by group (Qdrant's optimizers_config and HNSW extras, Cypher's schema), kept as given. */
 export type CollectionSettings = Record<string, Record<string, unknown>>;
 
-export const FIELD_INDEX_TYPES = ['keyword', 'integer', 'float', 'bool', 'uuid', 'datetime', 'text'] as const;
+/** Written by name in the log, so a type added here leaves older entries as they read. */
+export const FIELD_INDEX_TYPES = ['keyword', 'integer', 'float', 'bool', 'uuid', 'datetime', 'text', 'geo'] as const;
 export type FieldIndexType = (typeof FIELD_INDEX_TYPES)[number];
 
 /** A declared payload index on a field (Qdrant's field_schema): its type and the options given with it. */

@@ -148,12 +148,20 @@ export class PayloadIndex {
     }
   }
 
-  /** The slots holding every token at a text-indexed field; null when the field has no text index, or one still being built. */
-  textLookup(field: string, query: readonly string[]): ReadonlySet<number> | null {
+  /**
+   * The slots holding every token (`some`: one at least) at a text-indexed field; none for no
+   * tokens; null when the field has no text index, or one still being built.
+   */
+  textLookup(field: string, query: readonly string[], need: 'every' | 'some' = 'every'): ReadonlySet<number> | null {
     const entry = this.declared.get(field);
     const tokens = entry?.tokens;
     if (!tokens || entry.built !== Infinity) return null;
     const sets = query.map((t) => tokens.get(t) ?? NONE).sort((a, b) => a.size - b.size);
+    if (need === 'some') {
+      const union = new ShardedSet<number>(LIVE_SHARD_LIMIT);
+      for (const set of sets) for (const slot of set) union.add(slot);
+      return union;
+    }
     const out = new Set<number>();
     for (const slot of sets[0] ?? NONE) if (sets.every((s) => s.has(slot))) out.add(slot);
     return out;

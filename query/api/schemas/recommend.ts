@@ -4,6 +4,7 @@ import { finiteNumber, intIn, pointId, vector, withPayload, withVector } from '.
 import { MAX_LIMIT } from './points.js';
 import { MAX_BATCH, MAX_EF, searchVector } from './search.js';
 import { quantizationParams } from './quantization.js';
+import { lookupFrom } from './universal-query.js';
 
 const example = z.union([pointId, vector()]).meta({ description: 'a point id or a vector' });
 const common = {
@@ -15,8 +16,7 @@ const common = {
   with_payload: withPayload.nullish(),
   with_vector: withVector.nullish(),
   using: z.string().nullish().meta({ description: 'the name of the vector to recommend by ("" or absent: the unnamed vector)' }),
-  // Qdrant's client sends lookup_from: null on every grouped recommend.
-  lookup_from: z.null().optional().meta({ description: 'absent or null (lookup_from, reading the examples from another collection, is not supported)' }),
+  lookup_from: lookupFrom.nullish(),
 };
 
 /** Qdrant's recommend: points like the positive examples and unlike the negative ones. */
@@ -64,7 +64,7 @@ export const searchMatrixBody = z
 
 /** Qdrant's search grouped by a payload key. */
 export const searchGroupsBody = z
-  .strictObject({ vector: searchVector(), ...groupFields, ...common, offset: noOffset })
+  .strictObject({ vector: searchVector(), ...groupFields, ...common, offset: noOffset, lookup_from: z.null().optional().meta({ description: 'absent or null (a search by a vector reads no points by id)' }) })
   .meta({ id: 'SearchGroupsBody' });
 
 /** Counts of points per value of a payload key. */

@@ -19,7 +19,7 @@ const vectorInput = explainedBy(z.union([pointId, vectorSchema, sparseVector]).m
       ? explainerOf(pointId)?.(where, value)
       : undefined,
 );
-const QUERY_FORMS = ['nearest', 'recommend', 'discover', 'context', 'fusion', 'rrf', 'order_by', 'sample'];
+const QUERY_FORMS = ['nearest', 'recommend', 'discover', 'context', 'fusion', 'rrf', 'formula', 'order_by', 'sample'];
 
 const mmr = z
   .strictObject({
@@ -67,16 +67,20 @@ export const queryForm = explainedBy(
         weights: z.array(finiteNumber()).nullish().meta({ description: 'one number per prefetch: how much its ranking counts (default 1; 0 or less: not at all)' }),
       }),
     }),
+    z.strictObject({
+      formula: z.unknown().meta({ description: 'an expression: a number, a variable ("$score", "$score[i]" or a payload key), a filter condition (1 when it matches, else 0), or {mult}, {sum}, {div}, {pow}, {neg}, {abs}, {sqrt}, {exp}, {log10}, {ln}, {geo_distance}, {datetime}, {datetime_key}, {lin_decay}, {exp_decay}, {gauss_decay}' }),
+      defaults: z.record(z.string(), z.unknown()).nullish().meta({ description: 'values of variables a point lacks, by variable ("$score[i]" or a payload key)' }),
+    }),
     z.strictObject({ order_by: orderBy }),
     z.strictObject({ sample: z.literal('random') }),
   ])
   .meta({
     id: 'QueryForm',
-    description: 'a vector, sparse vector {indices, values} or point id (nearest), {nearest, mmr}, {recommend}, {discover: {target, context}}, {context}, {fusion: "rrf"|"dbsf"}, {rrf: {k, weights}}, {order_by} or {sample: "random"}',
+    description: 'a vector, sparse vector {indices, values} or point id (nearest), {nearest, mmr}, {recommend}, {discover: {target, context}}, {context}, {fusion: "rrf"|"dbsf"}, {rrf: {k, weights}}, {formula, defaults}, {order_by} or {sample: "random"}',
   }),
   (where, value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) return undefined;
-    const other = Object.keys(value).find((k) => !QUERY_FORMS.includes(k) && !['mmr', 'indices', 'values'].includes(k));
+    const other = Object.keys(value).find((k) => !QUERY_FORMS.includes(k) && !['mmr', 'indices', 'values', 'defaults'].includes(k));
     return other === undefined ? undefined : `${where}.${other} is not a query we answer: send a vector or point id, or one of ${QUERY_FORMS.join(', ')}`;
   },
 );
@@ -84,6 +88,14 @@ export const queryForm = explainedBy(
 const params = z
   .strictObject({ hnsw_ef: intIn(1, MAX_EF).nullish(), ef: intIn(1, MAX_EF).nullish(), exact: z.boolean().nullish(), indexed_only: z.boolean().nullish(), quantization: quantizationParams.nullish() })
   .meta({ description: 'an object {hnsw_ef, exact, indexed_only, quantization}' });
+
+/** Qdrant's lookup_from: where the query's point ids are read (one shard here: no shard_key). */
+export const lookupFrom = z
+  .strictObject({
+    collection: z.string().min(1).meta({ description: 'the collection (or alias) to read the points given by id from' }),
+    vector: z.string().nullish().meta({ description: 'the vector to read from them ("" the unnamed one); absent: the one named by using' }),
+  })
+  .meta({ id: 'LookupFrom', description: 'an object {collection, vector}: read the point ids given as examples from that collection' });
 
 const usingName = z.string().meta({ description: 'the name of the vector to search ("" or absent: the unnamed vector)' });
 
@@ -95,6 +107,7 @@ interface PrefetchShape {
   params?: z.input<typeof params> | null;
   score_threshold?: number | null;
   limit?: number | null;
+  lookup_from?: z.input<typeof lookupFrom> | null;
 }
 
 export const prefetch: z.ZodType<PrefetchShape> = z
@@ -107,9 +120,10 @@ export const prefetch: z.ZodType<PrefetchShape> = z
       params: params.nullish(),
       score_threshold: finiteNumber().nullish(),
       limit: intIn(1, MAX_LIMIT).nullish(),
+      lookup_from: lookupFrom.nullish(),
     }),
   )
-  .meta({ id: 'Prefetch', description: 'a query whose results the outer query ranks: {prefetch, query, using, filter, params, score_threshold, limit}' });
+  .meta({ id: 'Prefetch', description: 'a query whose results the outer query ranks: {prefetch, query, using, filter, params, score_threshold, limit, lookup_from}' });
 
 const queryFields = {
   prefetch: z.union([prefetch, z.array(prefetch)]).nullish().meta({ description: 'a prefetch query or a list of them: their results are what the query ranks' }),
@@ -123,9 +137,10 @@ const queryFields = {
   ef: intIn(1, MAX_EF).nullish(),
   with_payload: withPayload.nullish(),
   with_vector: withVector.nullish(),
+  lookup_from: lookupFrom.nullish(),
 };
 
-export const universalQueryBody = z.strictObject(queryFields).meta({ id: 'QueryBody', description: "Qdrant's query: {prefetch, query, using, filter, params, score_threshold, limit, offset, with_payload, with_vector}" });
+export const universalQueryBody = z.strictObject(queryFields).meta({ id: 'QueryBody', description: "Qdrant's query: {prefetch, query, using, filter, params, score_threshold, limit, offset, with_payload, with_vector, lookup_from}" });
 
 export const universalBatchBody = z
   .strictObject({ searches: z.array(universalQueryBody).max(MAX_BATCH).meta({ description: `an array of at most ${MAX_BATCH} queries` }) })

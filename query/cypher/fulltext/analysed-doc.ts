@@ -1,32 +1,44 @@
-import { textTokens } from '../../../storage/text-tokens.js';
-
-/** One property of a node as a query reads it: where each of the query's terms occurs, and how many tokens the property has. */
+/** One property of a node as a query reads it: its length in tokens and where its terms occur. */
 export interface AnalysedField {
-  positions: Map<string, number[]>;
-  length: number;
+  readonly length: number;
+  /** How many times the term occurs (0: not at all). */
+  frequency(term: string): number;
+  /** Where the term occurs, in order; undefined when it does not. */
+  positions(term: string): readonly number[] | undefined;
+  /** Whether one of the field's terms passes the test. */
+  some(test: (term: string) => boolean): boolean;
 }
 
-/** A node's indexed properties, each a Lucene field, by property name. */
-export type AnalysedDoc = Map<string, AnalysedField>;
+/** A node's indexed properties, each a Lucene field, by property name (undefined: the field holds no token the query may look up; one holding tokens may be given whole). */
+export interface AnalysedDoc {
+  field(name: string): AnalysedField | undefined;
+}
 
-const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+/** A field as a scan keeps it: the positions of the tokens the query may look up. */
+class ScannedField implements AnalysedField {
+  constructor(private readonly at: Map<string, number[]>, readonly length: number) {}
 
-/**
- * The tokens of a node's fields for a full-text index over `properties`: each string or
- * list-of-strings property analysed as the index analyses text (the payload text index's tokens:
- * lower-case runs of letters and digits, no stop words, like Neo4j's default
- * 'standard-no-stop-words' analyzer on plain words). A list's strings are values of one field,
- * their tokens following each other (no position gap, as Lucene's standard analyzer adds none).
- * Null when the node has none of them: it is not in the index.
- */
-export function fieldTokens(payload: Record<string, unknown>, properties: readonly string[]): Map<string, string[]> | null {
-  let fields: Map<string, string[]> | null = null;
-  for (const key of properties) {
-    const value = Object.hasOwn(payload, key) ? payload[key] : undefined;
-    if (typeof value === 'string') (fields ??= new Map()).set(key, textTokens(value));
-    else if (isStringList(value)) (fields ??= new Map()).set(key, value.flatMap((v) => textTokens(v)));
+  frequency(term: string): number {
+    return this.at.get(term)?.length ?? 0;
   }
-  return fields;
+
+  positions(term: string): readonly number[] | undefined {
+    return this.at.get(term);
+  }
+
+  some(test: (term: string) => boolean): boolean {
+    for (const t of this.at.keys()) if (test(t)) return true;
+    return false;
+  }
+}
+
+/** A node's fields as a scan keeps them. */
+export class ScannedDoc implements AnalysedDoc {
+  readonly fields = new Map<string, ScannedField>();
+
+  field(name: string): AnalysedField | undefined {
+    return this.fields.get(name);
+  }
 }
 
 /**
@@ -34,8 +46,8 @@ export function fieldTokens(payload: Record<string, unknown>, properties: readon
  * (`relevant`), and the length of each field holding one (a field holding none scores nothing).
  * Null when no field holds such a token.
  */
-export function relevantDoc(fields: Map<string, string[]>, relevant: (term: string) => boolean): AnalysedDoc | null {
-  let doc: AnalysedDoc | null = null;
+export function relevantDoc(fields: Map<string, string[]>, relevant: (term: string) => boolean): ScannedDoc | null {
+  let doc: ScannedDoc | null = null;
   for (const [name, tokens] of fields) {
     let positions: Map<string, number[]> | null = null;
     tokens.forEach((t, p) => {
@@ -45,7 +57,7 @@ export function relevantDoc(fields: Map<string, string[]>, relevant: (term: stri
       if (at) at.push(p);
       else positions.set(t, [p]);
     });
-    if (positions) (doc ??= new Map()).set(name, { positions, length: tokens.length });
+    if (positions) (doc ??= new ScannedDoc()).fields.set(name, new ScannedField(positions, tokens.length));
   }
   return doc;
 }
@@ -56,25 +68,51 @@ interface TermStats {
   lastDoc: number;
 }
 
-/** Lucene's per-field collection statistics: documents with the field, their token total, and each term's document frequency. */
-export class FieldStats {
+/**
+ * Lucene's per-field collection statistics: documents with at least one token in the field,
+ * their token total, each term's document frequency, and the field's terms (which prefix,
+ * wildcard, range and fuzzy clauses walk).
+ */
+export interface FieldStatistics {
+  readonly docCount: number;
+  readonly totalLength: number;
+  docFreq(term: string): number;
+  terms(): Iterable<string>;
+}
+
+/** What a query is compiled against: the index's properties and each field's statistics (undefined for a field no document has a token in). */
+export interface IndexStatistics {
+  readonly properties: readonly string[];
+  field(name: string): FieldStatistics | undefined;
+}
+
+/** FieldStatistics gathered over a scan of the documents. */
+export class FieldStats implements FieldStatistics {
   docCount = 0;
   totalLength = 0;
-  readonly terms = new Map<string, TermStats>();
+  readonly termStats = new Map<string, TermStats>();
 
   docFreq(term: string): number {
-    return this.terms.get(term)?.docFreq ?? 0;
+    return this.termStats.get(term)?.docFreq ?? 0;
+  }
+
+  terms(): Iterable<string> {
+    return this.termStats.keys();
   }
 }
 
-/** The statistics of every field of an index, gathered over its documents one at a time. */
-export class IndexStats {
+/** The statistics of every field of an index, gathered over its documents one at a time (a query over nodes its transaction wrote, which the index view does not hold). */
+export class IndexStats implements IndexStatistics {
   readonly fields = new Map<string, FieldStats>();
   docCount = 0;
   /** Distinct terms held over all fields, for the memory the caller charges. */
   termCount = 0;
 
   constructor(readonly properties: readonly string[]) {}
+
+  field(name: string): FieldStats | undefined {
+    return this.fields.get(name);
+  }
 
   add(fields: Map<string, string[]>): void {
     const doc = ++this.docCount;
@@ -86,9 +124,9 @@ export class IndexStats {
       stats.docCount++;
       stats.totalLength += tokens.length;
       for (const t of tokens) {
-        const term = stats.terms.get(t);
+        const term = stats.termStats.get(t);
         if (!term) {
-          stats.terms.set(t, { docFreq: 1, lastDoc: doc });
+          stats.termStats.set(t, { docFreq: 1, lastDoc: doc });
           this.termCount++;
         } else if (term.lastDoc !== doc) {
           term.docFreq++;

@@ -1,5 +1,5 @@
 import { textTokens } from '../../../storage/text-tokens.js';
-import type { AnalysedDoc, FieldStats, IndexStats } from './analysed-doc.js';
+import type { AnalysedDoc, FieldStatistics, IndexStatistics } from './analysed-doc.js';
 import { editDistance } from './edit-distance.js';
 import type { LuceneQuery, Occur } from './query-tree.js';
 
@@ -25,7 +25,7 @@ const NOTHING: DocScorer = () => null;
  * OR of that clause on each property of the index, so its scores add up over the properties.
  * Null when the query has nothing left to match by (its words analyse to no token).
  */
-export function compileLuceneQuery(q: LuceneQuery, stats: IndexStats): DocScorer | null {
+export function compileLuceneQuery(q: LuceneQuery, stats: IndexStatistics): DocScorer | null {
   switch (q.kind) {
     case 'boolean':
       return booleanScorer(
@@ -40,36 +40,46 @@ export function compileLuceneQuery(q: LuceneQuery, stats: IndexStats): DocScorer
     case 'term': {
       const tokens = textTokens(q.text);
       if (tokens.length === 0) return null;
-      return anyOf(tokens.map((t) => anyOf(fieldsOf(q.field, stats).map((f) => termScorer(stats.fields.get(f), f, t, 1)), 1)), q.boost);
+      return anyOf(tokens.map((t) => anyOf(fieldsOf(q.field, stats).map((f) => termScorer(stats.field(f), f, t, 1)), 1)), q.boost);
     }
     case 'phrase': {
       const tokens = textTokens(q.text);
       if (tokens.length === 0) return null;
       return anyOf(
-        fieldsOf(q.field, stats).map((f) => (tokens.length === 1 ? termScorer(stats.fields.get(f), f, tokens[0]!, 1) : phraseScorer(stats.fields.get(f), f, tokens, q.slop))),
+        fieldsOf(q.field, stats).map((f) => (tokens.length === 1 ? termScorer(stats.field(f), f, tokens[0]!, 1) : phraseScorer(stats.field(f), f, tokens, q.slop))),
         q.boost,
       );
     }
     case 'prefix':
-      return anyOf(fieldsOf(q.field, stats).map((f) => constantScorer(stats.fields.get(f), f, (t) => t.startsWith(q.prefix))), q.boost);
+      return anyOf(fieldsOf(q.field, stats).map((f) => constantScorer(stats.field(f), f, (t) => t.startsWith(q.prefix))), q.boost);
     case 'wildcard':
-      return anyOf(fieldsOf(q.field, stats).map((f) => constantScorer(stats.fields.get(f), f, (t) => q.pattern.test(t))), q.boost);
+      return anyOf(fieldsOf(q.field, stats).map((f) => constantScorer(stats.field(f), f, (t) => q.pattern.test(t))), q.boost);
     case 'range': {
       const inRange = (t: string) =>
         (q.lower === null || (q.includeLower ? t >= q.lower : t > q.lower)) && (q.upper === null || (q.includeUpper ? t <= q.upper : t < q.upper));
-      return anyOf(fieldsOf(q.field, stats).map((f) => constantScorer(stats.fields.get(f), f, inRange)), q.boost);
+      return anyOf(fieldsOf(q.field, stats).map((f) => constantScorer(stats.field(f), f, inRange)), q.boost);
     }
     case 'fuzzy':
-      return anyOf(fieldsOf(q.field, stats).map((f) => fuzzyScorer(stats.fields.get(f), f, q.term, q.maxEdits)), q.boost);
+      return anyOf(fieldsOf(q.field, stats).map((f) => fuzzyScorer(stats.field(f), f, q.term, q.maxEdits)), q.boost);
   }
+}
+
+/** The indexed tokens a query may look up (queryTerms). */
+export interface QueryTerms {
+  relevant: (term: string) => boolean;
+  /** The query matches nodes by being in the index at all (`*:*`). */
+  all: boolean;
+  /** Its words as analysed: with no pattern clause, the only relevant tokens. */
+  words: ReadonlySet<string>;
+  /** It has prefix, wildcard, range or fuzzy clauses: which terms they match is known by testing each. */
+  patterns: boolean;
 }
 
 /**
  * Which indexed tokens a query may look up (its words, and the terms its prefixes, wildcards,
- * ranges and fuzzy terms match), so that only those are kept of each node; `all` when the query
- * matches nodes by being in the index at all (`*:*`).
+ * ranges and fuzzy terms match), so that only those are kept of each node.
  */
-export function queryTerms(q: LuceneQuery): { relevant: (term: string) => boolean; all: boolean } {
+export function queryTerms(q: LuceneQuery): QueryTerms {
   const words = new Set<string>();
   const tests: ((term: string) => boolean)[] = [];
   let all = false;
@@ -96,7 +106,7 @@ export function queryTerms(q: LuceneQuery): { relevant: (term: string) => boolea
     }
   };
   visit(q);
-  if (tests.length === 0) return { relevant: (t) => words.has(t), all };
+  if (tests.length === 0) return { relevant: (t) => words.has(t), all, words, patterns: false };
   // A multi-term clause is tested once per distinct token.
   const seen = new Map<string, boolean>();
   const relevant = (t: string) => {
@@ -105,11 +115,11 @@ export function queryTerms(q: LuceneQuery): { relevant: (term: string) => boolea
     if (yes === undefined) seen.set(t, (yes = tests.some((test) => test(t))));
     return yes;
   };
-  return { relevant, all };
+  return { relevant, all, words, patterns: true };
 }
 
 /** The fields a clause searches: its own (if the index has it; otherwise none), or all of the index's. */
-const fieldsOf = (field: string | null, stats: IndexStats): readonly string[] => (field === null ? stats.properties : stats.properties.includes(field) ? [field] : []);
+const fieldsOf = (field: string | null, stats: IndexStatistics): readonly string[] => (field === null ? stats.properties : stats.properties.includes(field) ? [field] : []);
 
 const idf = (docFreq: number, docCount: number) => Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
 
@@ -129,14 +139,14 @@ export function normLength(length: number): number {
 /** BM25 of `freq` occurrences in a field of `length` tokens, for a clause weighing `weight` (boost × idf). */
 const bm25 = (weight: number, freq: number, length: number, average: number) => (weight * freq) / (freq + K1 * (1 - B + (B * normLength(length)) / average));
 
-function termScorer(fs: FieldStats | undefined, field: string, term: string, boost: number): DocScorer {
+function termScorer(fs: FieldStatistics | undefined, field: string, term: string, boost: number): DocScorer {
   const df = fs?.docFreq(term);
   if (!fs || !df) return NOTHING;
   const weight = boost * idf(df, fs.docCount);
   const average = fs.totalLength / fs.docCount;
   return (doc) => {
-    const f = doc.get(field);
-    const tf = f?.positions.get(term)?.length;
+    const f = doc.field(field);
+    const tf = f?.frequency(term);
     return f && tf ? bm25(weight, tf, f.length, average) : null;
   };
 }
@@ -147,7 +157,7 @@ function termScorer(fs: FieldStats | undefined, field: string, term: string, boo
  * moves of their places in the phrase counts 1 / (1 + moves), as Lucene's sloppy phrases do
  * (the other tokens taken at their nearest occurrences: an approximation of Lucene's matcher).
  */
-function phraseFrequency(lists: number[][], slop: number): number {
+function phraseFrequency(lists: (readonly number[])[], slop: number): number {
   let freq = 0;
   for (const start of lists[0]!) {
     if (slop === 0) {
@@ -167,30 +177,26 @@ function phraseFrequency(lists: number[][], slop: number): number {
   return freq;
 }
 
-function phraseScorer(fs: FieldStats | undefined, field: string, tokens: string[], slop: number): DocScorer {
+function phraseScorer(fs: FieldStatistics | undefined, field: string, tokens: string[], slop: number): DocScorer {
   if (!fs || tokens.some((t) => !fs.docFreq(t))) return NOTHING;
   const weight = tokens.reduce((sum, t) => sum + idf(fs.docFreq(t), fs.docCount), 0);
   const average = fs.totalLength / fs.docCount;
   return (doc) => {
-    const f = doc.get(field);
+    const f = doc.field(field);
     if (!f) return null;
-    const lists = tokens.map((t) => f.positions.get(t));
+    const lists = tokens.map((t) => f.positions(t));
     if (lists.some((l) => l === undefined)) return null;
-    const freq = phraseFrequency(lists as number[][], slop);
+    const freq = phraseFrequency(lists as (readonly number[])[], slop);
     return freq > 0 ? bm25(weight, freq, f.length, average) : null;
   };
 }
 
 /** Lucene's constant-score rewrite of prefix, wildcard and range queries: 1 for a field holding any matching term. */
-function constantScorer(fs: FieldStats | undefined, field: string, matches: (term: string) => boolean): DocScorer {
-  const terms = new Set([...(fs?.terms.keys() ?? [])].filter(matches));
+function constantScorer(fs: FieldStatistics | undefined, field: string, matches: (term: string) => boolean): DocScorer {
+  const terms = new Set([...(fs?.terms() ?? [])].filter(matches));
   if (terms.size === 0) return NOTHING;
-  return (doc) => {
-    const f = doc.get(field);
-    if (!f) return null;
-    for (const t of f.positions.keys()) if (terms.has(t)) return 1;
-    return null;
-  };
+  const indexed = (t: string) => terms.has(t);
+  return (doc) => (doc.field(field)?.some(indexed) ? 1 : null);
 }
 
 /**
@@ -198,11 +204,11 @@ function constantScorer(fs: FieldStats | undefined, field: string, matches: (ter
  * shorter length) is above 0, the 50 most similar, each scored as a term query weighted by its
  * similarity, all with the largest document frequency among them.
  */
-function fuzzyScorer(fs: FieldStats | undefined, field: string, term: string, maxEdits: number): DocScorer {
+function fuzzyScorer(fs: FieldStatistics | undefined, field: string, term: string, maxEdits: number): DocScorer {
   if (!fs) return NOTHING;
   const chars = [...term];
   const expansions: { term: string; similarity: number }[] = [];
-  for (const candidate of fs.terms.keys()) {
+  for (const candidate of fs.terms()) {
     const other = [...candidate];
     const edits = editDistance(chars, other, maxEdits);
     if (edits > maxEdits) continue;
@@ -215,11 +221,11 @@ function fuzzyScorer(fs: FieldStats | undefined, field: string, term: string, ma
   const blended = idf(Math.max(...kept.map((e) => fs.docFreq(e.term))), fs.docCount);
   const average = fs.totalLength / fs.docCount;
   return (doc) => {
-    const f = doc.get(field);
+    const f = doc.field(field);
     if (!f) return null;
     let score: number | null = null;
     for (const e of kept) {
-      const tf = f.positions.get(e.term)?.length;
+      const tf = f.frequency(e.term);
       if (tf) score = (score ?? 0) + bm25(e.similarity * blended, tf, f.length, average);
     }
     return score;

@@ -68,9 +68,12 @@ export const ADMINISTRATION_PROCEDURES: Procedure[] = [
     minArgs: 0,
     maxArgs: 0,
     outputs: ['name', 'category', 'description'],
-    // Function names are matched without regard to case, and listed in lower case.
+    // Function names are matched without regard to case, and listed as Neo4j spells them where that is known, else in lower case.
     run: () =>
-      [...new Set([...Object.keys(FUNCTIONS), ...AGGREGATES])].sort().map((name) => ({ name, category: AGGREGATES.has(name) ? 'Aggregating' : 'Scalar', description: '' })),
+      [...new Set([...Object.keys(FUNCTIONS), ...AGGREGATES])]
+        .map((key) => ({ key, name: FUNCTIONS[key]?.display ?? key }))
+        .sort((a, b) => (a.key < b.key ? -1 : 1))
+        .map(({ key, name }) => ({ name, category: AGGREGATES.has(key) ? 'Aggregating' : 'Scalar', description: '' })),
   },
   {
     name: 'db.ping',

@@ -1,22 +1,35 @@
-import type { PointId } from '../../../storage/point-id.js';
 import { comparePointIds } from '../../../storage/point-id.js';
 import type { EvalContext } from '../evaluate.js';
-import { fieldTokens, IndexStats, relevantDoc, type AnalysedDoc } from '../fulltext/analysed-doc.js';
+import type { FullTextIndex } from '../../../storage/views/fulltext-index.js';
+import { rankIndexed, rankScanned } from '../fulltext/candidates.js';
+import type { GraphTx } from '../graph-tx.js';
 import { parseLuceneQuery } from '../fulltext/parser.js';
 import type { LuceneQuery } from '../fulltext/query-tree.js';
-import { compileLuceneQuery, queryTerms } from '../fulltext/scorer.js';
+import { queryTerms } from '../fulltext/scorer.js';
 import { LuceneSyntaxError, LuceneUnsupportedError } from '../fulltext/syntax-error.js';
 import { float } from '../numbers.js';
-import { listBytes } from '../sizes.js';
-import { indexLabels } from '../schema.js';
+import { indexLabels, INDEXES, type IndexDef } from '../schema.js';
 import { isMap, NodeRef } from '../values.js';
 import { expectArg, integerArg, isString, procedureError, type Procedure, type ProcedureRow } from './types.js';
+
+/**
+ * The index's view (its postings, kept by the collection), when it answers for this query: the
+ * index is committed and the query's transaction has written no node of its labels. Otherwise
+ * (an index created in the transaction, or nodes written in it that the view does not hold
+ * yet) the query analyses the index's nodes as the transaction sees them.
+ */
+function indexView(tx: GraphTx, index: IndexDef): FullTextIndex | null {
+  if (tx.writesNodesWith(indexLabels(index))) return null;
+  const committed = tx.collection.settings[INDEXES]?.[index.name] as IndexDef | null | undefined;
+  if (!committed || committed.id !== index.id) return null;
+  return tx.collection.fullTextIndex(indexLabels(index), index.properties);
+}
 
 /**
  * db.index.fulltext.queryNodes(index, query [, {limit, skip}]) YIELD node, score: the nodes of the
  * index's labels that match the query, written in Lucene's classic query syntax as Neo4j reads
  * it (query/cypher/fulltext/), best first. Each indexed property is a field with its own BM25
- * statistics, gathered over the index's nodes before they are scored.
+ * statistics, read from the index's postings (or gathered over its nodes) before they are scored.
  */
 function queryNodes(args: Parameters<Procedure['run']>[0], ctx: EvalContext): ProcedureRow[] {
   const p = 'db.index.fulltext.queryNodes';
@@ -40,38 +53,19 @@ function queryNodes(args: Parameters<Procedure['run']>[0], ctx: EvalContext): Pr
   }
   if (query === null) return [];
   const { tx, guard } = ctx;
-  const labels = indexLabels(index);
-  const nodes = labels.length === 1 ? tx.nodesWithLabel(labels[0]!) : [...new Set(labels.flatMap((l) => tx.nodesWithLabel(l)))];
-  // One pass gathers each field's statistics and keeps, of each node, only the tokens the query
-  // looks up; the nodes are scored once the statistics are whole. Both are held until the answer is built.
-  const stats = new IndexStats(index.properties);
-  const { relevant, all } = queryTerms(query);
-  const candidates: { id: PointId; doc: AnalysedDoc }[] = [];
   let held = 0;
-  const hold = (bytes: number, what: string) => {
-    guard.charge(bytes, what);
-    held += bytes;
+  const budget = {
+    step: () => guard.step(),
+    hold: (bytes: number, what: string) => {
+      guard.charge(bytes, what);
+      held += bytes;
+    },
   };
-  for (const id of nodes) {
-    guard.step();
-    const payload = tx.payloadOf(id);
-    const fields = payload ? fieldTokens(payload, index.properties) : null;
-    if (!fields) continue;
-    const before = stats.termCount;
-    stats.add(fields);
-    if (stats.termCount > before) hold(listBytes(2) * (stats.termCount - before), 'the terms of a full-text index');
-    const doc = relevantDoc(fields, relevant) ?? (all ? new Map() : null);
-    if (!doc) continue;
-    hold(listBytes(2 + 2 * fields.size), 'the nodes a full-text query ranks');
-    candidates.push({ id, doc });
-  }
-  const scorer = compileLuceneQuery(query, stats);
-  const scored: { id: PointId; score: number }[] = [];
-  for (const { id, doc } of scorer ? candidates : []) {
-    guard.step();
-    const score = scorer!(doc);
-    if (score !== null) scored.push({ id, score });
-  }
+  const terms = queryTerms(query);
+  const view = indexView(tx, index);
+  const labels = indexLabels(index);
+  const nodes = () => (labels.length === 1 ? tx.nodesWithLabel(labels[0]!) : [...new Set(labels.flatMap((l) => tx.nodesWithLabel(l)))]);
+  const scored = view ? rankIndexed(view, query, terms, budget) : rankScanned(nodes(), (id) => tx.payloadOf(id), index.properties, query, terms, budget);
   guard.release(held);
   scored.sort((a, b) => b.score - a.score || comparePointIds(a.id, b.id));
   return scored.slice(skip, skip + limit).map((s) => ({ node: new NodeRef(s.id), score: float(s.score) }));

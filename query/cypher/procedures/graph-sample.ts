@@ -92,7 +92,23 @@ export interface GraphSample {
   incoming: Map<string, Map<string, Link>>;
   /** (:Label)-[:TYPE]->() and ()-[:TYPE]->(:Label) counts, as apoc.meta.stats names them. */
   patterns: Map<string, number>;
+  /** Each (start label, type, end label) a relationship joins, by those three joined by newlines. */
+  triples: Map<string, Triple>;
+  /** By the start node's labels, the type and the end node's labels (apoc.meta.relTypeProperties's rows). */
+  byRelPattern: Map<string, Owner & RelPattern>;
   propertyKeys: Set<string>;
+}
+
+export interface Triple {
+  from: string;
+  type: string;
+  to: string;
+}
+
+export interface RelPattern {
+  type: string;
+  from: string[];
+  to: string[];
 }
 
 function ownerOf<T extends Owner>(into: Map<string, T>, key: string, make: () => T): T {
@@ -126,7 +142,7 @@ const bump = (m: Map<string, number>, key: string) => m.set(key, (m.get(key) ?? 
 /** Reads every live node and relationship (overlay included). */
 export function sampleGraph(ctx: EvalContext): GraphSample {
   const { tx } = ctx;
-  const s: GraphSample = { nodeCount: 0, relCount: 0, byLabel: new Map(), byLabelSet: new Map(), byType: new Map(), outgoing: new Map(), incoming: new Map(), patterns: new Map(), propertyKeys: new Set() };
+  const s: GraphSample = { nodeCount: 0, relCount: 0, byLabel: new Map(), byLabelSet: new Map(), byType: new Map(), outgoing: new Map(), incoming: new Map(), patterns: new Map(), triples: new Map(), byRelPattern: new Map(), propertyKeys: new Set() };
   for (const id of tx.allNodes()) {
     ctx.guard.step();
     const data = tx.node(id);
@@ -150,17 +166,21 @@ export function sampleGraph(ctx: EvalContext): GraphSample {
       const edge = tx.edge(e);
       if (!edge) continue;
       s.relCount++;
-      const rel = ownerOf(s.byType, edge.type, newOwner);
-      rel.count++;
-      see(rel, 'weight', WEIGHT_TYPE);
+      const targets = [...(tx.labelsOf(edge.to) ?? [])].sort();
+      const pattern = ownerOf(s.byRelPattern, [labels.join(':'), edge.type, targets.join(':')].join('\n'), () => ({ ...newOwner(), type: edge.type, from: labels, to: targets }));
+      const rels = [ownerOf(s.byType, edge.type, newOwner), pattern];
       s.propertyKeys.add('weight');
+      for (const rel of rels) {
+        rel.count++;
+        see(rel, 'weight', WEIGHT_TYPE);
+      }
       for (const key of Object.keys(edge.properties)) {
         const type = storedTypeOf(edge.properties, key);
         if (!type) continue;
-        see(rel, key, type);
+        for (const rel of rels) see(rel, key, type);
         s.propertyKeys.add(key);
       }
-      const targets = [...(tx.labelsOf(edge.to) ?? [])];
+      for (const from of labels) for (const to of targets) s.triples.set([from, edge.type, to].join('\n'), { from, type: edge.type, to });
       for (const l of labels) {
         link(s.outgoing, l, edge.type, targets);
         bump(s.patterns, `(:${l})-[:${edge.type}]->()`);

@@ -1,6 +1,10 @@
 import { ADMINISTRATION_PROCEDURES } from './administration.js';
 import { APOC_PROCEDURES } from './apoc.js';
+import { APOC_TYPE_PROPERTIES_PROCEDURES } from './apoc-type-properties.js';
+import { APOC_UTIL_PROCEDURES } from './apoc-util.js';
+import { FULLTEXT_ANALYZERS_PROCEDURES } from './fulltext-analyzers.js';
 import { FULLTEXT_PROCEDURES } from './fulltext.js';
+import { META_GRAPH_PROCEDURES } from './meta-graph.js';
 import { SCHEMA_PROCEDURES } from './schema-commands.js';
 import { INTROSPECTION_PROCEDURES } from './schema-introspection.js';
 import { SYSTEM_PROCEDURES } from './system.js';
@@ -26,5 +30,18 @@ const SHOW_PROCEDURES: Procedure = {
 
 /** Every procedure CALL can name (and the schema and administration commands, under names starting with `$`), by lower-case name. */
 export const PROCEDURES: ReadonlyMap<string, Procedure> = new Map(
-  [...SYSTEM_PROCEDURES, ...ADMINISTRATION_PROCEDURES, SHOW_PROCEDURES, ...SCHEMA_PROCEDURES, ...INTROSPECTION_PROCEDURES, ...VECTOR_PROCEDURES, ...FULLTEXT_PROCEDURES, ...APOC_PROCEDURES].map((p) => [p.name, p]),
+  [
+    ...SYSTEM_PROCEDURES,
+    ...ADMINISTRATION_PROCEDURES,
+    SHOW_PROCEDURES,
+    ...SCHEMA_PROCEDURES,
+    ...INTROSPECTION_PROCEDURES,
+    ...VECTOR_PROCEDURES,
+    ...FULLTEXT_PROCEDURES,
+    ...APOC_PROCEDURES,
+    ...APOC_UTIL_PROCEDURES,
+    ...META_GRAPH_PROCEDURES,
+    ...APOC_TYPE_PROPERTIES_PROCEDURES,
+    ...FULLTEXT_ANALYZERS_PROCEDURES,
+  ].map((p) => [p.name, p]),
 );

@@ -4,13 +4,12 @@ import { distanceOf, generatedName, indexLabels, schemaError, similarityOf, type
 import { float, isNumber, numberOf } from '../numbers.js';
 import { isMap, type MapValue, type Value } from '../values.js';
 import { expectArg, integerArg, isString, isStringList, type Procedure, type ProcedureRow } from './types.js';
+import { CONSTRAINT_COLUMNS, INDEX_COLUMNS } from './show-columns.js';
 
 /** The vector property of a node: the collection's own vector. */
 export const VECTOR_PROPERTY = 'embedding';
 const MAX_DIMENSIONS = 65_536;
 
-const INDEX_COLUMNS = ['id', 'name', 'state', 'populationPercent', 'type', 'entityType', 'labelsOrTypes', 'properties', 'indexProvider', 'owningConstraint', 'lastRead', 'readCount', 'trackedSince', 'options', 'failureMessage', 'createStatement'];
-const CONSTRAINT_COLUMNS = ['id', 'name', 'type', 'entityType', 'labelsOrTypes', 'properties', 'ownedIndex', 'propertyType', 'options', 'createStatement'];
 
 const quote = (name: string) => '`' + name.replaceAll('`', '``') + '`';
 const providerOf = (type: IndexDef['type']) => ({ RANGE: 'range-1.0', TEXT: 'text-2.0', POINT: 'point-1.0', VECTOR: 'vector-2.0', FULLTEXT: 'fulltext-1.0' })[type];

@@ -6,10 +6,10 @@ import { mapArg } from './apoc.js';
 import { propertyRules, sampleGraph, sortedEntries, type GraphSample, type Owner } from './graph-sample.js';
 import { procedureError, type Procedure, type ProcedureRow } from './types.js';
 
-const quote = (name: string) => '`' + name.replaceAll('`', '``') + '`';
+export const quote = (name: string) => '`' + name.replaceAll('`', '``') + '`';
 
 /** A config map whose keys are among `known` (APOC's sampling settings are met as they stand: every node is read). */
-function checkConfig(proc: string, config: Value | undefined, known: string[]): void {
+export function checkConfig(proc: string, config: Value | undefined, known: string[]): void {
   const unknown = Object.keys(mapArg(proc, 0, config)).find((k) => !known.includes(k));
   if (unknown !== undefined) throw procedureError('ProcedureCallFailed', `${proc} does not take the setting \`${unknown}\`; it takes ${known.map((k) => `\`${k}\``).join(' and ')}`);
 }
@@ -86,7 +86,7 @@ function metaStats(ctx: EvalContext): ProcedureRow {
   return { ...counts, labels, relTypes, relTypesCount, stats: { ...counts, labels, relTypes } };
 }
 
-const nodeTypeName = (labels: string[]) => labels.map((l) => `:${quote(l)}`).join('');
+export const nodeTypeName = (labels: string[]) => labels.map((l) => `:${quote(l)}`).join('');
 
 /** Rows of db.schema.nodeTypeProperties / relTypeProperties for one node type or relationship type; one with null columns when it has no property. */
 function* typeProperties(owner: Owner, head: ProcedureRow): Iterable<ProcedureRow> {
@@ -127,7 +127,8 @@ function schemaNodes(ctx: EvalContext): ProcedureRow[] {
 }
 
 const META_DATA_COLUMNS = ['label', 'property', 'count', 'unique', 'index', 'existence', 'type', 'array', 'sample', 'left', 'right', 'other', 'otherLabels', 'elementType'];
-const SAMPLING = ['sample', 'maxRels'];
+/** The sampling settings APOC's meta procedures take: accepted and met, since every entity is read. */
+export const SAMPLING = ['sample', 'maxRels'];
 
 export const INTROSPECTION_PROCEDURES: Procedure[] = [
   {

@@ -2,6 +2,7 @@ import type { SparseVector } from '../../../storage/events/types.js';
 import type { PointId } from '../../../storage/point-id.js';
 import type { Filter } from '../../filter/types.js';
 import type { QuantizationParams } from '../vector-search.js';
+import type { Formula } from './formula.js';
 
 /** A parsed Qdrant query, ready to run: what ranks, what it ranks (prefetches), and the limits. */
 
@@ -24,6 +25,12 @@ export type QueryKind =
   | { kind: 'fusion'; method: 'rrf' | 'dbsf'; k: number; weights: number[] | null }
   | { kind: 'order_by'; key: string; direction: 'asc' | 'desc'; startFrom: number | null }
   | { kind: 'sample' }
+  /**
+   * Qdrant's score boosting: the prefetches' points scored by a formula. `distances`, one per
+   * prefetch: whether `$score[i]` reads that prefetch's scores as distances (Qdrant's port shows
+   * a nearest search on Euclid or Manhattan as the distance; the engine's scores are minus it).
+   */
+  | { kind: 'formula'; formula: Formula; distances: boolean[] }
   /** No query: the points in id order (or the prefetches' results as they are). */
   | { kind: 'none' };
 
@@ -42,4 +49,12 @@ export interface QueryPlan {
   exact: boolean;
   /** params.quantization, for the vector search of a nearest query. */
   quantization: QuantizationParams;
+  /** Qdrant's lookup_from: the collection (and vector) the query's point ids are read from; lookup.ts resolves it before the plan runs. */
+  lookupFrom: LookupFrom | null;
+}
+
+export interface LookupFrom {
+  collection: string;
+  /** The vector to read ("" the unnamed one); null: the one the query ranks by (`using`). */
+  vector: string | null;
 }

@@ -10,6 +10,7 @@ import { passesThreshold, searchCollectionPooled } from '../vector-search.js';
 import type { QueryKind, QueryPlan, VectorInput } from './plan.js';
 import { scorerFor, similarityScorerFor, slotSimilarity, vectorOf } from './similarity.js';
 import { orderValue } from './order-value.js';
+import { formulaScorer } from './formula.js';
 
 /** One result of a query: the point's slot, its score, and for order_by the value it ordered by. */
 export interface QueryHit {
@@ -210,6 +211,12 @@ function dbsf(c: Collection, lists: QueryHit[][]): QueryHit[] {
   return [...scores].map(([slot, score]) => ({ slot, score })).sort(byScore(c));
 }
 
+/** Qdrant's score boosting: every point the prefetches found, scored by the formula (its first error fails the query). */
+function formula(c: Collection, plan: QueryPlan, q: Extract<QueryKind, { kind: 'formula' }>, lists: QueryHit[][], slots: number[]): QueryHit[] {
+  const scores = lists.map((list, i) => new Map(list.map((h) => [h.slot, q.distances[i] ? -h.score || 0 : h.score])));
+  return exactTop(c, plan, slots, formulaScorer(c, q.formula, scores), -1);
+}
+
 function orderBy(c: Collection, plan: QueryPlan, q: Extract<QueryKind, { kind: 'order_by' }>, slots: number[] | null): QueryHit[] {
   const hits: QueryHit[] = [];
   const sign = q.direction === 'asc' ? 1 : -1;
@@ -260,6 +267,11 @@ export async function runPlan(c: Collection, plan: QueryPlan, asPrefetch = false
     case 'fusion':
       if (!candidates) throw badRequest('fusion ranks the results of prefetch queries: send prefetch');
       hits = q.method === 'rrf' ? rrf(c, candidates.lists, q.k, q.weights) : dbsf(c, candidates.lists);
+      break;
+    case 'formula':
+      // Qdrant's words: it scores only what prefetches found.
+      if (!candidates) throw badRequest('Validation failed: cannot apply Formula without prefetches');
+      hits = formula(c, plan, q, candidates.lists, candidates.slots);
       break;
     case 'order_by':
       hits = orderBy(c, plan, q, slots);

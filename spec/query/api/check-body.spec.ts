@@ -51,9 +51,9 @@ describe('query/api: request bodies checked by their schemas', () => {
     expect(refusal(() => parseSearchBody({ vector: [1, 'a'] }))).to.equal('vector[1] must be a number, got "a"');
     expect(refusal(() => parseSearchBody({ vector: { name: 'text', vector: [1, 'a'] } }))).to.equal('vector.vector[1] must be a number, got "a"');
     expect(refusal(() => parseUniversalQuery({ query: { nearest: [] } }))).to.match(/^query\.nearest must be a vector \(array of numbers\) or the id of a point/);
-    expect(refusal(() => parseUniversalQuery({ query: { formula: {} } }))).to.equal('query.formula is not a query we answer: send a vector or point id, or one of nearest, recommend, discover, context, fusion, rrf, order_by, sample');
+    expect(refusal(() => parseUniversalQuery({ query: { relevance_feedback: {} } }))).to.equal('query.relevance_feedback is not a query we answer: send a vector or point id, or one of nearest, recommend, discover, context, fusion, rrf, formula, order_by, sample');
     expect(refusal(() => parseUniversalQuery({ query: { discover: {} } }))).to.match(/^query\.discover\.target is required: a vector/);
-    expect(refusal(() => parseUniversalQuery({ query: [1], lookup_from: { collection: 'x' } }))).to.match(/^unknown field "lookup_from"/);
+    expect(refusal(() => parseUniversalQuery({ query: [1], lookup_from: { collection: 'x', shard_key: 'a' } }))).to.match(/^unknown field "lookup_from\.shard_key"/);
   });
 
   it('names a part of an upserted point after the point once its id is good, and keeps the better messages of ids and filters', () => {
