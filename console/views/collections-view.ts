@@ -19,7 +19,7 @@ function progress(info: CollectionInfo): HTMLElement {
 function createForm(ctx: ConsoleContext, status: ReturnType<typeof statusLine>): HTMLFormElement {
   const name = h('input', { name: 'name', required: true, pattern: '[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*', maxlength: 255 });
   const size = h('input', { name: 'size', type: 'number', min: 1, max: 65536, required: true, value: 4 });
-  const distance = h('select', { name: 'distance' }, ...['Cosine', 'Dot', 'Euclid'].map((d) => h('option', { value: d }, d)));
+  const distance = h('select', { name: 'distance' }, ...['Cosine', 'Dot', 'Euclid', 'Manhattan'].map((d) => h('option', { value: d }, d)));
   const m = h('input', { name: 'm', type: 'number', min: 2, max: 128, placeholder: '16' });
   const ef = h('input', { name: 'ef_construct', type: 'number', min: 4, max: 4096, placeholder: '200' });
   const form = h('form', { class: 'create-collection', 'aria-label': 'Create a collection' }, h('h3', {}, 'Create a collection'), field('Name', name), field('Dimension', size), field('Distance', distance), field('HNSW m', m), field('HNSW ef_construct', ef), h('button', { type: 'submit' }, 'Create'));

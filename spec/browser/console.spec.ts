@@ -56,6 +56,7 @@ describe('web console at /console, in headless Chromium', function () {
     const form = page.getByRole('form', { name: 'Create a collection' });
     await form.getByLabel('Name').fill('made');
     await form.getByLabel('Dimension').fill('3');
+    expect(await form.getByLabel('Distance').locator('option').allTextContents()).to.deep.equal(['Cosine', 'Dot', 'Euclid', 'Manhattan']);
     await form.getByLabel('Distance').selectOption('Dot');
     await form.getByLabel('HNSW m', { exact: true }).fill('8');
     await form.getByLabel('HNSW ef_construct').fill('50');
