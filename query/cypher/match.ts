@@ -121,7 +121,8 @@ export class PatternMatcher {
     const k = selectorCount(part.selector!, this.ctx);
     const fits: Fit<Row>[] = [];
     let held = 0;
-    this.fit(plan, id, row, (nodes, hops) => {
+    const find = this.breadthFirst(plan, k) ? (found: (nodes: PointId[], hops: Hop[]) => void) => this.fitShortest(plan, id, row, part.selector!.kind === 'groups', found) : (found: (nodes: PointId[], hops: Hop[]) => void) => this.fit(plan, id, row, found);
+    find((nodes, hops) => {
       const path = this.pathOf(nodes, hops);
       if (part.pathVariable !== null) setEntry(row, part.pathVariable, path);
       if (!part.where || this.holds(part.where, row)) {
@@ -138,6 +139,128 @@ export class PatternMatcher {
     } finally {
       guard.release(held);
     }
+  }
+
+  /**
+   * Whether a selected part can be found breadth-first, as shortestPath() is, instead of from
+   * every trail: SHORTEST 1 (ANY SHORTEST) or SHORTEST 1 GROUPS (ALL SHORTEST) over a single
+   * quantified relationship that may start at one hop, with no predicate of its own to test
+   * before the selection. The fits are the same; listing every trail first is exponential.
+   */
+  private breadthFirst(plan: PartPlan, k: number): boolean {
+    const { part } = plan;
+    const rel = part.rels[0];
+    return k === 1 && part.selector!.kind !== 'any' && !part.where && part.rels.length === 1 && !rel!.group && rel!.length !== null && rel!.length.min <= 1;
+  }
+
+  /** The fits breadthFirst() allows: the shortest path (or all of them) to each node reached, and the shortest trails back to the start. */
+  private fitShortest(plan: PartPlan, id: PointId, row: Row, all: boolean, found: (nodes: PointId[], hops: Hop[]) => void): void {
+    const { part, anchor } = plan;
+    const pattern = part.rels[0]!;
+    const forward = anchor === 0;
+    const target = part.nodes[forward ? 1 : 0]!;
+    const nodes = new Array<PointId>(2);
+    const hops = new Array<Hop>(1);
+    this.withNode(part.nodes[anchor]!, id, row, () => {
+      nodes[anchor] = id;
+      const land = (hop: Hop, other: PointId) =>
+        this.withNode(target, other, row, () => {
+          nodes[forward ? 1 : 0] = other;
+          hops[0] = hop;
+          this.bindRel(pattern, hop, row, () => found(nodes, hops));
+        });
+      this.shortest(all, pattern, forward, id, target, row, land);
+      const bound = target.variable === null ? undefined : row[target.variable];
+      // With no zero-length fit, the start's own partition holds its shortest cycles, which a breadth-first search never lands on.
+      if (pattern.length!.min === 1 && (bound === undefined || (bound instanceof NodeRef && bound.id === id))) this.shortestCycles(all, pattern, forward, id, row, land);
+    });
+  }
+
+  /**
+   * The shortest trails from `from` back to itself: their length from one breadth-first search
+   * (an edge back to the start, or for undirected patterns an edge joining two branches of the
+   * search tree), then each trail of that length, walked only through nodes close enough to
+   * the start to close the cycle in the hops left.
+   */
+  private shortestCycles(all: boolean, pattern: RelPattern, forward: boolean, from: PointId, row: Row, land: (hop: Hop, other: PointId) => void): void {
+    const { max } = pattern.length!;
+    const undirected = pattern.direction === 'both';
+    const depth = new Map<PointId, number>([[from, 0]]);
+    const treeEdge = new Map<PointId, number>();
+    const branch = new Map<PointId, number>();
+    let length = Infinity;
+    let frontier = [from];
+    // Layer d closes cycles of d + 1 hops (an edge back to the start) or, undirected, of 2d + 1 and more.
+    for (let d = 0; frontier.length > 0 && (undirected ? 2 * d + 1 : d + 1) < length && d < max; d++) {
+      const next: PointId[] = [];
+      for (const at of frontier) {
+        this.forEachStep(at, pattern, forward, (edge, other) => {
+          if (!this.relMatches(pattern, edge, row) || edge === treeEdge.get(at)) return;
+          if (other === from) length = Math.min(length, d + 1);
+          else if (!depth.has(other)) {
+            depth.set(other, d + 1);
+            treeEdge.set(other, edge);
+            branch.set(other, at === from ? edge : branch.get(at)!);
+            next.push(other);
+          } else if (undirected && at !== from && branch.get(other) !== branch.get(at)) length = Math.min(length, d + depth.get(other)! + 1);
+        });
+      }
+      frontier = next;
+    }
+    if (length > max) return;
+    // The hops from a node back to the start: the same search for an undirected pattern, else one against the direction.
+    const back = undirected ? depth : this.hopsFrom(from, pattern, !forward, length, row);
+    const edges: number[] = [];
+    const inner: PointId[] = [];
+    let landed = false;
+    const walk = (at: PointId) => {
+      if (landed && !all) return;
+      const left = length - edges.length;
+      this.forEachStep(at, pattern, forward, (edge, other) => {
+        if (landed && !all) return;
+        if (!this.relMatches(pattern, edge, row)) return;
+        if (other === from) {
+          if (left !== 1) return;
+          edges.push(edge);
+          const hop = forward ? { edges: [...edges], inner: [...inner] } : { edges: [...edges].reverse(), inner: [...inner].reverse() };
+          // The walk holds the other edges already.
+          this.usedRels.add(edge);
+          land(hop, from);
+          this.usedRels.delete(edge);
+          edges.pop();
+          landed = true;
+          return;
+        }
+        const home = back.get(other);
+        if (left < 2 || home === undefined || home > left - 1) return;
+        edges.push(edge);
+        inner.push(other);
+        this.usedRels.add(edge);
+        walk(other);
+        this.usedRels.delete(edge);
+        inner.pop();
+        edges.pop();
+      });
+    };
+    walk(from);
+  }
+
+  /** The fewest hops from `from` to each node within `limit`, along the pattern taken the given way. */
+  private hopsFrom(from: PointId, pattern: RelPattern, forward: boolean, limit: number, row: Row): Map<PointId, number> {
+    const hops = new Map<PointId, number>([[from, 0]]);
+    let frontier = [from];
+    for (let d = 1; d <= limit && frontier.length > 0; d++) {
+      const next: PointId[] = [];
+      for (const at of frontier) {
+        this.forEachStep(at, pattern, forward, (edge, other) => {
+          if (hops.has(other) || !this.relMatches(pattern, edge, row)) return;
+          hops.set(other, d);
+          next.push(other);
+        });
+      }
+      frontier = next;
+    }
+    return hops;
   }
 
   /** Whether a predicate is true for the row; what evaluating it held is let go. */
