@@ -17,6 +17,7 @@ import { APOC_COLL_FUNCTIONS } from './apoc/collections.js';
 import { APOC_TEXT_FUNCTIONS } from './apoc/text.js';
 import { APOC_MAP_FUNCTIONS } from './apoc/maps.js';
 import { APOC_CONVERT_FUNCTIONS } from './apoc/convert.js';
+import { APOC_DATE_FUNCTIONS } from './apoc/dates.js';
 import { valueType } from './value-type.js';
 import { isEntity, isMap, NodeRef, PathValue, RelRef, typeName, VirtualNode, VirtualRel, type MapValue, type Value } from './values.js';
 
@@ -276,5 +277,6 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   ...APOC_TEXT_FUNCTIONS,
   ...APOC_MAP_FUNCTIONS,
   ...APOC_CONVERT_FUNCTIONS,
+  ...APOC_DATE_FUNCTIONS,
   ...CONVERSION_FUNCTIONS,
 };

@@ -192,6 +192,23 @@ describe('query/cypher: the APOC functions and procedures LLM-written Cypher use
     });
   });
 
+  describe('apoc.date', () => {
+    it('formats and parses epoch times in a unit, UTC unless a zone is named', () => {
+      expect(value('apoc.date.format(0)')).to.equal('1970-01-01 00:00:00');
+      expect(value('apoc.date.format(1700000000, "s", "yyyy-MM-dd HH:mm")')).to.equal('2023-11-14 22:13');
+      expect(value('apoc.date.format(1700000000, "s", "yyyy-MM-dd HH:mm", "Europe/Paris")')).to.equal('2023-11-14 23:13');
+      expect(value('apoc.date.format(19675, "d", "yyyy-MM-dd")')).to.equal('2023-11-14');
+      expect(value('apoc.date.parse("2023-11-14 22:13:20", "s")')).to.equal(1700000000);
+      expect(value('apoc.date.parse("2023-11-14 23:13:20", "s", "yyyy-MM-dd HH:mm:ss", "Europe/Paris")')).to.equal(1700000000);
+      expect(value('apoc.date.parse("2023-11-14", "ms", "yyyy-MM-dd")')).to.equal(1699920000000);
+      expect(value('apoc.date.toISO8601(1700000000123)')).to.equal('2023-11-14T22:13:20.123Z');
+      expect(value('apoc.date.fromISO8601("2023-11-14T22:13:20.123Z")')).to.equal(1700000000123);
+      expect(value('apoc.date.currentTimestamp()')).to.be.a('number');
+      for (const f of ['format(null)', 'parse(null)', 'toISO8601(null)', 'fromISO8601(null)']) expect(value(`apoc.date.${f}`), f).to.equal(null);
+      expect(cypherFailure(() => value('apoc.date.format(1, "weeks")')).message).to.include('The unit: weeks is not correct');
+    });
+  });
+
   describe('apoc.create', () => {
     it('creates nodes and relationships with labels and types chosen at run time', () => {
       const { rows, run } = cypherGraph();
