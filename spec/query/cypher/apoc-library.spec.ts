@@ -248,6 +248,32 @@ describe('query/cypher: the APOC functions and procedures LLM-written Cypher use
     });
   });
 
+  describe('apoc.when, apoc.do.when, apoc.case', () => {
+    it('runs the text the condition chooses, with the parameters given, one value map per row', () => {
+      const { rows } = cypherGraph();
+      rows('CREATE (:P {name: "a"}), (:P {name: "b"})');
+      expect(rows('UNWIND [true, false] AS c CALL apoc.when(c, "MATCH (p:P) RETURN p.name AS name ORDER BY name", "RETURN $x AS name", {x: "none"}) YIELD value RETURN c, value.name')).to.deep.equal([
+        [true, 'a'],
+        [true, 'b'],
+        [false, 'none'],
+      ]);
+      expect(rows('CALL apoc.when(false, "RETURN 1 AS x") YIELD value RETURN value')).to.deep.equal([]);
+      expect(rows('CALL apoc.when(true, "WITH 1 AS y RETURN y + 1 AS x") YIELD value RETURN value')).to.deep.equal([[{ x: 2 }]]);
+      expect(rows('CALL apoc.case([false, "RETURN 1 AS x", true, "RETURN 2 AS x"], "RETURN 3 AS x") YIELD value RETURN value.x')).to.deep.equal([[2]]);
+      expect(rows('CALL apoc.case([false, "RETURN 1 AS x"], "RETURN 3 AS x") YIELD value RETURN value.x')).to.deep.equal([[3]]);
+    });
+
+    it('writes in the outer query\'s transaction with apoc.do.when, and refuses writes in apoc.when', () => {
+      const { rows, run } = cypherGraph();
+      const r = run('UNWIND ["x", "y"] AS name CALL apoc.do.when(name = "x", "CREATE (n:T {name: $n}) RETURN n.name AS made", "", {n: name}) YIELD value RETURN value.made');
+      expect(r.rows).to.deep.equal([['x']]);
+      expect(rows('MATCH (n:T) RETURN n.name')).to.deep.equal([['x']]);
+      const err = cypherFailure(() => rows('CALL apoc.when(true, "CREATE (:T) RETURN 1 AS x") YIELD value RETURN value'));
+      expect(err.message).to.include('Failed to invoke procedure `apoc.when`: Caused by: java.lang.RuntimeException: Write operations are not allowed in apoc.when: use apoc.do.when');
+      expect(rows('MATCH (n:T) RETURN count(n)')).to.deep.equal([[1]]);
+    });
+  });
+
   describe('over Bolt with neo4j-driver', () => {
     const server = useTestServer({}, 'all');
 
