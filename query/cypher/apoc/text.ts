@@ -51,6 +51,37 @@ function levenshtein(a: string, b: string): number {
   return previous[b.length]!;
 }
 
+/**
+ * Jaro-Winkler similarity as Apache commons-text computes it (matches within half the longer
+ * length, half-transpositions, a common prefix of up to 4 weighted 0.1 once Jaro reaches 0.7).
+ */
+function jaroWinkler(left: string, right: string): number {
+  if (left === right) return 1;
+  const [longer, shorter] = left.length > right.length ? [left, right] : [right, left];
+  const range = Math.max(Math.floor(longer.length / 2) - 1, 0);
+  const matchedAt = new Array<number>(shorter.length).fill(-1);
+  const taken = new Array<boolean>(longer.length).fill(false);
+  let matches = 0;
+  for (let i = 0; i < shorter.length; i++) {
+    for (let j = Math.max(i - range, 0); j < Math.min(i + range + 1, longer.length); j++) {
+      if (!taken[j] && shorter[i] === longer[j]) {
+        matchedAt[i] = j;
+        taken[j] = true;
+        matches++;
+        break;
+      }
+    }
+  }
+  if (matches === 0) return 0;
+  const fromShorter = [...shorter].filter((_, i) => matchedAt[i] !== -1);
+  const fromLonger = [...longer].filter((_, j) => taken[j]);
+  const halfTranspositions = fromShorter.filter((c, i) => c !== fromLonger[i]).length;
+  let prefix = 0;
+  while (prefix < Math.min(4, shorter.length) && left[prefix] === right[prefix]) prefix++;
+  const jaro = (matches / left.length + matches / right.length + (matches - halfTranspositions / 2) / matches) / 3;
+  return jaro < 0.7 ? jaro : jaro + 0.1 * prefix * (1 - jaro);
+}
+
 const UMLAUTS: [RegExp, string][] = [[/Ä/g, 'Ae'], [/Ü/g, 'Ue'], [/Ö/g, 'Oe'], [/ä/g, 'ae'], [/ü/g, 'ue'], [/ö/g, 'oe'], [/ß/g, 'ss']];
 
 /** apoc.text.clean: umlauts spelled out, accents dropped, then only letters and digits, in lower case. */
@@ -130,6 +161,7 @@ export const APOC_TEXT_FUNCTIONS: Record<string, FunctionDef> = Object.fromEntri
     const longer = Math.max(a.length, b.length);
     return float(longer === 0 ? 1 : (longer - levenshtein(a, b)) / longer);
   }),
+  similarity('apoc.text.jaroWinklerDistance', (a, b) => float(1 - jaroWinkler(a, b))),
   onText('apoc.text.lpad', 2, 3, (text, [count, d], fail) => pad(text, integerArg(count ?? null, fail), given(d) ? stringArg(d, fail) : ' ', true)),
   onText('apoc.text.rpad', 2, 3, (text, [count, d], fail) => pad(text, integerArg(count ?? null, fail), given(d) ? stringArg(d, fail) : ' ', false)),
   onText('apoc.text.format', 2, 3, (text, [params], fail) => (given(params) ? javaStringFormat(text, listArg(params, fail), fail) : text)),

@@ -102,6 +102,11 @@ describe('query/cypher: the APOC functions and procedures LLM-written Cypher use
       expect(value('apoc.text.distance("kitten", "sitting")')).to.equal(3);
       expect(value('apoc.text.levenshteinSimilarity("kitten", "sitting")')).to.be.closeTo(4 / 7, 1e-12);
       expect(value('apoc.text.levenshteinSimilarity("", "")')).to.equal(1);
+      // APOC's documented outputs (1 - commons-text's Jaro-Winkler similarity).
+      expect(value('apoc.text.jaroWinklerDistance("Neo4j", "Neo4j")')).to.equal(0);
+      expect(value('apoc.text.jaroWinklerDistance("Neo4j", "Neoj4")')).to.be.closeTo(0.046666666666666745, 1e-15);
+      expect(value('apoc.text.jaroWinklerDistance("Neo4j Aura", "Neo4j Graph Database")')).to.be.closeTo(0.15999999999999992, 1e-15);
+      expect(value('apoc.text.jaroWinklerDistance(null, "a")')).to.equal(null);
     });
 
     it('pads, formats, slugs, finds and repeats', () => {
