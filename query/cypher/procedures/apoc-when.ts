@@ -14,6 +14,10 @@ import type { Procedure, ProcedureRow } from './types.js';
  * one `value` map. The read forms refuse a text that writes, as APOC's do.
  */
 
+/** How deep a text may run another (a text passing itself on as a parameter would recurse without end). */
+const MAX_NESTING = 32;
+let nesting = 0;
+
 function runText(display: string, text: Value | undefined, params: Value | undefined, writes: boolean, ctx: EvalContext): ProcedureRow[] {
   const fail = (m: string) => apocFailure('procedure', display, m);
   if (text === undefined || text === null || text === '') return [];
@@ -22,8 +26,14 @@ function runText(display: string, text: Value | undefined, params: Value | undef
   const query = compileQuery(text);
   if (query.unions.length > 0 || query.explain) throw fail('the query cannot use UNION, EXPLAIN or PROFILE here');
   if (!writes && isWriteQuery(query)) throw fail(`Write operations are not allowed in ${display}: use ${display.replace('apoc.', 'apoc.do.')}`);
-  const rows = drain(new Executor({ tx: ctx.tx, guard: ctx.guard, distance: ctx.distance, catalog: ctx.catalog, params: { ...(params ?? {}) } }).run(query.clauses));
-  return rows.map((row) => ({ value: { ...row } }));
+  if (nesting >= MAX_NESTING) throw fail(`the queries nest more than ${MAX_NESTING} levels deep`);
+  nesting++;
+  try {
+    const rows = drain(new Executor({ tx: ctx.tx, guard: ctx.guard, distance: ctx.distance, catalog: ctx.catalog, params: { ...(params ?? {}) } }).run(query.clauses));
+    return rows.map((row) => ({ value: { ...row } }));
+  } finally {
+    nesting--;
+  }
 }
 
 function when(display: string, writes: boolean): Procedure {

@@ -277,6 +277,11 @@ describe('query/cypher: the APOC functions and procedures LLM-written Cypher use
       expect(err.message).to.include('Failed to invoke procedure `apoc.when`: Caused by: java.lang.RuntimeException: Write operations are not allowed in apoc.when: use apoc.do.when');
       expect(rows('MATCH (n:T) RETURN count(n)')).to.deep.equal([[1]]);
     });
+
+    it('refuses a text that runs itself without end', () => {
+      const q = 'CALL apoc.when(true, $q, "", {q: $q}) YIELD value RETURN value';
+      expect(cypherFailure(() => cypherGraph().rows(q, { q })).message).to.include('the queries nest more than 32 levels deep');
+    });
   });
 
   describe('over Bolt with neo4j-driver', () => {
@@ -294,6 +299,10 @@ describe('query/cypher: the APOC functions and procedures LLM-written Cypher use
         expect([counters.nodesCreated, counters.relationshipsCreated, counters.labelsAdded, counters.propertiesSet]).to.deep.equal([2, 1, 2, 2]);
         const read = await driver.executeQuery('MATCH (:Doc)-[r:TAGGED]->(t:Tag) RETURN apoc.map.merge(properties(t), {n: 1}) AS m');
         expect(read.records[0]!.get('m')).to.deep.equal({ name: 'x', n: neo4j.int(1) });
+        const when = await driver.executeQuery('MATCH (d:Doc) CALL apoc.do.when(d.title = $t, "CREATE (:Note {on: $t}) RETURN 1 AS made", "", {t: d.title}) YIELD value RETURN value.made AS made', { t: 'Intro' });
+        expect(when.records.map((r) => r.get('made'))).to.deep.equal([neo4j.int(1)]);
+        expect(when.summary.counters.updates().nodesCreated).to.equal(1);
+        expect((await driver.executeQuery('MATCH (n:Note) RETURN n.on AS on')).records.map((r) => r.get('on'))).to.deep.equal(['Intro']);
       } finally {
         await driver.close();
       }
