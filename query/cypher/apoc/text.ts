@@ -82,6 +82,33 @@ function jaroWinkler(left: string, right: string): number {
   return jaro < 0.7 ? jaro : jaro + 0.1 * prefix * (1 - jaro);
 }
 
+/** The Sørensen–Dice coefficient as APOC computes it: over the sorted character pairs of each upper-cased word. */
+function sorensenDice(a: string, b: string, languageTag: string): number {
+  if (a === b) return 1;
+  const upper = (t: string) => {
+    try {
+      return t.trim().toLocaleUpperCase(languageTag);
+    } catch {
+      return t.trim().toUpperCase();
+    }
+  };
+  const words = (t: string) => upper(t).split(/\s+/);
+  const [w1, w2] = [words(a), words(b)];
+  if (w1.length === w2.length && w1.every((w, i) => w === w2[i])) return 1;
+  const bigrams = (ws: string[]) => ws.flatMap((w) => Array.from({ length: Math.max(w.length - 1, 0) }, (_, i) => w.slice(i, i + 2))).sort();
+  const [b1, b2] = [bigrams(w1), bigrams(w2)];
+  let matches = 0;
+  for (let i = 0, j = 0; i < b1.length && j < b2.length; ) {
+    if (b1[i] === b2[j]) {
+      matches++;
+      i++;
+      j++;
+    } else if (b1[i]! < b2[j]!) i++;
+    else j++;
+  }
+  return (2 * matches) / (b1.length + b2.length);
+}
+
 const UMLAUTS: [RegExp, string][] = [[/Ä/g, 'Ae'], [/Ü/g, 'Ue'], [/Ö/g, 'Oe'], [/ä/g, 'ae'], [/ü/g, 'ue'], [/ö/g, 'oe'], [/ß/g, 'ss']];
 
 /** apoc.text.clean: umlauts spelled out, accents dropped, then only letters and digits, in lower case. */
@@ -162,6 +189,9 @@ export const APOC_TEXT_FUNCTIONS: Record<string, FunctionDef> = Object.fromEntri
     return float(longer === 0 ? 1 : (longer - levenshtein(a, b)) / longer);
   }),
   similarity('apoc.text.jaroWinklerDistance', (a, b) => float(1 - jaroWinkler(a, b))),
+  apocFunction('apoc.text.sorensenDiceSimilarity', 2, 3, ([a, b, tag], fail) =>
+    given(a) && given(b) && tag !== null ? float(sorensenDice(stringArg(a, fail), stringArg(b, fail), tag === undefined ? 'en' : stringArg(tag, fail))) : null,
+  ),
   onText('apoc.text.lpad', 2, 3, (text, [count, d], fail) => pad(text, integerArg(count ?? null, fail), given(d) ? stringArg(d, fail) : ' ', true)),
   onText('apoc.text.rpad', 2, 3, (text, [count, d], fail) => pad(text, integerArg(count ?? null, fail), given(d) ? stringArg(d, fail) : ' ', false)),
   onText('apoc.text.format', 2, 3, (text, [params], fail) => (given(params) ? javaStringFormat(text, listArg(params, fail), fail) : text)),

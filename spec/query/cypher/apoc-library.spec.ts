@@ -107,6 +107,10 @@ describe('query/cypher: the APOC functions and procedures LLM-written Cypher use
       expect(value('apoc.text.jaroWinklerDistance("Neo4j", "Neoj4")')).to.be.closeTo(0.046666666666666745, 1e-15);
       expect(value('apoc.text.jaroWinklerDistance("Neo4j Aura", "Neo4j Graph Database")')).to.be.closeTo(0.15999999999999992, 1e-15);
       expect(value('apoc.text.jaroWinklerDistance(null, "a")')).to.equal(null);
+      expect(value('apoc.text.sorensenDiceSimilarity("night", "nacht")')).to.equal(0.25);
+      expect(value('apoc.text.sorensenDiceSimilarity("ab cd", "ab")')).to.be.closeTo(2 / 3, 1e-15);
+      expect(value('apoc.text.sorensenDiceSimilarity("Hello", " hello", "en")')).to.equal(1);
+      expect(value('apoc.text.sorensenDiceSimilarity("a", null)')).to.equal(null);
     });
 
     it('pads, formats, slugs, finds and repeats', () => {
