@@ -26,6 +26,7 @@ function numbers(v: Value, fail: (m: string) => Error): number[] {
   });
 }
 
+/** The elements of the lists in `v` (one level; every level when `recursive`). */
 function flatten(v: Value, recursive: boolean, depth = 0): Value[] {
   if (!Array.isArray(v) || (!recursive && depth === 2)) return [v];
   return v.flatMap((x) => flatten(x, recursive, depth + 1));
@@ -41,7 +42,7 @@ function extreme(list: Value[], sign: 1 | -1): Value {
   return best;
 }
 
-/** Java's compare that apoc.coll.sortNodes uses: null first, numbers by value, then the text. */
+/** The order apoc.coll.sortNodes sorts property values in: null first, then as ORDER BY orders values. */
 function apocCompare(a: Value, b: Value): number {
   if (a === null) return b === null ? 0 : -1;
   if (b === null) return 1;
