@@ -11,7 +11,7 @@ export const apocFailure = (kind: 'procedure' | 'function', name: string, messag
   procedureError('ProcedureCallFailed', `Failed to invoke ${kind} \`${name}\`: Caused by: java.lang.RuntimeException: ${message}`);
 
 /** A value as Java's toString writes it (what String.format's %s gives APOC). */
-function javaText(v: Value): string {
+export function javaText(v: Value): string {
   if (v === null) return 'null';
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean') return String(v);

@@ -13,6 +13,11 @@ import { SPATIAL_FUNCTIONS } from './spatial/functions.js';
 import { STRING_FUNCTIONS } from './string-functions.js';
 import { SERVER_FUNCTIONS } from './server-functions.js';
 import { APOC_FUNCTIONS } from './apoc-functions.js';
+import { APOC_COLL_FUNCTIONS } from './apoc/collections.js';
+import { APOC_TEXT_FUNCTIONS } from './apoc/text.js';
+import { APOC_MAP_FUNCTIONS } from './apoc/maps.js';
+import { APOC_CONVERT_FUNCTIONS } from './apoc/convert.js';
+import { APOC_DATE_FUNCTIONS } from './apoc/dates.js';
 import { valueType } from './value-type.js';
 import { isEntity, isMap, NodeRef, PathValue, RelRef, typeName, VirtualNode, VirtualRel, type MapValue, type Value } from './values.js';
 
@@ -268,5 +273,10 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   ...STRING_FUNCTIONS,
   ...SERVER_FUNCTIONS,
   ...APOC_FUNCTIONS,
+  ...APOC_COLL_FUNCTIONS,
+  ...APOC_TEXT_FUNCTIONS,
+  ...APOC_MAP_FUNCTIONS,
+  ...APOC_CONVERT_FUNCTIONS,
+  ...APOC_DATE_FUNCTIONS,
   ...CONVERSION_FUNCTIONS,
 };

@@ -1,5 +1,7 @@
 import { ADMINISTRATION_PROCEDURES } from './administration.js';
 import { APOC_PROCEDURES } from './apoc.js';
+import { APOC_CREATE_PROCEDURES } from './apoc-create.js';
+import { APOC_WHEN_PROCEDURES } from './apoc-when.js';
 import { APOC_TYPE_PROPERTIES_PROCEDURES } from './apoc-type-properties.js';
 import { APOC_UTIL_PROCEDURES } from './apoc-util.js';
 import { FULLTEXT_ANALYZERS_PROCEDURES } from './fulltext-analyzers.js';
@@ -39,6 +41,8 @@ export const PROCEDURES: ReadonlyMap<string, Procedure> = new Map(
     ...VECTOR_PROCEDURES,
     ...FULLTEXT_PROCEDURES,
     ...APOC_PROCEDURES,
+    ...APOC_CREATE_PROCEDURES,
+    ...APOC_WHEN_PROCEDURES,
     ...APOC_UTIL_PROCEDURES,
     ...META_GRAPH_PROCEDURES,
     ...APOC_TYPE_PROPERTIES_PROCEDURES,
