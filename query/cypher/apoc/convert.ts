@@ -1,4 +1,6 @@
-import { createHash } from 'node:crypto';
+import { md5, sha1 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { javaText } from '../apoc-functions.js';
 import { propertiesOf, type FunctionDef } from '../functions.js';
 import type { GraphTx } from '../graph-tx.js';
@@ -49,8 +51,9 @@ function parse(text: Value, path: Value | undefined, fail: (m: string) => Error)
   }
 }
 
-const hash = (algorithm: string) => ([values]: Value[], fail: (m: string) => Error): Value =>
-  createHash(algorithm).update(listArg(values ?? null, fail).map((v) => (v === null ? '' : javaText(v))).join('')).digest('hex');
+// @noble/hashes, not node:crypto: the browser library bundles this module.
+const hash = (digest: (bytes: Uint8Array) => Uint8Array) => ([values]: Value[], fail: (m: string) => Error): Value =>
+  bytesToHex(digest(utf8ToBytes(listArg(values ?? null, fail).map((v) => (v === null ? '' : javaText(v))).join(''))));
 
 export const APOC_CONVERT_FUNCTIONS: Record<string, FunctionDef> = Object.fromEntries([
   apocFunction('apoc.convert.toJson', 1, 1, ([v], _fail, ctx) => json(ctx.tx, v ?? null)),
@@ -72,7 +75,7 @@ export const APOC_CONVERT_FUNCTIONS: Record<string, FunctionDef> = Object.fromEn
     if (isMap(v)) return v as MapValue;
     throw fail(`can't convert a ${typeName(v)} to a map`);
   }),
-  apocFunction('apoc.util.md5', 1, 1, hash('md5')),
-  apocFunction('apoc.util.sha1', 1, 1, hash('sha1')),
-  apocFunction('apoc.util.sha256', 1, 1, hash('sha256')),
+  apocFunction('apoc.util.md5', 1, 1, hash(md5)),
+  apocFunction('apoc.util.sha1', 1, 1, hash(sha1)),
+  apocFunction('apoc.util.sha256', 1, 1, hash(sha256)),
 ]);
