@@ -45,7 +45,8 @@ export function javaStringFormat(format: string, params: Value[], fail: (message
   });
 }
 
-const paramsOf = (v: Value | undefined): Value[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
+/** APOC's message parameters: a list, one value, or none. */
+export const paramsOf = (v: Value | undefined): Value[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
 
 /** apoc.util.validatePredicate(predicate, message, params): fails the query when the predicate holds, else true. */
 function validatePredicate([predicate, message, params]: Value[]): Value {

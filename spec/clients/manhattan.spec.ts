@@ -15,6 +15,7 @@ import { call, useTestServer } from '../helpers/http.js';
 import { useSearchPool } from '../helpers/search-pool.js';
 import { randomVectors } from '../helpers/vectors.js';
 import { runToolProcess } from '../tools/tool-process.js';
+import { idsOf as ids, scoresOf as scores } from '../helpers/scored-points.js';
 
 // Qdrant 1.18 scores Manhattan by -Σ|a - b| and shows the distance itself (ManhattanMetric's
 // postprocess: abs), smallest first, keeping scores strictly below score_threshold (Distance's
@@ -169,8 +170,6 @@ describe('Manhattan (L1) distance', function () {
   describe('over HTTP and the Qdrant client', () => {
     const s = useTestServer({ SERVICE_SNAPSHOT_EVERY: '0' }, 'each');
     const client = () => new QdrantClient({ url: s.service.qdrantUrl!, checkCompatibility: false });
-    const ids = (hits: { id: string | number }[]) => hits.map((h) => h.id);
-    const scores = (hits: { score: number }[]) => hits.map((h) => h.score);
     // Distances from [0, 0]: 1 at 0, 4 at 2, 2 at 7, 3 at 14; 2 is 7 from 1 and from 4 (a tie), 3 is 7 from 2.
     const points = [
       { id: 1, vector: [0, 0], payload: { g: 'a' } },

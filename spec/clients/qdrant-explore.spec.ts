@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { call, useTestServer } from '../helpers/http.js';
+import { idsOf as ids, scoresOf as scores } from '../helpers/scored-points.js';
 
 /**
  * Qdrant's explore API through the official client: discovery and context search (their own
@@ -11,8 +12,6 @@ describe('clients: discover, context search, recommend groups and the distance m
   this.timeout(30_000);
   const s = useTestServer({}, 'each');
   const client = () => new QdrantClient({ url: s.service.qdrantUrl!, checkCompatibility: false });
-  const ids = (points: { id: string | number }[]) => points.map((p) => p.id);
-  const scores = (points: { score: number }[]) => points.map((p) => p.score);
   // Nearer [3, 0] than [0, 3]: the side of the line x = y where x is larger.
   const pair = { positive: [3, 0], negative: [0, 3] };
   const half = (x: number) => 0.5 * (x / (1 + Math.abs(x)) + 1);

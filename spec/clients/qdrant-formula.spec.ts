@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { call, useTestServer } from '../helpers/http.js';
 import { refusal } from '../helpers/qdrant-refusal.js';
+import { expectScoresNear as near, idsOf as ids, scoresOf as scores } from '../helpers/scored-points.js';
 
 /**
  * Qdrant's score boosting (`{"formula", "defaults"}` in the query API) through the official
@@ -12,12 +13,6 @@ describe('clients: score boosting formulas with @qdrant/js-client-rest 1.18', fu
   this.timeout(30_000);
   const s = useTestServer();
   const client = () => new QdrantClient({ url: s.service.qdrantUrl!, checkCompatibility: false });
-  const ids = (points: { id: string | number }[]) => points.map((p) => p.id);
-  const scores = (points: { score: number }[]) => points.map((p) => p.score);
-  const near = (actual: number[], expected: number[]) => {
-    expect(actual).to.have.length(expected.length);
-    actual.forEach((v, i) => expect(v, `score ${i}`).to.be.closeTo(expected[i]!, 1e-5));
-  };
   // Dot on the x axis: a nearest search for [1, 0] scores each point its x.
   const all = { query: [1, 0], limit: 10 };
   /** One degree of latitude in metres on Qdrant's sphere (radius 6 371 008.8 m). */

@@ -1,5 +1,4 @@
-import { apocFailure, javaStringFormat } from '../apoc-functions.js';
-import type { Value } from '../values.js';
+import { apocFailure, javaStringFormat, paramsOf } from '../apoc-functions.js';
 import type { Procedure } from './types.js';
 
 /** apoc.util.validate(predicate, message, params): fails the query, with the message formatted as Java's String.format does, when the predicate holds. */
@@ -14,8 +13,7 @@ export const APOC_UTIL_PROCEDURES: Procedure[] = [
     run: ([predicate, message, params]) => {
       if (predicate !== true) return [];
       const fail = (m: string) => apocFailure('procedure', 'apoc.util.validate', m);
-      const list: Value[] = params === null || params === undefined ? [] : Array.isArray(params) ? params : [params];
-      throw fail(javaStringFormat(typeof message === 'string' ? message : String(message), list, fail));
+      throw fail(javaStringFormat(typeof message === 'string' ? message : String(message), paramsOf(params), fail));
     },
   },
 ];
