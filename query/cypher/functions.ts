@@ -18,6 +18,7 @@ import { APOC_TEXT_FUNCTIONS } from './apoc/text.js';
 import { APOC_MAP_FUNCTIONS } from './apoc/maps.js';
 import { APOC_CONVERT_FUNCTIONS } from './apoc/convert.js';
 import { APOC_DATE_FUNCTIONS } from './apoc/dates.js';
+import { APOC_ANY_FUNCTIONS } from './apoc/any.js';
 import { valueType } from './value-type.js';
 import { isEntity, isMap, NodeRef, PathValue, RelRef, typeName, VirtualNode, VirtualRel, type MapValue, type Value } from './values.js';
 
@@ -278,5 +279,6 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   ...APOC_MAP_FUNCTIONS,
   ...APOC_CONVERT_FUNCTIONS,
   ...APOC_DATE_FUNCTIONS,
+  ...APOC_ANY_FUNCTIONS,
   ...CONVERSION_FUNCTIONS,
 };

@@ -8,7 +8,7 @@ import { procedureError, type Procedure, type ProcedureRow } from './types.js';
 
 /**
  * The graph-shaped schema procedures: db.schema.visualization (Neo4j) and apoc.meta.graph,
- * apoc.meta.subGraph (APOC). Each answers one row, `nodes` and `relationships`: a virtual node
+ * apoc.meta.graphSample, apoc.meta.subGraph (APOC). Each answers one row, `nodes` and `relationships`: a virtual node
  * per label and a virtual relationship per (start label, type, end label) some relationship
  * joins. Neo4j pairs every start label of a type with every end label from its counts store,
  * and APOC then checks the pairs against the data; here every relationship is read, so each
@@ -123,6 +123,19 @@ export const META_GRAPH_PROCEDURES: Procedure[] = [
     outputs: GRAPH_COLUMNS,
     run: ([config], ctx) => {
       checkConfig('apoc.meta.graph', config, SAMPLING);
+      return [metaGraph(sampleGraph(ctx), { labels: null, types: null, excludes: new Set() })];
+    },
+  },
+  {
+    // APOC reads its counts store rather than sampling; here both read every entity, so they agree.
+    name: 'apoc.meta.graphsample',
+    display: 'apoc.meta.graphSample',
+    mode: 'read',
+    minArgs: 0,
+    maxArgs: 1,
+    outputs: GRAPH_COLUMNS,
+    run: ([config], ctx) => {
+      checkConfig('apoc.meta.graphSample', config, SAMPLING);
       return [metaGraph(sampleGraph(ctx), { labels: null, types: null, excludes: new Set() })];
     },
   },

@@ -1,6 +1,7 @@
 import { ADMINISTRATION_PROCEDURES } from './administration.js';
 import { APOC_PROCEDURES } from './apoc.js';
 import { APOC_CREATE_PROCEDURES } from './apoc-create.js';
+import { APOC_SCHEMA_PROCEDURES } from './apoc-schema.js';
 import { APOC_WHEN_PROCEDURES } from './apoc-when.js';
 import { APOC_TYPE_PROPERTIES_PROCEDURES } from './apoc-type-properties.js';
 import { APOC_UTIL_PROCEDURES } from './apoc-util.js';
@@ -59,6 +60,7 @@ export const PROCEDURES: ReadonlyMap<string, Procedure> = new Map(
     ...FULLTEXT_PROCEDURES,
     ...APOC_PROCEDURES,
     ...APOC_CREATE_PROCEDURES,
+    ...APOC_SCHEMA_PROCEDURES,
     ...APOC_WHEN_PROCEDURES,
     ...APOC_UTIL_PROCEDURES,
     ...META_GRAPH_PROCEDURES,
