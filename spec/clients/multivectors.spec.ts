@@ -94,7 +94,9 @@ describe('clients: multivectors (late interaction, max_sim) with @qdrant/js-clie
     rows.forEach((row, i) => row.forEach((x, j) => expect(x).to.be.closeTo(unit(docs[2]![i]!.map(Math.fround))[j]!, 1e-6)));
     await client().createCollection('one', { vectors: { size: 2, distance: 'Dot', multivector_config: { comparator: 'max_sim' } } });
     await client().upsert('one', { wait: true, points: [{ id: 1, vector: [[1, 2], [3, 4]] }, { id: 2, vector: [[5, 6]] }] });
-    const { points } = await client().scroll('one', { with_vector: true });
+    await client().upsert('one', { wait: true, batch: { ids: [3], vectors: [[[7, 8], [9, 10]]] } });
+    const { points } = await client().scroll('one', { with_vector: true, filter: { must: [{ has_id: [1, 2] }] } });
+    expect((await client().retrieve('one', { ids: [3], with_vector: true }))[0]!.vector, 'the columnar batch form').to.deep.equal([[7, 8], [9, 10]]);
     expect(points.map((p) => p.vector), 'the unnamed multivector comes back as the bare matrix').to.deep.equal([[[1, 2], [3, 4]], [[5, 6]]]);
   });
 
@@ -104,6 +106,11 @@ describe('clients: multivectors (late interaction, max_sim) with @qdrant/js-clie
     expectScores((await q.query('late', { query: probe, using: 'bag', limit: 7 })).points, expected(probe, all, 'Dot', 7));
     const byId = await q.query('late', { query: 5, using: 'bag', limit: 3 });
     expectScores(byId.points, expected(docs[5]!, all.filter((id) => id !== 5), 'Dot', 3));
+    const [nearest, other] = await q.queryBatch('late', { searches: [{ query: { nearest: probe }, using: 'bag', limit: 3 }, { query: docs[9]!, using: 'colbert', limit: 2 }] });
+    expectScores(nearest!.points, expected(probe, all, 'Dot', 3));
+    expectScores(other!.points, expected(docs[9]!, all, 'Cosine', 2));
+    const kept = await q.query('late', { query: probe, using: 'bag', limit: 40, score_threshold: expected(probe, all, 'Dot', 4)[3]![1] - 1e-4 });
+    expect(kept.points.map((p) => p.id), 'score_threshold keeps the scores past it').to.deep.equal(expected(probe, all, 'Dot', 4).map(([id]) => id));
   });
 
   it('reranks the candidates of a dense prefetch by MaxSim (the late interaction pattern)', async () => {
@@ -151,6 +158,8 @@ describe('clients: multivectors (late interaction, max_sim) with @qdrant/js-clie
     expect(await refusal(q.query('late', { query: [1, 2, 3, 4], using: 'colbert' }))).to.match(/^400 vector "colbert" of collection "late" is a multivector: query it with an array of vectors/);
     expect(await refusal(q.query('late', { query: [[1, 2, 3]], using: 'dense' }))).to.match(/^400 query is a multivector \(array of vectors\), but vector "dense" of collection "late" is not one/);
     expect(await refusal(q.query('late', { query: { recommend: { positive: [1] } }, using: 'bag' }))).to.match(/^400 vector "bag" of collection "late" is a multivector: it ranks only a nearest query/);
+    expect(await refusal(q.search('late', { vector: { name: 'bag', vector: [1, 2, 3, 4] } }))).to.match(/^400 vector "bag" of collection "late" is a multivector/);
+    expect(await refusal(q.updateCollection('late', { vectors: { bag: { on_disk: true } } }))).to.equal('400 vectors.bag: "bag" is a multivector, whose matrices live in RAM here: on_disk cannot be set on it');
     expect((await q.getCollection('late')).points_count, 'nothing of the refused upserts applied').to.equal(40);
     expect(await refusal(q.createCollection('bad', { vectors: { v: { size: 2, distance: 'Dot', multivector_config: { comparator: 'max_sim' }, on_disk: true } } }))).to.match(/^400 vectors\.v\.on_disk true is not supported on a multivector/);
     expect(await refusal(q.createCollection('bad', { vectors: { v: { size: 2, distance: 'Dot', hnsw_config: { m: 0 } } } }))).to.match(/^400 vectors\.v\.hnsw_config\.m must be an integer from 2 to 128, got 0 \(0, no HNSW index, is taken on a multivector only\)/);
