@@ -25,8 +25,9 @@ export function pointJson(c: Collection, slot: number, options: OutputOptions, s
   return out;
 }
 
-/** A multivector's matrix as JSON: an array of its rows. */
-function matrixJson(m: MultiVector): number[][] {
+/** A multivector's matrix as JSON: an array of its rows (null: the point has none). */
+function matrixJson(m: MultiVector | null): number[][] | null {
+  if (!m) return null;
   const rows: number[][] = [];
   for (let off = 0; off < m.values.length; off += m.dim) rows.push(Array.from(m.values.subarray(off, off + m.dim)));
   return rows;
@@ -41,7 +42,7 @@ function vectorsJson(c: Collection, slot: number, which: true | string[]): unkno
   const { store } = c;
   const id = store.idOf(slot);
   const unnamedMulti = c.multi.get('');
-  const unnamed = unnamedMulti ? matrixOf(unnamedMulti.get(id)) : store.hasVector[slot] ? Array.from(store.vectorOf(slot)) : null;
+  const unnamed = unnamedMulti ? matrixJson(unnamedMulti.get(id)) : store.hasVector[slot] ? Array.from(store.vectorOf(slot)) : null;
   if (c.named.size === 0 && c.sparse.size === 0 && c.multi.size === (unnamedMulti ? 1 : 0)) {
     if (which !== true) checkNames(c, which);
     return unnamed;
@@ -51,15 +52,13 @@ function vectorsJson(c: Collection, slot: number, which: true | string[]): unkno
   for (const name of names) {
     const dense = name === '' ? unnamed : c.named.get(name)?.vectorOf(id);
     const sparse = c.sparse.get(name)?.get(id);
-    const matrix = name === '' ? null : matrixOf(c.multi.get(name)?.get(id) ?? null);
+    const matrix = name === '' ? null : matrixJson(c.multi.get(name)?.get(id) ?? null);
     if (dense) out[name] = Array.isArray(dense) ? dense : Array.from(dense);
     else if (sparse) out[name] = { indices: Array.from(sparse.indices), values: Array.from(sparse.values) };
     else if (matrix) out[name] = matrix;
   }
   return out;
 }
-
-const matrixOf = (m: MultiVector | null): number[][] | null => (m ? matrixJson(m) : null);
 
 function checkNames(c: Collection, names: string[]): string[] {
   const unknown = names.filter((name) => !(name === '' ? c.hasUnnamed || c.multi.has('') : c.named.has(name) || c.sparse.has(name) || c.multi.has(name)));

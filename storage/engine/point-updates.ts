@@ -142,8 +142,8 @@ export function applyUpdates(c: Collection, event: UpdatePointsEvent): number {
         break;
       case 'update_vectors':
       case 'delete_vectors': {
-        const changes = u.op === 'update_vectors' ? u.points : u.ids.map((id) => ({ id, dense: {}, sparse: {}, deleted: u.names }));
-        const points = changes.map((change) => withVectors(c, change.id, change.dense, change.sparse, ('multi' in change ? change.multi : undefined) ?? {}, 'deleted' in change ? change.deleted : []));
+        const changes = u.op === 'update_vectors' ? u.points : u.ids.map((id) => ({ id, dense: {}, sparse: {}, multi: {}, deleted: u.names }));
+        const points = changes.map((change) => withVectors(c, change.id, change.dense, change.sparse, change.multi ?? {}, 'deleted' in change ? change.deleted : []));
         c.upsert(points);
         changed += points.length;
         break;
