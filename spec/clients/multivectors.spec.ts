@@ -145,6 +145,14 @@ describe('clients: multivectors (late interaction, max_sim) with @qdrant/js-clie
     expect(hits.points.map((p) => [p.id, p.score])).to.deep.equal([[7, 9]]);
   });
 
+  it('writes a multivector in the changes feed as its row size and its rows one after the other', async () => {
+    await client().createCollection('feed', { vectors: { v: { size: 2, distance: 'Dot', multivector_config: { comparator: 'max_sim' } } } });
+    const { operation_id: op } = await client().upsert('feed', { wait: true, points: [{ id: 1, vector: { v: [[1, 2], [3, 4]] } }] });
+    const body = await (await fetch(`${s.url}/changes?from=${op}&wait_ms=0`)).text();
+    const [line] = body.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { data: { points: unknown[] } });
+    expect(line!.data.points).to.deep.equal([{ id: 1, vector: null, payload: {}, labels: [], multi: { v: { dim: 2, values: [1, 2, 3, 4] } } }]);
+  });
+
   it('refuses matrices of the wrong shape and vectors of the wrong kind, naming them, and applies nothing', async () => {
     const q = client();
     const upsert = (vector: unknown) => refusal(q.upsert('late', { wait: true, points: [{ id: 100, vector: vector as number[] }] }));
