@@ -100,7 +100,7 @@ describe('clients: multivectors (late interaction, max_sim) with @qdrant/js-clie
     expect(points.map((p) => p.vector), 'the unnamed multivector comes back as the bare matrix').to.deep.equal([[[1, 2], [3, 4]], [[5, 6]]]);
   });
 
-  it('queries a multivector directly: every point by exact MaxSim, Cosine and Dot', async () => {
+  it('queries a multivector directly: every point by exact MaxSim, Cosine and Dot, by a matrix, a point id or one read with lookup_from', async () => {
     const q = client();
     expectScores((await q.query('late', { query: probe, using: 'colbert', limit: 7 })).points, expected(probe, all, 'Cosine', 7));
     expectScores((await q.query('late', { query: probe, using: 'bag', limit: 7 })).points, expected(probe, all, 'Dot', 7));
@@ -109,6 +109,10 @@ describe('clients: multivectors (late interaction, max_sim) with @qdrant/js-clie
     const [nearest, other] = await q.queryBatch('late', { searches: [{ query: { nearest: probe }, using: 'bag', limit: 3 }, { query: docs[9]!, using: 'colbert', limit: 2 }] });
     expectScores(nearest!.points, expected(probe, all, 'Dot', 3));
     expectScores(other!.points, expected(docs[9]!, all, 'Cosine', 2));
+    await q.createCollection('examples', { vectors: { size: DIM, distance: 'Dot', multivector_config: { comparator: 'max_sim' } } });
+    await q.upsert('examples', { wait: true, points: [{ id: 1, vector: docs[3]! }] });
+    const looked = await q.query('late', { query: 1, using: 'bag', lookup_from: { collection: 'examples', vector: '' }, limit: 3 });
+    expectScores(looked.points, expected(docs[3]!, all, 'Dot', 3));
     const kept = await q.query('late', { query: probe, using: 'bag', limit: 40, score_threshold: expected(probe, all, 'Dot', 4)[3]![1] - 1e-4 });
     expect(kept.points.map((p) => p.id), 'score_threshold keeps the scores past it').to.deep.equal(expected(probe, all, 'Dot', 4).map(([id]) => id));
   });
