@@ -12,11 +12,9 @@ import type { VectorInput } from './universal/plan.js';
  */
 export function multiTarget(c: Collection, using: string, target: VectorInput): { field: MultiVectors; query: Float32Array } | null {
   const field = c.multi.get(using);
+  if (!field && !('multi' in target)) return null;
   const which = using === '' ? 'the unnamed vector' : `vector "${using}"`;
-  if (!field) {
-    if (!('multi' in target)) return null;
-    throw badRequest(`query is a multivector (array of vectors), but ${which} of collection "${c.name}" is not one (its vectors: ${vectorNamesText(c.config)})`);
-  }
+  if (!field) throw badRequest(`query is a multivector (array of vectors), but ${which} of collection "${c.name}" is not one (its vectors: ${vectorNamesText(c.config)})`);
   if ('vector' in target || 'sparse' in target) throw badRequest(`${which} of collection "${c.name}" is a multivector: query it with an array of vectors of ${field.config.size} numbers ([[...], [...]]) or a point id`);
   if ('multi' in target) {
     const problem = multiProblem(c.config, c.name, using, target.multi);
