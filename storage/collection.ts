@@ -1,6 +1,6 @@
 import type { ByteReader } from './codec/byte-reader.js';
 import type { Captured, Sliced } from './codec/slices.js';
-import type { CollectionConfig, CollectionSettings, FieldIndex, Payload, PointId, PointRecord, SparseVector } from './events/types.js';
+import type { CollectionConfig, CollectionSettings, FieldIndex, MultiVector, Payload, PointId, PointRecord, SparseVector } from './events/types.js';
 import { readFieldIndexes, readSettings, writeFieldIndexes } from './events/codec.js';
 import { normalizeInPlace } from './views/distance.js';
 import { GraphStore } from './views/graph-store.js';
@@ -11,6 +11,7 @@ import { SlotJournal } from './views/slot-journal.js';
 import { NamedDenseVectors } from './views/named-dense.js';
 import { LIVE, PointStore } from './views/point-store.js';
 import { SparseVectors } from './views/sparse-vectors.js';
+import { MultiVectors } from './views/multi-vectors.js';
 import { quantizationOf } from './views/quantization-config.js';
 import type { FloatFiles } from './views/float-file.js';
 import { onDiskOf } from './views/on-disk-config.js';
@@ -48,7 +49,7 @@ export interface CollectionCapture {
 
 /**
  * The materialised views of one collection: points, the HNSW index of their unnamed vector, their
- * named dense vectors and sparse vectors (each with its own index), the payload and label
+ * named dense vectors and sparse vectors (each with its own index), their multivectors, the payload and label
  * indexes, and the graph of edges between points.
  * New vectors are visible at once and wait in a backlog (views/index-backlog.ts) until the
  * background indexer links them into the graph; searches scan the pending ones exactly, so
@@ -86,6 +87,8 @@ export class Collection {
   /** The named dense vectors, by name (the unnamed one, "", is `store`'s). */
   readonly named = new Map<string, NamedDenseVectors>();
   readonly sparse = new Map<string, SparseVectors>();
+  /** The multivectors, by name ("" when the unnamed vector is one); scanned exactly, no graph. */
+  readonly multi = new Map<string, MultiVectors>();
 
   /** `seed` (the creating operation_id) seeds the HNSW level draws; `segmentSlots` sets the vectors' segments (tests; by default one memory's worth, vector-segments.ts). */
   constructor(readonly name: string, readonly config: CollectionConfig, readonly seed: number, segmentSlots?: number) {
@@ -96,6 +99,7 @@ export class Collection {
     this.scratch = new Float32Array(config.size);
     for (const [vector, params] of Object.entries(config.named ?? {})) this.named.set(vector, new NamedDenseVectors(vector, params, seed, segmentSlots));
     for (const [vector, params] of Object.entries(config.sparse ?? {})) this.sparse.set(vector, new SparseVectors(vector, params));
+    for (const [vector, params] of Object.entries(config.multi ?? {})) this.multi.set(vector, new MultiVectors(vector, params));
   }
 
   /** Qdrant settings kept as given and reported (optimizers_config, HNSW extras, quantization_config). */
@@ -237,9 +241,9 @@ export class Collection {
     return this.config.size > 0;
   }
 
-  /** A point's named dense and sparse vectors as they are stored (copies), for a write that keeps them. */
-  otherVectors(id: PointId): Pick<PointRecord, 'named' | 'sparse'> {
-    const out: Pick<PointRecord, 'named' | 'sparse'> = {};
+  /** A point's named dense, sparse and multivectors as they are stored (copies, or matrices that never change), for a write that keeps them. */
+  otherVectors(id: PointId): Pick<PointRecord, 'named' | 'sparse' | 'multi'> {
+    const out: Pick<PointRecord, 'named' | 'sparse' | 'multi'> = {};
     for (const [name, field] of this.named) {
       const v = field.vectorOf(id);
       if (v) (out.named ??= {})[name] = Float32Array.from(v);
@@ -247,6 +251,10 @@ export class Collection {
     for (const [name, field] of this.sparse) {
       const v = field.get(id);
       if (v) (out.sparse ??= {})[name] = v;
+    }
+    for (const [name, field] of this.multi) {
+      const m = field.get(id);
+      if (m) (out.multi ??= {})[name] = m;
     }
     return out;
   }
@@ -280,7 +288,7 @@ export class Collection {
       if (typeof p.id === 'number' && p.id >= this.nextNodeId) this.nextNodeId = p.id + 1;
       const vector = p.vector ? this.prepareQuery(p.vector, this.scratch) : null;
       const existing = this.store.slotOf(p.id);
-      this.setOtherVectors(p.id, p.named, p.sparse);
+      this.setOtherVectors(p.id, p.named, p.sparse, p.multi);
       if (existing >= 0 && this.store.sameVector(existing, vector)) {
         this.setPayload(p.id, p.payload, p.labels);
         continue;
@@ -295,10 +303,11 @@ export class Collection {
     }
   }
 
-  /** Sets a point's named dense and sparse vectors: each name it lacks is taken away. */
-  private setOtherVectors(id: PointId, named: Record<string, Float32Array> | undefined, sparse: Record<string, SparseVector> | undefined): void {
+  /** Sets a point's named dense, sparse and multivectors: each name it lacks is taken away. */
+  private setOtherVectors(id: PointId, named: Record<string, Float32Array> | undefined, sparse: Record<string, SparseVector> | undefined, multi: Record<string, MultiVector> | undefined): void {
     for (const [name, field] of this.named) field.set(id, named?.[name] ?? null);
     for (const [name, field] of this.sparse) field.set(id, sparse?.[name] ?? null);
+    for (const [name, field] of this.multi) field.set(id, multi?.[name] ?? null);
   }
 
   /** Replaces a point's payload and labels; its vector, its place in the index and its edges stay. */
@@ -382,6 +391,7 @@ export class Collection {
     this.dropSlot(id, slot);
     for (const field of this.named.values()) field.remove(id);
     for (const field of this.sparse.values()) field.remove(id);
+    for (const field of this.multi.values()) field.remove(id);
     this.graph.removeIncident(id);
     return true;
   }
@@ -402,7 +412,7 @@ export class Collection {
     const indexes = Object.fromEntries(this.fieldIndexes);
     const aliases = [...this.aliases].sort();
     const settings = JSON.stringify(this.settings);
-    const fields = [...named.map((f) => f.write), ...[...this.sparse.values()].map((f) => f.capture())];
+    const fields = [...named.map((f) => f.write), ...[...this.sparse.values()].map((f) => f.capture()), ...[...this.multi.values()].map((f) => f.capture())];
     return {
       copy: (function* () {
         yield* graph.copy;
@@ -445,9 +455,10 @@ export class Collection {
       for (let k = r.u32(), i = 0; i < k; i++) this.aliases.add(r.str());
       if (version < 7) this.givenSettings = readSettings(r);
     }
-    // Before version 5 a collection had no named or sparse vectors (its config names none).
+    // Before version 5 a collection had no named or sparse vectors, before version 8 no multivectors (its config names none).
     for (const field of this.named.values()) field.readFrom(r);
     for (const field of this.sparse.values()) field.readFrom(r);
+    for (const field of this.multi.values()) field.readFrom(r);
     this.quantize(true);
     this.payloadChanges.restart();
     for (let slot = 0; slot < store.slotCount; slot++) {

@@ -24,6 +24,7 @@ const distanceOf = (raw: string): Distance => DISTANCES.find((d) => d.toLowerCas
 
 /** HNSW settings: those given over those of `base` (m0 and ml follow m unless given). */
 function hnswOf(given: HnswGiven | null | undefined, base: { m: number; efConstruct: number; m0?: number; ml?: number }, where: string): Omit<DenseVectorConfig, 'size' | 'distance'> {
+  if (given?.m !== undefined && given.m !== null && given.m < 2) throw badRequest(`${where}hnsw_config.m must be an integer from 2 to 128, got ${given.m} (0, no HNSW index, is taken on a multivector only)`);
   const m = given?.m ?? base.m;
   const sameM = m === base.m;
   const m0 = given?.m0 ?? (sameM && base.m0 !== undefined ? base.m0 : 2 * m);
@@ -61,10 +62,20 @@ export function parseCreateCollection(body: unknown): { config: CollectionConfig
     const kept = defined({ hnsw_config: v.hnsw_config ? defined(v.hnsw_config) : undefined, datatype: v.datatype });
     if (Object.keys(kept).length > 0) vectorParams[name] = kept;
   };
+  // A multivector is scanned exactly (no graph): its hnsw_config is only kept and reported.
+  const multiOf = (name: string, v: NamedVectorGiven): boolean => {
+    if (!v.multivector_config) return false;
+    const where = name === '' && !isMap ? 'vectors' : `vectors.${name}`;
+    if (v.on_disk) throw badRequest(`${where}.on_disk true is not supported on a multivector (its matrices live in RAM here)`);
+    if (v.quantization_config) throw badRequest(`${where}.quantization_config is not supported on a multivector (its matrices are scored on the floats here)`);
+    (config.multi ??= {})[name] = { size: v.size, distance: distanceOf(v.distance), comparator: v.multivector_config.comparator };
+    keepVectorParams(name, v);
+    return true;
+  };
   if (!isMap) {
     const one = (checked as z.output<typeof oneVectorCollectionBody>).vectors;
     if (!one && !sparse) throw badRequest('vectors is required: {"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot" | "Manhattan"} (or name vectors, or send sparse_vectors)');
-    if (one) {
+    if (one && !multiOf('', one)) {
       Object.assign(config, { size: one.size, distance: distanceOf(one.distance), ...hnswOf(one.hnsw_config, base, 'vectors.') });
       keepVectorParams('', one);
       unnamedOnDisk = one.on_disk === true;
@@ -75,6 +86,7 @@ export function parseCreateCollection(body: unknown): { config: CollectionConfig
     }
   }
   for (const [name, v] of Object.entries(isMap ? (checked.vectors as Record<string, NamedVectorGiven>) : {})) {
+    if (multiOf(name, v)) continue;
     const params = { size: v.size, distance: distanceOf(v.distance), ...hnswOf(v.hnsw_config, base, `vectors.${name}.`) };
     keepVectorParams(name, v);
     if (name === '') {
@@ -83,14 +95,15 @@ export function parseCreateCollection(body: unknown): { config: CollectionConfig
     } else (config.named ??= {})[name] = { ...params, onDisk: v.on_disk ?? false };
   }
   for (const [name, s] of Object.entries(sparse ?? {})) {
-    if (config.named?.[name] || (name === '' && config.size > 0)) throw badRequest(`sparse_vectors.${name} names a dense vector too: give each vector its own name`);
+    if (config.named?.[name] || config.multi?.[name] || (name === '' && config.size > 0)) throw badRequest(`sparse_vectors.${name} names a dense vector too: give each vector its own name`);
     const index = Object.fromEntries(Object.entries(s.index ?? {}).filter(([, value]) => value !== null && value !== undefined));
     (config.sparse ??= {})[name] = { modifier: s.modifier ?? 'none', index };
   }
-  const long = [...Object.keys(config.named ?? {}), ...Object.keys(config.sparse ?? {})].find((name) => name.length > MAX_VECTOR_NAME);
+  const names = [...Object.keys(config.named ?? {}), ...Object.keys(config.sparse ?? {}), ...Object.keys(config.multi ?? {})];
+  const long = names.find((name) => name.length > MAX_VECTOR_NAME);
   if (long !== undefined) throw badRequest(`vector name "${long.slice(0, 40)}..." is longer than ${MAX_VECTOR_NAME} characters`);
-  if (Object.keys(config.named ?? {}).length + Object.keys(config.sparse ?? {}).length > MAX_VECTOR_NAMES) throw badRequest(`a collection has at most ${MAX_VECTOR_NAMES} named and sparse vectors`);
-  if (config.size === 0 && !config.named && !config.sparse) throw badRequest('vectors must name at least one vector (or send sparse_vectors)');
+  if (names.length > MAX_VECTOR_NAMES) throw badRequest(`a collection has at most ${MAX_VECTOR_NAMES} named, sparse and multivectors`);
+  if (config.size === 0 && !config.named && !config.sparse && !config.multi) throw badRequest('vectors must name at least one vector (or send sparse_vectors)');
   // The collection's own m and ef_construct are kept where the unnamed vector's hnsw_config gave it others (Qdrant reports both).
   const hnswSettings = { ...hnswExtras(hnsw), ...(config.m !== base.m ? { m: base.m } : {}), ...(config.efConstruct !== base.efConstruct ? { ef_construct: base.efConstruct } : {}) };
   // The unnamed vector's on_disk is a setting (on-disk-config.ts); a named one's is in its config.
@@ -111,4 +124,6 @@ interface NamedVectorGiven {
   hnsw_config?: HnswGiven | null;
   on_disk?: boolean | null;
   datatype?: 'float32' | null;
+  quantization_config?: unknown;
+  multivector_config?: { comparator: 'max_sim' } | null;
 }

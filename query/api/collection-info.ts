@@ -53,13 +53,19 @@ function vectorsConfig(c: Collection, shape: InfoShape): Record<string, unknown>
       datatype: own?.datatype,
     });
   };
-  const unnamed = paramsOf('', config.size, config.distance, undefined);
-  if (!config.named && !config.sparse) return unnamed;
-  const out: Record<string, unknown> = config.size > 0 ? { '': unnamed } : {};
+  const multiParams = (name: string) => {
+    const v = config.multi![name]!;
+    return { ...paramsOf(name, v.size, v.distance, undefined), multivector_config: { comparator: v.comparator } };
+  };
+  const multiNames = Object.keys(config.multi ?? {});
+  const unnamed = config.size === 0 && config.multi?.[''] ? multiParams('') : paramsOf('', config.size, config.distance, undefined);
+  if (!config.named && !config.sparse && (multiNames.length === 0 || (multiNames.length === 1 && multiNames[0] === ''))) return unnamed;
+  const out: Record<string, unknown> = config.size > 0 || config.multi?.[''] ? { '': unnamed } : {};
   for (const [name, v] of Object.entries(config.named ?? {})) {
     const differs = v.m !== config.m || v.efConstruct !== config.efConstruct || v.m0 !== config.m0 || v.ml !== config.ml;
     out[name] = paramsOf(name, v.size, v.distance, differs ? { m: v.m, ef_construct: v.efConstruct, m0: v.m0, ml: v.ml } : undefined);
   }
+  for (const name of multiNames) if (name !== '') out[name] = multiParams(name);
   return out;
 }
 

@@ -1,6 +1,6 @@
 import type { PointId } from '../../storage/point-id.js';
 import type { Collection } from '../../storage/collection.js';
-import type { Payload } from '../../storage/events/types.js';
+import type { MultiVector, Payload } from '../../storage/events/types.js';
 import { vectorNamesText } from '../../storage/engine/check-vectors.js';
 import { badRequest } from '../../storage/errors.js';
 import { filterPayload } from '../../storage/json-path.js';
@@ -25,31 +25,43 @@ export function pointJson(c: Collection, slot: number, options: OutputOptions, s
   return out;
 }
 
+/** A multivector's matrix as JSON: an array of its rows (null: the point has none). */
+function matrixJson(m: MultiVector | null): number[][] | null {
+  if (!m) return null;
+  const rows: number[][] = [];
+  for (let off = 0; off < m.values.length; off += m.dim) rows.push(Array.from(m.values.subarray(off, off + m.dim)));
+  return rows;
+}
+
 /**
- * A point's vectors: the one vector (or null) of a collection with only an unnamed vector, else
- * an object from names to the vectors the point has (sparse ones as {indices, values}).
+ * A point's vectors: the one vector or matrix (or null) of a collection with only an unnamed
+ * vector, else an object from names to the vectors the point has (sparse ones as {indices,
+ * values}, multivectors as arrays of rows).
  */
 function vectorsJson(c: Collection, slot: number, which: true | string[]): unknown {
   const { store } = c;
-  const unnamed = store.hasVector[slot] ? Array.from(store.vectorOf(slot)) : null;
-  if (c.named.size === 0 && c.sparse.size === 0) {
+  const id = store.idOf(slot);
+  const unnamedMulti = c.multi.get('');
+  const unnamed = unnamedMulti ? matrixJson(unnamedMulti.get(id)) : store.hasVector[slot] ? Array.from(store.vectorOf(slot)) : null;
+  if (c.named.size === 0 && c.sparse.size === 0 && c.multi.size === (unnamedMulti ? 1 : 0)) {
     if (which !== true) checkNames(c, which);
     return unnamed;
   }
-  const names = which === true ? [...(c.hasUnnamed ? [''] : []), ...c.named.keys(), ...c.sparse.keys()] : checkNames(c, which);
-  const id = store.idOf(slot);
+  const names = which === true ? [...(c.hasUnnamed || unnamedMulti ? [''] : []), ...c.named.keys(), ...c.sparse.keys(), ...[...c.multi.keys()].filter((n) => n !== '')] : checkNames(c, which);
   const out: Record<string, unknown> = {};
   for (const name of names) {
     const dense = name === '' ? unnamed : c.named.get(name)?.vectorOf(id);
     const sparse = c.sparse.get(name)?.get(id);
-    if (dense) out[name] = Array.from(dense);
+    const matrix = name === '' ? null : matrixJson(c.multi.get(name)?.get(id) ?? null);
+    if (dense) out[name] = Array.isArray(dense) ? dense : Array.from(dense);
     else if (sparse) out[name] = { indices: Array.from(sparse.indices), values: Array.from(sparse.values) };
+    else if (matrix) out[name] = matrix;
   }
   return out;
 }
 
 function checkNames(c: Collection, names: string[]): string[] {
-  const unknown = names.filter((name) => !(name === '' ? c.hasUnnamed : c.named.has(name) || c.sparse.has(name)));
+  const unknown = names.filter((name) => !(name === '' ? c.hasUnnamed || c.multi.has('') : c.named.has(name) || c.sparse.has(name) || c.multi.has(name)));
   if (unknown.length > 0) throw badRequest(`with_vector names ${unknown.map((n) => `"${n}"`).join(', ')}, which collection "${c.name}" does not have (its vectors: ${vectorNamesText(c.config)})`);
   return names;
 }

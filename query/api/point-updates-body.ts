@@ -108,7 +108,7 @@ function updateOf(c: Collection, pending: PendingUpdates, kind: Kind, raw: unkno
           .filter((p) => !onlyIf || absentOrMatching(c, pending, onlyIf, p.id))
           .map((p) => {
             const given = pointVectorsFrom(p.vector);
-            return { id: p.id, dense: { ...(given.vector ? { '': given.vector } : {}), ...given.named }, sparse: given.sparse ?? {} };
+            return { id: p.id, dense: { ...(given.vector ? { '': given.vector } : {}), ...given.named }, sparse: given.sparse ?? {}, ...(given.multi ? { multi: given.multi } : {}) };
           }),
       };
     }

@@ -5,7 +5,7 @@ import type { ContextPair, QueryKind, QueryPlan, VectorInput } from '../search/u
 import { orderValue } from '../search/universal/order-value.js';
 import { checkBody } from './check-body.js';
 import { bodyObject } from './fields.js';
-import { sparseFrom } from './vector-input.js';
+import { multiFrom, sparseFrom } from './vector-input.js';
 import { outputOptions, payloadPath, type OutputOptions } from './output-options.js';
 import type { JsonPath } from '../../storage/json-path.js';
 import { universalBatchBody, universalGroupsBody, universalQueryBody, type prefetch, type queryForm } from './schemas/universal-query.js';
@@ -25,9 +25,12 @@ const DEFAULT_MMR_DIVERSITY = 0.5;
 /** Qdrant's k of reciprocal rank fusion when none is given. */
 const DEFAULT_RRF_K = 2;
 
-function input(v: number[] | Float32Array | Float64Array | number | string | { indices: number[]; values: number[] }): VectorInput {
+type Dense = number[] | Float32Array | Float64Array;
+
+function input(v: Dense | Dense[] | number | string | { indices: number[]; values: number[] }): VectorInput {
   if (typeof v === 'number' || typeof v === 'string') return { id: v };
-  return Array.isArray(v) || ArrayBuffer.isView(v) ? { vector: Float32Array.from(v) } : { sparse: sparseFrom(v) };
+  if (Array.isArray(v) && v.length > 0 && (Array.isArray(v[0]) || ArrayBuffer.isView(v[0]))) return { multi: multiFrom(v as Dense[]) };
+  return Array.isArray(v) || ArrayBuffer.isView(v) ? { vector: Float32Array.from(v as Dense) } : { sparse: sparseFrom(v) };
 }
 
 /** rrf's weights, checked: one per prefetch (as Qdrant requires). */

@@ -33,7 +33,7 @@ export function idsOf(event: DbEvent): PointId[] {
 }
 
 function pointJson(p: PointRecord): string {
-  return JSON.stringify({ id: p.id, vector: p.vector, payload: p.payload, labels: p.labels, named: p.named, sparse: p.sparse }, plain);
+  return JSON.stringify({ id: p.id, vector: p.vector, payload: p.payload, labels: p.labels, named: p.named, sparse: p.sparse, multi: p.multi }, plain);
 }
 
 /** A list written a piece at a time (one per slice of items): "[", items joined by commas, "]". */

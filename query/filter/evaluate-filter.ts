@@ -40,9 +40,9 @@ function matchesValue(f: Filter, value: unknown, key: string, at: Reading): bool
 
 /** Whether the point in `slot` has the vector `name` (an unknown name: no point has it). */
 function hasVector(col: Collection, slot: number, name: string): boolean {
-  if (name === '') return col.hasUnnamed && col.store.hasVector[slot] === 1;
   const id = col.store.idOf(slot);
-  return col.named.get(name)?.store.has(id) ?? (col.sparse.get(name)?.get(id) ?? null) !== null;
+  if (name === '') return col.hasUnnamed ? col.store.hasVector[slot] === 1 : (col.multi.get('')?.has(id) ?? false);
+  return col.named.get(name)?.store.has(id) ?? col.multi.get(name)?.has(id) ?? (col.sparse.get(name)?.get(id) ?? null) !== null;
 }
 
 function holds(c: Condition, payload: Record<string, unknown> | null, at: Reading): boolean {

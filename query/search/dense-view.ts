@@ -123,6 +123,7 @@ function cachedView(of: object, make: () => DenseView): DenseView {
 /** The dense vector `using` names ("" or absent: the unnamed one), or a 400 naming it. */
 export function denseView(c: Collection, using: string | null | undefined): DenseView {
   const name = using ?? '';
+  if (c.multi.has(name)) throw badRequest(`${name === '' ? 'the unnamed vector' : `vector "${name}"`} of collection "${c.name}" is a multivector: it ranks only a nearest query of /points/query (a matrix [[...], [...]] or a point id) and the points that query admits`);
   if (name === '') {
     if (c.hasUnnamed) return cachedView(c, () => unnamedView(c));
     throw badRequest(`collection "${c.name}" has no unnamed vector: name the vector to search with using (its vectors: ${vectorNamesText(c.config)})`);

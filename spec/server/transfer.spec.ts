@@ -31,7 +31,7 @@ describe('server: export and import', () => {
     const file = await download(s, 'src');
     expect(file.status).to.equal(200);
     expect(file.headers.get('content-type')).to.equal('application/octet-stream');
-    expect(file.headers.get('x-service-format-version')).to.equal('6');
+    expect(file.headers.get('x-service-format-version')).to.equal('7');
     expect(file.headers.get('x-service-point-count')).to.equal('3');
     expect(file.headers.get('x-service-dimension')).to.equal('2');
     expect(file.headers.get('content-disposition')).to.equal('attachment; filename="src.vgdb"');
@@ -91,11 +91,11 @@ describe('server: export and import', () => {
     expect(mismatch.body.message).to.match(/dimension mismatch/);
 
     const version = Uint8Array.from(file);
-    version[4] = 7;
+    version[4] = 8;
     const flipped = Uint8Array.from(file);
     flipped[file.length - 20]! ^= 1;
     const cases: [Uint8Array, RegExp][] = [
-      [version, /unsupported export format version 7/],
+      [version, /unsupported export format version 8/],
       [flipped, /corrupted import file/],
       [file.subarray(0, file.length - 5), /truncated/],
       [Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), /magic/],

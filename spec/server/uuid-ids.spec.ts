@@ -77,7 +77,7 @@ describe('server: UUID point ids', () => {
     const scroll = await call(s.url, 'POST', '/collections/u/points/scroll', { with_payload: false });
     expect(scroll.body.result.points.map((p: { id: unknown }) => p.id)).to.deep.equal([5, A, B, C]);
     const exported = await fetch(`${s.url}/collections/u/export`);
-    expect(exported.headers.get('x-service-format-version')).to.equal('6');
+    expect(exported.headers.get('x-service-format-version')).to.equal('7');
     const bytes = new Uint8Array(await exported.arrayBuffer());
     const imported = await fetch(`${s.url}/collections/copy/import?mode=create`, { method: 'POST', body: bytes, headers: { 'content-type': 'application/octet-stream' } });
     expect(imported.status).to.equal(200);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Collection } from '../../storage/collection.js';
 import { CorruptDataError } from '../../storage/errors.js';
 import type { CollectionConfig } from '../../storage/events/types.js';
-import { decodeSnapshot, FRAME_BYTES } from '../../storage/snapshot/snapshot-codec.js';
+import { decodeSnapshot, FRAME_BYTES, SNAPSHOT_FORMAT_VERSION } from '../../storage/snapshot/snapshot-codec.js';
 import { SnapshotFiles, snapshotFileName } from '../../storage/snapshot/snapshot-files.js';
 import { SnapshotFrameCheck } from '../../storage/snapshot/snapshot-frames.js';
 import { capturedParts } from '../helpers/captured-parts.js';
@@ -51,7 +51,7 @@ describe('storage/snapshot-frames', () => {
   const bytes = framedSnapshot(41, 200);
 
   it('passes a snapshot fed in pieces of any size, and answers its header', () => {
-    for (const piece of [1, 7, 9, 200, 4096, bytes.length]) expect(check(bytes, piece), `pieces of ${piece}`).to.deep.equal({ version: 7, opId: 41, count: 2 });
+    for (const piece of [1, 7, 9, 200, 4096, bytes.length]) expect(check(bytes, piece), `pieces of ${piece}`).to.deep.equal({ version: SNAPSHOT_FORMAT_VERSION, opId: 41, count: 2 });
   });
 
   it('refuses a damaged byte exactly where decoding refuses it (every byte of a snapshot, flipped in turn)', () => {

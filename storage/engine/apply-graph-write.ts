@@ -63,9 +63,9 @@ export function applyGraphWrite(c: Collection, event: GraphWriteEvent): ApplyRes
         c.upsert([change.point]);
         break;
       case 'update_node': {
-        // Cypher sees the unnamed vector only: a node's named and sparse vectors stay as they are.
+        // Cypher sees the unnamed vector only: a node's named, sparse and multivectors stay as they are.
         const kept = c.otherVectors(change.point.id);
-        c.upsert([{ ...change.point, named: change.point.named ?? kept.named, sparse: change.point.sparse ?? kept.sparse }]);
+        c.upsert([{ ...change.point, named: change.point.named ?? kept.named, sparse: change.point.sparse ?? kept.sparse, multi: change.point.multi ?? kept.multi }]);
         break;
       }
       case 'set_node':

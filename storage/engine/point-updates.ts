@@ -1,6 +1,6 @@
 import type { Collection } from '../collection.js';
 import { badRequest, notFound, type DbError } from '../errors.js';
-import type { Payload, PointId, PointRecord, PointUpdate, SparseVector, UpdatePointsEvent } from '../events/types.js';
+import type { MultiVector, Payload, PointId, PointRecord, PointUpdate, SparseVector, UpdatePointsEvent } from '../events/types.js';
 import { splitDense, vectorsProblem } from './check-vectors.js';
 import { deletePayloadAt, deletePayloadAtDotted, setPayloadAt, setPayloadAtDotted } from './payload-paths.js';
 
@@ -17,11 +17,12 @@ function vectorsNow(c: Collection, id: PointId, slot: number): Set<string> {
   if (c.hasUnnamed && c.store.hasVector[slot] === 1) names.add('');
   for (const [name, space] of c.named) if (space.store.has(id)) names.add(name);
   for (const [name, vectors] of c.sparse) if (vectors.get(id)) names.add(name);
+  for (const [name, vectors] of c.multi) if (vectors.has(id)) names.add(name);
   return names;
 }
 
 const vectorNamesOf = (p: PointRecord): Set<string> =>
-  new Set([...(p.vector !== null ? [''] : []), ...Object.keys(p.named ?? {}), ...Object.keys(p.sparse ?? {})]);
+  new Set([...(p.vector !== null ? [''] : []), ...Object.keys(p.named ?? {}), ...Object.keys(p.sparse ?? {}), ...Object.keys(p.multi ?? {})]);
 
 /**
  * The collection's points as a batch's updates leave them, played one update at a time over the
@@ -62,9 +63,9 @@ export class PendingUpdates {
           const s = existing(p.id);
           if (!('payload' in s)) return s;
           const given = splitDense(p.dense);
-          const problem = vectorsProblem(c.config, c.name, p.id, { ...given, sparse: p.sparse });
+          const problem = vectorsProblem(c.config, c.name, p.id, { ...given, sparse: p.sparse, multi: p.multi });
           if (problem) return badRequest(problem);
-          touched.set(p.id, { ...s, vectors: new Set([...s.vectors, ...Object.keys(p.dense), ...Object.keys(p.sparse)]) });
+          touched.set(p.id, { ...s, vectors: new Set([...s.vectors, ...Object.keys(p.dense), ...Object.keys(p.sparse), ...Object.keys(p.multi ?? {})]) });
         }
         return null;
       default:
@@ -95,19 +96,21 @@ export function simulateUpdates(c: Collection, updates: readonly PointUpdate[]):
 }
 
 /** A point as it is, with the vectors given set and the vectors named in `deleted` taken away. */
-function withVectors(c: Collection, id: PointId, dense: Record<string, Float32Array>, sparse: Record<string, SparseVector>, deleted: readonly string[]): PointRecord {
+function withVectors(c: Collection, id: PointId, dense: Record<string, Float32Array>, sparse: Record<string, SparseVector>, multi: Record<string, MultiVector>, deleted: readonly string[]): PointRecord {
   const slot = c.store.slotOf(id);
   const given = splitDense(dense);
   const kept = c.otherVectors(id);
   const named: Record<string, Float32Array> = { ...kept.named, ...given.named };
   const sparseNow: Record<string, SparseVector> = { ...kept.sparse, ...sparse };
+  const multiNow: Record<string, MultiVector> = { ...kept.multi, ...multi };
   for (const name of deleted) {
     delete named[name];
     delete sparseNow[name];
+    delete multiNow[name];
   }
   const current = c.store.hasVector[slot] ? Float32Array.from(c.store.vectorOf(slot)) : null;
   const vector = deleted.includes('') ? null : (given.vector ?? current);
-  return { id, vector, payload: c.store.payloads[slot] ?? {}, labels: [...c.store.labels[slot]!], named, sparse: sparseNow };
+  return { id, vector, payload: c.store.payloads[slot] ?? {}, labels: [...c.store.labels[slot]!], named, sparse: sparseNow, multi: multiNow };
 }
 
 function nextPayload(s: Pick<Simulated, 'payload'>, u: Exclude<PointUpdate, { op: 'upsert' | 'delete' | 'update_vectors' }>): Payload {
@@ -139,8 +142,8 @@ export function applyUpdates(c: Collection, event: UpdatePointsEvent): number {
         break;
       case 'update_vectors':
       case 'delete_vectors': {
-        const changes = u.op === 'update_vectors' ? u.points : u.ids.map((id) => ({ id, dense: {}, sparse: {}, deleted: u.names }));
-        const points = changes.map((change) => withVectors(c, change.id, change.dense, change.sparse, 'deleted' in change ? change.deleted : []));
+        const changes = u.op === 'update_vectors' ? u.points : u.ids.map((id) => ({ id, dense: {}, sparse: {}, multi: {}, deleted: u.names }));
+        const points = changes.map((change) => withVectors(c, change.id, change.dense, change.sparse, change.multi ?? {}, 'deleted' in change ? change.deleted : []));
         c.upsert(points);
         changed += points.length;
         break;

@@ -1,6 +1,6 @@
 import type { Collection } from '../collection.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { DISTANCES, SPARSE_MODIFIERS, type CollectionConfig, type CollectionSettings, type DbEvent, type DenseVectorConfig, type EdgeRecord, type GraphWriteEvent, type ImportCollectionEvent, type Payload, type PointId, type PointRecord, type UpdatePointsEvent } from '../events/types.js';
+import { DISTANCES, MULTIVECTOR_COMPARATORS, SPARSE_MODIFIERS, type CollectionConfig, type CollectionSettings, type DbEvent, type DenseVectorConfig, type EdgeRecord, type GraphWriteEvent, type ImportCollectionEvent, type Payload, type PointId, type PointRecord, type UpdatePointsEvent } from '../events/types.js';
 import { configMismatch, deleteNameProblem, splitDense, vectorsProblem } from './check-vectors.js';
 import { simulateUpdates } from './point-updates.js';
 import { checkPointConstraints, hasNodeConstraints, type PointAfter } from './node-constraints.js';
@@ -16,7 +16,7 @@ import { ImportCheck } from './import-check.js';
 import { UPSERT_POINTS_A_STEP, type Sliced } from '../codec/slices.js';
 
 export const MAX_POINT_ID = Number.MAX_SAFE_INTEGER;
-/** The most named dense and sparse vectors a collection may have. */
+/** The most named dense, sparse and multivectors a collection may have. */
 export const MAX_VECTOR_NAMES = 64;
 /**
  * The highest operation_id an imported file may say it was exported at: the import is logged
@@ -110,14 +110,16 @@ export function checkConfig(c: CollectionConfig): void {
   const dense = (d: DenseVectorConfig, minSize: number) => int(d.size, minSize, 65536) && int(d.m, 2, 128) && int(d.m0, d.m, 512) && int(d.efConstruct, 4, 4096) && d.ml > 0 && d.ml <= 10 && DISTANCES.includes(d.distance);
   const named = Object.entries(c.named ?? {});
   const sparse = Object.entries(c.sparse ?? {});
-  const someNamed = named.length + sparse.length > 0;
+  const multi = Object.entries(c.multi ?? {});
+  const someNamed = named.length + sparse.length + multi.length > 0;
   const goodName = (name: string) => name.length >= 1 && name.length <= 255;
   const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
   const ok =
     dense(c, someNamed ? 0 : 1) &&
     named.every(([name, v]) => goodName(name) && dense(v, 1) && typeof v.onDisk === 'boolean') &&
     sparse.every(([name, v]) => goodName(name) && SPARSE_MODIFIERS.includes(v.modifier) && isObject(v.index) && !c.named?.[name]) &&
-    named.length + sparse.length <= MAX_VECTOR_NAMES;
+    multi.every(([name, v]) => (name === '' ? c.size === 0 : goodName(name)) && int(v.size, 1, 65536) && DISTANCES.includes(v.distance) && MULTIVECTOR_COMPARATORS.includes(v.comparator) && !c.named?.[name] && !c.sparse?.[name]) &&
+    named.length + sparse.length + multi.length <= MAX_VECTOR_NAMES;
   if (!ok) throw badRequest(`invalid collection config: ${JSON.stringify(c)}`);
 }
 
@@ -277,7 +279,7 @@ function checkUpdates(c: Collection, event: UpdatePointsEvent, limits: WriteLimi
     } else if (u.op === 'update_vectors') {
       for (const p of u.points) {
         checkPointId(p.id);
-        const problem = vectorsProblem(c.config, c.name, p.id, { ...splitDense(p.dense), sparse: p.sparse });
+        const problem = vectorsProblem(c.config, c.name, p.id, { ...splitDense(p.dense), sparse: p.sparse, multi: p.multi });
         if (problem) throw badRequest(problem);
       }
       added += u.points.length;

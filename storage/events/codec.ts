@@ -3,7 +3,7 @@ import { ByteWriter } from '../codec/byte-writer.js';
 import { CorruptDataError } from '../errors.js';
 import { parsePayloadText, payloadText } from '../codec/payload-text.js';
 import { uuidFromBytes, uuidIntoBytes, UUID_BYTES, type PointId } from '../point-id.js';
-import { DISTANCES, FIELD_INDEX_TYPES, SPARSE_MODIFIERS, type AliasAction, type CollectionConfig, type CollectionSettings, type FieldIndex, type ImportCollectionEvent, type NamedVectorConfig, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate, type SparseVector, type SparseVectorConfig, type StagedContent, type UpsertPointsEvent, type VectorUpdate } from './types.js';
+import { DISTANCES, FIELD_INDEX_TYPES, MULTIVECTOR_COMPARATORS, SPARSE_MODIFIERS, type MultiVector, type MultiVectorConfig, type AliasAction, type CollectionConfig, type CollectionSettings, type FieldIndex, type ImportCollectionEvent, type NamedVectorConfig, type Payload, type DbEvent, type EdgeRecord, type GraphChange, type PointRecord, type PointUpdate, type SparseVector, type SparseVectorConfig, type StagedContent, type UpsertPointsEvent, type VectorUpdate } from './types.js';
 import { runNow, UPSERT_POINTS_A_STEP, type Sliced } from '../codec/slices.js';
 
 /**
@@ -16,12 +16,16 @@ import { runNow, UPSERT_POINTS_A_STEP, type Sliced } from '../codec/slices.js';
  * version 6 adds named and sparse vectors: a config ends with its named dense and its sparse
  * vectors, a point's flags say whether named (2) and sparse (4) vectors follow its unnamed one,
  * update_vectors carries vectors by name and delete_vectors the names it deletes; and a payload's
- * text may carry the Cypher types of its properties (codec/payload-text.ts).
+ * text may carry the Cypher types of its properties (codec/payload-text.ts); version 7 adds
+ * multivectors: a config ends with them, a point's flag 8 says they follow its sparse vectors, and
+ * update_vectors carries them after its sparse vectors.
  * Entries of every earlier version are still read.
  */
-export const EVENT_FORMAT_VERSION = 6;
+export const EVENT_FORMAT_VERSION = 7;
 /** The first version with named and sparse vectors. */
 export const VECTOR_NAMES = 6;
+/** The first version with multivectors. */
+export const MULTIVECTORS = 7;
 /** The first version whose imports carry payload index declarations. */
 const IMPORT_INDEXES = 4;
 /** The first version whose imports carry collection settings and the file's operation_id. */
@@ -45,6 +49,7 @@ const CHANGE_CODES = { create_node: 1, update_node: 2, delete_node: 3, create_ed
 const HAS_VECTOR = 1;
 const HAS_NAMED = 2;
 const HAS_SPARSE = 4;
+const HAS_MULTI = 8;
 /**
  * A streamed import (its points and edges staged beside the entry, see StagedContent): the
  * import's other fields, then f64 stage | u32 blocks | f64 points | f64 edges | u8 the blocks'
@@ -148,7 +153,7 @@ export function readPointId(r: ByteReader, version: number): PointId {
   throw new CorruptDataError(`unknown point id tag ${tag}`);
 }
 
-/** A config as VECTOR_NAMES and later write it: the unnamed vector's, then the named and sparse vectors. */
+/** A config as MULTIVECTORS and later write it: the unnamed vector's, then the named, sparse and multivectors. */
 export function writeConfig(w: ByteWriter, c: CollectionConfig): void {
   writeDenseConfig(w, c);
   const named = Object.entries(c.named ?? {});
@@ -157,6 +162,9 @@ export function writeConfig(w: ByteWriter, c: CollectionConfig): void {
   const sparse = Object.entries(c.sparse ?? {});
   w.u32(sparse.length);
   for (const [name, v] of sparse) w.str(name).u8(SPARSE_MODIFIERS.indexOf(v.modifier)).str(JSON.stringify(v.index));
+  const multi = Object.entries(c.multi ?? {});
+  w.u32(multi.length);
+  for (const [name, v] of multi) w.str(name).u32(v.size).u8(DISTANCES.indexOf(v.distance)).u8(MULTIVECTOR_COMPARATORS.indexOf(v.comparator));
 }
 
 function writeDenseConfig(w: ByteWriter, c: Omit<NamedVectorConfig, 'onDisk'>): ByteWriter {
@@ -170,7 +178,7 @@ function readDenseConfig(r: ByteReader): Omit<NamedVectorConfig, 'onDisk'> {
   return { size, distance, m: r.u32(), m0: r.u32(), efConstruct: r.u32(), ml: r.f64() };
 }
 
-/** A config written at event format `version` (before VECTOR_NAMES: the unnamed vector only). */
+/** A config written at event format `version` (before VECTOR_NAMES: the unnamed vector only; before MULTIVECTORS: no multivectors). */
 export function readConfig(r: ByteReader, version: number): CollectionConfig {
   const config: CollectionConfig = readDenseConfig(r);
   if (version < VECTOR_NAMES) return config;
@@ -188,6 +196,17 @@ export function readConfig(r: ByteReader, version: number): CollectionConfig {
   }
   if (Object.keys(named).length > 0) config.named = named;
   if (Object.keys(sparse).length > 0) config.sparse = sparse;
+  if (version < MULTIVECTORS) return config;
+  const multi: Record<string, MultiVectorConfig> = {};
+  for (let n = r.u32(), i = 0; i < n; i++) {
+    const name = r.str();
+    const size = r.u32();
+    const distance = DISTANCES[r.u8()];
+    const comparator = MULTIVECTOR_COMPARATORS[r.u8()];
+    if (!distance || !comparator) throw new CorruptDataError(`multivector "${name}" has an unknown distance or comparator code`);
+    multi[name] = { size, distance, comparator };
+  }
+  if (Object.keys(multi).length > 0) config.multi = multi;
   return config;
 }
 
@@ -269,6 +288,7 @@ function pointSizeHint(p: PointRecord): number {
   let bytes = 64 + (p.vector?.byteLength ?? 0);
   for (const v of Object.values(p.named ?? {})) bytes += 32 + v.byteLength;
   for (const v of Object.values(p.sparse ?? {})) bytes += 32 + v.indices.byteLength + v.values.byteLength;
+  for (const v of Object.values(p.multi ?? {})) bytes += 32 + v.values.byteLength;
   return bytes;
 }
 
@@ -276,10 +296,12 @@ export function writePoint(w: ByteWriter, p: PointRecord): void {
   writePointId(w, p.id);
   const named = p.named ? Object.entries(p.named) : [];
   const sparse = p.sparse ? Object.entries(p.sparse) : [];
-  w.u8((p.vector ? HAS_VECTOR : 0) | (named.length > 0 ? HAS_NAMED : 0) | (sparse.length > 0 ? HAS_SPARSE : 0));
+  const multi = p.multi ? Object.entries(p.multi) : [];
+  w.u8((p.vector ? HAS_VECTOR : 0) | (named.length > 0 ? HAS_NAMED : 0) | (sparse.length > 0 ? HAS_SPARSE : 0) | (multi.length > 0 ? HAS_MULTI : 0));
   if (p.vector) w.u32(p.vector.length).floats(p.vector);
   if (named.length > 0) writeNamedDense(w, named);
   if (sparse.length > 0) writeNamedSparse(w, sparse);
+  if (multi.length > 0) writeNamedMulti(w, multi);
   w.str(payloadText(p.payload)).u16(p.labels.length);
   for (const label of p.labels) w.str(label);
 }
@@ -296,6 +318,26 @@ function writeNamedSparse(w: ByteWriter, vectors: [string, SparseVector][]): voi
     for (const i of v.indices) w.u32(i);
     w.floats(v.values);
   }
+}
+
+/** Each multivector as u32 row size | u32 rows | rows x size float32. */
+function writeNamedMulti(w: ByteWriter, vectors: [string, MultiVector][]): void {
+  w.u32(vectors.length);
+  for (const [name, v] of vectors) w.str(name).u32(v.dim).u32(v.values.length / v.dim).floats(v.values);
+}
+
+function readNamedMulti(r: ByteReader): Record<string, MultiVector> {
+  const out: Record<string, MultiVector> = {};
+  for (let n = r.u32(), i = 0; i < n; i++) {
+    const name = r.str();
+    const dim = r.u32();
+    const rows = r.u32();
+    if (dim * rows * 4 > r.remaining) throw new CorruptDataError(`multivector of ${rows} x ${dim} floats runs past the record`);
+    const values = new Float32Array(dim * rows);
+    r.floatsInto(values, 0, values.length);
+    out[name] = { dim, values };
+  }
+  return out;
 }
 
 function readFloats(r: ByteReader): Float32Array {
@@ -518,6 +560,7 @@ function writeUpdate(w: ByteWriter, u: PointUpdate): void {
         writePointId(w, p.id);
         writeNamedDense(w, Object.entries(p.dense));
         writeNamedSparse(w, Object.entries(p.sparse));
+        writeNamedMulti(w, Object.entries(p.multi ?? {}));
       }
       break;
   }
@@ -562,7 +605,12 @@ function readUpdate(r: ByteReader, version: number): PointUpdate {
       for (let n = r.u32(), i = 0; i < n; i++) {
         const id = readPointId(r, version);
         if (version < VECTOR_NAMES) points.push({ id, dense: { '': readFloats(r) }, sparse: {} });
-        else points.push({ id, dense: readNamedDense(r), sparse: readNamedSparse(r) });
+        else {
+          const update: VectorUpdate = { id, dense: readNamedDense(r), sparse: readNamedSparse(r) };
+          const multi = version >= MULTIVECTORS ? readNamedMulti(r) : {};
+          if (Object.keys(multi).length > 0) update.multi = multi;
+          points.push(update);
+        }
       }
       return { op, points };
     }
@@ -577,12 +625,14 @@ export function readPoint(r: ByteReader, version: number): PointRecord {
   const vector = flags & HAS_VECTOR ? readFloats(r) : null;
   const named = version >= VECTOR_NAMES && flags & HAS_NAMED ? readNamedDense(r) : undefined;
   const sparse = version >= VECTOR_NAMES && flags & HAS_SPARSE ? readNamedSparse(r) : undefined;
+  const multi = version >= MULTIVECTORS && flags & HAS_MULTI ? readNamedMulti(r) : undefined;
   const payload = parsePayloadText(r.str(), `the payload of point ${id}`);
   const labels: string[] = [];
   for (let n = r.u16(), i = 0; i < n; i++) labels.push(r.str());
   const point: PointRecord = { id, vector, payload, labels };
   if (named) point.named = named;
   if (sparse) point.sparse = sparse;
+  if (multi) point.multi = multi;
   return point;
 }
 

@@ -19,11 +19,13 @@ export interface DenseVectorConfig {
 
 /**
  * A collection's vectors: the fields of DenseVectorConfig describe its unnamed vector (named "";
- * size 0 when it has none), `named` its other dense vectors and `sparse` its sparse vectors.
+ * size 0 when it has none), `named` its other dense vectors, `sparse` its sparse vectors and
+ * `multi` its multivectors ("" among them when the unnamed vector is one).
  */
 export interface CollectionConfig extends DenseVectorConfig {
   named?: Record<string, NamedVectorConfig>;
   sparse?: Record<string, SparseVectorConfig>;
+  multi?: Record<string, MultiVectorConfig>;
 }
 
 /** A named dense vector: its own HNSW index; `onDisk` is Qdrant's on_disk, kept and reported. */
@@ -38,6 +40,22 @@ export type SparseModifier = (typeof SPARSE_MODIFIERS)[number];
 export interface SparseVectorConfig {
   modifier: SparseModifier;
   index: Record<string, unknown>;
+}
+
+export const MULTIVECTOR_COMPARATORS = ['max_sim'] as const;
+export type MultiVectorComparator = (typeof MULTIVECTOR_COMPARATORS)[number];
+
+/** A multivector (Qdrant's multivector_config): each point holds a matrix of rows of `size` floats, scored against a query matrix by `comparator`. */
+export interface MultiVectorConfig {
+  size: number;
+  distance: Distance;
+  comparator: MultiVectorComparator;
+}
+
+/** A multivector's matrix: `values.length / dim` rows of `dim` floats, one after the other. */
+export interface MultiVector {
+  dim: number;
+  values: Float32Array;
 }
 
 /** A sparse vector: strictly increasing dimension indices and their values. */
@@ -58,6 +76,8 @@ export interface PointRecord {
   named?: Record<string, Float32Array>;
   /** Its sparse vectors, by name. */
   sparse?: Record<string, SparseVector>;
+  /** Its multivectors, by name ("" the unnamed vector when the collection's is a multivector). */
+  multi?: Record<string, MultiVector>;
 }
 
 /** A point's new vectors for update_vectors: only the names given change ("" is the unnamed vector). */
@@ -65,6 +85,7 @@ export interface VectorUpdate {
   id: PointId;
   dense: Record<string, Float32Array>;
   sparse: Record<string, SparseVector>;
+  multi?: Record<string, MultiVector>;
 }
 
 export interface CreateCollectionEvent {

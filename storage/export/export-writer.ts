@@ -3,7 +3,7 @@ import { crc32 } from '../codec/crc32.js';
 import { nextTurn } from '../codec/slices.js';
 import type { Collection } from '../collection.js';
 import { writeConfig, writeEdge, writeFieldIndexes, writePoint } from '../events/codec.js';
-import type { PointId, PointRecord, SparseVector } from '../events/types.js';
+import type { MultiVector, PointId, PointRecord, SparseVector } from '../events/types.js';
 import { BLOCK, BLOCK_HEADER, block, preamble } from './format.js';
 
 const POINTS_PER_BLOCK = 1000;
@@ -29,12 +29,15 @@ export interface CollectionExport {
   release(): void;
 }
 
-/** Each point's sparse vectors by name at capture (vectors are replaced, never changed in place); null when it has none. */
-function sparseAtCapture(c: Collection, ids: (slot: number) => PointId, slots: Int32Array): (Record<string, SparseVector> | null)[] | null {
-  if (c.sparse.size === 0) return null;
+/**
+ * Each point's sparse vectors or multivectors by name at capture (vectors are replaced, never
+ * changed in place; a multivector's matrix is a view of floats that never change); null when it has none.
+ */
+function atCapture<V>(fields: ReadonlyMap<string, { get(id: PointId): V | null }>, ids: (slot: number) => PointId, slots: Int32Array): (Record<string, V> | null)[] | null {
+  if (fields.size === 0) return null;
   return Array.from(slots, (slot) => {
-    let out: Record<string, SparseVector> | null = null;
-    for (const [name, field] of c.sparse) {
+    let out: Record<string, V> | null = null;
+    for (const [name, field] of fields) {
       const v = field.get(ids(slot));
       if (v) (out ??= {})[name] = v;
     }
@@ -77,7 +80,8 @@ export function exportCollection(c: Collection, operationId = 0, logHead = ''): 
   const named = [...c.named.values()];
   // Each named vector's slot per point (-1: none); pinned like the collection's own slots.
   const namedSlots = named.map((field) => Int32Array.from(slots, (slot) => field.store.slotOf(store.idOf(slot))));
-  const sparse = sparseAtCapture(c, (slot) => store.idOf(slot), slots);
+  const sparse = atCapture<SparseVector>(c.sparse, (slot) => store.idOf(slot), slots);
+  const multi = atCapture<MultiVector>(c.multi, (slot) => store.idOf(slot), slots);
   const edges = c.graph.captureEdges();
   const indexes = Object.fromEntries(c.fieldIndexes);
   const settings = JSON.stringify(c.settings);
@@ -97,6 +101,8 @@ export function exportCollection(c: Collection, operationId = 0, logHead = ''): 
     });
     const own = sparse?.[i];
     if (own) record.sparse = own;
+    const matrices = multi?.[i];
+    if (matrices) record.multi = matrices;
     writePoint(w, record);
   };
   /** The file's blocks, with a null between pieces of work where a reader may pause. */

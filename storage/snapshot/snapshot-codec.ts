@@ -6,7 +6,7 @@ import { runInSlices, runNow, type Sliced } from '../codec/slices.js';
 import { Collection, type CollectionCapture } from '../collection.js';
 import type { FloatFiles } from '../views/float-file.js';
 import { CorruptDataError } from '../errors.js';
-import { readConfig, VECTOR_NAMES, writeConfig } from '../events/codec.js';
+import { MULTIVECTORS, readConfig, VECTOR_NAMES, writeConfig } from '../events/codec.js';
 import { BLOCK_HEADER, block } from '../export/format.js';
 
 /**
@@ -33,12 +33,15 @@ export const HEAD_BYTES = 20;
  * named and sparse vectors (in the config, and their stores and indexes after the collection's
  * own state), and the Cypher types of properties after their JSON (codec/payload-text.ts);
  * version 6 cut each collection into frames; version 7 put each collection's settings ahead of
- * its state (Collection.readFrom), so that floats on disk go straight to their file. Every
- * earlier version still loads.
+ * its state (Collection.readFrom), so that floats on disk go straight to their file; version 8
+ * multivectors (in the config, and their matrices after the sparse vectors). Every earlier
+ * version still loads.
  */
-export const SNAPSHOT_FORMAT_VERSION = 7;
+export const SNAPSHOT_FORMAT_VERSION = 8;
 /** The first version with named and sparse vectors. */
 export const SNAPSHOT_VECTOR_NAMES = 5;
+/** The first version with multivectors. */
+export const SNAPSHOT_MULTIVECTORS = 8;
 /** The first version whose collections are cut into frames. */
 export const SNAPSHOT_FRAMES = 6;
 /** Before version 6: a collection's one block. */
@@ -288,8 +291,8 @@ export function decodeSnapshot(input: Uint8Array | readonly Uint8Array[] | ByteS
       });
     }
     const name = b.str();
-    // Configs before version 5 are laid out as log entries before VECTOR_NAMES.
-    const config = readConfig(b, version >= SNAPSHOT_VECTOR_NAMES ? VECTOR_NAMES : VECTOR_NAMES - 1);
+    // Configs are laid out as log entries: before version 5 as before VECTOR_NAMES, before version 8 as before MULTIVECTORS.
+    const config = readConfig(b, version >= SNAPSHOT_MULTIVECTORS ? MULTIVECTORS : version >= SNAPSHOT_VECTOR_NAMES ? VECTOR_NAMES : VECTOR_NAMES - 1);
     const c = new Collection(name, config, b.f64());
     c.readFrom(b, version, floatFiles);
     b.expectEnd();

@@ -23,6 +23,7 @@ export function checkOnDiskSettings(config: CollectionConfig, settings: Collecti
   if (group === undefined) return;
   for (const [name, given] of Object.entries(group)) {
     const where = `vectors${name === '' ? '[""]' : `.${name}`}`;
+    if (config.multi?.[name]) throw badRequest(`${where}: "${name}" is a multivector, whose matrices live in RAM here: on_disk cannot be set on it`);
     if (!(name === '' ? config.size > 0 : config.named?.[name] !== undefined)) throw badRequest(`${where}: the collection has no dense vector named "${name}"`);
     if (typeof given !== 'object' || given === null || Array.isArray(given)) throw badRequest(`${where} must be an object {on_disk}`);
     for (const key of Object.keys(given)) if (key !== 'on_disk') throw badRequest(`${where}.${key} cannot be changed here: only on_disk can`);

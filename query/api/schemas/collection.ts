@@ -29,7 +29,7 @@ const datatype = z.literal('float32').nullish().meta({ description: '"float32" (
 /** A vector's own HNSW settings: each one given replaces the collection's. */
 const hnswDiff = z
   .strictObject({
-    m: intIn(2, 128).nullish(),
+    m: intIn(0, 128).nullish().meta({ description: 'an integer from 2 to 128, or 0 (no HNSW index) on a multivector' }),
     ef_construct: intIn(4, 4096).nullish(),
     m0: intIn(2, MAX_M0).nullish(),
     ml: z.number().gt(0).lte(10).nullish().meta({ description: 'a number above 0 and at most 10' }),
@@ -37,16 +37,21 @@ const hnswDiff = z
   })
   .meta({ description: 'an object with any of m, ef_construct, m0, ml, full_scan_threshold, max_indexing_threads, payload_m, on_disk' });
 
+/** Qdrant's multivector_config: the vector holds a matrix per point, compared by max_sim. */
+const multivectorConfig = z
+  .strictObject({ comparator: z.literal('max_sim').meta({ description: '"max_sim"' }) })
+  .meta({ description: '{"comparator": "max_sim"}' });
+
 const onDisk = z.boolean().nullish().meta({ description: 'true: the float vectors live in a file in the data dir, read for rescoring (and for the walk without quantization)' });
 
 /** The unnamed vector: its quantization_config is the collection's (it is the only dense vector). */
 const oneVector = z
-  .strictObject({ size: intIn(1, MAX_DIMENSION), distance, hnsw_config: hnswDiff.nullish(), quantization_config: quantizationConfig.nullish(), on_disk: onDisk, datatype })
-  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot" | "Manhattan", "hnsw_config"?, "quantization_config"?, "on_disk"?, "datatype"?}' });
+  .strictObject({ size: intIn(1, MAX_DIMENSION), distance, hnsw_config: hnswDiff.nullish(), quantization_config: quantizationConfig.nullish(), on_disk: onDisk, datatype, multivector_config: multivectorConfig.nullish() })
+  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot" | "Manhattan", "hnsw_config"?, "quantization_config"?, "on_disk"?, "datatype"?, "multivector_config"?}' });
 
 const namedVector = z
-  .strictObject({ size: intIn(1, MAX_DIMENSION), distance, hnsw_config: hnswDiff.nullish(), on_disk: onDisk, datatype })
-  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot" | "Manhattan", "hnsw_config"?, "on_disk"?, "datatype"?}' });
+  .strictObject({ size: intIn(1, MAX_DIMENSION), distance, hnsw_config: hnswDiff.nullish(), on_disk: onDisk, datatype, multivector_config: multivectorConfig.nullish() })
+  .meta({ description: '{"size": <dimension>, "distance": "Cosine" | "Euclid" | "Dot" | "Manhattan", "hnsw_config"?, "on_disk"?, "datatype"?, "multivector_config"?}' });
 
 const sparseVectorParams = z
   .strictObject({

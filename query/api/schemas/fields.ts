@@ -72,8 +72,49 @@ export const sparseVector = z
   })
   .meta({ id: 'SparseVector', description: 'an object {indices: [integers], values: [numbers]}' });
 
-/** A point's vectors: one (unnamed) vector, or Qdrant's map from names to dense or sparse vectors. */
+const isRow = (v: unknown): boolean => Array.isArray(v) || ArrayBuffer.isView(v);
+
+/** Qdrant's words for a matrix whose rows are not vectors of one size; undefined for a value that is no matrix (an array whose first item is not an array). */
+function matrixProblem(where: string, value: unknown): string | undefined {
+  if (!Array.isArray(value) || value.length === 0 || !isRow(value[0])) return undefined;
+  const rows = value as unknown[];
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (!isRow(row)) return `${where}[${i}] must be a vector (array of numbers), got ${quote(row)}`;
+    const items = Array.from(row as ArrayLike<unknown>);
+    if (items.length === 0) return `${where}: all vectors must be non-empty`;
+    const bad = items.findIndex((x) => typeof x !== 'number');
+    if (bad >= 0) return `${where}[${i}][${bad}] must be a number, got ${quote(items[bad])}`;
+  }
+  const dim = (rows[0] as ArrayLike<unknown>).length;
+  const other = rows.find((row) => (row as ArrayLike<unknown>).length !== dim) as ArrayLike<unknown> | undefined;
+  return other ? `${where}: all vectors must have the same dimension, found vector with dimension ${other.length}` : undefined;
+}
+
+/** Qdrant's multivector: a matrix, as a non-empty array of vectors of one size (one row per vector). */
+export const multiVector = () =>
+  explainedBy(
+    z
+      .custom<VectorInput[]>((v) => Array.isArray(v) && v.length > 0 && v.every(isVector) && v.every((row: VectorInput) => row.length === (v[0] as VectorInput).length))
+      .meta({ type: 'array', items: { type: 'array', items: { type: 'number' }, minItems: 1 }, minItems: 1, description: 'a non-empty array of vectors of one size (a multivector)' }),
+    matrixProblem,
+  );
+
+/** A named vector's value: dense, sparse or a multivector. */
+const namedVectorValue = () =>
+  explainedBy(
+    z.union([vector(), sparseVector, multiVector()]).meta({ description: 'a dense vector (array of numbers), a sparse vector {indices, values} or a multivector (array of vectors)' }),
+    matrixProblem,
+  );
+
+/** A point's vectors: one (unnamed) vector or multivector, or Qdrant's map from names to dense, sparse or multivectors. */
 export const pointVectors = () =>
-  z
-    .union([vector(), z.record(z.string(), z.union([vector(), sparseVector]).meta({ description: 'a dense vector (array of numbers) or a sparse vector {indices, values}' }))])
-    .meta({ description: 'a vector (array of numbers), or an object from vector names to vectors (arrays of numbers, or {indices, values} for a sparse vector)' });
+  explainedBy(
+    z
+      .union([vector(), multiVector(), z.record(z.string(), namedVectorValue())])
+      .meta({ description: 'a vector (array of numbers), or an object from vector names to vectors (arrays of numbers, {indices, values} for a sparse vector, arrays of vectors for a multivector), or a multivector (array of vectors)' }),
+    matrixProblem,
+  );
+
+/** A column of Qdrant's batch upsert: one vector (dense, sparse or multi) per id. */
+export const vectorColumn = () => z.array(namedVectorValue());

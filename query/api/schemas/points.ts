@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { filter } from './filter.js';
-import { intIn, labels, payload, pointId, pointIdList, pointVectors, sparseVector, vector, withPayload, withVector } from './fields.js';
+import { intIn, labels, multiVector, payload, pointId, pointIdList, pointVectors, vector, vectorColumn, withPayload, withVector } from './fields.js';
 
 export const MAX_LIMIT = 10_000;
 
@@ -28,7 +28,7 @@ export const upsertBatchBody = z
       .strictObject({
         ids: z.array(pointId).min(1).meta({ description: 'a non-empty array of point ids' }),
         vectors: z
-          .union([z.array(vector()), z.record(z.string(), z.array(z.union([vector(), sparseVector])))])
+          .union([z.array(z.union([vector(), multiVector()])), z.record(z.string(), vectorColumn())])
           .meta({ description: 'an array of vectors, one per id, or an object from vector names to such arrays' }),
         payloads: z.array(payload.nullable()).nullish().meta({ description: 'an array of payloads (objects or null), one per id' }),
       })

@@ -28,6 +28,7 @@ const vectorParams = z.strictObject({
   hnsw_config: z.record(z.string(), z.number()).optional().meta({ description: "the vector's own HNSW settings, as given" }),
   on_disk: z.literal(true).optional(),
   datatype: z.literal('float32').optional(),
+  multivector_config: z.strictObject({ comparator: z.literal('max_sim') }).optional(),
 });
 
 const vectorsConfig = z.union([vectorParams, z.record(z.string(), vectorParams)]).meta({ description: 'the unnamed vector, or an object from vector names to their params' });
@@ -94,11 +95,12 @@ const pointFields = {
   vector: z
     .union([
       z.array(z.number()),
-      z.record(z.string(), z.union([z.array(z.number()), z.strictObject({ indices: z.array(z.int()), values: z.array(z.number()) })])),
+      z.array(z.array(z.number())),
+      z.record(z.string(), z.union([z.array(z.number()), z.array(z.array(z.number())), z.strictObject({ indices: z.array(z.int()), values: z.array(z.number()) })])),
       z.null(),
     ])
     .optional()
-    .meta({ description: 'the vector of a collection with only an unnamed one (null for a point without one, made by Cypher CREATE), else an object from vector names to the vectors the point has (sparse ones as {indices, values})' }),
+    .meta({ description: 'the vector (or multivector matrix) of a collection with only an unnamed one (null for a point without one, made by Cypher CREATE), else an object from vector names to the vectors the point has (sparse ones as {indices, values}, multivectors as arrays of rows)' }),
 };
 
 export const retrievedPoint = z.strictObject({ ...pointFields, order_value: z.number().optional().meta({ description: 'scroll with order_by: the value the point was ordered by' }) }).meta({ id: 'RetrievedPoint', description: 'payload and labels unless with_payload is false; vector when with_vector is true' });

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { filter } from './filter.js';
 import { explainedBy, explainerOf, quote } from './explainers.js';
-import { finiteNumber, intIn, pointId, sparseVector, vector, withPayload, withVector } from './fields.js';
+import { finiteNumber, intIn, multiVector, pointId, sparseVector, vector, withPayload, withVector } from './fields.js';
 import { MAX_LIMIT } from './points.js';
 import { MAX_BATCH, MAX_EF } from './search.js';
 import { quantizationParams } from './quantization.js';
@@ -12,9 +12,10 @@ import { quantizationParams } from './quantization.js';
  */
 
 const vectorSchema = vector();
-const vectorInput = explainedBy(z.union([pointId, vectorSchema, sparseVector]).meta({ description: 'a vector (array of numbers), a sparse vector {indices, values}, or the id of a point whose vector to use' }), (where, value) =>
+const matrixSchema = multiVector();
+const vectorInput = explainedBy(z.union([pointId, vectorSchema, sparseVector, matrixSchema]).meta({ description: 'a vector (array of numbers), a sparse vector {indices, values}, a multivector (array of vectors), or the id of a point whose vector to use' }), (where, value) =>
   Array.isArray(value) || ArrayBuffer.isView(value)
-    ? (explainerOf(vectorSchema)?.(where, value) ?? `${where} must be a vector (array of numbers) or the id of a point, got ${quote(value)}: a vector needs at least one number`)
+    ? (explainerOf(matrixSchema)?.(where, value) ?? explainerOf(vectorSchema)?.(where, value) ?? `${where} must be a vector (array of numbers) or the id of a point, got ${quote(value)}: a vector needs at least one number`)
     : typeof value === 'string' || typeof value === 'number'
       ? explainerOf(pointId)?.(where, value)
       : undefined,

@@ -60,6 +60,12 @@ function readVector(from: Collection, name: string, id: PointId, expectedSize: n
     if (!stored) throw missing();
     return { sparse: stored };
   }
+  const multi = from.multi.get(name);
+  if (multi) {
+    const stored = multi.get(id);
+    if (!stored) throw missing();
+    return { multi: stored };
+  }
   const stored = denseView(from, name).stored(slot);
   if (!stored) throw missing();
   if (expectedSize !== null && stored.length !== expectedSize) throw badRequest(`Vector dimension error: expected dim: ${expectedSize}, got ${stored.length}`);

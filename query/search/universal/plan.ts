@@ -1,4 +1,4 @@
-import type { SparseVector } from '../../../storage/events/types.js';
+import type { MultiVector, SparseVector } from '../../../storage/events/types.js';
 import type { PointId } from '../../../storage/point-id.js';
 import type { Filter } from '../../filter/types.js';
 import type { QuantizationParams } from '../vector-search.js';
@@ -6,7 +6,7 @@ import type { Formula } from './formula.js';
 
 /** A parsed Qdrant query, ready to run: what ranks, what it ranks (prefetches), and the limits. */
 
-export type VectorInput = { vector: Float32Array } | { sparse: SparseVector } | { id: PointId };
+export type VectorInput = { vector: Float32Array } | { sparse: SparseVector } | { multi: MultiVector } | { id: PointId };
 
 export interface ContextPair {
   positive: VectorInput;

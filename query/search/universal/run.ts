@@ -3,6 +3,7 @@ import { badRequest, notFound } from '../../../storage/errors.js';
 import type { SparseVector } from '../../../storage/events/types.js';
 import { denseView, type DenseView } from '../dense-view.js';
 import { sparseField, sparseScorer, sparseSearch } from '../sparse-search.js';
+import { multiScorer, multiTarget } from '../multi-search.js';
 import { LIVE } from '../../../storage/views/point-store.js';
 import { matchesFilter } from '../../filter/evaluate-filter.js';
 import { forEachMatchingSlot } from '../matching-slots.js';
@@ -65,6 +66,8 @@ function sparseTarget(c: Collection, using: string, target: VectorInput): Sparse
 
 async function nearest(c: Collection, plan: QueryPlan, target: VectorInput, slots: number[] | null, want: number): Promise<QueryHit[]> {
   const exclude = 'id' in target ? c.store.slotOf(target.id) : -1;
+  const matrix = multiTarget(c, plan.using, target);
+  if (matrix) return exactTop(c, plan, slots, multiScorer(c, matrix.field, matrix.query), exclude).slice(0, want);
   const sparse = sparseTarget(c, plan.using, target);
   if (sparse) {
     const field = sparseField(c, plan.using, sparse);

@@ -1,5 +1,6 @@
 import type { Collection } from '../../../storage/collection.js';
 import { badRequest, notFound } from '../../../storage/errors.js';
+import { vectorNamesText } from '../../../storage/engine/check-vectors.js';
 import { scoreOf } from '../../../storage/views/distance.js';
 import type { DenseView } from '../dense-view.js';
 import type { VectorInput } from './plan.js';
@@ -8,6 +9,7 @@ import type { VectorInput } from './plan.js';
 export function vectorOf(c: Collection, view: DenseView, input: VectorInput): Float32Array {
   const which = view.name === '' ? '' : `vector "${view.name}" of `;
   if ('sparse' in input) throw badRequest(`a sparse vector cannot query the dense ${which === '' ? 'vector of ' : which}collection "${c.name}"`);
+  if ('multi' in input) throw badRequest(`a multivector (array of vectors) cannot query the dense ${which === '' ? 'vector of ' : which}collection "${c.name}": send one vector, or name a multivector with using (its vectors: ${vectorNamesText(c.config)})`);
   if ('vector' in input) {
     if (input.vector.length !== view.size) throw badRequest(`query vector has ${input.vector.length} dimensions, ${which}collection "${c.name}" expects ${view.size}`);
     return view.prepare(input.vector);
