@@ -1,8 +1,10 @@
 import { ProtoJson, type MessageCodec } from './proto-json.js';
-import { optimizerStatusCodec, payloadIndexParamsCodec, sparseVectorConfigCodec, vectorsConfigCodec, vectorsConfigDiffCodec } from './collection-codecs.js';
+import { maxOptimizationThreadsCodec, optimizerStatusCodec, payloadIndexParamsCodec, sparseVectorConfigCodec, vectorsConfigCodec, vectorsConfigDiffCodec } from './collection-codecs.js';
 import { conditionCodec, matchCodec } from './filter-codecs.js';
 import { contextInputCodec, queryCodec } from './query-codecs.js';
+import { facetValueCodec, groupIdCodec } from './result-codecs.js';
 import { payloadExcludeCodec, pointsSelectorCodec } from './selector-codecs.js';
+import { pointsUpdateOperationCodec } from './update-batch-codec.js';
 import { fieldOnly, listValueCodec, memberOnly, pointIdCodec, structCodec, timestampCodec, valueCodec } from './value-codecs.js';
 import { denseVectorCodec, multiDenseVectorCodec, namedVectorsCodec, vectorCodec, vectorInputCodec, vectorOutputCodec, vectorsOutputCodec } from './vector-codecs.js';
 
@@ -36,11 +38,17 @@ const CODECS = new Map<string, MessageCodec>([
   ['qdrant.PointsSelector', pointsSelectorCodec],
   ['qdrant.Query', queryCodec],
   ['qdrant.ContextInput', contextInputCodec],
+  ['qdrant.TargetVector', memberOnly('target')],
+  ['qdrant.VectorExample', memberOnly('example')],
+  ['qdrant.PointsUpdateOperation', pointsUpdateOperationCodec],
+  ['qdrant.FacetValue', facetValueCodec],
+  ['qdrant.GroupId', groupIdCodec],
   ['qdrant.VectorsConfig', vectorsConfigCodec],
   ['qdrant.VectorsConfigDiff', vectorsConfigDiffCodec],
   ['qdrant.SparseVectorConfig', sparseVectorConfigCodec],
   ['qdrant.OptimizerStatus', optimizerStatusCodec],
   ['qdrant.PayloadIndexParams', payloadIndexParamsCodec],
+  ['qdrant.MaxOptimizationThreads', maxOptimizationThreadsCodec],
 ]);
 
 /** Fields whose REST name is not their proto name, by message type: proto name → REST name. */

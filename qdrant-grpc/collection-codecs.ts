@@ -63,3 +63,16 @@ export const payloadIndexParamsCodec: MessageCodec = {
     return oneofInit(desc, field.name, walk.fromRest(field.message!, json));
   },
 };
+
+/** qdrant.MaxOptimizationThreads: REST's number of threads, or "auto". */
+export const maxOptimizationThreadsCodec: MessageCodec = {
+  toRest(desc, msg, walk, where) {
+    const member = oneofMember(desc, msg, 'variant');
+    return member ? walk.fieldToRest(member.field, member.value, where) : undefined;
+  },
+  fromRest(desc, json) {
+    if (typeof json === 'number') return oneofInit(desc, 'value', BigInt(json));
+    if (json === 'auto') return oneofInit(desc, 'setting', 0);
+    return undefined;
+  },
+};

@@ -136,6 +136,20 @@ const POINTS: Record<string, GrpcMethod> = {
   QueryBatch: method(pb.QueryBatchPointsSchema, pb.QueryBatchResponseSchema, pointsRead('/points/query/batch', batch('query_points', withVector), eachResult(points))),
   Recommend: method(pb.RecommendPointsSchema, pb.RecommendResponseSchema, pointsRead('/points/recommend', recommendExamples)),
   RecommendBatch: method(pb.RecommendBatchPointsSchema, pb.RecommendBatchResponseSchema, pointsRead('/points/recommend/batch', batch('recommend_points', recommendExamples), eachResult((r) => r))),
+  UpdateBatch: method(pb.UpdateBatchPointsSchema, pb.UpdateBatchResponseSchema, pointsWrite('POST', '/points/batch', (f) => ({ operations: [], ...f }))),
+  Discover: method(pb.DiscoverPointsSchema, pb.DiscoverResponseSchema, pointsRead('/points/discover', withVector)),
+  DiscoverBatch: method(pb.DiscoverBatchPointsSchema, pb.DiscoverBatchResponseSchema, pointsRead('/points/discover/batch', batch('discover_points', withVector), eachResult((r) => r))),
+  SearchGroups: method(pb.SearchPointGroupsSchema, pb.SearchGroupsResponseSchema, pointsRead('/points/search/groups', searchVector)),
+  RecommendGroups: method(pb.RecommendPointGroupsSchema, pb.RecommendGroupsResponseSchema, pointsRead('/points/recommend/groups', recommendExamples)),
+  QueryGroups: method(pb.QueryPointGroupsSchema, pb.QueryGroupsResponseSchema, pointsRead('/points/query/groups', withVector)),
+  Facet: method(pb.FacetCountsSchema, pb.FacetResponseSchema, async (f, rest) => {
+    const collection = collectionPath(f);
+    readOptions(f);
+    const { result, time } = await rest({ method: 'POST', path: `${collection}/facet`, body: f });
+    return { ...(result as object), time };
+  }),
+  SearchMatrixPairs: method(pb.SearchMatrixPointsSchema, pb.SearchMatrixPairsResponseSchema, pointsRead('/points/search/matrix/pairs', (f) => f)),
+  SearchMatrixOffsets: method(pb.SearchMatrixPointsSchema, pb.SearchMatrixOffsetsResponseSchema, pointsRead('/points/search/matrix/offsets', (f) => f)),
 };
 
 /** The methods served, by gRPC path (/qdrant.Points/Upsert). */
