@@ -47,6 +47,8 @@ export function safeNumber(value: bigint, where: string): number {
 
 function scalarToRest(type: ScalarType, value: unknown, where: string): unknown {
   if (typeof value === 'bigint') return safeNumber(value, where);
+  // JSON has no NaN or infinity: the REST port never sees them, so neither does this one.
+  if (typeof value === 'number' && !Number.isFinite(value)) throw invalidArgument(`${where}: ${value} is not a finite number`);
   if (type === ScalarType.BYTES) throw invalidArgument(`${where}: bytes fields are not served`);
   return value;
 }
@@ -77,7 +79,8 @@ export class ProtoJson implements Walker {
       if (!isFieldSet(msg as never, field)) continue;
       const value = field.oneof ? (msg[field.oneof.localName] as { value: unknown }).value : msg[field.localName];
       const key = renamed[field.name] ?? field.name;
-      out[key] = this.fieldToRest(field, value, where === '' ? key : `${where}.${key}`);
+      const converted = this.fieldToRest(field, value, where === '' ? key : `${where}.${key}`);
+      if (converted !== undefined) out[key] = converted;
     }
     return out;
   }

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
+import { handBody } from '../server/in-process-body.js';
 
 /** A request in Qdrant's REST dialect that a gRPC call stands for. */
 export interface RestCall {
@@ -53,15 +54,15 @@ class HeldResponse extends EventEmitter {
 
 /**
  * Answers REST calls with a Qdrant-dialect app's whole middleware chain, in process: the
- * credentials, readiness, body limits, consistency, the route handlers and the error bodies are
- * the Qdrant port's own, and the request log and metrics count the call. What comes back is the
- * status and the JSON body as the handlers left them, never serialized.
+ * credentials, readiness, consistency, the route handlers and the error bodies are the Qdrant
+ * port's own, and the request log and metrics count the call. The body goes in as the object it
+ * is (server/in-process-body.ts: never written as JSON to be parsed again, so the limit on it is
+ * the gRPC message's), and what comes back is the status and the body as the handlers left them.
  */
 export function restDispatcher(app: Koa): (call: RestCall, headers: Record<string, string>, peer: Peer) => Promise<RestAnswer> {
   const run = (app as unknown as { compose(mw: Koa.Middleware[]): (ctx: Koa.Context) => Promise<void> }).compose(app.middleware);
   return async (call, headers, peer) => {
-    const bytes = call.body === undefined ? null : Buffer.from(JSON.stringify(call.body));
-    const req = Readable.from(bytes ? [bytes] : []) as unknown as IncomingMessage;
+    const req = Readable.from([]) as unknown as IncomingMessage;
     Object.assign(req, {
       method: call.method,
       url: call.path,
@@ -69,8 +70,9 @@ export function restDispatcher(app: Koa): (call: RestCall, headers: Record<strin
       httpVersionMajor: 2,
       httpVersionMinor: 0,
       socket: peer,
-      headers: { ...headers, host: 'grpc', ...(bytes ? { 'content-type': 'application/json', 'content-length': String(bytes.length) } : {}) },
+      headers: { ...headers, host: 'grpc' },
     });
+    if (call.body !== undefined) handBody(req, call.body);
     const res = new HeldResponse();
     const ctx = app.createContext(req, res as unknown as ServerResponse);
     res.statusCode = 404;

@@ -10,8 +10,8 @@ function refuseInference(name: string, where: string): never {
 }
 
 /** The deprecated spellings of qdrant.Vector: `data` alone (dense), with `indices` (sparse) or with `vectors_count` (multi-dense). */
-function deprecatedVector(msg: Msg, where: string): unknown {
-  const data = msg.data as number[];
+function deprecatedVector(desc: DescMessage, msg: Msg, walk: Walker, where: string): unknown {
+  const data = walk.fieldToRest(fieldOf(desc, 'data'), msg.data, where) as number[];
   const indices = msg.indices as { data: number[] } | undefined;
   if (indices) return { indices: indices.data, values: data };
   const count = msg.vectorsCount as number | undefined;
@@ -27,7 +27,7 @@ function deprecatedVector(msg: Msg, where: string): unknown {
 export const vectorCodec: MessageCodec = {
   toRest(desc, msg, walk, where) {
     const member = oneofMember(desc, msg, 'vector');
-    if (!member) return deprecatedVector(msg, where);
+    if (!member) return deprecatedVector(desc, msg, walk, where);
     if (INFERENCE.has(member.field.name)) refuseInference(member.field.name, where);
     return walk.fieldToRest(member.field, member.value, where);
   },
@@ -43,12 +43,14 @@ export const vectorInputCodec: MessageCodec = {
   },
 };
 
+/** qdrant.DenseVector: its numbers. */
 export const denseVectorCodec: MessageCodec = {
-  toRest: (_desc, msg) => msg.data,
+  toRest: (desc, msg, walk, where) => walk.fieldToRest(fieldOf(desc, 'data'), msg.data, where),
 };
 
+/** qdrant.MultiDenseVector: a list of dense vectors' numbers. */
 export const multiDenseVectorCodec: MessageCodec = {
-  toRest: (_desc, msg) => (msg.vectors as { data: number[] }[]).map((v) => v.data),
+  toRest: (desc, msg, walk, where) => walk.fieldToRest(fieldOf(desc, 'vectors'), msg.vectors, where),
 };
 
 /** qdrant.NamedVectors: {name: vector}. */

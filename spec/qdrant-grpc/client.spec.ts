@@ -190,3 +190,22 @@ describe('qdrant-grpc: SERVICE_QDRANT_GRPC_PORT', () => {
     }
   });
 });
+
+describe('qdrant-grpc: message size', () => {
+  it('refuses a message past SERVICE_JSON_LIMIT_BYTES with RESOURCE_EXHAUSTED and takes one under it', async () => {
+    const server = await startTestServer({ SERVICE_JSON_LIMIT_BYTES: '4096' });
+    try {
+      const client = new GrpcClient({ url: server.service.qdrantGrpcUrl!, checkCompatibility: false, compression: false });
+      await client.api('collections').create({ collectionName: 'big', vectorsConfig: { config: { case: 'params', value: { size: 256n, distance: 1 } } } });
+      const point = (n: number) => ({ id: num(n), vectors: dense(Array.from({ length: 256 }, (_, i) => (i + n) % 7)) });
+      const over = await failure(client.api('points').upsert({ collectionName: 'big', points: [1, 2, 3, 4, 5].map(point) }));
+      expect(over.code).to.equal(ConnectErrorCode.ResourceExhausted);
+      expect(over.message).to.match(/larger than 4096 bytes/);
+      await client.api('points').upsert({ collectionName: 'big', wait: true, points: [point(1), point(2)] });
+      expect((await client.api('points').count({ collectionName: 'big' })).result?.count).to.equal(2n);
+    } finally {
+      await server.stop();
+      server.remove();
+    }
+  });
+});

@@ -88,6 +88,11 @@ describe('qdrant-grpc: proto ⇄ Qdrant REST JSON', () => {
       expect(refusal(() => toRest(VectorSchema, { data: [1, 2, 3], vectorsCount: 2 })).message).to.equal('x: 3 numbers do not divide into vectors_count 2 vectors');
     });
 
+    it('refuses NaN and infinities, which JSON, and so the REST port, cannot carry', () => {
+      expect(refusal(() => toRest(VectorSchema, { vector: { case: 'dense', value: { data: [1, Number.NaN] } } })).message).to.equal('x[1]: NaN is not a finite number');
+      expect(refusal(() => toRest(ValueSchema, { kind: { case: 'doubleValue', value: Number.POSITIVE_INFINITY } })).code).to.equal(GrpcStatus.INVALID_ARGUMENT);
+    });
+
     it('refuses inference inputs by name', () => {
       const err = refusal(() => toRest(VectorSchema, { vector: { case: 'document', value: { text: 'hello', model: 'm' } } }));
       expect(err.code).to.equal(GrpcStatus.INVALID_ARGUMENT);
