@@ -60,6 +60,7 @@ const ALIASES: Record<string, Record<string, string>> = {
   'qdrant.CreateCollection': { vectors_config: 'vectors', sparse_vectors_config: 'sparse_vectors' },
   'qdrant.UpdateCollection': { vectors_config: 'vectors', sparse_vectors_config: 'sparse_vectors' },
   'qdrant.CollectionParams': { vectors_config: 'vectors', sparse_vectors_config: 'sparse_vectors' },
+  'qdrant.LookupLocation': { collection_name: 'collection', vector_name: 'vector' },
 };
 
 /** The one converter between Qdrant's proto messages and its REST JSON. */

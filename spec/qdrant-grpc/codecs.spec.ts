@@ -147,6 +147,8 @@ describe('qdrant-grpc: proto ⇄ Qdrant REST JSON', () => {
       });
       expect(query).to.deep.equal({ collection_name: 'c', prefetch: [{ query: { nearest: [1, 0] }, limit: 5 }], query: { fusion: 'rrf' }, limit: 3 });
       expect(toRest(SearchPointsSchema, { collectionName: 'c', vector: [1], limit: 2n, vectorName: 'v' })).to.deep.equal({ collection_name: 'c', vector: [1], limit: 2, vector_name: 'v' });
+      const lookup = toRest(QueryPointsSchema, { collectionName: 'c', query: { variant: { case: 'recommend', value: { positive: [{ variant: { case: 'id', value: { pointIdOptions: { case: 'num', value: 1n } } } }] } } }, lookupFrom: { collectionName: 'other', vectorName: 'img' } });
+      expect(lookup).to.deep.equal({ collection_name: 'c', query: { recommend: { positive: [1] } }, lookup_from: { collection: 'other', vector: 'img' } });
     });
 
     it('refuses a formula query, whose proto form is not the REST one', () => {
