@@ -1,6 +1,6 @@
 import { ProtoJson, type MessageCodec } from './proto-json.js';
 import { maxOptimizationThreadsCodec, optimizerStatusCodec, payloadIndexParamsCodec, sparseVectorConfigCodec, vectorsConfigCodec, vectorsConfigDiffCodec } from './collection-codecs.js';
-import { conditionCodec, matchCodec } from './filter-codecs.js';
+import { conditionCodec, fieldConditionCodec, matchCodec } from './filter-codecs.js';
 import { contextInputCodec, queryCodec } from './query-codecs.js';
 import { facetValueCodec, groupIdCodec } from './result-codecs.js';
 import { payloadExcludeCodec, pointsSelectorCodec } from './selector-codecs.js';
@@ -24,6 +24,7 @@ const CODECS = new Map<string, MessageCodec>([
   ['qdrant.VectorOutput', vectorOutputCodec],
   ['qdrant.VectorsOutput', vectorsOutputCodec],
   ['qdrant.Condition', conditionCodec],
+  ['qdrant.FieldCondition', fieldConditionCodec],
   ['qdrant.Match', matchCodec],
   ['qdrant.RepeatedStrings', fieldOnly('strings')],
   ['qdrant.RepeatedIntegers', fieldOnly('integers')],

@@ -1,3 +1,4 @@
+import { isFieldSet } from '@bufbuild/protobuf';
 import { oneofMember, type MessageCodec } from './proto-json.js';
 import { invalidArgument } from './status.js';
 
@@ -50,5 +51,31 @@ export const matchCodec: MessageCodec = {
     // RepeatedStrings {strings} and RepeatedIntegers {integers} are plain arrays in REST.
     const list = converted !== null && typeof converted === 'object' && !Array.isArray(converted) ? Object.values(converted)[0] ?? [] : converted;
     return { [key]: list };
+  },
+};
+
+/** FieldCondition's flags that REST spells as conditions of their own. */
+const FLAGS = ['is_empty', 'is_null'] as const;
+
+/**
+ * qdrant.FieldCondition as a REST field condition: its fields under their names, but a
+ * datetime_range is REST's `range` (which takes RFC 3339 bounds), and the is_empty / is_null
+ * flags are REST's {is_empty: {key}} / {is_null: {key}} conditions (false: under must_not).
+ */
+export const fieldConditionCodec: MessageCodec = {
+  toRest(desc, msg, walk, where) {
+    const out: Record<string, unknown> = {};
+    for (const field of desc.fields) {
+      if (!isFieldSet(msg as never, field)) continue;
+      const name = field.name === 'datetime_range' ? 'range' : field.name;
+      if (name in out) throw invalidArgument(`${where}: range and datetime_range are one condition: send one`);
+      out[name] = walk.fieldToRest(field, msg[field.localName], `${where}.${field.name}`);
+    }
+    const flag = FLAGS.find((f) => f in out);
+    if (flag === undefined) return out;
+    const others = Object.keys(out).filter((k) => k !== 'key' && k !== flag);
+    if (others.length > 0) throw invalidArgument(`${where}: ${flag} is a condition of its own: send ${others.join(', ')} in another condition`);
+    const condition = { [flag]: { key: out.key } };
+    return out[flag] === true ? condition : { must_not: [condition] };
   },
 };

@@ -130,6 +130,19 @@ describe('qdrant-grpc: proto ⇄ Qdrant REST JSON', () => {
       });
     });
 
+    it("takes datetime_range as REST's range, and the is_empty / is_null flags as conditions of their own", () => {
+      const filter = toRest(FilterSchema, {
+        must: [
+          { conditionOneOf: { case: 'field', value: { key: 't', datetimeRange: { gte: { seconds: 1704153600n, nanos: 0 } } } } },
+          { conditionOneOf: { case: 'field', value: { key: 'e', isEmpty: true } } },
+          { conditionOneOf: { case: 'field', value: { key: 'z', isNull: false } } },
+        ],
+      });
+      expect(filter).to.deep.equal({ must: [{ key: 't', range: { gte: '2024-01-02T00:00:00.000Z' } }, { is_empty: { key: 'e' } }, { must_not: [{ is_null: { key: 'z' } }] }] });
+      const both = refusal(() => toRest(ConditionSchema, { conditionOneOf: { case: 'field', value: { key: 'e', isEmpty: true, range: { gte: 1 } } } }));
+      expect(both.message).to.equal('x.field: is_empty is a condition of its own: send range in another condition');
+    });
+
     it('refuses an empty condition', () => {
       expect(refusal(() => toRest(ConditionSchema, {})).message).to.match(/^x: a condition needs one of field, is_empty/);
     });
