@@ -152,9 +152,26 @@ const POINTS: Record<string, GrpcMethod> = {
   SearchMatrixOffsets: method(pb.SearchMatrixPointsSchema, pb.SearchMatrixOffsetsResponseSchema, pointsRead('/points/search/matrix/offsets', (f) => f)),
 };
 
+/** A collection's snapshots; the full snapshots of the whole storage are not served (nor on REST). */
+const SNAPSHOTS: Record<string, GrpcMethod> = {
+  Create: method(pb.CreateSnapshotRequestSchema, pb.CreateSnapshotResponseSchema, async (f, rest) => {
+    const { result, time } = await rest({ method: 'POST', path: `${collectionPath(f)}/snapshots${noOtherFields(f)}` });
+    return { snapshot_description: result, time };
+  }),
+  List: method(pb.ListSnapshotsRequestSchema, pb.ListSnapshotsResponseSchema, async (f, rest) => {
+    const { result, time } = await rest({ method: 'GET', path: `${collectionPath(f)}/snapshots${noOtherFields(f)}` });
+    return { snapshot_descriptions: result, time };
+  }),
+  Delete: method(pb.DeleteSnapshotRequestSchema, pb.DeleteSnapshotResponseSchema, async (f, rest) => {
+    const collection = collectionPath(f);
+    const snapshot = encodeURIComponent(String(take(f, 'snapshot_name') ?? ''));
+    return rest({ method: 'DELETE', path: `${collection}/snapshots/${snapshot}${noOtherFields(f)}` });
+  }),
+};
+
 /** The methods served, by gRPC path (/qdrant.Points/Upsert). */
 export const METHODS: ReadonlyMap<string, GrpcMethod> = new Map(
-  Object.entries({ 'qdrant.Qdrant': QDRANT, 'qdrant.Collections': COLLECTIONS, 'qdrant.Points': POINTS }).flatMap(([service, methods]) => Object.entries(methods).map(([name, m]) => [`/${service}/${name}`, m] as const)),
+  Object.entries({ 'qdrant.Qdrant': QDRANT, 'qdrant.Collections': COLLECTIONS, 'qdrant.Points': POINTS, 'qdrant.Snapshots': SNAPSHOTS }).flatMap(([service, methods]) => Object.entries(methods).map(([name, m]) => [`/${service}/${name}`, m] as const)),
 );
 
 /** Qdrant's services, whose other methods are answered UNIMPLEMENTED by name. */

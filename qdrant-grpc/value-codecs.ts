@@ -72,7 +72,8 @@ export const timestampCodec: MessageCodec = {
   },
   fromRest(_desc, json) {
     if (typeof json !== 'string') return undefined;
-    const ms = Date.parse(json);
+    // Qdrant's REST times (a snapshot's creation_time) are UTC without a zone.
+    const ms = Date.parse(/(?:Z|[+-]\d\d:?\d\d)$/i.test(json) ? json : `${json}Z`);
     if (Number.isNaN(ms)) return undefined;
     return { seconds: BigInt(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1e6 };
   },

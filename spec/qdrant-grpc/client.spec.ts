@@ -135,9 +135,9 @@ describe('qdrant-grpc: the official gRPC client (@qdrant/js-client-grpc)', () =>
     expect(unhandled.code).to.equal(ConnectErrorCode.InvalidArgument);
     expect(unhandled.message).to.contain('shard_key_selector');
 
-    const unimplemented = await failure(client.api('snapshots').list({ collectionName: 'cities' }));
+    const unimplemented = await failure(client.api('snapshots').listFull({}));
     expect(unimplemented.code).to.equal(ConnectErrorCode.Unimplemented);
-    expect(unimplemented.message).to.contain('qdrant.Snapshots/List');
+    expect(unimplemented.message).to.contain('qdrant.Snapshots/ListFull');
   });
 
   it('shows a write acknowledged over gRPC over REST at once, and keeps it across a restart', async () => {

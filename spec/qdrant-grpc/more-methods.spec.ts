@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { QdrantClient as GrpcClient, Distance, type PointId, type Value } from '@qdrant/js-client-grpc';
+import { QdrantClient as RestClient } from '@qdrant/js-client-rest';
 import { startTestServer, type TestServer } from '../helpers/http.js';
 
 const num = (n: number): PointId => ({ pointIdOptions: { case: 'num', value: BigInt(n) } }) as PointId;
@@ -107,5 +108,18 @@ describe('qdrant-grpc: batches, groups, discover, facet, matrix, named and spars
     expect(vectors.case === 'vectors' && Object.keys(vectors.value.vectors)).to.deep.equal(['img']);
     const img = vectors.case === 'vectors' ? vectors.value.vectors.img!.vector : null;
     expect(img?.case === 'dense' && img.value.data).to.deep.equal([9, 9]);
+  });
+
+  it("creates, lists and deletes a collection's snapshots", async () => {
+    const snapshots = client.api('snapshots');
+    const created = (await snapshots.create({ collectionName: 'mixed' })).snapshotDescription!;
+    expect(created.name).to.match(/^mixed-/);
+    expect(created.size > 0n).to.equal(true);
+    // REST's creation_time is UTC without a zone; the Timestamp is the same instant.
+    const [restView] = await new RestClient({ url: server.service.qdrantUrl!, checkCompatibility: false }).listSnapshots('mixed');
+    expect(Number(created.creationTime!.seconds)).to.equal(Math.floor(Date.parse(`${restView!.creation_time}Z`) / 1000));
+    expect((await snapshots.list({ collectionName: 'mixed' })).snapshotDescriptions.map((d) => d.name)).to.deep.equal([created.name]);
+    await snapshots.delete({ collectionName: 'mixed', snapshotName: created.name });
+    expect((await snapshots.list({ collectionName: 'mixed' })).snapshotDescriptions).to.deep.equal([]);
   });
 });
