@@ -127,8 +127,11 @@ export async function startQdrantGrpcServer(config: ServiceConfig, app: Koa, log
     void answer(stream, headers);
   });
 
+  server.maxConnections = config.maxConnections;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new Error(`SERVICE_QDRANT_GRPC_PORT ${port} is already in use (by a Qdrant server?): set SERVICE_QDRANT_GRPC_PORT to a free port, 0 (any) or off`) : err),
+    );
     server.listen(port, config.host, () => resolve());
   });
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;

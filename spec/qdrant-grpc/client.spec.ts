@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { QdrantClient as GrpcClient, ConnectError, ConnectErrorCode, type PointId, type Value } from '@qdrant/js-client-grpc';
 import { QdrantClient as RestClient } from '@qdrant/js-client-rest';
+import { readConfig } from '../../server/config.js';
 import { startTestServer, type TestServer } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const UUID = '5c56c793-69f3-4fbf-87e6-c4bf54c28c26';
 const num = (n: number): PointId => ({ pointIdOptions: { case: 'num', value: BigInt(n) } }) as PointId;
@@ -180,6 +182,31 @@ describe('qdrant-grpc: credentials', () => {
 });
 
 describe('qdrant-grpc: SERVICE_QDRANT_GRPC_PORT', () => {
+  it('reads 6334 by default, a port, or off, and refuses a port in use by name', async () => {
+    expect(readConfig({}).qdrantGrpcPort).to.equal(6334);
+    expect(readConfig({ SERVICE_QDRANT_GRPC_PORT: '7334' }).qdrantGrpcPort).to.equal(7334);
+    expect(readConfig({ SERVICE_QDRANT_GRPC_PORT: 'OFF' }).qdrantGrpcPort).to.equal(null);
+    expect(() => readConfig({ SERVICE_QDRANT_GRPC_PORT: 'grpc' })).to.throw(/SERVICE_QDRANT_GRPC_PORT/);
+    const first = await startTestServer();
+    const dir = tempDir();
+    try {
+      const taken = new URL(first.service.qdrantGrpcUrl!).port;
+      const err = await startTestServer({ SERVICE_QDRANT_GRPC_PORT: taken }, dir.path).then(
+        async (s) => {
+          await s.stop();
+          s.remove();
+          return null;
+        },
+        (e: Error) => e,
+      );
+      expect(err?.message).to.equal(`SERVICE_QDRANT_GRPC_PORT ${taken} is already in use (by a Qdrant server?): set SERVICE_QDRANT_GRPC_PORT to a free port, 0 (any) or off`);
+    } finally {
+      await first.stop();
+      first.remove();
+      dir.remove();
+    }
+  });
+
   it('is off with off, and then no gRPC listener runs', async () => {
     const server = await startTestServer({ SERVICE_QDRANT_GRPC_PORT: 'off' });
     try {
