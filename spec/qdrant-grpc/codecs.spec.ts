@@ -17,7 +17,7 @@ import {
 import { protoJson } from '../../qdrant-grpc/codecs.js';
 import { encodeGrpcMessage, frame, unframe } from '../../qdrant-grpc/framing.js';
 import type { Msg } from '../../qdrant-grpc/proto-json.js';
-import { GrpcError, GrpcStatus } from '../../qdrant-grpc/status.js';
+import { GrpcError, GrpcStatus, grpcStatusOfHttp } from '../../qdrant-grpc/status.js';
 
 const toRest = (desc: DescMessage, init: unknown): unknown => protoJson.toRest(desc, create(desc, init as never) as unknown as Msg, 'x');
 /** REST JSON → message → REST JSON: what a value comes back as after a trip through the proto form. */
@@ -184,6 +184,12 @@ describe('qdrant-grpc: proto ⇄ Qdrant REST JSON', () => {
       expect(refusal(() => unframe(Buffer.from([0, 0, 0, 0, 5, 1]), undefined)).message).to.match(/1 bytes where its prefix says 5/);
       expect(refusal(() => unframe(Buffer.from([0, 0]), undefined)).code).to.equal(GrpcStatus.INVALID_ARGUMENT);
       expect(refusal(() => unframe(Buffer.from([1, 0, 0, 0, 1, 1]), 'snappy')).code).to.equal(GrpcStatus.UNIMPLEMENTED);
+    });
+
+    it("maps the REST port's statuses to Qdrant's gRPC codes", () => {
+      const codes = [400, 401, 403, 404, 409, 413, 429, 500, 503, 504].map(grpcStatusOfHttp);
+      const { INVALID_ARGUMENT, UNAUTHENTICATED, PERMISSION_DENIED, NOT_FOUND, ALREADY_EXISTS, RESOURCE_EXHAUSTED, INTERNAL, UNAVAILABLE, DEADLINE_EXCEEDED } = GrpcStatus;
+      expect(codes).to.deep.equal([INVALID_ARGUMENT, UNAUTHENTICATED, PERMISSION_DENIED, NOT_FOUND, ALREADY_EXISTS, INVALID_ARGUMENT, RESOURCE_EXHAUSTED, INTERNAL, UNAVAILABLE, DEADLINE_EXCEEDED]);
     });
 
     it('percent-encodes grpc-message outside printable ASCII', () => {
