@@ -13,6 +13,8 @@ export interface ServiceConfig {
   port: number;
   /** The port answering in Qdrant's REST dialect (SERVICE_QDRANT_PORT); null: off. */
   qdrantPort: number | null;
+  /** The port answering Qdrant's gRPC API (SERVICE_QDRANT_GRPC_PORT, default 6334, Qdrant's own); null: off. */
+  qdrantGrpcPort: number | null;
   /** The Bolt port (SERVICE_BOLT_PORT, default 7687; 0: any free port); null: off. */
   boltPort: number | null;
   /** The collection a Bolt client's default database stands for (SERVICE_BOLT_DEFAULT_DB). */
@@ -199,6 +201,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     host: env.SERVICE_HOST || '0.0.0.0',
     port: positiveInt(env.SERVICE_PORT, 'SERVICE_PORT', 6333, 65535),
     qdrantPort: (env.SERVICE_QDRANT_PORT ?? '').trim().toLowerCase() === 'off' ? null : positiveInt(env.SERVICE_QDRANT_PORT, 'SERVICE_QDRANT_PORT (or off)', 6335, 65535),
+    qdrantGrpcPort: (env.SERVICE_QDRANT_GRPC_PORT ?? '').trim().toLowerCase() === 'off' ? null : positiveInt(env.SERVICE_QDRANT_GRPC_PORT, 'SERVICE_QDRANT_GRPC_PORT (or off)', 6334, 65535),
     boltPort: (env.SERVICE_BOLT_PORT ?? '').trim().toLowerCase() === 'off' ? null : positiveInt(env.SERVICE_BOLT_PORT, 'SERVICE_BOLT_PORT (or off)', 7687, 65535),
     boltDefaultDb: env.SERVICE_BOLT_DEFAULT_DB || 'neo4j',
     dataDir: resolve(env.SERVICE_DATA_DIR || './data'),

@@ -10,6 +10,7 @@ import { DamagedEntryError } from '../storage/errors.js';
 import { LogLossError } from '../storage/log/log-audit.js';
 import { SnapshotFiles } from '../storage/snapshot/snapshot-files.js';
 import { startBoltServer, type BoltServer } from '../bolt/server.js';
+import { startQdrantGrpcServer, type QdrantGrpcServer } from '../qdrant-grpc/server.js';
 import { createApp, serviceRateLimiter } from './app.js';
 import type { ServiceConfig } from './config.js';
 import { createServiceServer } from './listener.js';
@@ -44,6 +45,8 @@ export interface RunningService {
   url: string;
   /** The Qdrant-dialect listener's URL; null when it is off. */
   qdrantUrl: string | null;
+  /** The Qdrant gRPC listener's URL (http:// or https://, as Qdrant's gRPC clients take it); null when SERVICE_QDRANT_GRPC_PORT=off. */
+  qdrantGrpcUrl: string | null;
   /** The Bolt listener's bolt:// (or bolt+s://) URL and port; null when SERVICE_BOLT_PORT=off. */
   boltUrl: string | null;
   boltPort: number | null;
@@ -113,11 +116,15 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   let server: Server;
   let qdrantServer: Server | null = null;
   let bolt: BoltServer | null = null;
+  let grpc: QdrantGrpcServer | null = null;
   try {
     server = await listen(config.port, 'spec');
     if (config.qdrantPort !== null) qdrantServer = await listen(config.qdrantPort, 'qdrant');
+    // Each gRPC call runs through a Qdrant-dialect app of its own, as a request on the Qdrant port would.
+    if (config.qdrantGrpcPort !== null) grpc = await startQdrantGrpcServer(config, createApp({ ...deps, dialect: 'qdrant' }), logger, config.qdrantGrpcPort);
   } catch (err) {
     for (const s of listeners) s.close();
+    await grpc?.close(0);
     await log.close();
     throw err;
   }
@@ -129,6 +136,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
       await prepareReplication(replication, config, url, log, snapshots, logger);
     } catch (err) {
       for (const s of listeners) s.close();
+      await grpc?.close(0);
       await replication.close().catch(() => undefined);
       await log.close();
       throw err;
@@ -141,6 +149,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
     await replication?.started(engine);
   } catch (err) {
     for (const s of listeners) s.close();
+    await grpc?.close(0);
     await replication?.close().catch(() => undefined);
     await log.close();
     if (err instanceof LogLossError) throw new Error(`the log is missing operations that were durable: ${err.message}. ${lossAdvice(config.dataDir)}`);
@@ -162,6 +171,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
       bolt = await startBoltServer(engine, config, logger, config.boltPort, options.now, metrics.bolt, cypher);
     } catch (err) {
       for (const s of listeners) s.close();
+      await grpc?.close(0);
       await engine.close();
       throw err;
     }
@@ -173,6 +183,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   logger.info({ entries, ms: Math.round(performance.now() - started), snapshot: engine.lastSnapshotOperationId, lastOperationId: log.lastOperationId }, 'log replayed');
   logger.info({ host: config.host, port, scheme, dataDir: config.dataDir, auth: config.apiKeys.length + config.bearerTokens.length > 0, rateLimit: config.rateLimit }, 'listening');
   if (qdrantPort !== null) logger.info({ host: config.host, port: qdrantPort, scheme, dialect: 'qdrant' }, 'listening (Qdrant REST dialect)');
+  if (grpc) logger.info({ host: config.host, port: grpc.port, url: grpc.url }, 'listening (Qdrant gRPC)');
   if (bolt) logger.info({ host: config.host, port: bolt.port, url: bolt.url }, 'listening (Bolt)');
 
   const searchPool = acquireSearchPool(config.workers);
@@ -186,7 +197,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
-      const done = Promise.all([...listeners.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))), bolt?.close()]);
+      const done = Promise.all([...listeners.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))), bolt?.close(), grpc?.close(SHUTDOWN_GRACE_MS)]);
       for (const s of listeners) s.closeIdleConnections();
       const force = setTimeout(() => {
         for (const s of listeners) s.closeAllConnections();
@@ -200,7 +211,7 @@ export async function startService(config: ServiceConfig, logger: Logger, option
       await engine.close();
       await releaseSearchPool(searchPool);
     })());
-  return { server, qdrantServer, engine, replication, url, qdrantUrl: qdrantPort === null ? null : `${scheme}://${host}:${qdrantPort}`, boltUrl: bolt?.url ?? null, boltPort: bolt?.port ?? null, cypher, jsonParsers, close };
+  return { server, qdrantServer, engine, replication, url, qdrantUrl: qdrantPort === null ? null : `${scheme}://${host}:${qdrantPort}`, qdrantGrpcUrl: grpc?.url ?? null, boltUrl: bolt?.url ?? null, boltPort: bolt?.port ?? null, cypher, jsonParsers, close };
 }
 
 /** Before the log is replayed: connect to NATS; a primary publishes what the stream lacks (or finds itself fenced), a new replica bootstraps. */

@@ -5,6 +5,7 @@ import { DbError } from '../../storage/errors.js';
 import { JsonSyntaxError, type JsonParsers } from '../../workers/json-parsers.js';
 import { requestState } from '../state.js';
 import { readBodyBytes } from '../body-bytes.js';
+import { handedBody } from '../in-process-body.js';
 
 /** Import streams its binary body itself. */
 const isImport = (method: string, path: string): boolean => method === 'POST' && path.endsWith('/import');
@@ -42,6 +43,11 @@ export function jsonBody(limit: number, offThread: OffThreadParsing | null = nul
   const parse = koaBody({ json: true, jsonLimit: limit, multipart: false, urlencoded: false, text: false, jsonStrict: false, patchNode: false });
   const upload = koaBody({ json: false, multipart: true, urlencoded: false, text: false, formidable: { maxFileSize: 2 ** 30, maxFiles: 1 } });
   return async (ctx, next) => {
+    const given = handedBody(ctx.req);
+    if (given !== undefined) {
+      ctx.request.body = given as typeof ctx.request.body;
+      return next();
+    }
     if (isImport(ctx.method, ctx.path)) return next();
     if (isUpload(ctx.method, ctx.path)) {
       if (!ctx.is('multipart/form-data')) throw new DbError(415, `send the snapshot as multipart/form-data (field "snapshot"), got "${ctx.get('Content-Type') || 'none'}"`);

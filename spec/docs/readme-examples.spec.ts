@@ -57,7 +57,7 @@ describe('README examples, run in order against a real server', function () {
       return;
     }
     it(title, async () => {
-      const result = await runExample(example, step, work!.path, server!.url, server!.service.qdrantUrl, server!.service.boltUrl);
+      const result = await runExample(example, step, work!.path, server!.url, server!.service.qdrantUrl, server!.service.boltUrl, server!.service.qdrantGrpcUrl);
       expect(result.code, `exit status of README line ${example.line}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`).to.equal(0);
       expect(result.curlFailures, `curl commands of README line ${example.line} without a 2xx`).to.deep.equal([]);
       if (example.output) {

@@ -34,13 +34,14 @@ function shellPrelude(curlFailures: string): string {
   ].join('\n');
 }
 
-/** The README talks to localhost:6333 (and the Qdrant port, localhost:6335, and Bolt, localhost:7687); the test's server listens elsewhere. */
-export function pointAtServer(code: string, serverUrl: string, qdrantUrl: string | null = null, boltUrl: string | null = null): string {
+/** The README talks to localhost:6333 (and the Qdrant port, localhost:6335, its gRPC port, localhost:6334, and Bolt, localhost:7687); the test's server listens elsewhere. */
+export function pointAtServer(code: string, serverUrl: string, qdrantUrl: string | null = null, boltUrl: string | null = null, grpcUrl: string | null = null): string {
   const { host } = new URL(serverUrl);
   let rewritten = code.replaceAll('localhost:6333', host);
   if (qdrantUrl !== null) rewritten = rewritten.replaceAll('localhost:6335', new URL(qdrantUrl).host);
   if (boltUrl !== null) rewritten = rewritten.replaceAll('localhost:7687', new URL(boltUrl).host);
-  for (const port of ['6333', '6335', '7687']) {
+  if (grpcUrl !== null) rewritten = rewritten.replaceAll('localhost:6334', new URL(grpcUrl).host);
+  for (const port of ['6333', '6334', '6335', '7687']) {
     if (new RegExp(`:${port}\\b`).test(rewritten)) throw new Error(`the example names port ${port} other than as localhost:${port}:\n${code}`);
   }
   return rewritten;
@@ -70,8 +71,8 @@ function run(command: string, args: string[], cwd: string): Promise<Omit<Example
 }
 
 /** Runs one example in `cwd` against the server at `serverUrl`; `step` names its script file. */
-export async function runExample(example: ReadmeExample, step: number, cwd: string, serverUrl: string, qdrantUrl: string | null = null, boltUrl: string | null = null): Promise<ExampleRun> {
-  const code = pointAtServer(example.code, serverUrl, qdrantUrl, boltUrl);
+export async function runExample(example: ReadmeExample, step: number, cwd: string, serverUrl: string, qdrantUrl: string | null = null, boltUrl: string | null = null, grpcUrl: string | null = null): Promise<ExampleRun> {
+  const code = pointAtServer(example.code, serverUrl, qdrantUrl, boltUrl, grpcUrl);
   if (example.language === 'shell') {
     const script = join(cwd, `step-${step}.sh`);
     const failures = join(cwd, `step-${step}.curl-failures`);

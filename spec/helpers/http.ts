@@ -16,10 +16,10 @@ export interface TestServer {
 /** The real service, in process, on a random loopback port with its own temp data dir. */
 export async function startTestServer(env: Record<string, string> = {}, dataDir?: string, options: ServiceOptions = {}): Promise<TestServer> {
   const dir = dataDir ? { path: dataDir, remove: () => {} } : tempDir();
-  // Port 0 for the Qdrant dialect too, so servers started side by side never collide on 6335.
+  // Port 0 for the Qdrant dialect and its gRPC port too, so servers started side by side never collide on 6335 or 6334.
   // SERVICE_CYPHER_WORKERS from the environment, when set, so a suite can be run with replicas and without (=0).
   const workers: Record<string, string> = process.env.SERVICE_CYPHER_WORKERS === undefined ? {} : { SERVICE_CYPHER_WORKERS: process.env.SERVICE_CYPHER_WORKERS };
-  const config = readConfig({ SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_QDRANT_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_DATA_DIR: dir.path, ...workers, ...env });
+  const config = readConfig({ SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_QDRANT_PORT: '0', SERVICE_QDRANT_GRPC_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_DATA_DIR: dir.path, ...workers, ...env });
   const service = await startService(config, pino({ level: 'silent' }), options);
   return { url: service.url, dataDir: dir.path, service, stop: () => service.close(), remove: dir.remove };
 }

@@ -132,7 +132,7 @@ describe('server: GET /metrics', () => {
       await log.append({ type: 'upsert_points', collection: 'r', points: [{ id: 2, vector: Float32Array.of(0, 1), payload: {}, labels: [] }] }).durable;
       await log.close();
 
-      const first = await startService(readConfig({ SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_QDRANT_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_DATA_DIR: dir.path }), pino({ level: 'silent' }));
+      const first = await startService(readConfig({ SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_QDRANT_PORT: '0', SERVICE_QDRANT_GRPC_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_DATA_DIR: dir.path }), pino({ level: 'silent' }));
       const replayed = await scrape(first.url);
       await first.close();
       expect(replayed.value('vgdb_replay_done')).to.equal(1);
@@ -142,7 +142,7 @@ describe('server: GET /metrics', () => {
       expect(replayed.value('vgdb_operations_applied_total', { kind: 'upsert_points' })).to.equal(0);
 
       // close() wrote a snapshot: the next start loads it and replays nothing.
-      const second = await startService(readConfig({ SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_QDRANT_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_DATA_DIR: dir.path }), pino({ level: 'silent' }));
+      const second = await startService(readConfig({ SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_QDRANT_PORT: '0', SERVICE_QDRANT_GRPC_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_DATA_DIR: dir.path }), pino({ level: 'silent' }));
       const restarted = await scrape(second.url);
       await second.close();
       expect(restarted.value('vgdb_replay_done')).to.equal(1);

@@ -19,7 +19,7 @@ async function loggedServer(env: Record<string, string>): Promise<{ service: Run
   const dir = tempDir();
   const text: string[] = [];
   const logger = pino({ level: env.SERVICE_LOG_LEVEL ?? 'info' }, { write: (line: string) => void text.push(line) });
-  const service = await startService(readConfig({ SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_QDRANT_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_DATA_DIR: dir.path, ...env }), logger);
+  const service = await startService(readConfig({ SERVICE_HOST: '127.0.0.1', SERVICE_PORT: '0', SERVICE_QDRANT_PORT: '0', SERVICE_QDRANT_GRPC_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_DATA_DIR: dir.path, ...env }), logger);
   return {
     service,
     text,

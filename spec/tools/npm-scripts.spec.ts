@@ -83,7 +83,7 @@ describe('npm scripts: signals sent to npm stop the whole process tree cleanly (
     try {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      const run = npm(['start'], repo, { SERVICE_DATA_DIR: data.path, SERVICE_PORT: String(port), SERVICE_QDRANT_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'warn' });
+      const run = npm(['start'], repo, { SERVICE_DATA_DIR: data.path, SERVICE_PORT: String(port), SERVICE_QDRANT_PORT: '0', SERVICE_QDRANT_GRPC_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'warn' });
       await until(run, 'the server was ready', async () => {
         noteTree(run.child.pid!);
         return (await answers(url, '/readyz')) === 200 ? true : undefined;

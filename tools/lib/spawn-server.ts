@@ -47,7 +47,7 @@ async function healthy(url: string, child: ChildProcess): Promise<void> {
 export async function spawnServer(dataDir: string, env: Record<string, string> = {}, options: SpawnOptions = {}): Promise<ChildServer> {
   const port = options.stdout === undefined ? '0' : String(await freePort());
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, SERVICE_HOST: '127.0.0.1', SERVICE_PORT: port, SERVICE_QDRANT_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, SERVICE_HOST: '127.0.0.1', SERVICE_PORT: port, SERVICE_QDRANT_PORT: '0', SERVICE_QDRANT_GRPC_PORT: '0', SERVICE_BOLT_PORT: '0', SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'],
   });
   killOnExit(child);
