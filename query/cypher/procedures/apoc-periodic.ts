@@ -164,7 +164,8 @@ function* iterate([outerText, actionText, configValue]: Value[], ctx: EvalContex
   const failedParams: Record<string, Value> = {};
   const statistics = noUpdates();
   let done = 0;
-  for (let from = 0; from < rows.length; from += config.batchSize) {
+  // As in APOC, no rows still make one (empty) batch.
+  for (let from = 0; from === 0 || from < rows.length; from += config.batchSize) {
     const batch = rows.slice(from, from + config.batchSize).map((row) => Object.fromEntries(columns.map((c) => [c, row[c] ?? null])) as MapValue);
     for (let attempt = 0; ; attempt++) {
       const held = ctx.guard.used;
