@@ -150,6 +150,20 @@ describe('query/cypher: apoc.periodic (batches committed one by one)', () => {
     });
   });
 
+  describe('on a default database not made yet (neo4j-driver)', () => {
+    it('makes the database with the first batch that writes, each batch still its own entry', async () => {
+      const d = bolt();
+      expect(server.service.engine.collections.has('neo4j'), 'the default database is made by its first write').to.equal(false);
+      const before = opId();
+      const r = await d.executeQuery(`CALL apoc.periodic.iterate('UNWIND range(1, 5) AS i RETURN i', 'CREATE (:N {i: i})', {batchSize: 2}) YIELD batches RETURN batches`);
+      expect(r.records[0]!.get('batches').toNumber()).to.equal(3);
+      // One entry makes the database, then one a batch.
+      expect(opId() - before).to.equal(4);
+      const made = await d.executeQuery('MATCH (n:N) RETURN count(n) AS c');
+      expect(made.records[0]!.get('c').toNumber()).to.equal(5);
+    });
+  });
+
   describe('the query deadline (in process, on a counting clock)', () => {
     it('stops the call at the deadline, the batches committed by then staying, and says how many', async () => {
       const collections = new Map<string, Collection>();
