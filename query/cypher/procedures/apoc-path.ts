@@ -234,6 +234,7 @@ export function* expandPaths(ctx: EvalContext, starts: PointId[], o: ExpandOptio
       }
       for (let i = 0; i < queue.length && !full(); i++) {
         const b = queue[i]!;
+        // Let go of a branch once grown: the queue only ever grows at its end.
         queue[i] = undefined as unknown as Branch;
         guard.release(branchBytes(b));
         held -= branchBytes(b);
@@ -289,7 +290,10 @@ function startNodes(tx: GraphTx, v: Value | undefined, fail: Fail): PointId[] {
   const list = Array.isArray(v) ? v : [v];
   return list.map((x) => {
     if (x instanceof NodeRef) return x.id;
-    if (isNumber(x) && Number.isInteger(numberOf(x))) return numberOf(x);
+    if (isNumber(x) && Number.isInteger(numberOf(x))) {
+      if (tx.hasNode(numberOf(x))) return numberOf(x);
+      throw fail(`Node with id ${numberOf(x)} not found`);
+    }
     if (typeof x === 'string') {
       const id = /^-?\d+$/.test(x) ? Number(x) : x;
       if (tx.hasNode(id)) return id;
