@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Value } from '../query/cypher/values.js';
 import { setEntry } from '../query/cypher/values.js';
 import { awaitBookmarks } from './bookmarks.js';
@@ -31,6 +31,12 @@ export interface ConnectionDeps {
   observe?: (kind: string, seconds: number, outcome: 'success' | 'failure' | 'ignored') => void;
 }
 
+/** What a connection reads and writes: a TCP or TLS socket, or the byte stream inside a WebSocket. */
+export interface BoltStream extends Duplex {
+  readonly remoteAddress?: string | undefined;
+  setTimeout(ms: number, onTimeout?: () => void): this;
+}
+
 /** Where the connection is in Bolt's state machine (a transaction and open results are kept beside it). */
 type Phase = 'handshake' | 'hello' | 'logon' | 'ready' | 'failed';
 
@@ -55,6 +61,8 @@ export class BoltConnection {
   private writer = new ValueWriter(true, true);
   private routedAddress: string | null = null;
   private authenticated = false;
+  /** The principal given at logon (SHOW CURRENT USER); `neo4j` when none was. */
+  private user = 'neo4j';
   private tx: Transaction | null = null;
   private txReadOnly = false;
   private readonly txResults = new Map<number, OpenResult>();
@@ -66,7 +74,7 @@ export class BoltConnection {
   private readonly packer = new Packer();
 
   constructor(
-    private readonly socket: Socket,
+    private readonly socket: BoltStream,
     private readonly deps: ConnectionDeps,
   ) {
     this.dechunker = new Dechunker(deps.maxMessageBytes);
@@ -242,6 +250,7 @@ export class BoltConnection {
       throw unauthorized(auth.scheme === 'basic' || auth.scheme === 'bearer' ? 'the credentials are not valid' : 'credentials are required: use the basic scheme with an API key or bearer token as the password');
     }
     this.authenticated = true;
+    if (typeof auth.principal === 'string' && auth.principal !== '') this.user = auth.principal;
   }
 
   private async run(text: string, params: Extra, extra: Extra): Promise<void> {
@@ -253,7 +262,7 @@ export class BoltConnection {
     const parameters: Record<string, Value> = {};
     for (const [k, v] of Object.entries(params)) setEntry(parameters, k, readParameter(v));
     const readOnly = this.tx ? this.txReadOnly : extra.mode === 'r';
-    const input = { text, parameters, timeoutMs: timeoutOf(extra), readOnly, writer: this.writer };
+    const input = { text, parameters, timeoutMs: timeoutOf(extra), readOnly, writer: this.writer, user: this.user };
     if (this.tx) {
       const result = await this.tx.run(input);
       const qid = this.nextQid++;

@@ -74,16 +74,18 @@ export interface QueryInput {
   /** The client asked for read access (mode "r"): a write query is refused. */
   readOnly: boolean;
   writer: ValueWriter;
+  /** The principal the connection logged on with. */
+  user: string;
 }
 
 /** What the system database runs: the administration commands, dbms.* procedures and db.ping(), with RETURN. */
-const SYSTEM_COMMANDS = new Set(['$show.databases', '$show.default.database', '$show.procedures', '$show.functions', 'db.ping']);
+const SYSTEM_COMMANDS = new Set(['$show.databases', '$show.default.database', '$show.procedures', '$show.functions', '$show.current.user', 'db.ping']);
 
 const isSystemCommand = (query: Query) =>
   queryParts(query).every((part) => part.every((c) => c.kind === 'return' || (c.kind === 'procedure' && (SYSTEM_COMMANDS.has(c.name) || c.name.startsWith('dbms.')))));
 
-/** SHOW DATABASES needs the server's catalog, which a Cypher replica does not have. */
-const readsCatalog = (query: Query) => queryParts(query).some((part) => part.some((c) => c.kind === 'procedure' && c.name.startsWith('$show.d')));
+/** SHOW DATABASES, SHOW CURRENT USER and dbms.* need the server's catalog and the session, which a Cypher replica does not have. */
+const readsCatalog = (query: Query) => queryParts(query).some((part) => part.some((c) => c.kind === 'procedure' && (c.name.startsWith('$show.d') || c.name === '$show.current.user' || c.name.startsWith('dbms.'))));
 
 /** The summary's query type: read, write, read and write, or schema (an index or constraint changed). */
 function queryType(query: Query, write: boolean, columns: string[]): QueryResult['type'] {
@@ -94,7 +96,7 @@ function queryType(query: Query, write: boolean, columns: string[]): QueryResult
 
 function checkSystemCommand(query: Query): void {
   if (!isSystemCommand(query)) {
-    throw new BoltError('Neo.ClientError.Statement.NotSystemDatabaseError', `the system database answers the administration commands only (SHOW DATABASES, SHOW DATABASE name, SHOW DEFAULT DATABASE, SHOW PROCEDURES, SHOW FUNCTIONS, CALL dbms.* and db.ping()); run this query on a user database (a collection)`);
+    throw new BoltError('Neo.ClientError.Statement.NotSystemDatabaseError', `the system database answers the administration commands only (SHOW DATABASES, SHOW DATABASE name, SHOW DEFAULT DATABASE, SHOW PROCEDURES, SHOW FUNCTIONS, SHOW CURRENT USER, CALL dbms.* and db.ping()); run this query on a user database (a collection)`);
   }
 }
 
@@ -137,6 +139,8 @@ export class Databases implements DatabaseCatalog {
     private readonly timeoutMs?: number,
     /** Where auto-commit reads run when not here (cypher-replica.md); null: every query runs here. */
     private readonly replicas: CypherReplicas | null = null,
+    /** Whether connections must give an API key or bearer token (dbms.clientConfig() tells clients). */
+    private readonly authEnabled = false,
   ) {}
 
   /** The collection a database name (null: the default) stands for. */
@@ -170,7 +174,7 @@ export class Databases implements DatabaseCatalog {
   /** Runs a compiled query on a collection through an overlay (a fresh one, or a transaction's), in slices (see executeQueryInSlices). */
   async execute(c: Collection, query: Query, input: QueryInput, tx: GraphTx, batchLog?: BatchLog): Promise<CypherResult> {
     await this.engine.settled(c.name);
-    const run = { tx, present: (v: Value, t: GraphTx) => input.writer.write(v, t), catalog: this, ...(batchLog ? { batchLog } : {}) };
+    const run = { tx, present: (v: Value, t: GraphTx) => input.writer.write(v, t), catalog: this.catalogFor(input), ...(batchLog ? { batchLog } : {}) };
     return executeQueryInSlices(c, query, input.parameters, { ...this.limits(input), sliceMs: REQUEST_THREAD_SLICE_MS }, run, betweenQuerySlices(0));
   }
 
@@ -183,7 +187,7 @@ export class Databases implements DatabaseCatalog {
   /** A read query's rows as the client pulls them; its first rows are produced here, so an error in them is the RUN's. */
   async stream(c: Collection, query: Query, input: QueryInput, tx: GraphTx): Promise<{ fields: string[]; rows: RowSource } | null> {
     await this.engine.settled(c.name);
-    const stream = streamQuery(c, query, input.parameters, { ...this.limits(input), sliceMs: REQUEST_THREAD_SLICE_MS }, { tx, present: (v, t) => input.writer.write(v, t), catalog: this }, betweenQuerySlices(0));
+    const stream = streamQuery(c, query, input.parameters, { ...this.limits(input), sliceMs: REQUEST_THREAD_SLICE_MS }, { tx, present: (v, t) => input.writer.write(v, t), catalog: this.catalogFor(input) }, betweenQuerySlices(0));
     if (!stream) return null;
     const replicas = this.replicas;
     const take = replicas ? (n: number) => replicas.inPlaceRun(() => stream.take(n)) : (n: number) => stream.take(n);
@@ -224,6 +228,11 @@ export class Databases implements DatabaseCatalog {
       },
     };
     return { fields: stream.columns, rows };
+  }
+
+  /** The databases, and who asks. */
+  private catalogFor(input: QueryInput): DatabaseCatalog {
+    return { defaultName: this.defaultName, names: () => this.names(), session: { user: input.user, authEnabled: this.authEnabled } };
   }
 
   private limits(input: QueryInput): GuardOptions {

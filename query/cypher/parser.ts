@@ -3,7 +3,7 @@ import { MAX_NESTING, nestingTooDeep } from './depth.js';
 import { compileError, CypherError, unsupported, type Position } from './errors.js';
 import { tokenize, type Token } from './lexer.js';
 import { namesJoinedBy, type LabelExpr } from './label-expr.js';
-import { CONSTRAINT_DEFAULT_COLUMNS, INDEX_DEFAULT_COLUMNS } from './procedures/show-columns.js';
+import { CONSTRAINT_DEFAULT_COLUMNS, FUNCTION_DEFAULT_COLUMNS, INDEX_DEFAULT_COLUMNS, PROCEDURE_DEFAULT_COLUMNS } from './procedures/show-columns.js';
 
 const UNSUPPORTED_CLAUSES = new Set(['LOAD', 'USE']);
 /** Clause keywords: never read as a variable, so a missing expression is reported where it is. */
@@ -259,7 +259,12 @@ class Parser {
     const admin = this.administrationShow(pos);
     if (admin) return admin;
     let kind: string | null = null;
-    if (!this.isKeyword('INDEX') && !this.isKeyword('INDEXES') && !this.isKeyword('CONSTRAINT') && !this.isKeyword('CONSTRAINTS')) kind = this.name('INDEXES or CONSTRAINTS').toUpperCase();
+    const isSchemaWord = (t: Token) => ['INDEX', 'INDEXES', 'CONSTRAINT', 'CONSTRAINTS'].some((w) => this.isKeyword(w, t));
+    if (!isSchemaWord(this.tok)) {
+      // A word before INDEXES or CONSTRAINTS is their kind; followed by neither, it is a SHOW this server does not have.
+      if (!isSchemaWord(this.peek())) this.fail('INDEXES, CONSTRAINTS, DATABASES, PROCEDURES, FUNCTIONS or CURRENT USER after SHOW');
+      kind = this.name('INDEXES or CONSTRAINTS').toUpperCase();
+    }
     const what = this.name('INDEXES or CONSTRAINTS').toUpperCase();
     const lit = (value: string | null): Expr => ({ kind: 'literal', value, pos });
     const procedure = what === 'INDEX' || what === 'INDEXES' ? '$show.indexes' : what === 'CONSTRAINT' || what === 'CONSTRAINTS' ? '$show.constraints' : this.fail('INDEXES or CONSTRAINTS', this.tokens[this.i - 1]);
@@ -272,7 +277,7 @@ class Parser {
   }
 
   /**
-   * SHOW DATABASE[S] [name], SHOW DEFAULT | HOME DATABASE, SHOW [ALL] PROCEDURE[S] | FUNCTION[S]
+   * SHOW DATABASE[S] [name], SHOW DEFAULT | HOME DATABASE, SHOW CURRENT USER, SHOW [ALL] PROCEDURE[S] | FUNCTION[S]
    * [YIELD ...] [WHERE ...]: the administration commands (null: another SHOW).
    */
   private administrationShow(pos: Position): Clause | null {
@@ -281,6 +286,10 @@ class Parser {
       const named = this.tok.kind === 'ident' && !this.isKeyword('YIELD') && !this.isKeyword('WHERE');
       return show('$show.databases', [{ kind: 'literal', value: named ? this.name("a database's name") : null, pos }]);
     }
+    if (this.isKeyword('CURRENT') && this.isKeyword('USER', this.peek())) {
+      this.i += 2;
+      return show('$show.current.user', []);
+    }
     if ((this.isKeyword('DEFAULT') || this.isKeyword('HOME')) && this.isKeyword('DATABASE', this.peek())) {
       this.i += 2;
       return show('$show.default.database', []);
@@ -288,8 +297,14 @@ class Parser {
     const all = this.isKeyword('ALL') && ['PROCEDURE', 'PROCEDURES', 'FUNCTION', 'FUNCTIONS'].some((w) => this.isKeyword(w, this.peek())) ? 1 : 0;
     const what = this.peek(all);
     if (this.isKeyword('PROCEDURE', what) || this.isKeyword('PROCEDURES', what) || this.isKeyword('FUNCTION', what) || this.isKeyword('FUNCTIONS', what)) {
+      const procedures = this.isKeyword('PROCEDURE', what) || this.isKeyword('PROCEDURES', what);
       this.i += all + 1;
-      return show(this.isKeyword('PROCEDURE', what) || this.isKeyword('PROCEDURES', what) ? '$show.procedures' : '$show.functions', []);
+      // Without YIELD, the default columns (YIELD * answers them all).
+      const yielded = this.isKeyword('YIELD');
+      const part = this.yieldPart();
+      const defaults = procedures ? PROCEDURE_DEFAULT_COLUMNS : FUNCTION_DEFAULT_COLUMNS;
+      const yields = yielded ? part.yields : defaults.map((name) => ({ name, alias: name }));
+      return { kind: 'procedure', name: procedures ? '$show.procedures' : '$show.functions', args: [], yields, where: part.where, standalone: false, pos };
     }
     return null;
   }

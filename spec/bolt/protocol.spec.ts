@@ -208,13 +208,13 @@ describe('bolt: configuration', () => {
     }
   });
 
-  it('closes a connection that opens with something other than the Bolt preamble, answering nothing', async () => {
+  it('closes a connection that opens with neither the Bolt preamble nor an HTTP request (a WebSocket), answering nothing', async () => {
     const s = await startTestServer();
     try {
       const socket = connect(s.service.boltPort!, '127.0.0.1');
       let received = 0;
       socket.on('data', (d: Buffer) => (received += d.length));
-      socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      socket.write('HELLO?\r\n');
       await new Promise((resolve) => socket.once('close', resolve));
       expect(received).to.equal(0);
     } finally {

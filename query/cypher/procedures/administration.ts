@@ -1,9 +1,19 @@
 import type { EvalContext } from '../evaluate.js';
 import { AGGREGATES, FUNCTIONS } from '../functions.js';
 import { SYSTEM_DATABASE, type DatabaseCatalog } from './catalog.js';
+import { FUNCTION_COLUMNS } from './show-columns.js';
+import { signatureOf } from './signatures.js';
 import { isString, expectArg, type Procedure, type ProcedureRow } from './types.js';
 
 const DATABASE_COLUMNS = ['name', 'type', 'aliases', 'access', 'address', 'role', 'writer', 'requestedStatus', 'currentStatus', 'statusMessage', 'default', 'home', 'constituents'];
+/** Aggregating functions as Neo4j spells them, and their arguments where more than one (percentileCont(value, percentile)). */
+const AGGREGATE_SHAPES: Record<string, { display: string; args?: number }> = {
+  stdev: { display: 'stDev' },
+  stdevp: { display: 'stDevP' },
+  percentilecont: { display: 'percentileCont', args: 2 },
+  percentiledisc: { display: 'percentileDisc', args: 2 },
+};
+
 /** SHOW DEFAULT DATABASE and SHOW HOME DATABASE leave out `default` and `home`. */
 const ONE_DATABASE_COLUMNS = DATABASE_COLUMNS.filter((c) => c !== 'default' && c !== 'home');
 
@@ -67,13 +77,29 @@ export const ADMINISTRATION_PROCEDURES: Procedure[] = [
     mode: 'read',
     minArgs: 0,
     maxArgs: 0,
-    outputs: ['name', 'category', 'description'],
+    outputs: FUNCTION_COLUMNS,
     // Function names are matched without regard to case, and listed as Neo4j spells them where that is known, else in lower case.
     run: () =>
       [...new Set([...Object.keys(FUNCTIONS), ...AGGREGATES])]
-        .map((key) => ({ key, name: FUNCTIONS[key]?.display ?? key }))
+        .map((key) => ({ key, name: FUNCTIONS[key]?.display ?? AGGREGATE_SHAPES[key]?.display ?? key }))
         .sort((a, b) => (a.key < b.key ? -1 : 1))
-        .map(({ key, name }) => ({ name, category: AGGREGATES.has(key) ? 'Aggregating' : 'Scalar', description: '' })),
+        .map(({ key, name }) => {
+          const aggregating = AGGREGATES.has(key);
+          const args = aggregating ? { min: AGGREGATE_SHAPES[key]?.args ?? 1, max: AGGREGATE_SHAPES[key]?.args ?? 1 } : { min: FUNCTIONS[key]!.minArgs, max: FUNCTIONS[key]!.maxArgs };
+          return {
+            name,
+            category: aggregating ? 'Aggregating' : 'Scalar',
+            description: '',
+            ...signatureOf(name, args.min, args.max, ' :: ANY'),
+            isBuiltIn: !key.startsWith('apoc.'),
+            returnDescription: '',
+            aggregating,
+            rolesExecution: null,
+            rolesBoostedExecution: null,
+            isDeprecated: false,
+            deprecatedBy: null,
+          };
+        }),
   },
   {
     name: 'db.ping',

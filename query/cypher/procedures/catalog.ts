@@ -6,6 +6,8 @@
 export interface DatabaseCatalog {
   defaultName: string;
   names(): string[];
+  /** Who runs the query (the Bolt principal) and whether the server checks credentials, for SHOW CURRENT USER and dbms.clientConfig(). */
+  session?: { user: string; authEnabled: boolean };
 }
 
 export const SYSTEM_DATABASE = 'system';

@@ -12,7 +12,10 @@ import { FULLTEXT_PROCEDURES } from './fulltext.js';
 import { META_GRAPH_PROCEDURES } from './meta-graph.js';
 import { SCHEMA_PROCEDURES } from './schema-commands.js';
 import { INTROSPECTION_PROCEDURES } from './schema-introspection.js';
+import { SESSION_PROCEDURES } from './session.js';
 import { SYSTEM_PROCEDURES } from './system.js';
+import { PROCEDURE_COLUMNS } from './show-columns.js';
+import { procedureReturns, returnDescription, signatureOf } from './signatures.js';
 import type { Procedure } from './types.js';
 import { VECTOR_PROCEDURES } from './vector.js';
 
@@ -25,12 +28,25 @@ const SHOW_PROCEDURES: Procedure = {
   mode: 'read',
   minArgs: 0,
   maxArgs: 0,
-  outputs: ['name', 'description', 'mode', 'worldAffecting'],
+  outputs: PROCEDURE_COLUMNS,
   run: () =>
     [...PROCEDURES.values()]
       .filter((p) => !p.name.startsWith('$'))
       .sort((a, b) => (a.display < b.display ? -1 : 1))
-      .map((p) => ({ name: p.display, description: '', mode: modeOf(p), worldAffecting: false })),
+      .map((p) => ({
+        name: p.display,
+        description: '',
+        mode: modeOf(p),
+        worldAffecting: false,
+        ...signatureOf(p.display, p.minArgs, p.maxArgs, procedureReturns(p.outputs)),
+        returnDescription: returnDescription(p.outputs),
+        admin: false,
+        rolesExecution: null,
+        rolesBoostedExecution: null,
+        isDeprecated: false,
+        deprecatedBy: null,
+        option: {},
+      })),
 };
 
 /** Every procedure CALL can name (and the schema and administration commands, under names starting with `$`), by lower-case name. */
@@ -38,6 +54,7 @@ export const PROCEDURES: ReadonlyMap<string, Procedure> = new Map(
   [
     ...SYSTEM_PROCEDURES,
     ...ADMINISTRATION_PROCEDURES,
+    ...SESSION_PROCEDURES,
     SHOW_PROCEDURES,
     ...SCHEMA_PROCEDURES,
     ...INTROSPECTION_PROCEDURES,
