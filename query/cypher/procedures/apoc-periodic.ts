@@ -158,7 +158,7 @@ function* iterate([outerText, actionText, configValue]: Value[], ctx: EvalContex
     if (!(e instanceof Error)) throw e;
     action = e;
   }
-  const r = { batches: 0, committed: 0, failedOps: 0, failedBatches: 0, retries: 0, committedBatches: 0, committedRows: 0 };
+  const r = { batches: 0, committed: 0, failedOps: 0, failedBatches: 0, retries: 0, committedBatches: 0 };
   const operationErrors: Record<string, number> = {};
   const batchErrors: Record<string, number> = {};
   const failedParams: Record<string, Value> = {};
@@ -180,11 +180,10 @@ function* iterate([outerText, actionText, configValue]: Value[], ctx: EvalContex
         ctx.tx.catchUp(yield* commits.commit(tx, ITERATE));
         r.committed += batch.length;
         r.committedBatches++;
-        r.committedRows += batch.length;
         addCounts(statistics, tx.counts);
         break;
       } catch (e) {
-        if (stopsTheQuery(e)) throw stopped(e, ITERATE, r.committedBatches, r.committedRows);
+        if (stopsTheQuery(e)) throw stopped(e, ITERATE, r.committedBatches, r.committed);
         if (running) {
           r.failedOps += batch.length;
           count(operationErrors, e);
