@@ -131,7 +131,28 @@ function renameType([oldType, newType, rels, config]: Value[], ctx: EvalContext,
   return [renameResult(targets.length, batchSize)];
 }
 
-// ---- setType ----
+/** rename.nodeProperty / rename.typeProperty: the value moved to the new key on each node or relationship that has the old one. */
+function renameProperty(rel: boolean) {
+  return ([oldKey, newKey, targets, config]: Value[], ctx: EvalContext, writer: Writer, fail: Fail): ProcedureRow[] => {
+    const from = name(oldKey, 'the old property name', fail);
+    const to = name(newKey, 'the new property name', fail);
+    const batchSize = batchSizeOf(configOf(config, BATCH_KEYS, fail), fail);
+    const { tx } = ctx;
+    const given: (NodeRef | RelRef)[] = rel ? listOf(targets, RelRef, 'the relationships', fail) : listOf(targets, NodeRef, 'the nodes', fail);
+    const all = given.length > 0 ? given : rel ? tx.allNodes().flatMap((n) => tx.outgoing(n).map((e) => new RelRef(e))) : tx.allNodes().map((id) => new NodeRef(id));
+    let total = 0;
+    for (const target of all) {
+      ctx.guard.step();
+      const value = propertiesOf(target, tx)[from];
+      if (value === undefined || value === null) continue;
+      writer.assign(target, [[to, value], [from, null]], false);
+      total++;
+    }
+    return [renameResult(total, batchSize)];
+  };
+}
+
+// ---- setType, invert ----
 
 function setType([rel, newType]: Value[], ctx: EvalContext, _writer: Writer, fail: Fail): ProcedureRow[] {
   if (rel === undefined || rel === null) return [];
@@ -140,6 +161,16 @@ function setType([rel, newType]: Value[], ctx: EvalContext, _writer: Writer, fai
   const { tx } = ctx;
   if (!tx.edge(rel.id)) return [{ input: rel.id, output: null, error: `Relationship ${rel.id} was deleted earlier in this query` }];
   const output = copyRelationship(ctx, rel.id, tx.edgeFrom(rel.id), tx.edgeTo(rel.id), type);
+  tx.deleteEdge(rel.id);
+  return [{ input: rel.id, output: new RelRef(output), error: null }];
+}
+
+function invert([rel]: Value[], ctx: EvalContext, _writer: Writer, fail: Fail): ProcedureRow[] {
+  if (rel === undefined || rel === null) return [];
+  if (!(rel instanceof RelRef)) throw fail(`the relationship must be a relationship, got ${typeName(rel)}`);
+  const { tx } = ctx;
+  if (!tx.edge(rel.id)) return [{ input: rel.id, output: null, error: `Relationship ${rel.id} was deleted earlier in this query` }];
+  const output = copyRelationship(ctx, rel.id, tx.edgeTo(rel.id), tx.edgeFrom(rel.id), tx.edgeType(rel.id));
   tx.deleteEdge(rel.id);
   return [{ input: rel.id, output: new RelRef(output), error: null }];
 }
@@ -296,7 +327,10 @@ function cloneNodes([nodes, withRelationships, skip]: Value[], ctx: EvalContext,
 export const APOC_REFACTOR_PROCEDURES: Procedure[] = [
   refactor('apoc.refactor.rename.label', 2, 3, RENAME_OUTPUTS, renameLabel),
   refactor('apoc.refactor.rename.type', 2, 4, RENAME_OUTPUTS, renameType),
+  refactor('apoc.refactor.rename.nodeProperty', 2, 4, RENAME_OUTPUTS, renameProperty(false)),
+  refactor('apoc.refactor.rename.typeProperty', 2, 4, RENAME_OUTPUTS, renameProperty(true)),
   refactor('apoc.refactor.setType', 2, 2, ['input', 'output', 'error'], setType),
+  refactor('apoc.refactor.invert', 1, 1, ['input', 'output', 'error'], invert),
   refactor('apoc.refactor.mergeNodes', 1, 2, ['node'], mergeNodes),
   refactor('apoc.refactor.cloneNodes', 1, 3, ['input', 'output', 'error'], cloneNodes),
 ];

@@ -35,6 +35,18 @@ describe('query/cypher: apoc.refactor and apoc.convert.toList', () => {
     });
   });
 
+  describe('apoc.refactor.rename.nodeProperty, rename.typeProperty and invert', () => {
+    it('move a property to a new key where it is set, and turn a relationship around', () => {
+      const { rows } = cypherGraph();
+      rows("CREATE (:P {nm: 'a'})-[:R {w8: 3}]->(:P {nm: 'b'}), (:P {other: 1})");
+      expect(rows("CALL apoc.refactor.rename.nodeProperty('nm', 'name') YIELD total RETURN total")).to.deep.equal([[2]]);
+      expect(rows("CALL apoc.refactor.rename.typeProperty('w8', 'strength') YIELD total RETURN total")).to.deep.equal([[1]]);
+      expect(rows('MATCH (a)-[r:R]->(b) RETURN a.name, a.nm, r.strength, r.w8, b.name')).to.deep.equal([['a', null, 3, null, 'b']]);
+      expect(rows("MATCH ()-[r:R]->() CALL apoc.refactor.invert(r) YIELD output RETURN startNode(output).name, endNode(output).name, output.strength")).to.deep.equal([['b', 'a', 3]]);
+      expect(rows('MATCH ()-[r:R]->() RETURN count(r)')).to.deep.equal([[1]]);
+    });
+  });
+
   describe('apoc.refactor.setType', () => {
     it('answers the old id, the new relationship and no error; the old one is gone', () => {
       const { rows } = cypherGraph();
