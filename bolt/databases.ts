@@ -5,7 +5,8 @@ import { parseCollectionBody } from '../query/api/collection-body.js';
 import { collectionOf } from '../query/changes/change-json.js';
 import { GraphTx } from '../query/cypher/graph-tx.js';
 import { queryParts, type Query } from '../query/cypher/ast.js';
-import { logQueryResult } from '../query/cypher/log-result.js';
+import { logBatch, logQueryResult } from '../query/cypher/log-result.js';
+import type { BatchLog } from '../query/cypher/batch-commits.js';
 import { changesSchema, writesData } from '../query/cypher/query-kind.js';
 import { SYSTEM_DATABASE, type DatabaseCatalog } from '../query/cypher/procedures/catalog.js';
 import type { GuardOptions } from '../query/cypher/guard.js';
@@ -171,9 +172,16 @@ export class Databases implements DatabaseCatalog {
   }
 
   /** Runs a compiled query on a collection through an overlay (a fresh one, or a transaction's), in slices (see executeQueryInSlices). */
-  async execute(c: Collection, query: Query, input: QueryInput, tx: GraphTx): Promise<CypherResult> {
+  async execute(c: Collection, query: Query, input: QueryInput, tx: GraphTx, batchLog?: BatchLog): Promise<CypherResult> {
     await this.engine.settled(c.name);
-    return executeQueryInSlices(c, query, input.parameters, { ...this.limits(input), sliceMs: REQUEST_THREAD_SLICE_MS }, { tx, present: (v, t) => input.writer.write(v, t), catalog: this.catalogFor(input) }, betweenQuerySlices(0));
+    const run = { tx, present: (v: Value, t: GraphTx) => input.writer.write(v, t), catalog: this.catalogFor(input), ...(batchLog ? { batchLog } : {}) };
+    return executeQueryInSlices(c, query, input.parameters, { ...this.limits(input), sliceMs: REQUEST_THREAD_SLICE_MS }, run, betweenQuerySlices(0));
+  }
+
+  /** A batch of apoc.periodic logged as one entry (inside serialWrite), the database made first when its first write is this. */
+  async logBatch(tx: GraphTx): Promise<Collection> {
+    if (tx.provisional && tx.dirty) await this.create(tx.collection.name, null);
+    return logBatch(this.engine, tx.collection.name, tx);
   }
 
   /** A read query's rows as the client pulls them; its first rows are produced here, so an error in them is the RUN's. */
@@ -251,7 +259,7 @@ export class Databases implements DatabaseCatalog {
     }
     return serialWrite(this.engine, async () => {
       const { collection, provisional } = this.open(name);
-      const r = await this.execute(collection, query, input, new GraphTx(collection, provisional));
+      const r = await this.execute(collection, query, input, new GraphTx(collection, provisional), { commit: (tx) => this.logBatch(tx) });
       const target = provisional && (r.changes.length > 0 || r.schema) ? await this.create(collection.name, r.collectionConfig) : collection;
       const stats = statsOf(r.counts, r.schema);
       const opId = await logQueryResult(this.engine, target.name, r);
@@ -321,11 +329,26 @@ export class Transaction {
       const streamed = await this.dbs.stream(c, query, limited, this.tx);
       if (streamed) return { ...streamed, type: 'r', stats: {}, bookmark: null };
     }
-    const r = await this.dbs.execute(c, query, limited, this.tx);
+    const r = await this.dbs.execute(c, query, limited, this.tx, { commit: (tx) => this.logBatch(tx) });
     const before = this.stats;
     if (write) this.stats = statsOf(this.tx.counts, this.tx.schema.dirty ? this.tx.schema.changes() : null);
     // EXPLAIN's type is the one the query would have.
     return { fields: r.columns, rows: built(r.rows as PackValue[][]), type: queryType(query, isWriteQuery(query), r.columns), stats: statsSince(before, this.stats), bookmark: null, ...plans(r) };
+  }
+
+  /**
+   * A batch of apoc.periodic, logged on its own as Neo4j commits it apart from the transaction.
+   * The transaction has no writes of its own then (the procedure refuses to follow them), so it
+   * carries on from the collection as the batch left it.
+   */
+  private logBatch(tx: GraphTx): Promise<Collection> {
+    const { engine } = this.dbs;
+    return serialWrite(engine, async () => {
+      const c = await this.dbs.logBatch(tx);
+      this.collection = c;
+      this.appliedAtStart = engine.lastAppliedOperationId;
+      return c;
+    });
   }
 
   /** Applies the transaction's writes as one durable event; answers the bookmark. */

@@ -55,7 +55,7 @@ export class ProcedureSink extends EagerWhenWriting {
     const { ctx, clause, procedure } = this;
     const args = clause.args.map((a) => evaluate(a, row, ctx));
     const yields = clause.yields ?? procedure.outputs.map((name) => ({ name, alias: name }));
-    const results = procedure.run(args, ctx, this.writer);
+    const results = procedure.work ? yield* procedure.work(args, ctx, this.writer) : procedure.run(args, ctx, this.writer);
     // A void procedure (no output columns) passes the row on once.
     if (procedure.outputs.length === 0) {
       for (const _ of results) ctx.guard.step();

@@ -1,4 +1,5 @@
 import type { DatabaseCatalog } from './procedures/catalog.js';
+import type { BatchCommits } from './batch-commits.js';
 import { temporalComponent } from './temporal/accessors.js';
 import { isOfType } from './type-predicate.js';
 import { labelExprMatches } from './label-expr.js';
@@ -36,6 +37,8 @@ export interface EvalContext {
   subquery?: (clauses: Clause[], row: Row, visit: (r: Row) => boolean) => void;
   /** The server's databases, for SHOW DATABASES (Bolt passes them; elsewhere the collection queried is the one). */
   catalog?: DatabaseCatalog;
+  /** Where a batch of apoc.periodic is logged: only a query run in slices by the server's write path has one. */
+  batches?: BatchCommits;
 }
 
 const typeError = (message: string) => runtimeError('TypeError', 'InvalidArgumentType', message);

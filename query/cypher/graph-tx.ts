@@ -58,13 +58,26 @@ export class GraphTx {
   private nextEdge: number;
 
   /** Indexes and constraints created or dropped by this query or transaction. */
-  readonly schema: SchemaTx;
+  schema: SchemaTx;
 
   /**
    * `provisional`: the collection stands in for a database that does not exist yet (empty, not
    * in the engine); the caller creates the real one before it logs a write.
    */
-  constructor(readonly collection: Collection, readonly provisional = false) {
+  constructor(public collection: Collection, public provisional = false) {
+    this.schema = new SchemaTx(collection);
+    this.nextNode = collection.nextNodeId;
+    this.nextEdge = collection.graph.nextEdgeId;
+  }
+
+  /**
+   * Moves an overlay that holds no writes onto the collection as it stands now (after writes
+   * logged beside it: apoc.periodic's batches), so that ids it hands out later are still free.
+   */
+  catchUp(collection: Collection): void {
+    if (this.dirty || this.schema.dirty) throw new Error('an overlay with writes cannot move');
+    this.collection = collection;
+    this.provisional = false;
     this.schema = new SchemaTx(collection);
     this.nextNode = collection.nextNodeId;
     this.nextEdge = collection.graph.nextEdgeId;

@@ -1,5 +1,7 @@
+import type { Collection } from '../../storage/collection.js';
 import type { Engine } from '../../storage/engine/engine.js';
 import { checkExistence } from './constraints.js';
+import type { GraphTx } from './graph-tx.js';
 import type { CypherResult } from './run-query.js';
 
 /**
@@ -17,4 +19,13 @@ export async function logQueryResult(engine: Engine, collection: string, r: Pick
   const { opId, result } = await engine.submit(event);
   if (result.error) throw result.error;
   return opId;
+}
+
+/**
+ * One batch of apoc.periodic (see BatchLog): its writes logged as one entry, as a query's are;
+ * answers the collection as it now stands. Call it inside serialWrite.
+ */
+export async function logBatch(engine: Engine, collection: string, tx: GraphTx): Promise<Collection> {
+  if (tx.dirty) await logQueryResult(engine, collection, { changes: tx.changes(), schema: null });
+  return engine.collections.get(collection) ?? tx.collection;
 }

@@ -1,4 +1,5 @@
 import type { DatabaseCatalog } from './procedures/catalog.js';
+import { BatchCommits, type BatchLog } from './batch-commits.js';
 import type { Collection } from '../../storage/collection.js';
 import type { Distance, GraphChange } from '../../storage/events/types.js';
 import { queryParts, type Clause, type Query } from './ast.js';
@@ -55,7 +56,8 @@ export function compileQuery(text: string): Query {
 
 export { isWriteQuery } from './query-kind.js';
 
-const columnsOf = (part: Clause[]): string[] => {
+/** The columns a query part answers: its RETURN's, or a standalone CALL's. */
+export const columnsOf = (part: Clause[]): string[] => {
   const last = part[part.length - 1]!;
   if (last.kind === 'procedure' && last.standalone) return (last.yields ?? PROCEDURES.get(last.name)!.outputs.map((name) => ({ alias: name }))).map((y) => y.alias);
   return last.kind === 'return' ? last.projection.items.map((i) => i.name) : [];
@@ -81,6 +83,8 @@ export interface QueryRun {
   present?: (v: Value, tx: GraphTx) => unknown;
   /** The server's databases, for SHOW DATABASES. */
   catalog?: DatabaseCatalog;
+  /** Where apoc.periodic logs each batch (a write run in slices only; see BatchCommits). */
+  batchLog?: BatchLog;
 }
 
 /**
@@ -108,11 +112,13 @@ export const QUERY_SLICE_MS = 4;
  */
 export async function executeQueryInSlices(c: Collection, query: Query, parameters: Record<string, unknown>, options: GuardOptions, run: QueryRun, pause: () => Promise<void>): Promise<CypherResult> {
   const guard = new QueryGuard({ sliceMs: QUERY_SLICE_MS, ...options });
-  const work = stackSafe(() => queryWork(c, query, parameters, guard, run));
+  const batches = run.batchLog ? new BatchCommits(run.batchLog) : undefined;
+  const work = stackSafe(() => queryWork(c, query, parameters, guard, run, batches));
   for (;;) {
     const step = stackSafe(() => work.next());
     if (step.done) return step.value;
-    await pause();
+    // A batch waiting for its log entry is the pause.
+    if (!(batches && (await batches.settle()))) await pause();
     guard.resume();
   }
 }
@@ -191,19 +197,19 @@ const presentRow = (r: Row, columns: string[], present: NonNullable<QueryRun['pr
   columns.map((name) => present(Object.hasOwn(r, name) ? r[name]! : null, tx));
 
 /** What a query's stages evaluate with: its overlay, its parameters (own entries only) and its limits. */
-function contextOf(c: Collection, parameters: Record<string, unknown>, guard: QueryGuard, tx: GraphTx, catalog?: DatabaseCatalog): EvalContext {
+function contextOf(c: Collection, parameters: Record<string, unknown>, guard: QueryGuard, tx: GraphTx, catalog?: DatabaseCatalog, batches?: BatchCommits): EvalContext {
   const params: Record<string, Value> = {};
   for (const [k, v] of Object.entries(parameters)) setEntry(params, k, fromJson(v));
-  return { tx, params, guard, distance: c.config.distance, ...(catalog ? { catalog } : {}) };
+  return { tx, params, guard, distance: c.config.distance, ...(catalog ? { catalog } : {}), ...(batches ? { batches } : {}) };
 }
 
-function* queryWork(c: Collection, query: Query, parameters: Record<string, unknown>, guard: QueryGuard, run: QueryRun): Work<CypherResult> {
+function* queryWork(c: Collection, query: Query, parameters: Record<string, unknown>, guard: QueryGuard, run: QueryRun, batches?: BatchCommits): Work<CypherResult> {
   const tx = run.tx ?? new GraphTx(c);
   const present = run.present ?? toJson;
   const columns = columnsOf(query.clauses);
   const planInput = { labelCount: (l: string) => tx.labelCount(l), columns, resultRows: null };
   if (query.explain === 'explain') return { columns, rows: [], changes: [], schema: null, collectionConfig: null, nodesScanned: 0, counts: { ...tx.counts }, plan: planOf(query, { ...planInput, counts: null }) };
-  const ctx = contextOf(c, parameters, guard, tx, run.catalog);
+  const ctx = contextOf(c, parameters, guard, tx, run.catalog, batches);
   const counts = query.explain === 'profile' ? new ClauseCounts() : null;
   let rows = yield* new Executor(ctx, counts).run(query.clauses);
   for (const u of query.unions) rows = rows.concat(yield* new Executor(ctx, counts).run(u.clauses));

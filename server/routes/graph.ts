@@ -8,7 +8,8 @@ import { cypherJson, cypherTextJson, traverseJson } from '../../query/api/graph-
 import { compileQuery, executeQueryInSlices, isWriteQuery, type CypherResult } from '../../query/cypher/run-query.js';
 import { betweenQuerySlices, REQUEST_THREAD_SLICE_MS } from '../next-turn.js';
 import type { GuardOptions } from '../../query/cypher/guard.js';
-import { logQueryResult } from '../../query/cypher/log-result.js';
+import type { GraphTx } from '../../query/cypher/graph-tx.js';
+import { logBatch, logQueryResult } from '../../query/cypher/log-result.js';
 import { serialWrite } from '../../query/cypher/write-queue.js';
 import { ok, okText } from '../state.js';
 import { toTypedJson } from '../../query/cypher/present.js';
@@ -73,7 +74,8 @@ export function graphRoutes(engine: Engine, limits: GuardOptions, replicas: Cyph
     } else {
       result = await serialWrite(engine, async () => {
         const c = collectionOf(ctx);
-        const r = await executeQueryInSlices(c, query, req.parameters, { sliceMs: REQUEST_THREAD_SLICE_MS, ...limits }, { present: toTypedJson }, betweenQuerySlices(1));
+        const batchLog = { commit: (tx: GraphTx) => logBatch(engine, c.name, tx) };
+        const r = await executeQueryInSlices(c, query, req.parameters, { sliceMs: REQUEST_THREAD_SLICE_MS, ...limits }, { present: toTypedJson, batchLog }, betweenQuerySlices(1));
         await logQueryResult(engine, c.name, r);
         return r;
       });

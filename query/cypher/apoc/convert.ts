@@ -7,7 +7,7 @@ import type { GraphTx } from '../graph-tx.js';
 import { isFloat, isNumber, numberText } from '../numbers.js';
 import { formatTemporal } from '../temporal/format.js';
 import { isTemporal } from '../temporal/types.js';
-import { isEntity, isMap, NodeRef, PathValue, RelRef, VirtualNode, VirtualRel, fromJson, typeName, type MapValue, type Value } from '../values.js';
+import { isEntity, isMap, keyOf, NodeRef, PathValue, RelRef, VirtualNode, VirtualRel, fromJson, typeName, type MapValue, type Value } from '../values.js';
 import { apocFunction, given, listArg, stringArg } from './args.js';
 
 /** apoc.convert's JSON functions and apoc.util's hashes, as APOC 5 computes them. */
@@ -51,6 +51,13 @@ function parse(text: Value, path: Value | undefined, fail: (m: string) => Error)
   }
 }
 
+/** APOC's convertToList: a list as it is, a path as its nodes and relationships in order, any other value a list of one. */
+function toList(v: Value): Value[] {
+  if (Array.isArray(v)) return v;
+  if (v instanceof PathValue) return v.nodes.flatMap((id, i): Value[] => (i < v.rels.length ? [new NodeRef(id), new RelRef(v.rels[i]!)] : [new NodeRef(id)]));
+  return [v];
+}
+
 // @noble/hashes, not node:crypto: the browser library bundles this module.
 const hash = (digest: (bytes: Uint8Array) => Uint8Array) => ([values]: Value[], fail: (m: string) => Error): Value =>
   bytesToHex(digest(utf8ToBytes(listArg(values ?? null, fail).map((v) => (v === null ? '' : javaText(v))).join(''))));
@@ -74,6 +81,13 @@ export const APOC_CONVERT_FUNCTIONS: Record<string, FunctionDef> = Object.fromEn
     if (isEntity(v)) return propertiesOf(v, ctx.tx);
     if (isMap(v)) return v as MapValue;
     throw fail(`can't convert a ${typeName(v)} to a map`);
+  }),
+  apocFunction('apoc.convert.toList', 1, 1, ([v]) => (given(v) ? toList(v) : null)),
+  apocFunction('apoc.convert.toSet', 1, 1, ([v]) => {
+    if (!given(v)) return null;
+    const seen = new Map<string, Value>();
+    for (const x of toList(v)) if (!seen.has(keyOf(x))) seen.set(keyOf(x), x);
+    return [...seen.values()];
   }),
   apocFunction('apoc.util.md5', 1, 1, hash(md5)),
   apocFunction('apoc.util.sha1', 1, 1, hash(sha1)),

@@ -9,7 +9,7 @@ import { queryTerms } from '../fulltext/scorer.js';
 import { LuceneSyntaxError, LuceneUnsupportedError } from '../fulltext/syntax-error.js';
 import { float } from '../numbers.js';
 import { indexLabels, INDEXES, type IndexDef } from '../schema.js';
-import { isMap, NodeRef } from '../values.js';
+import { isMap, NodeRef, type Value } from '../values.js';
 import { expectArg, integerArg, isString, procedureError, type Procedure, type ProcedureRow } from './types.js';
 
 /**
@@ -31,7 +31,7 @@ function indexView(tx: GraphTx, index: IndexDef): FullTextIndex | null {
  * it (query/cypher/fulltext/), best first. Each indexed property is a field with its own BM25
  * statistics, read from the index's postings (or gathered over its nodes) before they are scored.
  */
-function queryNodes(args: Parameters<Procedure['run']>[0], ctx: EvalContext): ProcedureRow[] {
+function queryNodes(args: Value[], ctx: EvalContext): ProcedureRow[] {
   const p = 'db.index.fulltext.queryNodes';
   const name = expectArg(p, 0, args[0]!, isString, 'an index name');
   const text = expectArg(p, 1, args[1]!, isString, 'a query string');

@@ -5,6 +5,9 @@ import { APOC_SCHEMA_PROCEDURES } from './apoc-schema.js';
 import { APOC_WHEN_PROCEDURES } from './apoc-when.js';
 import { APOC_TYPE_PROPERTIES_PROCEDURES } from './apoc-type-properties.js';
 import { APOC_UTIL_PROCEDURES } from './apoc-util.js';
+import { APOC_PATH_PROCEDURES } from './apoc-path.js';
+import { APOC_PERIODIC_PROCEDURES } from './apoc-periodic.js';
+import { APOC_REFACTOR_PROCEDURES } from './apoc-refactor.js';
 import { FULLTEXT_ANALYZERS_PROCEDURES } from './fulltext-analyzers.js';
 import { FULLTEXT_PROCEDURES } from './fulltext.js';
 import { META_GRAPH_PROCEDURES } from './meta-graph.js';
@@ -63,6 +66,9 @@ export const PROCEDURES: ReadonlyMap<string, Procedure> = new Map(
     ...APOC_SCHEMA_PROCEDURES,
     ...APOC_WHEN_PROCEDURES,
     ...APOC_UTIL_PROCEDURES,
+    ...APOC_PATH_PROCEDURES,
+    ...APOC_PERIODIC_PROCEDURES,
+    ...APOC_REFACTOR_PROCEDURES,
     ...META_GRAPH_PROCEDURES,
     ...APOC_TYPE_PROPERTIES_PROCEDURES,
     ...FULLTEXT_ANALYZERS_PROCEDURES,

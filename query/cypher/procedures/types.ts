@@ -2,16 +2,14 @@ import type { EvalContext } from '../evaluate.js';
 import { CypherError } from '../errors.js';
 import { isNumber, numberOf, type CypherNumber } from '../numbers.js';
 import { typeName, type Value } from '../values.js';
+import type { Work } from '../sink.js';
 import type { Writer } from '../writes.js';
 
 /** One output row of a procedure, by column name. */
 export type ProcedureRow = Record<string, Value>;
 
-/**
- * A procedure callable with CALL. `mode` says what a call may do: read, write data, or change
- * the schema (a query does one or the other: Neo4j's rule, and one log entry per query here).
- */
-export interface Procedure {
+/** What every procedure callable with CALL has, whichever way it runs. */
+interface ProcedureInfo {
   /** Lower case, as the parser gives names. */
   name: string;
   /** As Neo4j spells it, for messages and listings. */
@@ -21,8 +19,19 @@ export interface Procedure {
   maxArgs: number;
   /** Output columns in order; none for a void procedure. */
   outputs: string[];
-  run(args: Value[], ctx: EvalContext, writer: Writer): Iterable<ProcedureRow>;
 }
+
+/**
+ * A procedure callable with CALL. `mode` says what a call may do: read, write data, or change
+ * the schema (a query does one or the other: Neo4j's rule, and one log entry per query here).
+ * Most `run` to their rows at once; one that runs other queries and waits on the log between
+ * them (apoc.periodic) is `work`, which pauses the query as its stages do.
+ */
+export type Procedure = ProcedureInfo &
+  (
+    | { run(args: Value[], ctx: EvalContext, writer: Writer): Iterable<ProcedureRow>; work?: never }
+    | { work(args: Value[], ctx: EvalContext, writer: Writer): Work<ProcedureRow[]>; run?: never }
+  );
 
 export const procedureError = (detail: string, message: string) => new CypherError('Procedure', detail, `ProcedureError (${detail}): ${message}`);
 
