@@ -194,6 +194,8 @@ export interface Query {
   clauses: Clause[];
   /** Further parts joined by UNION (all: UNION ALL, which keeps duplicates). */
   unions: { all: boolean; clauses: Clause[]; pos: Position }[];
+  /** The names of the parameters the text refers to, each once. */
+  parameters?: string[];
 }
 
 /** Every part of a query: the first, then each UNION part. */

@@ -308,7 +308,7 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
     case 'literal':
       return e.isFloat && typeof e.value === 'number' ? float(e.value) : e.value;
     case 'param': {
-      if (!Object.hasOwn(ctx.params, e.name)) throw runtimeError('ParameterMissing', 'MissingParameter', `parameter $${e.name} was not given`);
+      if (!Object.hasOwn(ctx.params, e.name)) throw runtimeError('ParameterMissing', 'MissingParameter', `Expected parameter(s): ${e.name}`);
       return ctx.params[e.name]!;
     }
     case 'var':

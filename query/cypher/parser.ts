@@ -1364,7 +1364,10 @@ class Parser {
 
 /** Parses query text into an AST; throws a CypherError naming line, column and what was expected. */
 export function parseQuery(text: string): Query {
-  return new Parser(text, tokenize(text)).query();
+  const tokens = tokenize(text);
+  const query = new Parser(text, tokens).query();
+  query.parameters = [...new Set(tokens.filter((t) => t.kind === 'param').map((t) => t.value))];
+  return query;
 }
 
 const allOf = (found: Expr[]): Expr | null => (found.length === 0 ? null : found.reduce((left, right) => ({ kind: 'binary', op: 'and', left, right, pos: left.pos })));

@@ -3,7 +3,7 @@ import { BatchCommits, type BatchLog } from './batch-commits.js';
 import type { Collection } from '../../storage/collection.js';
 import type { Distance, GraphChange } from '../../storage/events/types.js';
 import { queryParts, type Clause, type Query } from './ast.js';
-import { compileError, CypherError } from './errors.js';
+import { compileError, CypherError, runtimeError } from './errors.js';
 import { bindQuery } from './binder.js';
 import { checkDepth, tooDeep } from './depth.js';
 import { Executor, returnsRows } from './executor.js';
@@ -163,7 +163,7 @@ export function streamQuery(c: Collection, query: Query, parameters: Record<stri
     },
     *close(): Work<void> {},
   };
-  const work = stackSafe(() => new Executor(contextOf(c, parameters, guard, tx, run.catalog)).runInto(query.clauses, end));
+  const work = stackSafe(() => new Executor(contextOf(c, query, parameters, guard, tx, run.catalog)).runInto(query.clauses, end));
   let finished = false;
   return {
     columns,
@@ -197,7 +197,14 @@ const presentRow = (r: Row, columns: string[], present: NonNullable<QueryRun['pr
   columns.map((name) => present(Object.hasOwn(r, name) ? r[name]! : null, tx));
 
 /** What a query's stages evaluate with: its overlay, its parameters (own entries only) and its limits. */
-function contextOf(c: Collection, parameters: Record<string, unknown>, guard: QueryGuard, tx: GraphTx, catalog?: DatabaseCatalog, batches?: BatchCommits): EvalContext {
+/** As Neo4j, a query refers to no parameter it is not given, even one no row would have read. */
+function checkParameters(query: Query, parameters: Record<string, unknown>): void {
+  const missing = (query.parameters ?? []).filter((name) => !Object.hasOwn(parameters, name));
+  if (missing.length > 0) throw runtimeError('ParameterMissing', 'MissingParameter', `Expected parameter(s): ${missing.join(', ')}`);
+}
+
+function contextOf(c: Collection, query: Query, parameters: Record<string, unknown>, guard: QueryGuard, tx: GraphTx, catalog?: DatabaseCatalog, batches?: BatchCommits): EvalContext {
+  checkParameters(query, parameters);
   const params: Record<string, Value> = {};
   for (const [k, v] of Object.entries(parameters)) setEntry(params, k, fromJson(v));
   return { tx, params, guard, distance: c.config.distance, ...(catalog ? { catalog } : {}), ...(batches ? { batches } : {}) };
@@ -209,7 +216,7 @@ function* queryWork(c: Collection, query: Query, parameters: Record<string, unkn
   const columns = columnsOf(query.clauses);
   const planInput = { labelCount: (l: string) => tx.labelCount(l), columns, resultRows: null };
   if (query.explain === 'explain') return { columns, rows: [], changes: [], schema: null, collectionConfig: null, nodesScanned: 0, counts: { ...tx.counts }, plan: planOf(query, { ...planInput, counts: null }) };
-  const ctx = contextOf(c, parameters, guard, tx, run.catalog, batches);
+  const ctx = contextOf(c, query, parameters, guard, tx, run.catalog, batches);
   const counts = query.explain === 'profile' ? new ClauseCounts() : null;
   let rows = yield* new Executor(ctx, counts).run(query.clauses);
   for (const u of query.unions) rows = rows.concat(yield* new Executor(ctx, counts).run(u.clauses));

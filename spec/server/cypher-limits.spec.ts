@@ -60,7 +60,7 @@ describe('server: Cypher limits (SERVICE_QUERY_MEMORY_MB, nesting, parameters)',
     for (const name of ['constructor', 'toString']) {
       const r = await query(`RETURN $${name} AS x`);
       expect(r.status).to.equal(400);
-      expect(r.body.message).to.include(`parameter $${name} was not given`);
+      expect(r.body.message).to.include(`Expected parameter(s): ${name}`);
     }
     const own = await query('RETURN $constructor AS x, {}.constructor AS y, keys({}) AS k', { constructor: 1 });
     expect(own.body.result.rows).to.deep.equal([[1, null, []]]);

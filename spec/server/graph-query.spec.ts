@@ -41,7 +41,7 @@ describe('server: graph query (Cypher)', () => {
     expect(both.body.message).to.match(/parameters and params/);
     expect((await call(s.url, 'POST', '/collections/g/graph/query', {})).body.message).to.match(/query is required/);
     expect((await query('RETURN 1', { parameters: [1] })).status).to.equal(400);
-    expect((await query('RETURN $nope')).body.message).to.match(/parameter \$nope was not given/);
+    expect((await query('RETURN $nope')).body.message).to.match(/Expected parameter\(s\): nope/);
     expect((await query('MATCH (n) RETURN n', {}, 'missing')).status).to.equal(404);
   });
 

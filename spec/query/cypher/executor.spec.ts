@@ -7,6 +7,15 @@ import { compileQuery, executeQuery } from '../../../query/cypher/run-query.js';
 
 
 describe('query/cypher executor', () => {
+  it('refuses a query naming parameters it was not given, as Neo4j, even where no row would read them; EXPLAIN needs none', () => {
+    const { rows } = graph();
+    const e = fails(() => rows('MATCH (n:Nowhere) WHERE n.x = $a OR n.y = $b OR n.z = $a RETURN n', { b: 1 }));
+    expect(e.kind).to.equal('ParameterMissing');
+    expect(e.message).to.include('Expected parameter(s): a');
+    expect(rows('MATCH (n:Nowhere) WHERE n.x = $a RETURN n', { a: 1 })).to.deep.equal([]);
+    expect(rows('EXPLAIN MATCH (n) WHERE n.x = $a RETURN n')).to.deep.equal([]);
+  });
+
   it('lets a list of relationships bound earlier drive a variable-length pattern: the one walk along it, in order, direction and bounds', () => {
     const { rows } = graph();
     rows('CREATE (a:A), (b:B), (c:C) CREATE (a)-[:Y]->(b), (b)-[:Y]->(c)');

@@ -203,7 +203,7 @@ describe('query/cypher limits: memory budget, deadline, nesting', () => {
       const c = collection();
       for (const name of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
         const e = fails(() => run(c, `RETURN $${name} AS x`));
-        expect(e.message).to.include(`parameter $${name} was not given`);
+        expect(e.message).to.include(`Expected parameter(s): ${name}`);
       }
       expect(run(c, 'RETURN $constructor AS x', {}, { constructor: 5 })).to.deep.equal([[5]]);
     });
