@@ -1,0 +1,159 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { cypherGraph } from '../../helpers/cypher-graph.js';
+
+/**
+ * SHORTEST k, SHORTEST k GROUPS and ANY k over one quantified relationship or group are searched
+ * shortest first and stop once the selector has its paths. They are checked here against every
+ * trail of the pattern listed in the spec itself on small random graphs (cycles, self-loops,
+ * parallel edges): GROUPS keeps exactly the trails of the k shortest lengths of each pair of end
+ * nodes; SHORTEST k the k shortest lengths, ANY k min(k, trails) paths, each a trail of its pair.
+ */
+type Edge = [from: number, to: number, w: number];
+
+function randomGraph(n: number, edges: Edge[]) {
+  const g = cypherGraph();
+  g.run('UNWIND range(0, $n - 1) AS i CREATE (:N {i: i})', { n });
+  g.run('UNWIND range(0, size($edges) - 1) AS k WITH k, $edges[k] AS e MATCH (a:N {i: e[0]}), (b:N {i: e[1]}) CREATE (a)-[:T {id: k, w: e[2]}]->(b)', { edges });
+  return g;
+}
+
+interface Shape {
+  /** The text between the two end nodes. */
+  text: string;
+  direction: 'out' | 'in' | 'both';
+  /** Relationships per repetition (1 for a quantified relationship). */
+  size: number;
+  /** Which relationships the pattern may cross. */
+  allows: (e: Edge) => boolean;
+}
+
+const shapes = (q: string): Shape[] => [
+  { text: `-[:T]->${q}`, direction: 'out', size: 1, allows: () => true },
+  { text: `<-[:T]-${q}`, direction: 'in', size: 1, allows: () => true },
+  { text: `-[:T]-${q}`, direction: 'both', size: 1, allows: () => true },
+  { text: `-[:T {w: 1}]-${q}`, direction: 'both', size: 1, allows: (e) => e[2] === 1 },
+  { text: `((x)-[r:T]->(y) WHERE r.w > 0)${q}`, direction: 'out', size: 1, allows: (e) => e[2] > 0 },
+  { text: `((x)<-[r:T WHERE r.w < 2]-(y))${q}`, direction: 'in', size: 1, allows: (e) => e[2] < 2 },
+  { text: `((x)-[:T]-()-[:T]-(y))${q}`, direction: 'both', size: 2, allows: () => true },
+];
+
+/** Every trail of a shape from each node, as [start, end, relationship ids in path order], within the bounds (in repetitions). */
+function trails(n: number, edges: Edge[], shape: Shape, min: number, max: number): [number, number, number[]][] {
+  const out: [number, number, number[]][] = [];
+  const walk = (start: number, at: number, used: number[]) => {
+    const reps = used.length / shape.size;
+    if (Number.isInteger(reps) && reps >= min && reps <= max) out.push([start, at, [...used]]);
+    if (used.length >= max * shape.size) return;
+    edges.forEach((e, id) => {
+      if (used.includes(id) || !shape.allows(e)) return;
+      const ends = shape.direction === 'out' ? (e[0] === at ? [e[1]] : []) : shape.direction === 'in' ? (e[1] === at ? [e[0]] : []) : e[0] === at ? [e[1]] : e[1] === at ? [e[0]] : [];
+      for (const next of ends) walk(start, next, [...used, id]);
+    });
+  };
+  for (let i = 0; i < n; i++) walk(i, i, []);
+  return out;
+}
+
+const key = (a: number, b: number) => `${a}/${b}`;
+
+function byPair<T extends [number, number, ...unknown[]]>(rows: T[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const r of rows) m.set(key(r[0], r[1]), [...(m.get(key(r[0], r[1])) ?? []), r]);
+  return m;
+}
+
+const sortedLengths = (ids: number[][]) => ids.map((x) => x.length).sort((x, y) => x - y);
+
+describe('query/cypher SHORTEST k, SHORTEST k GROUPS and ANY k searched shortest first', () => {
+  const graphs = fc.integer({ min: 1, max: 6 }).chain((n) =>
+    fc.record({
+      n: fc.constant(n),
+      edges: fc.array(fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: 2 })), { maxLength: 7 }),
+    }),
+  );
+  const quantifiers: [string, number, number][] = [['+', 1, Infinity], ['{1,3}', 1, 3], ['*', 0, Infinity], ['{0,2}', 0, 2], ['{2,}', 2, Infinity], ['{2,4}', 2, 4]];
+
+  it('keeps what the selector keeps of every trail, for each direction, bound, shape, bound end and predicate', () => {
+    fc.assert(
+      fc.property(
+        graphs,
+        fc.integer({ min: 0, max: 6 }),
+        fc.constantFrom(...quantifiers),
+        fc.constantFrom('SHORTEST', 'GROUPS', 'ANY'),
+        fc.integer({ min: 1, max: 3 }),
+        fc.constantFrom('none', 'start', 'end', 'bound end', 'trail'),
+        ({ n, edges }, s, [q, min, max], kind, k, predicate) => {
+          const shape = shapes(q)[s]!;
+          const g = randomGraph(n, edges);
+          // A predicate on the start node, on the end node, the end node bound outright, or a predicate that reads the trail.
+          const end = predicate === 'bound end' ? '(b:N {i: 0})' : '(b:N)';
+          const where = predicate === 'start' ? ' WHERE a.i <> 1' : predicate === 'end' ? ' WHERE b.i <> 1' : predicate === 'trail' ? ' WHERE length(p) <> 2' : '';
+          const selector = kind === 'GROUPS' ? `SHORTEST ${k} GROUPS` : `${kind} ${k}`;
+          const query = `MATCH ${selector} (p = (a:N)${shape.text}${end}${where}) RETURN a.i, b.i, [r IN relationships(p) | r.id]`;
+          const got = g.rows(query) as [number, number, number[]][];
+          const all = trails(n, edges, shape, min, max).filter(([a, b, ids]) => {
+            if (predicate === 'start' && a === 1) return false;
+            if (predicate === 'bound end' && b !== 0) return false;
+            if (predicate === 'end' && b === 1) return false;
+            return !(predicate === 'trail' && ids.length === 2);
+          });
+          const context = `${query} on ${JSON.stringify(edges)}`;
+          const expected = byPair(all);
+          const found = byPair(got);
+          expect([...found.keys()].sort(), context).to.deep.equal([...expected.keys()].sort());
+          for (const [pair, list] of expected) {
+            const ids = list.map((t) => t[2]);
+            const chosen = found.get(pair)!.map((t) => t[2]);
+            const lengths = [...new Set(sortedLengths(ids))].slice(0, k);
+            if (kind === 'GROUPS') {
+              const want = ids.filter((x) => lengths.includes(x.length)).map((x) => JSON.stringify(x));
+              expect(chosen.map((x) => JSON.stringify(x)).sort(), `${context}: ${pair}`).to.deep.equal(want.sort());
+              continue;
+            }
+            const valid = new Set(ids.map((x) => JSON.stringify(x)));
+            expect(new Set(chosen.map((x) => JSON.stringify(x))).size, `${context}: ${pair} repeats a path`).to.equal(chosen.length);
+            for (const x of chosen) expect(valid.has(JSON.stringify(x)), `${context}: ${pair} ${JSON.stringify(x)} is not a trail of the pair`).to.equal(true);
+            if (kind === 'SHORTEST') expect(sortedLengths(chosen), `${context}: ${pair}`).to.deep.equal(sortedLengths(ids).slice(0, k));
+            else expect(chosen.length, `${context}: ${pair}`).to.equal(Math.min(k, ids.length));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  describe('on a graph where listing every trail would not end (300 nodes, 900 relationships)', () => {
+    const g = cypherGraph();
+    before(() => {
+      g.run('UNWIND range(1, 300) AS i CREATE (:P {i: i})');
+      g.run('MATCH (a:P), (b:P) WHERE b.i = (a.i * 7 + 3) % 300 + 1 OR b.i = (a.i * 13 + 5) % 300 + 1 OR b.i = a.i + 1 CREATE (a)-[:K {w: a.i % 5, on: a.i % 3 <> 0}]->(b)');
+    });
+    const shortest = () => g.rows('MATCH p = shortestPath((a:P {i: 1})-[:K*]-(b:P {i: 150})) RETURN length(p)')[0]![0] as number;
+
+    it('SHORTEST k: k paths, the first as short as shortestPath()', () => {
+      const rows = g.rows('MATCH p = SHORTEST 3 (a:P {i: 1})-[:K]-+(b:P {i: 150}) RETURN length(p) ORDER BY length(p)');
+      expect(rows).to.have.length(3);
+      expect(rows[0]![0]).to.equal(shortest());
+    });
+
+    it('SHORTEST k GROUPS: every path of the two shortest lengths', () => {
+      const rows = g.rows('MATCH p = SHORTEST 2 GROUPS (a:P {i: 1})-[:K]-+(b:P {i: 150}) RETURN length(p) AS l, count(*) ORDER BY l');
+      expect(rows.map((r) => r[0])).to.deep.equal([shortest(), shortest() + 1]);
+    });
+
+    it('ANY k: k paths, to every node the start reaches', () => {
+      expect(g.rows('MATCH p = ANY 2 (a:P {i: 1})-[:K]->+(b:P) RETURN count(DISTINCT b), count(*)')).to.deep.equal([[300, 600]]);
+    });
+
+    it('a property map on the quantified relationship, with SHORTEST k and an end node predicate', () => {
+      const rows = g.rows('MATCH p = SHORTEST 2 (a:P {i: 1})-[:K {on: true}]-+(b:P WHERE b.i = 150) RETURN [r IN relationships(p) WHERE NOT r.on] AS off');
+      expect(rows).to.deep.equal([[[]], [[]]]);
+    });
+
+    it('a quantified path pattern with a WHERE, and a predicate on the whole path', () => {
+      const rows = g.rows('MATCH SHORTEST 1 (p = (a:P {i: 1})((x)-[r:K]-(y) WHERE r.w > 0)+(b:P {i: 150}) WHERE length(p) > 4) RETURN length(p), all(w IN r WHERE w.w > 0)');
+      expect(rows).to.deep.equal([[5, true]]);
+    });
+  });
+});
