@@ -3,7 +3,7 @@ import { labelExprMatches } from './label-expr.js';
 import { searchCollection } from '../search/vector-search.js';
 import { groupVariables, type Expr, type NodePattern, type PathGroup, type PatternPart, type RelPattern } from './ast.js';
 import { evaluate, isTrue, property, type EvalContext, type Row } from './evaluate.js';
-import { movesReadPart, selectFits, selectorCount, selectorWhere, type Fit, type SelectorWhere } from './path-selector.js';
+import { movesReadPart, selectFits, selectorCount, selectorWhere, type EdgeTest, type Fit, type SelectorWhere } from './path-selector.js';
 import { trailsByLength, type Move } from './trail-search.js';
 import type { PartPlan, Seek } from './planner.js';
 import { listBytes, rowBytes } from './sizes.js';
@@ -213,14 +213,14 @@ export class PatternMatcher {
     const target = part.nodes[forward ? 1 : 0]!;
     const { min, max } = pattern.length!;
     const groups = part.selector!.kind === 'groups';
-    const keepTrail = keep(where.trail);
-    const ends = where.ends;
+    const keepTrail = keep(where.rest);
+    const { ends, each } = where;
     const nodes = new Array<PointId>(2);
     const hops = new Array<Hop>(1);
     this.withNode(part.nodes[anchor]!, id, row, () => {
       nodes[anchor] = id;
       const bound = target.variable === null ? undefined : row[target.variable];
-      for (const end of this.hopsFrom(id, pattern, forward, max, row).keys()) {
+      for (const end of this.hopsFrom(id, pattern, forward, max, row, each).keys()) {
         if (bound !== undefined && !(bound instanceof NodeRef && bound.id === end)) continue;
         this.withNode(target, end, row, () => {
           if (ends && !this.holds(ends, row)) return;
@@ -233,10 +233,10 @@ export class PatternMatcher {
             to: end,
             min,
             max,
-            distance: this.distanceTo(plan, end, row),
+            distance: this.distanceTo(plan, end, row, each),
             expand: (at, used, visit) => {
               for (const e of used) this.usedRels.add(e);
-              this.movesFrom(at, pattern, forward, row, visit);
+              this.movesFrom(at, pattern, forward, row, visit, each);
               for (const e of used) this.usedRels.delete(e);
             },
             emit: (walked) => {
@@ -264,9 +264,9 @@ export class PatternMatcher {
    * The fewest moves from each node to `end` (fitByLength's estimate), kept for the other start
    * nodes of this input row when the moves read none of the part's own variables.
    */
-  private distanceTo(plan: PartPlan, end: PointId, row: Row): ReadonlyMap<PointId, number> {
+  private distanceTo(plan: PartPlan, end: PointId, row: Row, each: EdgeTest[]): ReadonlyMap<PointId, number> {
     const pattern = plan.part.rels[0]!;
-    const back = () => this.hopsFrom(end, pattern, plan.anchor !== 0, pattern.length!.max, row);
+    const back = () => this.hopsFrom(end, pattern, plan.anchor !== 0, pattern.length!.max, row, each);
     if (movesReadPart(plan.part)) return back();
     let kept = this.distances.get(plan);
     if (!kept) {
@@ -290,16 +290,26 @@ export class PatternMatcher {
     this.distances.clear();
   }
 
-  /** Calls visit with each move from `at` along a quantified relationship (one relationship) or group (one repetition), taken the given way. */
-  private movesFrom(at: PointId, pattern: RelPattern, forward: boolean, row: Row, visit: (move: Step) => void): void {
+  /** Calls visit with each move from `at` along a quantified relationship (one relationship, passing the edge tests) or group (one repetition), taken the given way. */
+  private movesFrom(at: PointId, pattern: RelPattern, forward: boolean, row: Row, visit: (move: Step) => void, each: EdgeTest[] = []): void {
     const { group } = pattern;
     if (group) {
       this.repeatOnce(group, groupVariables(group), forward, at, row, (r) => visit({ ...r, to: forward ? r.nodes[r.nodes.length - 1]! : r.nodes[0]! }));
       return;
     }
     this.forEachStep(at, pattern, forward, (edge, other) => {
-      if (this.relMatches(pattern, edge, row)) visit({ to: other, edges: [edge], nodes: forward ? [at, other] : [other, at], values: [] });
+      if (this.relMatches(pattern, edge, row) && each.every((t) => this.edgePasses(t, edge, row))) visit({ to: other, edges: [edge], nodes: forward ? [at, other] : [other, at], values: [] });
     });
+  }
+
+  /** Whether a relationship passes an edge test, its variable bound to it (and what the name held before put back). */
+  private edgePasses({ variable, test }: EdgeTest, edge: number, row: Row): boolean {
+    const was = row[variable];
+    setEntry(row, variable, new RelRef(edge));
+    const passes = this.holds(test, row);
+    if (was === undefined) delete row[variable];
+    else setEntry(row, variable, was);
+    return passes;
   }
 
   /** Binds a quantified relationship's variable, or a group's variables, to what the moves in path order crossed, while `then` runs. */
@@ -405,7 +415,7 @@ export class PatternMatcher {
   }
 
   /** The fewest moves (relationships, or repetitions of a group) from `from` to each node within `limit`, along the pattern taken the given way. */
-  private hopsFrom(from: PointId, pattern: RelPattern, forward: boolean, limit: number, row: Row): Map<PointId, number> {
+  private hopsFrom(from: PointId, pattern: RelPattern, forward: boolean, limit: number, row: Row, each: EdgeTest[] = []): Map<PointId, number> {
     const hops = new Map<PointId, number>([[from, 0]]);
     let frontier = [from];
     for (let d = 1; d <= limit && frontier.length > 0; d++) {
@@ -415,7 +425,7 @@ export class PatternMatcher {
           if (hops.has(to)) return;
           hops.set(to, d);
           next.push(to);
-        });
+        }, each);
       }
       frontier = next;
     }

@@ -61,11 +61,25 @@ export function selectFits<T>(fits: Fit<T>[], kind: PathSelector['kind'], k: num
   return out;
 }
 
-/** A selected part's own predicates: those that read only the node it starts from, those that read only its end nodes, and those that read its trail (all may read what was bound before). */
+/** A test each relationship of a quantified relationship must pass: `all(x IN r WHERE test)`, with x bound to the relationship. */
+export interface EdgeTest {
+  variable: string;
+  test: Expr;
+}
+
+/**
+ * A selected part's own predicates: those that read only the node it starts from, those that
+ * read only its end nodes, the `all(x IN r WHERE ...)` over its quantified relationship that
+ * read nothing else of the part, and the others, which read its trail (all may read what was
+ * bound before). `trail` holds the edge tests too, for a search that does not take them.
+ */
 export interface SelectorWhere {
   start: Expr | null;
   ends: Expr | null;
+  each: EdgeTest[];
   trail: Expr | null;
+  /** `trail` without what `each` tests. */
+  rest: Expr | null;
 }
 
 /** Expressions whose value is the value of their parts: a predicate built of them reads only the variables it names. */
@@ -87,11 +101,22 @@ export function selectorWhere(part: PatternPart, anchor: number): SelectorWhere 
   }
   const from = part.nodes[anchor]!.variable;
   const far = new Set(part.nodes.map((n) => n.variable).filter((name): name is string => name !== null && name !== from));
+  const partNames = new Set([...trailNames, ...part.nodes.map((n) => n.variable).filter((name): name is string => name !== null)]);
+  const rel = part.rels.length === 1 && !part.rels[0]!.group ? part.rels[0]!.variable : null;
   const start: Expr[] = [];
   const ends: Expr[] = [];
+  const each: EdgeTest[] = [];
+  const rest: Expr[] = [];
   const trail: Expr[] = [];
-  for (const c of conjuncts(part.where ?? null)) (mayRead(c, trailNames) ? trail : mayRead(c, far) ? ends : start).push(c);
-  return { start: allOf(start), ends: allOf(ends), trail: allOf(trail) };
+  for (const c of conjuncts(part.where ?? null)) {
+    if (!mayRead(c, trailNames)) (mayRead(c, far) ? ends : start).push(c);
+    else {
+      trail.push(c);
+      if (c.kind === 'quantifier' && c.quantifier === 'all' && c.list.kind === 'var' && c.list.name === rel && !mayRead(c.where, partNames)) each.push({ variable: c.variable, test: c.where });
+      else rest.push(c);
+    }
+  }
+  return { start: allOf(start), ends: allOf(ends), each, trail: allOf(trail), rest: allOf(rest) };
 }
 
 /** Whether an expression may read one of `names`, or something not in sight (a subquery, a pattern, a map projection) or rand(). */
@@ -106,7 +131,8 @@ function mayRead(e: Expr, names: ReadonlySet<string>): boolean {
 /**
  * Whether which moves a selected part's quantified relationship or group allows may depend on
  * the part's own end nodes or path (its property maps or the group's WHERE read them), so they
- * can differ from one start node to the next.
+ * can differ from one start node to the next. (The edge tests of SelectorWhere.each read none of
+ * them.)
  */
 export function movesReadPart(part: PatternPart): boolean {
   const names = new Set<string>();

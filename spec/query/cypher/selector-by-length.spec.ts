@@ -26,16 +26,18 @@ interface Shape {
   size: number;
   /** Which relationships the pattern may cross. */
   allows: (e: Edge) => boolean;
+  /** The list of every relationship of the path, as the WHERE reads it. */
+  rels: string;
 }
 
 const shapes = (q: string): Shape[] => [
-  { text: `-[:T]->${q}`, direction: 'out', size: 1, allows: () => true },
-  { text: `<-[:T]-${q}`, direction: 'in', size: 1, allows: () => true },
-  { text: `-[:T]-${q}`, direction: 'both', size: 1, allows: () => true },
-  { text: `-[:T {w: 1}]-${q}`, direction: 'both', size: 1, allows: (e) => e[2] === 1 },
-  { text: `((x)-[r:T]->(y) WHERE r.w > 0)${q}`, direction: 'out', size: 1, allows: (e) => e[2] > 0 },
-  { text: `((x)<-[r:T WHERE r.w < 2]-(y))${q}`, direction: 'in', size: 1, allows: (e) => e[2] < 2 },
-  { text: `((x)-[:T]-()-[:T]-(y))${q}`, direction: 'both', size: 2, allows: () => true },
+  { text: `-[r:T]->${q}`, direction: 'out', size: 1, allows: () => true, rels: 'r' },
+  { text: `<-[r:T]-${q}`, direction: 'in', size: 1, allows: () => true, rels: 'r' },
+  { text: `-[r:T]-${q}`, direction: 'both', size: 1, allows: () => true, rels: 'r' },
+  { text: `-[r:T {w: 1}]-${q}`, direction: 'both', size: 1, allows: (e) => e[2] === 1, rels: 'r' },
+  { text: `((x)-[r:T]->(y) WHERE r.w > 0)${q}`, direction: 'out', size: 1, allows: (e) => e[2] > 0, rels: 'r' },
+  { text: `((x)<-[r:T WHERE r.w < 2]-(y))${q}`, direction: 'in', size: 1, allows: (e) => e[2] < 2, rels: 'r' },
+  { text: `((x)-[:T]-()-[:T]-(y))${q}`, direction: 'both', size: 2, allows: () => true, rels: 'relationships(p)' },
 ];
 
 /** Every trail of a shape from each node, as [start, end, relationship ids in path order], within the bounds (in repetitions). */
@@ -63,6 +65,8 @@ function byPair<T extends [number, number, ...unknown[]]>(rows: T[]): Map<string
   return m;
 }
 
+const ends = (rows: unknown[][]) => rows.map((r) => JSON.stringify(r)).sort();
+
 const sortedLengths = (ids: number[][]) => ids.map((x) => x.length).sort((x, y) => x - y);
 
 describe('query/cypher SHORTEST k, SHORTEST k GROUPS and ANY k searched shortest first', () => {
@@ -82,13 +86,13 @@ describe('query/cypher SHORTEST k, SHORTEST k GROUPS and ANY k searched shortest
         fc.constantFrom(...quantifiers),
         fc.constantFrom('SHORTEST', 'GROUPS', 'ANY'),
         fc.integer({ min: 1, max: 3 }),
-        fc.constantFrom('none', 'start', 'end', 'bound end', 'trail'),
+        fc.constantFrom('none', 'start', 'end', 'bound end', 'trail', 'each'),
         ({ n, edges }, s, [q, min, max], kind, k, predicate) => {
           const shape = shapes(q)[s]!;
           const g = randomGraph(n, edges);
-          // A predicate on the start node, on the end node, the end node bound outright, or a predicate that reads the trail.
+          // A predicate on the start node, on the end node, the end node bound outright, or one that reads the trail or each of its relationships.
           const end = predicate === 'bound end' ? '(b:N {i: 0})' : '(b:N)';
-          const where = predicate === 'start' ? ' WHERE a.i <> 1' : predicate === 'end' ? ' WHERE b.i <> 1' : predicate === 'trail' ? ' WHERE length(p) <> 2' : '';
+          const where = predicate === 'start' ? ' WHERE a.i <> 1' : predicate === 'end' ? ' WHERE b.i <> 1' : predicate === 'trail' ? ' WHERE length(p) <> 2' : predicate === 'each' ? ` WHERE all(x IN ${shape.rels} WHERE x.w <> 2)` : '';
           const selector = kind === 'GROUPS' ? `SHORTEST ${k} GROUPS` : `${kind} ${k}`;
           const query = `MATCH ${selector} (p = (a:N)${shape.text}${end}${where}) RETURN a.i, b.i, [r IN relationships(p) | r.id]`;
           const got = g.rows(query) as [number, number, number[]][];
@@ -96,6 +100,7 @@ describe('query/cypher SHORTEST k, SHORTEST k GROUPS and ANY k searched shortest
             if (predicate === 'start' && a === 1) return false;
             if (predicate === 'bound end' && b !== 0) return false;
             if (predicate === 'end' && b === 1) return false;
+            if (predicate === 'each' && ids.some((id) => edges[id]![2] === 2)) return false;
             return !(predicate === 'trail' && ids.length === 2);
           });
           const context = `${query} on ${JSON.stringify(edges)}`;
@@ -151,9 +156,32 @@ describe('query/cypher SHORTEST k, SHORTEST k GROUPS and ANY k searched shortest
       expect(rows).to.deep.equal([[[]], [[]]]);
     });
 
+    it('every relationship tested on the way, all(x IN r WHERE ...), for the predicate on the path', () => {
+      const rows = g.rows('MATCH SHORTEST 2 (p = (a:P {i: 1})-[r:K]-+(b:P {i: 150}) WHERE all(x IN r WHERE x.on)) RETURN [x IN r WHERE NOT x.on] AS off');
+      expect(rows).to.deep.equal([[[]], [[]]]);
+    });
+
     it('a quantified path pattern with a WHERE, and a predicate on the whole path', () => {
       const rows = g.rows('MATCH SHORTEST 1 (p = (a:P {i: 1})((x)-[r:K]-(y) WHERE r.w > 0)+(b:P {i: 150}) WHERE length(p) > 4) RETURN length(p), all(w IN r WHERE w.w > 0)');
       expect(rows).to.deep.equal([[5, true]]);
     });
+  });
+
+  it('searches afresh for each input row when the moves read a variable of an earlier clause', () => {
+    const g = randomGraph(4, [[0, 1, 1], [1, 2, 2], [0, 2, 0], [2, 3, 1], [0, 3, 2], [3, 0, 1], [1, 3, 2]]);
+    const query = (lim: string) => `MATCH p = SHORTEST 2 (a:N)((x)-[r:T]->(y) WHERE r.w > ${lim})+(b:N) RETURN ${lim}, a.i, b.i, length(p)`;
+    const together = g.rows(`UNWIND [1, 0] AS lim ${query('lim')}`);
+    const apart = [...g.rows(query('0')), ...g.rows(query('1'))];
+    expect(ends(together)).to.deep.equal(ends(apart));
+    expect(g.rows(query('1')).length).to.be.lessThan(g.rows(query('0')).length);
+  });
+
+  it('searches afresh from each start node when the relationship\'s property map reads it', () => {
+    const g = randomGraph(4, [[0, 1, 1], [1, 2, 1], [0, 2, 0], [2, 3, 0], [0, 3, 2], [3, 0, 1], [1, 3, 0]]);
+    g.run('MATCH (n:N) SET n.w = n.i % 2');
+    const together = g.rows('MATCH p = SHORTEST 2 (a:N)-[:T {w: a.w}]->+(b:N) RETURN a.i, b.i, length(p)');
+    const apart = [0, 1, 2, 3].flatMap((i) => g.rows(`MATCH p = SHORTEST 2 (a:N {i: ${i}})-[:T {w: ${i % 2}}]->+(b:N) RETURN a.i, b.i, length(p)`));
+    expect(ends(together)).to.deep.equal(ends(apart));
+    expect(together.length).to.be.greaterThan(0);
   });
 });
