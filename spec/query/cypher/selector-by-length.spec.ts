@@ -86,19 +86,19 @@ describe('query/cypher SHORTEST k, SHORTEST k GROUPS and ANY k searched shortest
         fc.constantFrom(...quantifiers),
         fc.constantFrom('SHORTEST', 'GROUPS', 'ANY'),
         fc.integer({ min: 1, max: 3 }),
-        fc.constantFrom('none', 'start', 'end', 'bound end', 'trail', 'each'),
+        fc.constantFrom('none', 'start', 'end', 'bound end', 'loop', 'trail', 'each'),
         ({ n, edges }, s, [q, min, max], kind, k, predicate) => {
           const shape = shapes(q)[s]!;
           const g = randomGraph(n, edges);
-          // A predicate on the start node, on the end node, the end node bound outright, or one that reads the trail or each of its relationships.
-          const end = predicate === 'bound end' ? '(b:N {i: 0})' : '(b:N)';
+          // A predicate on the start node, on the end node, the end node bound outright or to the start, or one that reads the trail or each of its relationships.
+          const end = predicate === 'bound end' ? '(b:N {i: 0})' : predicate === 'loop' ? '(a)' : '(b:N)';
           const where = predicate === 'start' ? ' WHERE a.i <> 1' : predicate === 'end' ? ' WHERE b.i <> 1' : predicate === 'trail' ? ' WHERE length(p) <> 2' : predicate === 'each' ? ` WHERE all(x IN ${shape.rels} WHERE x.w <> 2)` : '';
           const selector = kind === 'GROUPS' ? `SHORTEST ${k} GROUPS` : `${kind} ${k}`;
-          const query = `MATCH ${selector} (p = (a:N)${shape.text}${end}${where}) RETURN a.i, b.i, [r IN relationships(p) | r.id]`;
+          const query = `MATCH ${selector} (p = (a:N)${shape.text}${end}${where}) RETURN a.i, ${predicate === 'loop' ? 'a' : 'b'}.i AS b, [r IN relationships(p) | r.id]`;
           const got = g.rows(query) as [number, number, number[]][];
           const all = trails(n, edges, shape, min, max).filter(([a, b, ids]) => {
             if (predicate === 'start' && a === 1) return false;
-            if (predicate === 'bound end' && b !== 0) return false;
+            if ((predicate === 'bound end' && b !== 0) || (predicate === 'loop' && a !== b)) return false;
             if (predicate === 'end' && b === 1) return false;
             if (predicate === 'each' && ids.some((id) => edges[id]![2] === 2)) return false;
             return !(predicate === 'trail' && ids.length === 2);
