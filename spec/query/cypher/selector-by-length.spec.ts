@@ -35,6 +35,7 @@ const shapes = (q: string): Shape[] => [
   { text: `<-[r:T]-${q}`, direction: 'in', size: 1, allows: () => true, rels: 'r' },
   { text: `-[r:T]-${q}`, direction: 'both', size: 1, allows: () => true, rels: 'r' },
   { text: `-[r:T {w: 1}]-${q}`, direction: 'both', size: 1, allows: (e) => e[2] === 1, rels: 'r' },
+  { text: `<-[r:T WHERE r.w <> 1]-${q}`, direction: 'in', size: 1, allows: (e) => e[2] !== 1, rels: 'r' },
   { text: `((x)-[r:T]->(y) WHERE r.w > 0)${q}`, direction: 'out', size: 1, allows: (e) => e[2] > 0, rels: 'r' },
   { text: `((x)<-[r:T WHERE r.w < 2]-(y))${q}`, direction: 'in', size: 1, allows: (e) => e[2] < 2, rels: 'r' },
   { text: `((x)-[:T]-()-[:T]-(y))${q}`, direction: 'both', size: 2, allows: () => true, rels: 'relationships(p)' },
@@ -82,7 +83,7 @@ describe('query/cypher SHORTEST k, SHORTEST k GROUPS and ANY k searched shortest
     fc.assert(
       fc.property(
         graphs,
-        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 0, max: 7 }),
         fc.constantFrom(...quantifiers),
         fc.constantFrom('SHORTEST', 'GROUPS', 'ANY'),
         fc.integer({ min: 1, max: 3 }),
@@ -128,6 +129,18 @@ describe('query/cypher SHORTEST k, SHORTEST k GROUPS and ANY k searched shortest
     );
   });
 
+  it('matches a quantified relationship with an inline WHERE, without a selector, as every trail whose relationships pass it', () => {
+    fc.assert(
+      fc.property(graphs, fc.constantFrom(...quantifiers), fc.constantFrom<['out' | 'in' | 'both', string]>(['out', '-[r:T WHERE r.w <> 1]->'], ['in', '<-[r:T WHERE r.w <> 1]-'], ['both', '-[r:T WHERE r.w <> 1]-']), ({ n, edges }, [q, min, max], [direction, arrow]) => {
+        const g = randomGraph(n, edges);
+        const shape: Shape = { text: `${arrow}${q}`, direction, size: 1, allows: (e) => e[2] !== 1, rels: 'r' };
+        const got = g.rows(`MATCH (a:N)${shape.text}(b:N) RETURN a.i, b.i, [x IN r | x.id]`);
+        expect(ends(got), `${shape.text} on ${JSON.stringify(edges)}`).to.deep.equal(ends(trails(n, edges, shape, min, max)));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   describe('on a graph where listing every trail would not end (300 nodes, 900 relationships)', () => {
     const g = cypherGraph();
     before(() => {
@@ -153,6 +166,11 @@ describe('query/cypher SHORTEST k, SHORTEST k GROUPS and ANY k searched shortest
 
     it('a property map on the quantified relationship, with SHORTEST k and an end node predicate', () => {
       const rows = g.rows('MATCH p = SHORTEST 2 (a:P {i: 1})-[:K {on: true}]-+(b:P WHERE b.i = 150) RETURN [r IN relationships(p) WHERE NOT r.on] AS off');
+      expect(rows).to.deep.equal([[[]], [[]]]);
+    });
+
+    it('an inline WHERE on the quantified relationship', () => {
+      const rows = g.rows('MATCH p = SHORTEST 2 (a:P {i: 1})-[r:K WHERE r.on]-+(b:P {i: 150}) RETURN [x IN r WHERE NOT x.on] AS off');
       expect(rows).to.deep.equal([[[]], [[]]]);
     });
 
