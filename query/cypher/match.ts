@@ -234,6 +234,12 @@ export class PatternMatcher {
             min,
             max,
             distance: this.distanceTo(plan, end, row, each),
+            residual: (at, used, within) => {
+              for (const e of used) this.usedRels.add(e);
+              const hops = this.hopsFrom(at, pattern, forward, within, row, each, end).get(end) ?? Infinity;
+              for (const e of used) this.usedRels.delete(e);
+              return hops;
+            },
             expand: (at, used, visit) => {
               for (const e of used) this.usedRels.add(e);
               this.movesFrom(at, pattern, forward, row, visit, each);
@@ -414,11 +420,11 @@ export class PatternMatcher {
     walk(from);
   }
 
-  /** The fewest moves (relationships, or repetitions of a group) from `from` to each node within `limit`, along the pattern taken the given way. */
-  private hopsFrom(from: PointId, pattern: RelPattern, forward: boolean, limit: number, row: Row, each: EdgeTest[] = []): Map<PointId, number> {
+  /** The fewest moves (relationships, or repetitions of a group) from `from` to each node within `limit`, along the pattern taken the given way; with a `goal`, only until it is reached. */
+  private hopsFrom(from: PointId, pattern: RelPattern, forward: boolean, limit: number, row: Row, each: EdgeTest[] = [], goal?: PointId): Map<PointId, number> {
     const hops = new Map<PointId, number>([[from, 0]]);
     let frontier = [from];
-    for (let d = 1; d <= limit && frontier.length > 0; d++) {
+    for (let d = 1; d <= limit && frontier.length > 0 && !(goal !== undefined && hops.has(goal)); d++) {
       const next: PointId[] = [];
       for (const at of frontier) {
         this.movesFrom(at, pattern, forward, row, ({ to }) => {

@@ -24,6 +24,8 @@ export interface TrailSearch<M extends Move> {
   max: number;
   /** The fewest moves from each node to `to`, relationships allowed to repeat; a node left out cannot reach it. */
   distance: ReadonlyMap<PointId, number>;
+  /** The fewest moves from `at` to `to` crossing none of `used`, if no more than `within` (else Infinity). */
+  residual: (at: PointId, used: number[], within: number) => number;
   /** Calls `visit` with each move from `at` that crosses none of `used`. */
   expand: (at: PointId, used: number[], visit: (move: M) => void) => void;
   /** A trail from `from` to `to` within the bounds, as its moves in the order walked. */
@@ -35,40 +37,49 @@ export interface TrailSearch<M extends Move> {
 
 /**
  * The trails (no relationship crossed twice) from `from` to `to`, shortest first: a best-first
- * search over partial trails, ranked by their length plus the fewest moves still needed (a
- * bound that ignores the trail's own relationships, so it never overestimates). A partial trail
- * that cannot reach `to` within `max` is never grown, and the search ends once `satisfied` says
- * so, so only the trails no longer than the last length wanted are walked, not every trail.
+ * search over partial trails, ranked by their length plus the fewest moves still needed, which
+ * never overestimates: first as `distance` has it, then, when the trail is taken up, without the
+ * relationships it crossed (`residual`; the rank only grows, and a trail whose rank grew waits
+ * for it). A partial trail that cannot reach `to` within `max` is never grown, and the search
+ * ends once `satisfied` says so, so only the trails no longer than the last length wanted are
+ * walked, not every trail; and as the shortest way on from a partial trail over relationships
+ * it did not cross is a trail too, each one grown is the start of a trail of its rank.
  * Equal ranks are taken last in, first out: a trail is followed to its end before its siblings.
  */
 export function trailsByLength<M extends Move>(search: TrailSearch<M>): void {
-  const { from, to, min, max, distance, expand, emit, satisfied, guard } = search;
+  const { from, to, min, max, distance, residual, expand, emit, satisfied, guard } = search;
   const buckets: Partial<M>[][] = [];
   const partialBytes = listBytes(4);
   let held = 0;
-  const push = (p: Partial<M>) => {
+  // A trail's rank is never below its parent's: every way on from it is a way on from the parent.
+  const push = (p: Partial<M>, floor: number) => {
     const rest = Math.max(distance.get(p.at) ?? Infinity, min - p.length);
-    const rank = p.length + rest;
+    const rank = Math.max(p.length + rest, floor);
     if (rank > max) return;
     guard.charge(partialBytes, 'the partial trails a path selector grows');
     held += partialBytes;
     (buckets[rank] ??= []).push(p);
   };
   try {
-    push({ at: from, move: null, before: null, length: 0 });
+    push({ at: from, move: null, before: null, length: 0 }, 0);
     for (let rank = 0; rank < buckets.length; rank++) {
       const bucket = buckets[rank];
       while (bucket && bucket.length > 0) {
         if (satisfied(rank)) return;
         const p = bucket.pop()!;
         const moves = movesOf(p);
+        const used = moves.flatMap((m) => m.edges);
+        if (p.length > 0) {
+          const truer = p.length + Math.max(residual(p.at, used, max - p.length), min - p.length);
+          if (truer > max) continue;
+          if (truer > rank) {
+            (buckets[truer] ??= []).push(p);
+            continue;
+          }
+        }
         if (p.at === to && p.length >= min) emit(moves);
         if (p.length >= max) continue;
-        expand(
-          p.at,
-          moves.flatMap((m) => m.edges),
-          (move) => push({ at: move.to, move, before: p, length: p.length + 1 }),
-        );
+        expand(p.at, used, (move) => push({ at: move.to, move, before: p, length: p.length + 1 }, rank));
       }
     }
   } finally {

@@ -129,6 +129,30 @@ describe('query/cypher SHORTEST k, SHORTEST k GROUPS and ANY k searched shortest
     );
   });
 
+  it('keeps the k shortest trails on a larger sparse graph, where a trail must go round the relationships it crossed', () => {
+    let x = 7;
+    const random = (below: number) => Math.floor(((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648) * below);
+    const edges: Edge[] = Array.from({ length: 330 }, () => [random(300), random(300), 0]);
+    const g = randomGraph(300, edges);
+    const shape = shapes('{1,7}')[2]!;
+    const got = g.rows(`MATCH p = SHORTEST 3 (a:N {i: 0})${shape.text}(b:N) RETURN a.i, b.i, [r IN relationships(p) | r.id]`) as [number, number, number[]][];
+    const want = byPair(trails(300, edges, shape, 1, 7).filter(([a]) => a === 0));
+    const found = byPair(got);
+    expect([...found.keys()].sort()).to.deep.equal([...want.keys()].sort());
+    for (const [pair, list] of want) expect(sortedLengths(found.get(pair)!.map((t) => t[2])), pair).to.deep.equal(sortedLengths(list.map((t) => t[2])).slice(0, 3));
+  });
+
+  it('answers where many partial trails can reach the end only over relationships they already crossed (300 nodes, 450 relationships)', () => {
+    let x = 11;
+    const random = (below: number) => Math.floor(((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648) * below);
+    const edges: Edge[] = Array.from({ length: 450 }, () => [random(300), random(300), 0]);
+    const g = randomGraph(300, edges);
+    const reached = g.rows('MATCH p = ANY SHORTEST (a:N {i: 0})-[:T]->+(b:N) RETURN count(*)')[0]![0];
+    const rows = g.rows('MATCH p = SHORTEST 3 (a:N {i: 0})-[:T]->+(b:N) RETURN b.i, count(*) AS paths');
+    expect(rows.length).to.equal(reached);
+    expect(rows.every(([, paths]) => (paths as number) >= 1 && (paths as number) <= 3)).to.equal(true);
+  });
+
   it('matches a quantified relationship with an inline WHERE, without a selector, as every trail whose relationships pass it', () => {
     fc.assert(
       fc.property(graphs, fc.constantFrom(...quantifiers), fc.constantFrom<['out' | 'in' | 'both', string]>(['out', '-[r:T WHERE r.w <> 1]->'], ['in', '<-[r:T WHERE r.w <> 1]-'], ['both', '-[r:T WHERE r.w <> 1]-']), ({ n, edges }, [q, min, max], [direction, arrow]) => {
