@@ -1,9 +1,10 @@
 import { canonicalUuid, type PointId } from '../../storage/point-id.js';
 import { labelExprMatches } from './label-expr.js';
 import { searchCollection } from '../search/vector-search.js';
-import { groupVariables, type Expr, type NodePattern, type PathGroup, type RelPattern } from './ast.js';
+import { groupVariables, type Expr, type NodePattern, type PathGroup, type PatternPart, type RelPattern } from './ast.js';
 import { evaluate, isTrue, property, type EvalContext, type Row } from './evaluate.js';
-import { selectFits, selectorCount, type Fit } from './path-selector.js';
+import { movesReadPart, selectFits, selectorCount, selectorWhere, type EdgeTest, type Fit, type SelectorWhere } from './path-selector.js';
+import { trailsByLength, type Move } from './trail-search.js';
 import type { PartPlan, Seek } from './planner.js';
 import { listBytes, rowBytes } from './sizes.js';
 import { isNumber, numberOf, WholeFloat, type CypherNumber } from './numbers.js';
@@ -25,6 +26,9 @@ interface Repetition {
   values: Value[];
 }
 
+/** A move of a trail search: a repetition (a single relationship being one with no values), and the node the search reaches by it. */
+type Step = Repetition & Move;
+
 /**
  * Finds every way a MATCH clause's pattern parts fit the graph, for one input row. Each part
  * starts at its planned anchor, grows right then left; relationships are unique within the
@@ -35,11 +39,21 @@ export class PatternMatcher {
   private readonly usedRels = new Set<number>();
   /** The plan each quantified path pattern's inside is matched by. */
   private readonly groupPlans = new Map<PathGroup, PartPlan>();
+  /** Each selected part's own predicates, split by whether they read the trail. */
+  private readonly selectorWheres = new Map<PatternPart, SelectorWhere>();
+  /** Per selected part, the distances to end nodes fitByLength searched towards, for one input row (see distanceTo). */
+  private readonly distances = new Map<PartPlan, Map<PointId, ReadonlyMap<PointId, number>>>();
+  private distancesHeld = 0;
 
   constructor(private readonly ctx: EvalContext, private readonly plans: PartPlan[]) {}
 
   run(row: Row, emit: (row: Row) => void): void {
-    this.matchPart(0, { ...row }, emit);
+    this.forgetDistances();
+    try {
+      this.matchPart(0, { ...row }, emit);
+    } finally {
+      this.forgetDistances();
+    }
   }
 
   /**
@@ -50,6 +64,7 @@ export class PatternMatcher {
   *starts(row: Row): Generator<PointId, void, void> {
     const plan = this.plans[0]!;
     const { guard } = this.ctx;
+    this.forgetDistances();
     const before = guard.used;
     const candidates = this.candidates(plan.seek, plan.part.nodes[plan.anchor]!, row);
     const held = guard.used - before;
@@ -57,6 +72,7 @@ export class PatternMatcher {
       yield* candidates;
     } finally {
       guard.release(held);
+      this.forgetDistances();
     }
   }
 
@@ -112,20 +128,23 @@ export class PatternMatcher {
   /**
    * A part with a selector (SHORTEST k, ANY k ...): every fit from this start node that passes
    * the pattern's own predicates, then those the selector keeps. The planner starts such a part
-   * at an end node, so all the fits sharing two end nodes come from one start node.
+   * at an end node, so all the fits sharing two end nodes come from one start node. Over one
+   * quantified relationship or group the fits are searched for shortest first and the search
+   * stops once the selector has what it keeps (see fitByLength); longer patterns list every fit.
    */
   private matchSelected(index: number, id: PointId, row: Row, emit: (row: Row) => void): void {
     const plan = this.plans[index]!;
     const { part } = plan;
+    const selector = part.selector!;
     const { guard } = this.ctx;
-    const k = selectorCount(part.selector!, this.ctx);
+    const k = selectorCount(selector, this.ctx);
     const fits: Fit<Row>[] = [];
     let held = 0;
-    const find = this.breadthFirst(plan, k) ? (found: (nodes: PointId[], hops: Hop[]) => void) => this.fitShortest(plan, id, row, part.selector!.kind === 'groups', found) : (found: (nodes: PointId[], hops: Hop[]) => void) => this.fit(plan, id, row, found);
-    find((nodes, hops) => {
+    const keep = (test: Expr | null | undefined) => (nodes: PointId[], hops: Hop[]): boolean => {
       const path = this.pathOf(nodes, hops);
       if (part.pathVariable !== null) setEntry(row, part.pathVariable, path);
-      if (!part.where || this.holds(part.where, row)) {
+      const kept = !test || this.holds(test, row);
+      if (kept) {
         const item = { ...row };
         const bytes = rowBytes(item);
         guard.charge(bytes, 'the paths a path selector chooses from');
@@ -133,24 +152,180 @@ export class PatternMatcher {
         fits.push({ path, item });
       }
       if (part.pathVariable !== null) delete row[part.pathVariable];
-    });
+      return kept;
+    };
+    let where = this.selectorWheres.get(part);
+    if (!where) {
+      where = selectorWhere(part, plan.anchor);
+      this.selectorWheres.set(part, where);
+    }
+    if (where.start && !this.startHolds(plan, id, row, where.start)) return;
+    if (!where.trail && this.breadthFirst(plan, k)) this.fitShortest(plan, id, row, selector.kind === 'groups', keep(where.ends));
+    else if (this.byLength(plan, row)) this.fitByLength(plan, id, row, k, where, keep);
+    else this.fit(plan, id, row, keep(part.where));
     try {
-      for (const chosen of selectFits(fits, part.selector!.kind, k)) this.matchPart(index + 1, chosen.item, emit);
+      for (const chosen of selectFits(fits, selector.kind, k)) this.matchPart(index + 1, chosen.item, emit);
     } finally {
       guard.release(held);
     }
   }
 
+  /** Whether a selected part's predicates on its start node alone hold for `id`, bound there. */
+  private startHolds(plan: PartPlan, id: PointId, row: Row, test: Expr): boolean {
+    let holds = false;
+    this.withNode(plan.part.nodes[plan.anchor]!, id, row, () => {
+      holds = this.holds(test, row);
+    });
+    return holds;
+  }
+
   /**
    * Whether a selected part can be found breadth-first, as shortestPath() is, instead of from
    * every trail: SHORTEST 1 (ANY SHORTEST) or SHORTEST 1 GROUPS (ALL SHORTEST) over a single
-   * quantified relationship that may start at one hop, with no predicate of its own to test
-   * before the selection. The fits are the same; listing every trail first is exponential.
+   * quantified relationship that may start at one hop, with no predicate of its own that reads
+   * the trail (those on the end nodes hold for all of a partition or none: they are tested on
+   * each fit found). The fits are the same; listing every trail first is exponential.
    */
   private breadthFirst(plan: PartPlan, k: number): boolean {
     const { part } = plan;
     const rel = part.rels[0];
-    return k === 1 && part.selector!.kind !== 'any' && !part.where && part.rels.length === 1 && !rel!.group && rel!.length !== null && rel!.length.min <= 1;
+    return k === 1 && part.selector!.kind !== 'any' && part.rels.length === 1 && !rel!.group && rel!.length !== null && rel!.length.min <= 1;
+  }
+
+  /** Whether a selected part is one quantified relationship (whose variable no earlier clause bound) or one quantified path pattern: what fitByLength searches. */
+  private byLength(plan: PartPlan, row: Row): boolean {
+    const { rels } = plan.part;
+    const rel = rels[0]!;
+    return rels.length === 1 && rel.length !== null && (rel.variable === null || row[rel.variable] === undefined);
+  }
+
+  /**
+   * The fits a selector keeps, and few others, of one quantified relationship or group: for each
+   * node the start reaches that passes the end node's pattern and the predicates that read no
+   * trail (selectorWhere), the trails to it shortest first (trailsByLength), each tested against
+   * the remaining predicates, until SHORTEST k and ANY k have k of them (ANY k takes the k
+   * shortest, as good as any) and SHORTEST k GROUPS has every one of k lengths.
+   */
+  private fitByLength(plan: PartPlan, id: PointId, row: Row, k: number, where: SelectorWhere, keep: (test: Expr | null) => (nodes: PointId[], hops: Hop[]) => boolean): void {
+    const { part, anchor } = plan;
+    const pattern = part.rels[0]!;
+    const forward = anchor === 0;
+    const target = part.nodes[forward ? 1 : 0]!;
+    const { min, max } = pattern.length!;
+    const groups = part.selector!.kind === 'groups';
+    const keepTrail = keep(where.rest);
+    const { ends, each } = where;
+    const nodes = new Array<PointId>(2);
+    const hops = new Array<Hop>(1);
+    this.withNode(part.nodes[anchor]!, id, row, () => {
+      nodes[anchor] = id;
+      const bound = target.variable === null ? undefined : row[target.variable];
+      for (const end of this.hopsFrom(id, pattern, forward, max, row, each).keys()) {
+        if (bound !== undefined && !(bound instanceof NodeRef && bound.id === end)) continue;
+        this.withNode(target, end, row, () => {
+          if (ends && !this.holds(ends, row)) return;
+          nodes[forward ? 1 : 0] = end;
+          let kept = 0;
+          let last = -1;
+          const lengths = new Set<number>();
+          trailsByLength<Step>({
+            from: id,
+            to: end,
+            min,
+            max,
+            distance: this.distanceTo(plan, end, row, each),
+            residual: (at, used, within) => {
+              for (const e of used) this.usedRels.add(e);
+              const hops = this.hopsFrom(at, pattern, forward, within, row, each, end).get(end) ?? Infinity;
+              for (const e of used) this.usedRels.delete(e);
+              return hops;
+            },
+            expand: (at, used, visit) => {
+              for (const e of used) this.usedRels.add(e);
+              this.movesFrom(at, pattern, forward, row, visit, each);
+              for (const e of used) this.usedRels.delete(e);
+            },
+            emit: (walked) => {
+              // Moves are kept in pattern order (left to right), whichever way the search went.
+              const inOrder = forward ? walked : [...walked].reverse();
+              hops[0] = { edges: inOrder.flatMap((m) => m.edges), inner: inOrder.flatMap((m) => m.nodes.slice(1)).slice(0, -1) };
+              let taken = false;
+              this.bindMoves(pattern, hops[0], inOrder, row, () => {
+                taken = keepTrail(nodes, hops);
+              });
+              if (!taken) return;
+              kept++;
+              last = walked.length;
+              lengths.add(last);
+            },
+            satisfied: (length) => (groups ? lengths.size >= k && length > last : kept >= k),
+            guard: this.ctx.guard,
+          });
+        });
+      }
+    });
+  }
+
+  /**
+   * The fewest moves from each node to `end` (fitByLength's estimate), kept for the other start
+   * nodes of this input row when the moves read none of the part's own variables.
+   */
+  private distanceTo(plan: PartPlan, end: PointId, row: Row, each: EdgeTest[]): ReadonlyMap<PointId, number> {
+    const pattern = plan.part.rels[0]!;
+    const back = () => this.hopsFrom(end, pattern, plan.anchor !== 0, pattern.length!.max, row, each);
+    if (movesReadPart(plan.part)) return back();
+    let kept = this.distances.get(plan);
+    if (!kept) {
+      kept = new Map();
+      this.distances.set(plan, kept);
+    }
+    const known = kept.get(end);
+    if (known) return known;
+    const found = back();
+    const bytes = listBytes(2 * found.size);
+    this.ctx.guard.charge(bytes, 'the distances a path selector searches by');
+    this.distancesHeld += bytes;
+    kept.set(end, found);
+    return found;
+  }
+
+  /** Lets go of the distances distanceTo kept: another input row may give the moves other values to read. */
+  private forgetDistances(): void {
+    this.ctx.guard.release(this.distancesHeld);
+    this.distancesHeld = 0;
+    this.distances.clear();
+  }
+
+  /** Calls visit with each move from `at` along a quantified relationship (one relationship, passing the edge tests) or group (one repetition), taken the given way. */
+  private movesFrom(at: PointId, pattern: RelPattern, forward: boolean, row: Row, visit: (move: Step) => void, each: EdgeTest[] = []): void {
+    const { group } = pattern;
+    if (group) {
+      this.repeatOnce(group, groupVariables(group), forward, at, row, (r) => visit({ ...r, to: forward ? r.nodes[r.nodes.length - 1]! : r.nodes[0]! }));
+      return;
+    }
+    this.forEachStep(at, pattern, forward, (edge, other) => {
+      if (this.relMatches(pattern, edge, row) && each.every((t) => this.edgePasses(t, edge, row))) visit({ to: other, edges: [edge], nodes: forward ? [at, other] : [other, at], values: [] });
+    });
+  }
+
+  /** Whether a relationship passes an edge test, its variable bound to it (and what the name held before put back). */
+  private edgePasses({ variable, test }: EdgeTest, edge: number, row: Row): boolean {
+    const was = row[variable];
+    setEntry(row, variable, new RelRef(edge));
+    const passes = this.holds(test, row);
+    if (was === undefined) delete row[variable];
+    else setEntry(row, variable, was);
+    return passes;
+  }
+
+  /** Binds a quantified relationship's variable, or a group's variables, to what the moves in path order crossed, while `then` runs. */
+  private bindMoves(pattern: RelPattern, hop: Hop, moves: Step[], row: Row, then: () => void): void {
+    const { group } = pattern;
+    if (!group) return this.bindRel(pattern, hop, row, then);
+    const names = groupVariables(group);
+    names.forEach((name, i) => setEntry(row, name, moves.map((m) => m.values[i]!)));
+    then();
+    for (const name of names) delete row[name];
   }
 
   /** The fits breadthFirst() allows: the shortest path (or all of them) to each node reached, and the shortest trails back to the start. */
@@ -245,18 +420,18 @@ export class PatternMatcher {
     walk(from);
   }
 
-  /** The fewest hops from `from` to each node within `limit`, along the pattern taken the given way. */
-  private hopsFrom(from: PointId, pattern: RelPattern, forward: boolean, limit: number, row: Row): Map<PointId, number> {
+  /** The fewest moves (relationships, or repetitions of a group) from `from` to each node within `limit`, along the pattern taken the given way; with a `goal`, only until it is reached. */
+  private hopsFrom(from: PointId, pattern: RelPattern, forward: boolean, limit: number, row: Row, each: EdgeTest[] = [], goal?: PointId): Map<PointId, number> {
     const hops = new Map<PointId, number>([[from, 0]]);
     let frontier = [from];
-    for (let d = 1; d <= limit && frontier.length > 0; d++) {
+    for (let d = 1; d <= limit && frontier.length > 0 && !(goal !== undefined && hops.has(goal)); d++) {
       const next: PointId[] = [];
       for (const at of frontier) {
-        this.forEachStep(at, pattern, forward, (edge, other) => {
-          if (hops.has(other) || !this.relMatches(pattern, edge, row)) return;
-          hops.set(other, d);
-          next.push(other);
-        });
+        this.movesFrom(at, pattern, forward, row, ({ to }) => {
+          if (hops.has(to)) return;
+          hops.set(to, d);
+          next.push(to);
+        }, each);
       }
       frontier = next;
     }

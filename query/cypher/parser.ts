@@ -836,15 +836,18 @@ class Parser {
     if (this.acceptOp('->')) right = true;
     else this.expectOp('-');
     const quantified = this.relationshipQuantifier();
-    if (quantified) {
-      if (length) throw compileError('InvalidRelationshipPattern', 'a relationship with a variable length (*) cannot also be quantified', quantified.at);
-      if (where) throw compileError('InvalidRelationshipPattern', "a quantified relationship cannot have a WHERE inside it; test its relationships in the MATCH's WHERE, e.g. all(x IN r WHERE ...)", quantified.at);
-      length = { min: quantified.min, max: quantified.max };
-    }
+    if (quantified && length) throw compileError('InvalidRelationshipPattern', 'a relationship with a variable length (*) cannot also be quantified', quantified.at);
     const rel: RelPattern = { variable, types, properties, direction: left && !right ? 'in' : right && !left ? 'out' : 'both', length, pos };
     if (typeExpr) rel.typeExpr = typeExpr;
-    if (where) rel.where = where;
-    return rel;
+    if (!quantified) {
+      if (where) rel.where = where;
+      return rel;
+    }
+    const bounds = { min: quantified.min, max: quantified.max };
+    if (!where) return { ...rel, length: bounds };
+    // With a WHERE, which reads its variable as one relationship, it is the quantified path pattern it abbreviates: (()-[r WHERE ...]->())+.
+    const anonymous = (): NodePattern => ({ variable: null, labels: [], properties: null, pos });
+    return { variable: null, types: [], properties: null, direction: 'out', length: bounds, group: { nodes: [anonymous(), anonymous()], rels: [rel], where, pos }, pos };
   }
 
   /**

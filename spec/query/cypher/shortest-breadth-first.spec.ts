@@ -4,9 +4,10 @@ import { cypherGraph } from '../../helpers/cypher-graph.js';
 
 /**
  * SHORTEST 1 and ALL SHORTEST over one quantified relationship are found breadth-first; with a
- * predicate of the pattern's own (here `WHERE true`) the same query lists every trail and
- * selects from them. Both must give the same fits: the same path lengths for each pair of end
- * nodes (SHORTEST 1 picks any one of equally short paths), and for ALL SHORTEST the same paths.
+ * predicate of the pattern's own (here `WHERE true`) the same query searches trail by trail,
+ * shortest first (selector-by-length.spec.ts checks that search against every trail). Both must
+ * give the same fits: the same path lengths for each pair of end nodes (SHORTEST 1 picks any one
+ * of equally short paths), and for ALL SHORTEST the same paths.
  */
 function randomGraph(n: number, edges: [number, number][]) {
   const g = cypherGraph();
