@@ -1,20 +1,10 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import neo4j from 'neo4j-driver';
 import { startTestServer } from '../helpers/http.js';
-import { commandOnPath, requirePrerequisite } from '../helpers/prerequisite.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { useTestCertificate } from '../helpers/test-certificate.js';
 
 describe('bolt: TLS', () => {
-  const certs = tempDir('vgdb-bolt-tls-');
-  const cert = join(certs.path, 'cert.pem');
-  const key = join(certs.path, 'key.pem');
-  requirePrerequisite({ what: 'the openssl command (it makes the test certificate)', present: () => commandOnPath('openssl'), install: 'apt-get install -y openssl (as root; .ci/run does it)' });
-  before(() => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
-  });
-  after(() => certs.remove());
+  const { cert, key } = useTestCertificate('vgdb-bolt-tls-');
 
   it('serves Bolt over TLS when the TLS variables are set, checked against the certificate, and refuses plain Bolt there', async () => {
     const s = await startTestServer({ SERVICE_TLS_CERT: cert, SERVICE_TLS_KEY: key });

@@ -1,16 +1,14 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import neo4j from 'neo4j-driver';
 import type { Browser, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { CHROMIUM, launchChromium } from '../browser/console-harness.js';
 import { startTestServer, useTestServer, type TestServer } from '../helpers/http.js';
-import { commandOnPath, isExecutable, requirePrerequisite } from '../helpers/prerequisite.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { isExecutable, requirePrerequisite } from '../helpers/prerequisite.js';
+import { useTestCertificate } from '../helpers/test-certificate.js';
 
 /** neo4j-driver's build for web pages: it speaks Bolt through the browser's WebSocket. */
 const DRIVER_FOR_PAGES = createRequire(import.meta.url).resolve('neo4j-driver/lib/browser/neo4j-web.min.js');
@@ -60,14 +58,7 @@ describe('bolt: over WebSocket on the Bolt port, as browsers connect', function 
   });
 
   describe('with TLS', () => {
-    const certs = tempDir('vgdb-bolt-wss-');
-    const cert = join(certs.path, 'cert.pem');
-    const key = join(certs.path, 'key.pem');
-    requirePrerequisite({ what: 'the openssl command (it makes the test certificate)', present: () => commandOnPath('openssl'), install: 'apt-get install -y openssl (as root; .ci/run does it)' });
-    before(() => {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
-    });
-    after(() => certs.remove());
+    const { cert, key } = useTestCertificate('vgdb-bolt-wss-');
 
     it('serves wss:// on the TLS Bolt port, checked against the certificate', async () => {
       const s = await startTestServer({ SERVICE_TLS_CERT: cert, SERVICE_TLS_KEY: key });

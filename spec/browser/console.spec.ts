@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { buildConsole } from '../../tools/build-console/main.js';
 import { call, startTestServer, type TestServer } from '../helpers/http.js';
-import { commandOnPath, isExecutable, requirePrerequisite } from '../helpers/prerequisite.js';
+import { isExecutable, requirePrerequisite } from '../helpers/prerequisite.js';
+import { useTestCertificate } from '../helpers/test-certificate.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { CHROMIUM, ConsolePage, launchChromium } from './console-harness.js';
 
@@ -329,16 +329,12 @@ describe('web console with authentication on, in headless Chromium', function ()
 
 describe('web console over TLS with a bearer token, in headless Chromium', function () {
   this.timeout(120_000);
-  const certs = tempDir('vgdb-console-tls-');
   let browser: Browser;
   let server: TestServer;
 
   requirePrerequisite({ what: `Chromium at ${CHROMIUM}`, present: () => isExecutable(CHROMIUM), install: 'apt-get install -y chromium (as root; .ci/run does it), or set CHROMIUM_PATH' });
-  requirePrerequisite({ what: 'the openssl command (it makes the test certificate)', present: () => commandOnPath('openssl'), install: 'apt-get install -y openssl (as root; .ci/run does it)' });
+  const { cert, key } = useTestCertificate('vgdb-console-tls-');
   before(async () => {
-    const cert = join(certs.path, 'cert.pem');
-    const key = join(certs.path, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
     await buildConsole();
     server = await startTestServer({ SERVICE_TLS_CERT: cert, SERVICE_TLS_KEY: key, SERVICE_BEARER_TOKENS: 'token-1' });
     browser = await launchChromium();
@@ -347,7 +343,6 @@ describe('web console over TLS with a bearer token, in headless Chromium', funct
     await browser?.close();
     await server?.stop();
     server?.remove();
-    certs.remove();
   });
 
   it('signs in with the token over HTTPS and creates a collection from the page', async () => {

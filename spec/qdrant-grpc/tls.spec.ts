@@ -1,13 +1,10 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:http2';
-import { join } from 'node:path';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { HealthCheckReplySchema, HealthCheckRequestSchema } from '@qdrant/js-client-grpc';
 import { startTestServer } from '../helpers/http.js';
-import { commandOnPath, requirePrerequisite } from '../helpers/prerequisite.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { useTestCertificate } from '../helpers/test-certificate.js';
 
 interface RawAnswer {
   headers: Record<string, unknown>;
@@ -39,14 +36,7 @@ function rawCall(url: string, ca: Buffer, path: string, message: Uint8Array): Pr
 }
 
 describe('qdrant-grpc: TLS', () => {
-  const certs = tempDir('vgdb-grpc-tls-');
-  const cert = join(certs.path, 'cert.pem');
-  const key = join(certs.path, 'key.pem');
-  requirePrerequisite({ what: 'the openssl command (it makes the test certificate)', present: () => commandOnPath('openssl'), install: 'apt-get install -y openssl (as root; .ci/run does it)' });
-  before(() => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
-  });
-  after(() => certs.remove());
+  const { cert, key } = useTestCertificate('vgdb-grpc-tls-');
 
   it('serves gRPC over TLS with the REST ports’ certificate, framed as gRPC (a message, then grpc-status in the trailers)', async () => {
     const s = await startTestServer({ SERVICE_TLS_CERT: cert, SERVICE_TLS_KEY: key });

@@ -1,7 +1,7 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { expect } from 'chai';
-import neo4j, { type Driver } from 'neo4j-driver';
-import { call, useTestServer } from '../helpers/http.js';
+import { call } from '../helpers/http.js';
+import { useCypherSuite } from '../helpers/cypher-suite.js';
 
 interface BoltFailure {
   code: string;
@@ -17,15 +17,7 @@ const failed = (p: Promise<unknown>): Promise<BoltFailure> =>
   );
 
 describe('cypher: constraints are enforced, counters count operations, stored lists hold one type', () => {
-  const server = useTestServer({}, 'each');
-  let driver: Driver | null = null;
-  const bolt = () => (driver ??= neo4j.driver(`bolt://127.0.0.1:${server.service.boltPort}`, neo4j.auth.basic('neo4j', 'any')));
-  afterEach(async () => {
-    await driver?.close();
-    driver = null;
-  });
-
-  const query = (q: string, parameters: Record<string, unknown> = {}) => call(server.url, 'POST', '/collections/g/graph/query', { query: q, parameters });
+  const { server, bolt, closeBolt, query } = useCypherSuite();
   const rows = async (q: string) => {
     const res = await query(q);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -213,8 +205,7 @@ describe('cypher: constraints are enforced, counters count operations, stored li
     it('keeps the constraint, its index and its enforcement across a restart', async () => {
       await bolt().executeQuery('CREATE CONSTRAINT person_name FOR (p:Person) REQUIRE p.name IS UNIQUE');
       await bolt().executeQuery("CREATE (:Person {name: 'Tom Hanks'})");
-      await driver!.close();
-      driver = null;
+      await closeBolt();
       await server.restart();
       const d = bolt();
       const shown = await d.executeQuery('SHOW CONSTRAINTS YIELD name, ownedIndex RETURN name, ownedIndex');

@@ -1,11 +1,9 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { startTestServer } from '../helpers/http.js';
-import { commandOnPath, requirePrerequisite } from '../helpers/prerequisite.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { useTestCertificate } from '../helpers/test-certificate.js';
 
 function httpsGet(url: string, ca: Buffer): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -31,14 +29,7 @@ async function startFailure(env: Record<string, string>): Promise<string> {
 }
 
 describe('server: TLS', () => {
-  const certs = tempDir('vgdb-tls-');
-  const cert = join(certs.path, 'cert.pem');
-  const key = join(certs.path, 'key.pem');
-  requirePrerequisite({ what: 'the openssl command (it makes the test certificate)', present: () => commandOnPath('openssl'), install: 'apt-get install -y openssl (as root; .ci/run does it)' });
-  before(() => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
-  });
-  after(() => certs.remove());
+  const { cert, key, dir } = useTestCertificate('vgdb-tls-');
 
   it('serves HTTPS only when both variables are set, with a certificate made here', async () => {
     const s = await startTestServer({ SERVICE_TLS_CERT: cert, SERVICE_TLS_KEY: key });
@@ -74,10 +65,10 @@ describe('server: TLS', () => {
   });
 
   it('stops start-up with a message naming the problem for missing, half-set or bad TLS files', async () => {
-    expect(await startFailure({ SERVICE_TLS_CERT: join(certs.path, 'nope.pem'), SERVICE_TLS_KEY: key })).to.match(/SERVICE_TLS_CERT: cannot read .*nope\.pem/);
-    expect(await startFailure({ SERVICE_TLS_CERT: cert, SERVICE_TLS_KEY: join(certs.path, 'nokey.pem') })).to.match(/SERVICE_TLS_KEY: cannot read/);
+    expect(await startFailure({ SERVICE_TLS_CERT: join(dir, 'nope.pem'), SERVICE_TLS_KEY: key })).to.match(/SERVICE_TLS_CERT: cannot read .*nope\.pem/);
+    expect(await startFailure({ SERVICE_TLS_CERT: cert, SERVICE_TLS_KEY: join(dir, 'nokey.pem') })).to.match(/SERVICE_TLS_KEY: cannot read/);
     expect(await startFailure({ SERVICE_TLS_CERT: cert })).to.match(/set both SERVICE_TLS_CERT and SERVICE_TLS_KEY/);
-    const junk = join(certs.path, 'junk.pem');
+    const junk = join(dir, 'junk.pem');
     writeFileSync(junk, 'not a certificate');
     expect(await startFailure({ SERVICE_TLS_CERT: junk, SERVICE_TLS_KEY: key })).to.match(/matching PEM certificate and private key/);
   });

@@ -104,6 +104,22 @@ function subGraphFilter(config: Value | undefined): MetaFilter {
 
 const GRAPH_COLUMNS = ['nodes', 'relationships'];
 
+/** A procedure answering the whole meta-graph (apoc.meta.graph and its twin apoc.meta.graphSample). */
+function wholeMetaGraph(display: string): Procedure {
+  return {
+    name: display.toLowerCase(),
+    display,
+    mode: 'read',
+    minArgs: 0,
+    maxArgs: 1,
+    outputs: GRAPH_COLUMNS,
+    run: ([config], ctx) => {
+      checkConfig(display, config, SAMPLING);
+      return [metaGraph(sampleGraph(ctx), { labels: null, types: null, excludes: new Set() })];
+    },
+  };
+}
+
 export const META_GRAPH_PROCEDURES: Procedure[] = [
   {
     name: 'db.schema.visualization',
@@ -114,31 +130,9 @@ export const META_GRAPH_PROCEDURES: Procedure[] = [
     outputs: GRAPH_COLUMNS,
     run: (_args, ctx) => [visualization(ctx)],
   },
-  {
-    name: 'apoc.meta.graph',
-    display: 'apoc.meta.graph',
-    mode: 'read',
-    minArgs: 0,
-    maxArgs: 1,
-    outputs: GRAPH_COLUMNS,
-    run: ([config], ctx) => {
-      checkConfig('apoc.meta.graph', config, SAMPLING);
-      return [metaGraph(sampleGraph(ctx), { labels: null, types: null, excludes: new Set() })];
-    },
-  },
-  {
-    // APOC reads its counts store rather than sampling; here both read every entity, so they agree.
-    name: 'apoc.meta.graphsample',
-    display: 'apoc.meta.graphSample',
-    mode: 'read',
-    minArgs: 0,
-    maxArgs: 1,
-    outputs: GRAPH_COLUMNS,
-    run: ([config], ctx) => {
-      checkConfig('apoc.meta.graphSample', config, SAMPLING);
-      return [metaGraph(sampleGraph(ctx), { labels: null, types: null, excludes: new Set() })];
-    },
-  },
+  wholeMetaGraph('apoc.meta.graph'),
+  // APOC reads its counts store rather than sampling; here both read every entity, so they agree.
+  wholeMetaGraph('apoc.meta.graphSample'),
   {
     name: 'apoc.meta.subgraph',
     display: 'apoc.meta.subGraph',

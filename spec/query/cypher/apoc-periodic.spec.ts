@@ -1,23 +1,15 @@
 import { expect } from 'chai';
-import neo4j, { type Driver } from 'neo4j-driver';
 import { Collection } from '../../../storage/collection.js';
 import { applyEvent } from '../../../storage/engine/apply-event.js';
 import { CypherError } from '../../../query/cypher/errors.js';
 import type { GraphTx } from '../../../query/cypher/graph-tx.js';
 import { compileQuery, executeQuery, executeQueryInSlices } from '../../../query/cypher/run-query.js';
-import { call, useTestServer } from '../../helpers/http.js';
+import { call } from '../../helpers/http.js';
+import { useCypherSuite } from '../../helpers/cypher-suite.js';
 
 /** apoc.periodic.iterate and apoc.periodic.commit through the server: each batch its own log entry, surviving a restart. */
 describe('query/cypher: apoc.periodic (batches committed one by one)', () => {
-  const server = useTestServer({}, 'each');
-  let driver: Driver | null = null;
-  const bolt = () => (driver ??= neo4j.driver(`bolt://127.0.0.1:${server.service.boltPort}`, neo4j.auth.basic('neo4j', 'any')));
-  afterEach(async () => {
-    await driver?.close();
-    driver = null;
-  });
-
-  const query = (q: string, parameters: Record<string, unknown> = {}) => call(server.url, 'POST', '/collections/g/graph/query', { query: q, parameters });
+  const { server, bolt, query } = useCypherSuite();
   /** The rows as objects by column name; fails the test on an error answer. */
   const records = async (q: string, parameters: Record<string, unknown> = {}) => {
     const res = await query(q, parameters);
